@@ -1,0 +1,71 @@
+package dev.zklock.recipes.test;
+
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.zookeeper.client.FourLetterWordMain;
+
+/**
+ * The request and packet counters of a running ZooKeeper server, read with the {@code mntr} four-letter word. Every
+ * request gets exactly one reply, so over a quiet window the difference in packets received is the number of requests
+ * and the difference in packets sent minus packets received is the number of watch notifications (pings count on both
+ * sides). Counters are server-wide: measure one scenario at a time.
+ *
+ * @param packetsReceived requests received by the server since it started (pings included)
+ * @param packetsSent packets sent by the server since it started (replies and watch events)
+ */
+public record ServerCounters(long packetsReceived, long packetsSent) {
+
+    /** The system property that must allow {@code mntr} before the server starts. */
+    public static final String FOUR_LETTER_WORDS = "zookeeper.4lw.commands.whitelist";
+
+    /**
+     * Reads the counters of the server at {@code host:port}. One four-letter-word connection, not a ZooKeeper request.
+     *
+     * @param host the server's host
+     * @param port the server's client port
+     * @return the current counters
+     * @throws IllegalStateException if the server cannot be asked, or does not allow {@code mntr}
+     */
+    public static ServerCounters read(String host, int port) {
+        String reply;
+        try {
+            reply = FourLetterWordMain.send4LetterWord(host, port, "mntr");
+        } catch (IOException | org.apache.zookeeper.common.X509Exception.SSLContextException e) {
+            throw new IllegalStateException("cannot read mntr from " + host + ":" + port, e);
+        }
+        Map<String, Long> values = new HashMap<>();
+        for (String line : reply.split("\n")) {
+            String[] parts = line.trim().split("\\s+");
+            if (parts.length == 2 && parts[1].matches("-?\\d+")) {
+                values.put(parts[0], Long.parseLong(parts[1]));
+            }
+        }
+        Long received = values.get("zk_packets_received");
+        Long sent = values.get("zk_packets_sent");
+        if (received == null || sent == null) {
+            throw new IllegalStateException("mntr of " + host + ":" + port + " has no packet counters: " + reply);
+        }
+        return new ServerCounters(received, sent);
+    }
+
+    /**
+     * Returns the requests received since {@code earlier}.
+     *
+     * @param earlier an earlier reading of the same server
+     * @return the number of requests in between
+     */
+    public long requestsSince(ServerCounters earlier) {
+        return packetsReceived - earlier.packetsReceived;
+    }
+
+    /**
+     * Returns the watch notifications sent since {@code earlier}: packets sent minus replies.
+     *
+     * @param earlier an earlier reading of the same server
+     * @return the number of watch events in between
+     */
+    public long watchEventsSince(ServerCounters earlier) {
+        return (packetsSent - earlier.packetsSent) - requestsSince(earlier);
+    }
+}

@@ -1,0 +1,227 @@
+package dev.zklock.recipes.locks;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.zklock.recipes.test.LockActor;
+import dev.zklock.recipes.test.ZooKeeperExtension;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.framework.CuratorFramework;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+@Timeout(60)
+final class ZkReentrantLockTest {
+    @RegisterExtension
+    static final ZooKeeperExtension zk = ZooKeeperExtension.server();
+
+    @Test
+    void acquire_whenFree_holdsWithOneNodeInTheQueue() throws Exception {
+        ZkReentrantLock lock = new ZkReentrantLock(zk.newClient(), zk.path("lock"));
+
+        lock.acquire();
+
+        assertThat(lock.isHeldByCurrentThread()).isTrue();
+        assertThat(lock.isAcquiredInThisProcess()).isTrue();
+        assertThat(lock.getHoldCount()).isEqualTo(1);
+        assertThat(lock.participantNodes())
+                .singleElement()
+                .asString()
+                .matches(zk.path("lock") + "/_c_[0-9a-f-]{36}-lock-\\d{10}");
+        lock.release();
+        assertThat(lock.isHeldByCurrentThread()).isFalse();
+        assertThat(lock.isAcquiredInThisProcess()).isFalse();
+        assertThat(lock.participantNodes()).isEmpty();
+    }
+
+    @Test
+    void acquire_byHolder_entersAgainWithoutANewNode() throws Exception {
+        ZkReentrantLock lock = new ZkReentrantLock(zk.newClient(), zk.path("lock"));
+
+        lock.acquire();
+        assertThat(lock.acquire(1, TimeUnit.SECONDS)).isTrue();
+        assertThat(lock.acquire(Duration.ZERO)).isTrue();
+
+        assertThat(lock.getHoldCount()).isEqualTo(3);
+        assertThat(lock.participantNodes()).hasSize(1);
+        lock.release();
+        lock.release();
+        assertThat(lock.participantNodes()).hasSize(1);
+        assertThat(lock.isHeldByCurrentThread()).isTrue();
+        lock.release();
+        assertThat(lock.participantNodes()).isEmpty();
+        assertThat(lock.getHoldCount()).isZero();
+    }
+
+    @Test
+    void acquire_whenHeldByAnotherThreadOfTheSameInstance_waitsForItsRelease() throws Exception {
+        ZkReentrantLock lock = new ZkReentrantLock(zk.newClient(), zk.path("lock"));
+        try (LockActor first = LockActor.start("first");
+                LockActor second = LockActor.start("second")) {
+            first.submit(() -> lock.acquire(5, TimeUnit.SECONDS)).join();
+
+            CompletableFuture<Boolean> secondAcquired = second.submit(() -> lock.acquire(20, TimeUnit.SECONDS));
+            await().until(() -> lock.participantNodes().size() == 2);
+            assertThat(secondAcquired).isNotDone();
+            assertThat(lock.isHeldByCurrentThread()).isFalse();
+            assertThat(lock.isAcquiredInThisProcess()).isTrue();
+
+            first.submit(() -> {
+                        lock.release();
+                        return null;
+                    })
+                    .join();
+            assertThat(secondAcquired.get()).isTrue();
+            assertThat(second.submit(lock::getHoldCount).join()).isEqualTo(1);
+            assertThat(first.submit(lock::isHeldByCurrentThread).join()).isFalse();
+            second.submit(() -> {
+                        lock.release();
+                        return null;
+                    })
+                    .join();
+        }
+    }
+
+    @Test
+    void acquire_whenHeldElsewhere_timesOutAndLeavesNoNode() throws Exception {
+        ZkReentrantLock holder = new ZkReentrantLock(zk.newClient(), zk.path("lock"));
+        ZkReentrantLock waiter = new ZkReentrantLock(zk.newClient(), zk.path("lock"));
+        holder.acquire();
+
+        assertThat(waiter.acquire(200, TimeUnit.MILLISECONDS)).isFalse();
+        assertThat(waiter.acquire(Duration.ZERO)).isFalse();
+        assertThat(waiter.acquire(-1, TimeUnit.SECONDS)).isFalse();
+
+        assertThat(waiter.isHeldByCurrentThread()).isFalse();
+        assertThat(holder.participantNodes()).hasSize(1);
+        holder.release();
+        assertThat(waiter.acquire(Duration.ZERO)).isTrue();
+        waiter.release();
+    }
+
+    @Test
+    void acquire_whenInterruptedWhileWaiting_throwsAndLeavesNoNode() throws Exception {
+        ZkReentrantLock holder = new ZkReentrantLock(zk.newClient(), zk.path("lock"));
+        ZkReentrantLock waiter = new ZkReentrantLock(zk.newClient(), zk.path("lock"));
+        holder.acquire();
+        try (LockActor actor = LockActor.start("waiter")) {
+            CompletableFuture<Void> waiting = actor.submit(() -> {
+                waiter.acquire();
+                return null;
+            });
+            await().until(() -> holder.participantNodes().size() == 2);
+
+            actor.interrupt();
+
+            assertThat(waiting)
+                    .failsWithin(Duration.ofSeconds(10))
+                    .withThrowableThat()
+                    .havingCause()
+                    .isInstanceOf(InterruptedException.class);
+            assertThat(actor.submit(() -> Thread.currentThread().isInterrupted())
+                            .join())
+                    .isFalse();
+            assertThat(holder.participantNodes()).hasSize(1);
+        }
+        holder.release();
+    }
+
+    @Test
+    void acquire_whenAlreadyInterrupted_throwsWithoutCreatingANode() throws Exception {
+        ZkReentrantLock lock = new ZkReentrantLock(zk.newClient(), zk.path("lock"));
+        Thread.currentThread().interrupt();
+
+        assertThatThrownBy(lock::acquire)
+                .isInstanceOf(InterruptedException.class)
+                .hasMessageContaining(zk.path("lock"));
+
+        assertThat(Thread.interrupted()).isFalse();
+        assertThat(lock.participantNodes()).isEmpty();
+    }
+
+    @Test
+    void fencingToken_ofLaterAcquisitions_grows() throws Exception {
+        CuratorFramework client = zk.newClient();
+        ZkReentrantLock lock = new ZkReentrantLock(client, zk.path("lock"));
+        ZkReentrantLock other = new ZkReentrantLock(zk.newClient(), zk.path("lock"));
+
+        lock.acquire();
+        long first = lock.fencingToken();
+        lock.acquire();
+        assertThat(lock.fencingToken()).isEqualTo(first);
+        lock.release();
+        lock.release();
+        other.acquire();
+        long second = other.fencingToken();
+        other.release();
+
+        assertThat(first).isPositive();
+        assertThat(second).isGreaterThan(first);
+        assertThatThrownBy(lock::fencingToken)
+                .isInstanceOf(IllegalMonitorStateException.class)
+                .hasMessageContaining(zk.path("lock"));
+    }
+
+    @Test
+    void release_byThreadThatHoldsNothing_throwsIllegalMonitorState() throws Exception {
+        ZkReentrantLock lock = new ZkReentrantLock(zk.newClient(), zk.path("lock"));
+
+        assertThatThrownBy(lock::release)
+                .isInstanceOf(IllegalMonitorStateException.class)
+                .hasMessageContaining(zk.path("lock"))
+                .hasMessageContaining(Thread.currentThread().getName());
+    }
+
+    @Test
+    void release_byAnotherThread_throwsIllegalMonitorStateAndKeepsTheHold() throws Exception {
+        ZkReentrantLock lock = new ZkReentrantLock(zk.newClient(), zk.path("lock"));
+        lock.acquire();
+        try (LockActor other = LockActor.start("other")) {
+            assertThat(other.submit(() -> {
+                        lock.release();
+                        return null;
+                    }))
+                    .failsWithin(Duration.ofSeconds(5))
+                    .withThrowableThat()
+                    .havingCause()
+                    .isInstanceOf(IllegalMonitorStateException.class)
+                    .withMessageContaining(zk.path("lock"))
+                    .withMessageContaining("lock-actor-other");
+        }
+        assertThat(lock.isHeldByCurrentThread()).isTrue();
+        assertThat(lock.participantNodes()).hasSize(1);
+        lock.release();
+    }
+
+    @Test
+    void acquire_byManyThreadsOfOneInstance_servesThemInQueueOrder() throws Exception {
+        ZkReentrantLock lock = new ZkReentrantLock(zk.newClient(), zk.path("lock"));
+        lock.acquire();
+        List<LockActor> actors = List.of(LockActor.start("a"), LockActor.start("b"), LockActor.start("c"));
+        List<String> order = new java.util.concurrent.CopyOnWriteArrayList<>();
+        try {
+            for (LockActor actor : actors) {
+                int before = lock.participantNodes().size();
+                actor.execute(() -> {
+                    lock.acquire();
+                    order.add(actor.toString());
+                    lock.release();
+                    return null;
+                });
+                await().until(() -> lock.participantNodes().size() == before + 1);
+            }
+            lock.release();
+            await().until(() -> order.size() == 3);
+            assertThat(order).containsExactly("LockActor[a]", "LockActor[b]", "LockActor[c]");
+        } finally {
+            for (LockActor actor : actors) {
+                actor.close();
+            }
+        }
+    }
+}

@@ -1,0 +1,69 @@
+package dev.zklock.recipes.locks;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.imps.CuratorFrameworkState;
+import org.apache.zookeeper.common.PathUtils;
+
+/** Argument and state checks whose messages name the offending value; all run before any ZooKeeper call. */
+final class Checks {
+    private Checks() {}
+
+    static void requireArgument(boolean expression, String template, Object... args) {
+        if (!expression) {
+            throw new IllegalArgumentException(String.format(template, args));
+        }
+    }
+
+    static void requireState(boolean expression, String template, Object... args) {
+        if (!expression) {
+            throw new IllegalStateException(String.format(template, args));
+        }
+    }
+
+    /** Returns {@code path} if it is an absolute ZooKeeper path that can hold lock nodes. */
+    static String lockPath(String path) {
+        Objects.requireNonNull(path, "path");
+        try {
+            PathUtils.validatePath(path);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(
+                    String.format("invalid lock path '%s': %s", path, lowerFirst(e.getMessage())), e);
+        }
+        return path;
+    }
+
+    /** Throws unless {@code client} is started and not closed. */
+    static void requireStarted(CuratorFramework client, String path) {
+        CuratorFrameworkState state = client.getState();
+        requireState(
+                state == CuratorFrameworkState.STARTED,
+                "client for lock '%s' must be started, but its state is %s",
+                path,
+                state);
+    }
+
+    /** Returns a timeout in nanoseconds, saturated at {@link Long#MAX_VALUE} like Guava's {@code toNanosSaturated}. */
+    static long toNanos(Duration timeout) {
+        Objects.requireNonNull(timeout, "timeout");
+        try {
+            return timeout.toNanos();
+        } catch (ArithmeticException overflow) {
+            return timeout.isNegative() ? Long.MIN_VALUE : Long.MAX_VALUE;
+        }
+    }
+
+    static long toNanos(long time, TimeUnit unit) {
+        Objects.requireNonNull(unit, "unit");
+        return unit.toNanos(time);
+    }
+
+    private static String lowerFirst(String message) {
+        if (message == null || message.isEmpty()) {
+            return "not a valid ZooKeeper path";
+        }
+        return Character.toLowerCase(message.charAt(0)) + message.substring(1);
+    }
+}

@@ -1,0 +1,68 @@
+package dev.zklock.recipes.locks;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * The one deadline of an acquire, on {@link System#nanoTime()}: forever, or a point in time. A non-positive timeout
+ * makes a deadline that has already passed, which the lock queue reads as "one try, never wait".
+ */
+final class Deadline {
+    private static final Deadline FOREVER = new Deadline(0, true);
+
+    private final long deadlineNanos;
+    private final boolean forever;
+
+    private Deadline(long deadlineNanos, boolean forever) {
+        this.deadlineNanos = deadlineNanos;
+        this.forever = forever;
+    }
+
+    static Deadline forever() {
+        return FOREVER;
+    }
+
+    /** Returns the deadline {@code timeoutNanos} from now, clamped so that the arithmetic cannot overflow. */
+    static Deadline after(long timeoutNanos) {
+        long now = System.nanoTime();
+        long clamped = Math.max(0, Math.min(timeoutNanos, Long.MAX_VALUE / 2));
+        return new Deadline(now + clamped, false);
+    }
+
+    boolean isForever() {
+        return forever;
+    }
+
+    /** Returns the nanoseconds left, at most {@code Long.MAX_VALUE} for a deadline that never passes, never negative. */
+    long remainingNanos() {
+        return forever ? Long.MAX_VALUE : Math.max(0, deadlineNanos - System.nanoTime());
+    }
+
+    boolean hasPassed() {
+        return !forever && deadlineNanos - System.nanoTime() <= 0;
+    }
+
+    /**
+     * Waits for {@code future} until this deadline, but at least {@code minimumNanos}: a reply to a request already
+     * sent is worth waiting one request timeout for, even when the deadline is near. Returns null on timeout.
+     */
+    <T> T await(CompletableFuture<T> future, long minimumNanos) throws InterruptedException {
+        try {
+            if (forever) {
+                return future.get();
+            }
+            return future.get(Math.max(remainingNanos(), minimumNanos), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            return null;
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("a ZooKeeper callback failed", e.getCause());
+        }
+    }
+
+    @Override
+    public String toString() {
+        return forever ? "forever" : remainingNanos() / 1_000_000 + " ms left";
+    }
+}

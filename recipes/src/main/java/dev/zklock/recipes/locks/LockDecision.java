@@ -1,0 +1,80 @@
+package dev.zklock.recipes.locks;
+
+import java.util.Objects;
+
+/**
+ * The answer of a {@link LockDriver}: either our node holds the lock, or it must wait and watch one named node that is
+ * ranked before it.
+ *
+ * <p>Instances are immutable and safe for use by multiple threads. Creating one costs no ZooKeeper call.
+ *
+ * @since 0.1.0
+ */
+public final class LockDecision {
+    private static final LockDecision HOLDS = new LockDecision(null);
+
+    private final String nodeToWatch;
+
+    private LockDecision(String nodeToWatch) {
+        this.nodeToWatch = nodeToWatch;
+    }
+
+    /**
+     * Returns the decision that our node holds the lock.
+     *
+     * @return the shared "holds" decision
+     */
+    public static LockDecision holds() {
+        return HOLDS;
+    }
+
+    /**
+     * Returns the decision that our node does not hold the lock and must wait until {@code node} changes.
+     *
+     * @param node the name (not the path) of a child ranked before ours in the same queue
+     * @return a "watch" decision
+     * @throws NullPointerException if {@code node} is null
+     * @throws IllegalArgumentException if {@code node} is empty or contains a {@code '/'}
+     */
+    public static LockDecision watch(String node) {
+        Objects.requireNonNull(node, "node");
+        Checks.requireArgument(
+                !node.isEmpty() && node.indexOf('/') < 0, "node to watch must be a child name: '%s'", node);
+        return new LockDecision(node);
+    }
+
+    /**
+     * Tells whether this decision says our node holds the lock.
+     *
+     * @return {@code true} for {@link #holds()}, {@code false} for {@link #watch(String)}
+     */
+    public boolean holdsLock() {
+        return nodeToWatch == null;
+    }
+
+    /**
+     * Returns the child name to watch.
+     *
+     * @return the node given to {@link #watch(String)}
+     * @throws IllegalStateException if this decision {@linkplain #holdsLock() holds the lock}
+     */
+    public String nodeToWatch() {
+        Checks.requireState(nodeToWatch != null, "a decision that holds the lock watches no node");
+        return nodeToWatch;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof LockDecision other && Objects.equals(nodeToWatch, other.nodeToWatch);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hashCode(nodeToWatch);
+    }
+
+    @Override
+    public String toString() {
+        return holdsLock() ? "LockDecision[holds]" : "LockDecision[watch " + nodeToWatch + "]";
+    }
+}

@@ -1,0 +1,265 @@
+package dev.zklock.recipes.locks;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.api.transaction.CuratorOp;
+import org.apache.curator.framework.imps.CuratorFrameworkState;
+import org.apache.curator.utils.ZKPaths;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.proto.CreateRequest;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The queue of one lock path: what every recipe shares to take a place in the queue, wait for its turn, and leave.
+ * One instance per lock object; it holds no per-acquisition state (that lives in {@link Attempt}) and is safe for use
+ * by multiple threads.
+ *
+ * <p>Paths kept here are relative to the client's namespace, as Curator's are; {@link #fixed(String)} prefixes the
+ * namespace for the raw requests of {@link ZkSession}.
+ */
+final class LockQueue {
+    private static final Logger logger = LoggerFactory.getLogger(LockQueue.class);
+
+    private final CuratorFramework client;
+    private final String path;
+    private final String lockName;
+    private final LockDriver driver;
+    private final byte[] data;
+    private volatile QueueHooks hooks = QueueHooks.NONE;
+
+    /**
+     * @param data the data of each lock node, or null for the client's default data (as Curator's mutex does)
+     */
+    LockQueue(CuratorFramework client, String path, String lockName, LockDriver driver, byte[] data) {
+        this.client = Objects.requireNonNull(client, "client");
+        this.path = Checks.lockPath(path);
+        this.lockName = lockName;
+        this.driver = Objects.requireNonNull(driver, "driver");
+        this.data = data == null ? null : data.clone();
+    }
+
+    /**
+     * Takes a place in the queue and waits for the driver to say it holds the lock, until the deadline.
+     *
+     * @return our node, or empty if the deadline passed first (nothing is left behind)
+     */
+    Optional<LockNode> acquire(Deadline deadline) throws InterruptedException {
+        Checks.requireStarted(client, path);
+        if (Thread.interrupted()) {
+            throw new InterruptedException("interrupted before acquiring lock '" + path + "'");
+        }
+        return new Attempt(this, deadline).run();
+    }
+
+    /** Deletes a held node. Never blocks past one request timeout, and never throws for a lost connection. */
+    void release(LockNode node) {
+        hooks.beforeRelease(path, node.name());
+        if (client.getState() != CuratorFrameworkState.STARTED) {
+            logger.debug("{}: client closed; {} went with its session", path, node);
+            return;
+        }
+        if (delete(node.path())) {
+            logger.debug("{}: released {}", path, node);
+        }
+    }
+
+    /** Returns the full paths of the children of the lock path in queue order; one listing. */
+    List<String> participantNodes() throws InterruptedException {
+        Checks.requireStarted(client, path);
+        List<String> children;
+        try {
+            children = client.getChildren().forPath(path);
+        } catch (KeeperException.NoNodeException e) {
+            return List.of();
+        } catch (InterruptedException e) {
+            throw e;
+        } catch (Exception e) {
+            throw failure("list the queue", e, true);
+        }
+        List<String> paths = new ArrayList<>();
+        for (String child : driver.sort(children)) {
+            paths.add(ZKPaths.makePath(path, child));
+        }
+        return List.copyOf(paths);
+    }
+
+    /**
+     * Deletes a node of ours: waits up to one request timeout for the reply, without giving in to an interrupt (the
+     * flag is kept). If the connection is down or no reply comes, Curator's guaranteed delete takes over and retries
+     * when the connection comes back. Returns whether the node is known to be gone.
+     */
+    boolean delete(String nodePath) {
+        if (client.getZookeeperClient().isConnected()) {
+            ZkSession session = currentSessionQuietly();
+            Reply reply = session == null
+                    ? null
+                    : Uninterruptibles.await(session.delete(fixed(nodePath)), requestTimeoutNanos());
+            if (reply != null && (reply.isOk() || reply.code() == KeeperException.Code.NONODE)) {
+                return true;
+            }
+            if (reply != null && !reply.isRetryable()) {
+                throw failure("delete " + nodePath, KeeperException.create(reply.code(), nodePath), false);
+            }
+        }
+        deleteInBackground(nodePath);
+        return false;
+    }
+
+    /** Hands a delete to Curator's guaranteed delete, which retries it in the background until it succeeds. */
+    void deleteInBackground(String nodePath) {
+        logger.warn("{}: could not delete {} now; it will be deleted when the connection returns", path, nodePath);
+        try {
+            client.delete().guaranteed().inBackground().forPath(nodePath);
+        } catch (Exception e) {
+            logger.warn("{}: guaranteed delete of {} not scheduled; it goes when its session ends", path, nodePath, e);
+        }
+    }
+
+    /**
+     * Finds and deletes, in the background, the node a create with {@code prefix} may have made before its connection
+     * was lost: the reply never came, so only its protected name can find it.
+     */
+    void sweepInBackground(String prefix) {
+        logger.warn("{}: a create with prefix {} had no reply; deleting its node if it exists", path, prefix);
+        try {
+            client.getChildren()
+                    .inBackground((c, event) -> {
+                        for (String child : event.getChildren() == null ? List.<String>of() : event.getChildren()) {
+                            if (child.startsWith(prefix)) {
+                                deleteInBackground(ZKPaths.makePath(path, child));
+                            }
+                        }
+                    })
+                    .forPath(path);
+        } catch (Exception e) {
+            logger.warn("{}: sweep for prefix {} not scheduled; the node goes when its session ends", path, prefix, e);
+        }
+    }
+
+    /** Returns the sorted listing as the driver sees it, and checks what the driver answers. */
+    LockDecision decide(LockQueueView view) {
+        LockDecision decision = driver.decide(view);
+        Checks.requireArgument(decision != null, "driver %s returned no decision for lock '%s'", driver, path);
+        if (!decision.holdsLock()) {
+            int watched = view.children().indexOf(decision.nodeToWatch());
+            Checks.requireArgument(
+                    watched >= 0 && watched < view.ourIndex(),
+                    "driver %s named node '%s' to watch, which is not ranked before our node '%s' at lock '%s'",
+                    driver,
+                    decision.nodeToWatch(),
+                    view.ourNode(),
+                    path);
+        }
+        return decision;
+    }
+
+    LockQueueView view(List<String> children, String ourNode) {
+        return LockQueueView.of(path, driver.sort(children), ourNode);
+    }
+
+    /** Makes the lock path and its parents as containers, as Curator's locks do; only on first use of a path. */
+    void createParents() throws InterruptedException {
+        try {
+            client.createContainers(path);
+        } catch (InterruptedException e) {
+            throw e;
+        } catch (Exception e) {
+            throw failure("create the lock path", e, true);
+        }
+    }
+
+    /**
+     * Returns the create request of a lock node named {@code prefix} plus a sequence: Curator's transaction builder
+     * gives the namespaced path, the data (ours, or the client's default) and the ACL from the client's
+     * {@code ACLProvider}, exactly as Curator's own create would.
+     */
+    CreateRequest createRequest(String prefix) {
+        try {
+            String nodePath = ZKPaths.makePath(path, prefix);
+            var builder = client.transactionOp().create().withMode(CreateMode.EPHEMERAL_SEQUENTIAL);
+            CuratorOp op = data == null ? builder.forPath(nodePath) : builder.forPath(nodePath, data);
+            return (CreateRequest) op.get().toRequestRecord();
+        } catch (Exception e) {
+            throw failure("prepare the create of a lock node", e, true);
+        }
+    }
+
+    /** Waits until the client is connected or the deadline passes; returns the session, or null at the deadline. */
+    ZkSession connectedSession(Deadline deadline) throws InterruptedException {
+        while (true) {
+            Checks.requireStarted(client, path);
+            if (client.getZookeeperClient().isConnected()) {
+                ZkSession session = ZkSession.current(client);
+                if (session != null) {
+                    return session;
+                }
+            }
+            if (deadline.hasPassed()) {
+                return null;
+            }
+            // Bounded slices, so that a client closed meanwhile is noticed rather than waited on forever.
+            long sliceMillis = Math.max(1, Math.min(TimeUnit.NANOSECONDS.toMillis(deadline.remainingNanos()), 1000));
+            client.blockUntilConnected((int) sliceMillis, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    String fixed(String namespaceRelativePath) {
+        return ZKPaths.fixForNamespace(client.getNamespace(), namespaceRelativePath);
+    }
+
+    /** One request timeout: the client's connection timeout, the longest a reply to one request is worth waiting. */
+    long requestTimeoutNanos() {
+        return TimeUnit.MILLISECONDS.toNanos(client.getZookeeperClient().getConnectionTimeoutMs());
+    }
+
+    ZkLockException failure(String action, Exception cause, boolean cleanedUp) {
+        KeeperException.Code code = ZkSession.codeOf(cause);
+        String reason = code != null ? code.toString() : cause.toString();
+        String message = String.format(
+                "could not %s for lock '%s': %s (%s)",
+                action, path, reason, cleanedUp ? "no node left behind" : "our node is deleted in the background");
+        return new ZkLockException(message, path, cleanedUp, code, cause);
+    }
+
+    private ZkSession currentSessionQuietly() {
+        try {
+            return ZkSession.current(client);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        } catch (IllegalStateException closed) {
+            return null;
+        }
+    }
+
+    CuratorFramework client() {
+        return client;
+    }
+
+    String path() {
+        return path;
+    }
+
+    String lockName() {
+        return lockName;
+    }
+
+    QueueHooks hooks() {
+        return hooks;
+    }
+
+    void setHooks(QueueHooks hooks) {
+        this.hooks = Objects.requireNonNull(hooks, "hooks");
+    }
+
+    CompletableFuture<Reply> createOn(ZkSession session, CreateRequest request) {
+        return session.create(request.getPath(), request.getData(), request.getAcl(), CreateMode.EPHEMERAL_SEQUENTIAL);
+    }
+}

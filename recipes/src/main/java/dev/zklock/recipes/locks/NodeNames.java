@@ -1,0 +1,45 @@
+package dev.zklock.recipes.locks;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * The names of lock nodes, laid out as Curator lays them out: {@code _c_<uuid>-<lockName><10-digit sequence>}. The
+ * {@code _c_<uuid>-} part is Curator's protection prefix: it lets a client that lost its connection during a create
+ * find out whether the create happened, by looking for a child that starts with it.
+ */
+final class NodeNames {
+    static final String PROTECTED_MARKER = "_c_";
+
+    private static final Comparator<String> BY_SEQUENCE =
+            Comparator.comparing(NodeNames::sequenceKey).thenComparing(Comparator.naturalOrder());
+
+    private NodeNames() {}
+
+    /** Returns a fresh protected prefix for one node: {@code _c_<random uuid>-<lockName>}. */
+    static String newPrefix(String lockName) {
+        return PROTECTED_MARKER + UUID.randomUUID() + "-" + lockName;
+    }
+
+    /** Returns the names in queue order: by their trailing sequence digits, as Curator orders them. */
+    static List<String> sortBySequence(Collection<String> children) {
+        List<String> sorted = new ArrayList<>(children);
+        sorted.sort(BY_SEQUENCE);
+        return sorted;
+    }
+
+    /**
+     * Returns the text a child is ordered by: its trailing digits (the sequence ZooKeeper appended), or the whole name
+     * when it has none, which is what Curator's sort by "the text after the lock name" gives for lock nodes.
+     */
+    static String sequenceKey(String child) {
+        int start = child.length();
+        while (start > 0 && Character.isDigit(child.charAt(start - 1))) {
+            start--;
+        }
+        return start == child.length() ? child : child.substring(start);
+    }
+}

@@ -1,0 +1,55 @@
+package dev.zklock.recipes.locks;
+
+import java.util.concurrent.CompletableFuture;
+import org.apache.zookeeper.WatchedEvent;
+import org.apache.zookeeper.Watcher;
+
+/**
+ * The one-shot watch of one waiting acquisition on the node ahead of it. Each waiting thread has its own watcher, so a
+ * release wakes exactly the waiter that watches the released node, in this process as in any other.
+ */
+final class NodeWatcher implements Watcher {
+    /** Why a waiter woke up. */
+    enum Wake {
+        /** The watched node was deleted. */
+        DELETED,
+        /** The watched node's data changed; the watch is spent and must be set again. */
+        CHANGED,
+        /** The session that holds the watch ended (expired or closed): our own node may be gone. */
+        SESSION_ENDED
+    }
+
+    private final CompletableFuture<Wake> wake = new CompletableFuture<>();
+    private final long sessionId;
+
+    NodeWatcher(long sessionId) {
+        this.sessionId = sessionId;
+    }
+
+    @Override
+    public void process(WatchedEvent event) {
+        switch (event.getType()) {
+            case NodeDeleted -> wake.complete(Wake.DELETED);
+            case NodeDataChanged, NodeCreated, NodeChildrenChanged -> wake.complete(Wake.CHANGED);
+            case None -> {
+                // A disconnection keeps the watch: ZooKeeper sets it again on reconnect and fires it if the node went
+                // meanwhile. Only the end of the session loses it.
+                if (event.getState() == Event.KeeperState.Expired || event.getState() == Event.KeeperState.Closed) {
+                    wake.complete(Wake.SESSION_ENDED);
+                }
+            }
+            default -> {
+                // DataWatchRemoved and the like: our own removal of a watch we no longer need.
+            }
+        }
+    }
+
+    /** Waits for the wake-up until the deadline; returns null if it passed first. */
+    Wake await(Deadline deadline) throws InterruptedException {
+        return deadline.await(wake, 0);
+    }
+
+    long sessionId() {
+        return sessionId;
+    }
+}

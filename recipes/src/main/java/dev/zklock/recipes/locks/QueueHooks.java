@@ -1,0 +1,22 @@
+package dev.zklock.recipes.locks;
+
+/**
+ * Named points in the lock queue where a test can step in: block on a latch, throw, or inject a real fault (expire
+ * the session, stop the server) at an exact moment of an acquire or release. The default does nothing. Hooks run on
+ * the thread that acquires or releases, never on ZooKeeper's event thread.
+ */
+interface QueueHooks {
+    QueueHooks NONE = new QueueHooks() {};
+
+    /** Called after our create and the pipelined listing were sent, before either reply is read. */
+    default void createSent(String lockPath, String protectedPrefix) {}
+
+    /** Called with the first listing an acquisition read, and our node's name, before the driver decides. */
+    default void entered(String lockPath, String ourNode, java.util.List<String> children) {}
+
+    /** Called after the watch on the node ahead was set, before waiting for it to fire. */
+    default void watchSet(String lockPath, String ourNode, String watchedNode) {}
+
+    /** Called before the delete that releases a held node. */
+    default void beforeRelease(String lockPath, String ourNode) {}
+}

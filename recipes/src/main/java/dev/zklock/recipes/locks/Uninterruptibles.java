@@ -1,0 +1,34 @@
+package dev.zklock.recipes.locks;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/** Waits that an interrupt cannot cut short; the interrupt flag is restored afterwards, as Guava's do. */
+final class Uninterruptibles {
+    private Uninterruptibles() {}
+
+    /** Waits up to {@code timeoutNanos} for {@code future}; returns null if it did not complete in time. */
+    static <T> T await(CompletableFuture<T> future, long timeoutNanos) {
+        boolean interrupted = false;
+        long end = System.nanoTime() + timeoutNanos;
+        try {
+            while (true) {
+                try {
+                    return future.get(Math.max(0, end - System.nanoTime()), TimeUnit.NANOSECONDS);
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                } catch (TimeoutException e) {
+                    return null;
+                } catch (ExecutionException e) {
+                    throw new IllegalStateException("a ZooKeeper callback failed", e.getCause());
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}
