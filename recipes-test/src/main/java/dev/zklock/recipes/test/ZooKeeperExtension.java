@@ -57,7 +57,7 @@ public final class ZooKeeperExtension
     private TestingServer server;
     private volatile boolean serverStopped;
     private volatile String basePath;
-    private Set<Thread> threadsBefore = Set.of();
+    private volatile Set<Thread> threadsBefore = Set.of();
 
     private ZooKeeperExtension(int sessionTimeoutMs, int connectionTimeoutMs) {
         this.sessionTimeoutMs = sessionTimeoutMs;
@@ -76,7 +76,7 @@ public final class ZooKeeperExtension
     @Override
     public void beforeAll(ExtensionContext context) throws Exception {
         System.setProperty(ServerCounters.FOUR_LETTER_WORDS, "*");
-        System.setProperty("container.checkIntervalMs", "100");
+        System.setProperty("znode.container.checkIntervalMs", "100");
         server = new TestingServer(true);
     }
 
@@ -211,8 +211,14 @@ public final class ZooKeeperExtension
      * @throws Exception if the server does not start
      */
     public void restartServer() throws Exception {
+        Set<Thread> before = Set.copyOf(Thread.getAllStackTraces().keySet());
         server.restart();
         serverStopped = false;
+        Set<Thread> serverThreads =
+                new java.util.HashSet<>(Thread.getAllStackTraces().keySet());
+        serverThreads.removeAll(before);
+        serverThreads.addAll(threadsBefore);
+        threadsBefore = Set.copyOf(serverThreads); // the server's own new threads are not the test's leak
     }
 
     /**

@@ -66,6 +66,9 @@ final class Attempt {
                 LockQueueView view = queue.view(listing.children(), node.name());
                 LockDecision decision = queue.decide(view);
                 if (decision.holdsLock()) {
+                    if (view.ourIndex() == 0) {
+                        FrontNodes.add(queue.fixed(node.path()));
+                    }
                     logger.debug("{}: {} holds the lock after {} µs", queue.path(), node, elapsedMicros());
                     return Optional.of(node);
                 }
@@ -198,15 +201,14 @@ final class Attempt {
 
     /** Waits for the watched node to change; returns the next listing to decide on, or null at the deadline. */
     private Listing await(LockQueueView view, String nodeToWatch) throws InterruptedException {
-        LockQueueView withoutWatched = view.without(nodeToWatch);
-        boolean onlyBlocker = queue.decide(withoutWatched).holdsLock();
+        boolean onlyBlocker = queue.decide(view.without(nodeToWatch)).holdsLock();
         String path = queue.fixed(ZKPaths.makePath(queue.path(), nodeToWatch));
         while (true) {
             ZkSession session = queue.connectedSession(deadline);
             if (session == null) {
                 return null;
             }
-            NodeWatcher nodeWatcher = new NodeWatcher(session.sessionId());
+            NodeWatcher nodeWatcher = new NodeWatcher(path);
             setWatch(nodeWatcher, path, session);
             Reply reply = awaitReply(session.watchData(path, nodeWatcher));
             if (reply == null) {
@@ -214,7 +216,7 @@ final class Attempt {
             }
             if (reply.code() == Code.NONODE) {
                 clearWatch();
-                return onlyBlocker ? new Listing(withoutWatched.children(), session.sessionId()) : list();
+                return afterDeletion(view, nodeToWatch, onlyBlocker, FrontNodes.contains(path), session.sessionId());
             }
             if (reply.isRetryable()) {
                 clearWatch();
@@ -233,13 +235,35 @@ final class Attempt {
             clearWatch();
             switch (wake) {
                 case DELETED:
-                    return onlyBlocker ? new Listing(withoutWatched.children(), session.sessionId()) : list();
+                case DELETED_FROM_FRONT:
+                    return afterDeletion(
+                            view,
+                            nodeToWatch,
+                            onlyBlocker,
+                            wake == NodeWatcher.Wake.DELETED_FROM_FRONT,
+                            session.sessionId());
                 case SESSION_ENDED:
                     return list();
                 default:
                     break; // the data changed: the watch is spent, set it again
             }
         }
+    }
+
+    /**
+     * Returns what to decide on after the watched node went: the listing without it if it was the only node blocking
+     * ours, or without everything up to it if it had held the lock from the front; otherwise a fresh listing.
+     */
+    private Listing afterDeletion(
+            LockQueueView view, String watched, boolean onlyBlocker, boolean fromFront, long sessionId)
+            throws InterruptedException {
+        if (onlyBlocker) {
+            return new Listing(view.without(watched).children(), sessionId);
+        }
+        if (fromFront) {
+            return new Listing(view.withoutUpTo(watched).children(), sessionId);
+        }
+        return list();
     }
 
     /** Lists the lock path; null if the deadline passed while disconnected. */

@@ -61,12 +61,14 @@ final class LockQueue {
     /** Deletes a held node. Never blocks past one request timeout, and never throws for a lost connection. */
     void release(LockNode node) {
         hooks.beforeRelease(path, node.name());
-        if (client.getState() != CuratorFrameworkState.STARTED) {
-            logger.debug("{}: client closed; {} went with its session", path, node);
-            return;
-        }
-        if (delete(node.path())) {
-            logger.debug("{}: released {}", path, node);
+        try {
+            if (client.getState() != CuratorFrameworkState.STARTED) {
+                logger.debug("{}: client closed; {} went with its session", path, node);
+            } else if (delete(node.path())) {
+                logger.debug("{}: released {}", path, node);
+            }
+        } finally {
+            FrontNodes.remove(fixed(node.path()));
         }
     }
 

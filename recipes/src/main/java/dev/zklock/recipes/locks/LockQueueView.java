@@ -99,6 +99,12 @@ public final class LockQueueView {
         return new LockQueueView(lockPath, List.copyOf(rest), ourNode, rest.indexOf(ourNode));
     }
 
+    /** Returns this view without {@code node}, a child ranked before ours, and every child ranked before it. */
+    LockQueueView withoutUpTo(String node) {
+        List<String> rest = List.copyOf(children.subList(children.indexOf(node) + 1, children.size()));
+        return new LockQueueView(lockPath, rest, ourNode, rest.indexOf(ourNode));
+    }
+
     @Override
     public String toString() {
         return "LockQueueView[" + lockPath + ", our node " + ourNode + " at " + ourIndex + " of " + children + "]";

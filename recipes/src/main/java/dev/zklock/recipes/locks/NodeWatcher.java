@@ -13,6 +13,8 @@ final class NodeWatcher implements Watcher {
     enum Wake {
         /** The watched node was deleted. */
         DELETED,
+        /** The watched node was deleted, and it had been granted the lock with no node ranked before it. */
+        DELETED_FROM_FRONT,
         /** The watched node's data changed; the watch is spent and must be set again. */
         CHANGED,
         /** The session that holds the watch ended (expired or closed): our own node may be gone. */
@@ -20,16 +22,17 @@ final class NodeWatcher implements Watcher {
     }
 
     private final CompletableFuture<Wake> wake = new CompletableFuture<>();
-    private final long sessionId;
+    private final String path;
 
-    NodeWatcher(long sessionId) {
-        this.sessionId = sessionId;
+    /** @param path the namespace-fixed path of the watched node */
+    NodeWatcher(String path) {
+        this.path = path;
     }
 
     @Override
     public void process(WatchedEvent event) {
         switch (event.getType()) {
-            case NodeDeleted -> wake.complete(Wake.DELETED);
+            case NodeDeleted -> wake.complete(FrontNodes.contains(path) ? Wake.DELETED_FROM_FRONT : Wake.DELETED);
             case NodeDataChanged, NodeCreated, NodeChildrenChanged -> wake.complete(Wake.CHANGED);
             case None -> {
                 // A disconnection keeps the watch: ZooKeeper sets it again on reconnect and fires it if the node went
@@ -47,9 +50,5 @@ final class NodeWatcher implements Watcher {
     /** Waits for the wake-up until the deadline; returns null if it passed first. */
     Wake await(Deadline deadline) throws InterruptedException {
         return deadline.await(wake, 0);
-    }
-
-    long sessionId() {
-        return sessionId;
     }
 }

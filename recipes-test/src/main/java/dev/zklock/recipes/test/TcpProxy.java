@@ -1,0 +1,162 @@
+package dev.zklock.recipes.test;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * A TCP proxy between ZooKeeper clients and one server, for faults at an exact moment: hold back the bytes of one
+ * direction, then drop every connection, so that a request reaches the server but its reply never reaches the client
+ * (or never reaches the server at all). Point a client at {@link #connectString()} instead of the server.
+ *
+ * <p>Safe for use by multiple threads. Each connection runs two daemon pump threads; {@link #close()} stops all.
+ */
+public final class TcpProxy implements AutoCloseable {
+    private final ServerSocket listener;
+    private final InetSocketAddress target;
+    private final List<Socket> sockets = new CopyOnWriteArrayList<>();
+    private final Gate toServer = new Gate();
+    private final Gate toClient = new Gate();
+    private volatile boolean closed;
+
+    private TcpProxy(InetSocketAddress target) throws IOException {
+        this.target = target;
+        this.listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        Thread acceptor = new Thread(this::acceptLoop, "tcp-proxy-accept-" + listener.getLocalPort());
+        acceptor.setDaemon(true);
+        acceptor.start();
+    }
+
+    /**
+     * Starts a proxy to the server at {@code 127.0.0.1:port}.
+     *
+     * @param port the server's client port
+     * @return a running proxy
+     * @throws IOException if no local port can be opened
+     */
+    public static TcpProxy to(int port) throws IOException {
+        return new TcpProxy(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+    }
+
+    /**
+     * Returns the address clients should connect to.
+     *
+     * @return {@code 127.0.0.1:<proxy port>}
+     */
+    public String connectString() {
+        return "127.0.0.1:" + listener.getLocalPort();
+    }
+
+    /** Holds back bytes from clients to the server until {@link #resume()}; they are lost if connections drop first. */
+    public void holdRequests() {
+        toServer.close();
+    }
+
+    /** Holds back bytes from the server to clients until {@link #resume()}; they are lost if connections drop first. */
+    public void holdReplies() {
+        toClient.close();
+    }
+
+    /** Lets bytes flow both ways again. */
+    public void resume() {
+        toServer.open();
+        toClient.open();
+    }
+
+    /** Closes every proxied connection, losing whatever was held back; clients reconnect through the proxy. */
+    public void dropConnections() {
+        for (Socket socket : sockets) {
+            closeQuietly(socket);
+        }
+        sockets.clear();
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        closeQuietly(listener);
+        resume();
+        dropConnections();
+    }
+
+    private void acceptLoop() {
+        while (!closed) {
+            try {
+                Socket client = listener.accept();
+                Socket server = new Socket(target.getAddress(), target.getPort());
+                client.setTcpNoDelay(true);
+                server.setTcpNoDelay(true);
+                sockets.add(client);
+                sockets.add(server);
+                pump(client, server, toServer, "up");
+                pump(server, client, toClient, "down");
+            } catch (IOException e) {
+                if (!closed) {
+                    continue;
+                }
+                return;
+            }
+        }
+    }
+
+    private void pump(Socket from, Socket to, Gate gate, String direction) {
+        Thread thread = new Thread(
+                () -> {
+                    byte[] buffer = new byte[64 * 1024];
+                    try (InputStream in = from.getInputStream();
+                            OutputStream out = to.getOutputStream()) {
+                        int read;
+                        while ((read = in.read(buffer)) >= 0) {
+                            gate.pass();
+                            if (from.isClosed() || to.isClosed()) {
+                                return;
+                            }
+                            out.write(buffer, 0, read);
+                            out.flush();
+                        }
+                    } catch (IOException | InterruptedException e) {
+                        // the connection was dropped: the other pump notices too
+                    } finally {
+                        closeQuietly(from);
+                        closeQuietly(to);
+                    }
+                },
+                "tcp-proxy-" + direction + "-" + from.getPort());
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    private static void closeQuietly(AutoCloseable closeable) {
+        try {
+            closeable.close();
+        } catch (Exception ignored) {
+            // closing is best effort
+        }
+    }
+
+    /** A gate that pumps pass while open and wait at while closed. */
+    private static final class Gate {
+        private boolean open = true;
+
+        synchronized void close() {
+            open = false;
+        }
+
+        synchronized void open() {
+            open = true;
+            notifyAll();
+        }
+
+        synchronized void pass() throws InterruptedException {
+            while (!open) {
+                wait();
+            }
+        }
+    }
+}

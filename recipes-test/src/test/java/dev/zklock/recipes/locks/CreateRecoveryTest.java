@@ -1,0 +1,122 @@
+package dev.zklock.recipes.locks;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.zklock.recipes.test.TcpProxy;
+import dev.zklock.recipes.test.ZooKeeperExtension;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.curator.framework.CuratorFramework;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * A connection lost while our create is on its way: the reply never comes, and only the protected name tells whether
+ * the create happened. A TCP proxy between client and server loses the create or its reply at the exact moment.
+ *
+ * <table>
+ *   <caption>Outcomes</caption>
+ *   <tr><th>fault</th><th>acceptable</th><th>forbidden</th></tr>
+ *   <tr><td>reply lost after the server made the node</td><td>acquire holds that one node</td>
+ *       <td>a second node; our own lost node blocking us</td></tr>
+ *   <tr><td>request lost before the server</td><td>acquire creates again and holds one node</td>
+ *       <td>no node; two nodes</td></tr>
+ *   <tr><td>reply lost, acquire times out</td><td>false, and the node is deleted once the connection returns</td>
+ *       <td>a node left behind</td></tr>
+ * </table>
+ */
+@Timeout(60)
+final class CreateRecoveryTest {
+    @RegisterExtension
+    static final ZooKeeperExtension zk = ZooKeeperExtension.server();
+
+    private TcpProxy proxy;
+    private CuratorFramework proxied;
+    private ZkReentrantLock observer;
+
+    @BeforeEach
+    void setUp() throws Exception {
+        proxy = TcpProxy.to(Integer.parseInt(zk.connectString().split(":")[1]));
+        proxied = zk.newClient(
+                builder -> builder.connectString(proxy.connectString()).connectionTimeoutMs(1000));
+        observer = new ZkReentrantLock(zk.newClient(), zk.path("lock"));
+        ZkReentrantLock warmUp = new ZkReentrantLock(proxied, zk.path("lock"));
+        warmUp.acquire(); // makes the container parents, so the faulted create is the only request that matters
+        warmUp.release();
+    }
+
+    @AfterEach
+    void tearDown() {
+        proxy.close();
+    }
+
+    @Test
+    void acquire_whenTheCreateReplyIsLost_findsItsNodeByTheProtectedPrefix() throws Exception {
+        ZkReentrantLock lock = new ZkReentrantLock(proxied, zk.path("lock"));
+        AtomicBoolean faulted = new AtomicBoolean();
+        lock.setHooks(new QueueHooks() {
+            @Override
+            public void createSent(String lockPath, String prefix) {
+                if (faulted.compareAndSet(false, true)) {
+                    proxy.holdReplies();
+                    await().until(() -> observer.participantNodes().stream().anyMatch(p -> p.contains(prefix)));
+                    proxy.dropConnections();
+                    proxy.resume();
+                }
+            }
+        });
+
+        assertThat(lock.acquire(20, TimeUnit.SECONDS)).isTrue();
+
+        assertThat(faulted).isTrue();
+        assertThat(observer.participantNodes()).hasSize(1);
+        lock.release();
+        assertThat(observer.participantNodes()).isEmpty();
+    }
+
+    @Test
+    void acquire_whenTheCreateIsLostBeforeTheServer_createsAgainOnce() throws Exception {
+        ZkReentrantLock lock = new ZkReentrantLock(proxied, zk.path("lock"));
+        AtomicBoolean faulted = new AtomicBoolean();
+        lock.setHooks(new QueueHooks() {
+            @Override
+            public void createSent(String lockPath, String prefix) {
+                if (faulted.compareAndSet(false, true)) {
+                    proxy.dropConnections();
+                    proxy.resume();
+                }
+            }
+        });
+        proxy.holdRequests();
+
+        assertThat(lock.acquire(20, TimeUnit.SECONDS)).isTrue();
+
+        assertThat(faulted).isTrue();
+        assertThat(observer.participantNodes()).hasSize(1);
+        lock.release();
+        assertThat(observer.participantNodes()).isEmpty();
+    }
+
+    @Test
+    void acquire_whenItTimesOutWithTheCreateReplyLost_leavesNoNodeOnceTheConnectionReturns() throws Exception {
+        ZkReentrantLock lock = new ZkReentrantLock(proxied, zk.path("lock"));
+        lock.setHooks(new QueueHooks() {
+            @Override
+            public void createSent(String lockPath, String prefix) {
+                proxy.holdReplies();
+            }
+        });
+
+        assertThat(lock.acquire(200, TimeUnit.MILLISECONDS)).isFalse();
+        assertThat(observer.participantNodes()).hasSize(1);
+        proxy.dropConnections();
+        proxy.resume();
+
+        await().atMost(20, TimeUnit.SECONDS)
+                .until(() -> observer.participantNodes().isEmpty());
+    }
+}
