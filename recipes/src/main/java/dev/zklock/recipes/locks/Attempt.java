@@ -26,15 +26,17 @@ final class Attempt {
      *    it fails with NONODE and leaves no watch behind.
      * 3. Before waiting we ask the driver about the listing without the watched node. If that view holds, the watched
      *    node is the only one blocking ours, and its deletion hands us the lock with no further request: sequence
-     *    numbers only grow, so no node can appear ahead of ours, and the driver is monotone (HandOffRequestsTest).
-     *    Otherwise a deletion is followed by one listing: a node ahead may have given up rather than released, and a
-     *    deletion looks the same either way. Earlier nodes are never checked one request at a time.
+     *    numbers only grow, so no node can appear ahead of ours, and the driver is monotone (RequestCountTest,
+     *    handOff_whenTheOnlyNodeAheadReleases_takesTheLockWithoutAListing). Likewise when the watched node was granted
+     *    in this process with nothing ahead of it (FrontNodes): nothing up to it can remain. Otherwise a deletion is
+     *    followed by one listing: a node ahead may have given up rather than released, and a deletion looks the same
+     *    either way. Earlier nodes are never checked one request at a time.
      * 4. A lost connection keeps our node and our watch (ZooKeeper sets watches again on reconnect). A lost create is
      *    found again by its protected prefix after a sync, on the same session only: a node made on an ended session
      *    is not ours to hold (CreateRecoveryTest). A listing on a new session, or one without our node, means our
-     *    place is lost: we delete what is left of it and enter again at the back (WaiterSessionExpiryTest).
+     *    place is lost: we delete what is left of it and enter again at the back (SessionFaultsTest).
      * 5. Every way out that is not "holds" (timeout, interrupt, error) deletes our node, removes our watch and, for a
-     *    create whose reply never came, sweeps for its prefix (GiveUpLeavesNothingTest).
+     *    create whose reply never came, sweeps for its prefix (ZkReentrantLockTest, CreateRecoveryTest).
      */
     private static final Logger logger = LoggerFactory.getLogger(Attempt.class);
 

@@ -1,0 +1,160 @@
+package dev.zklock.cli;
+
+import dev.zklock.recipes.locks.ZkReentrantLock;
+import dev.zklock.recipes.test.Faults;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.utils.ZKPaths;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * Clients on their own sessions contend for one {@link ZkReentrantLock}; the screen shows who holds it with its
+ * fencing token and who waits, and, halfway through, the holder's session expires and the lock moves on.
+ */
+@Command(
+        name = "demo",
+        mixinStandardHelpOptions = true,
+        description = "Clients contend for a ZkReentrantLock on an embedded ZooKeeper (or --connect); "
+                + "shows holders, waiters, fencing tokens and a session expiry.")
+final class DemoCommand implements Callable<Integer> {
+    private static final String[] NAMES = {"alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi"};
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--connect", description = "ZooKeeper connect string; default: an embedded server")
+    String connect;
+
+    @Option(
+            names = "--clients",
+            defaultValue = "4",
+            description = "contending clients, 2 to 8 (default: ${DEFAULT-VALUE})")
+    int clients;
+
+    @Option(names = "--rounds", defaultValue = "3", description = "acquisitions per client (default: ${DEFAULT-VALUE})")
+    int rounds;
+
+    @Option(
+            names = "--hold-ms",
+            defaultValue = "200",
+            description = "how long each holder works (default: ${DEFAULT-VALUE})")
+    int holdMs;
+
+    @Option(names = "--path", defaultValue = "/zklock-demo/lock", description = "lock path (default: ${DEFAULT-VALUE})")
+    String path;
+
+    private final long start = System.nanoTime();
+    private final AtomicInteger inside = new AtomicInteger();
+    private final AtomicInteger overlaps = new AtomicInteger();
+    private final AtomicLong lastToken = new AtomicLong();
+    private final AtomicInteger tokenRegressions = new AtomicInteger();
+    private final AtomicInteger acquisitions = new AtomicInteger();
+    private PrintWriter out;
+
+    @Override
+    public Integer call() throws Exception {
+        out = spec.commandLine().getOut();
+        if (clients < 2 || clients > NAMES.length) {
+            throw new picocli.CommandLine.ParameterException(
+                    spec.commandLine(), "--clients must be 2 to 8, not " + clients);
+        }
+        try (Ensemble ensemble = Ensemble.open(connect, spec.commandLine(), out)) {
+            List<Contender> contenders = new ArrayList<>();
+            for (int i = 0; i < clients; i++) {
+                CuratorFramework client = ensemble.newClient(NAMES[i]);
+                contenders.add(new Contender(NAMES[i], client, new ZkReentrantLock(client, path)));
+            }
+            say("%d clients, each on its own session, contend for %s (%d rounds each)", clients, path, rounds);
+            ExecutorService pool = Executors.newFixedThreadPool(clients);
+            List<Future<?>> done = new ArrayList<>();
+            int expiring = clients / 2;
+            for (int i = 0; i < clients; i++) {
+                Contender contender = contenders.get(i);
+                boolean expires = i == expiring;
+                done.add(pool.submit(() -> contender.loop(expires, ensemble)));
+            }
+            for (Future<?> future : done) {
+                future.get();
+            }
+            pool.shutdown();
+            List<String> left = contenders.get(0).lock.participantNodes();
+            say(
+                    "done: %d acquisitions, overlaps %d, token regressions %d, nodes left %d",
+                    acquisitions.get(), overlaps.get(), tokenRegressions.get(), left.size());
+            return overlaps.get() == 0 && tokenRegressions.get() == 0 && left.isEmpty() ? 0 : 1;
+        }
+    }
+
+    private void say(String format, Object... args) {
+        double seconds = (System.nanoTime() - start) / 1e9;
+        synchronized (this) {
+            out.printf("[%6.3fs] %s%n", seconds, String.format(format, args));
+            out.flush();
+        }
+    }
+
+    /** One client looping acquire, work, release; one of them has its session expire while it holds. */
+    private final class Contender {
+        final String name;
+        final CuratorFramework client;
+        final ZkReentrantLock lock;
+
+        Contender(String name, CuratorFramework client, ZkReentrantLock lock) {
+            this.name = name;
+            this.client = client;
+            this.lock = lock;
+        }
+
+        Void loop(boolean expiresOnce, Ensemble ensemble) throws Exception {
+            for (int round = 0; round < rounds; round++) {
+                lock.acquire();
+                long token = lock.fencingToken();
+                acquisitions.incrementAndGet();
+                if (inside.incrementAndGet() > 1) {
+                    overlaps.incrementAndGet();
+                }
+                if (token <= lastToken.getAndSet(token)) {
+                    tokenRegressions.incrementAndGet();
+                }
+                say("%-6s holds    token %d   queue: %s", name, token, queue());
+                if (expiresOnce && round == 1) {
+                    inside.decrementAndGet();
+                    say("%-6s session expires while holding: the server deletes its node", name);
+                    Faults.expireSession(client, ensemble.connectString(), ensemble.sessionTimeoutMs());
+                    lock.release(); // the node went with the session: this only clears the local hold
+                    continue;
+                }
+                Thread.sleep(holdMs); // the holder's work
+                inside.decrementAndGet();
+                lock.release();
+                say("%-6s released", name);
+            }
+            return null;
+        }
+
+        /** The queue in order, each node shown by the name its client wrote into it. */
+        String queue() throws Exception {
+            List<String> names = new ArrayList<>();
+            for (String node : lock.participantNodes()) {
+                try {
+                    names.add(new String(client.getData().forPath(node), StandardCharsets.UTF_8));
+                } catch (org.apache.zookeeper.KeeperException.NoNodeException gone) {
+                    names.add("(" + ZKPaths.getNodeFromPath(node) + ", gone)");
+                }
+            }
+            return String.join(" > ", names);
+        }
+    }
+}
