@@ -55,6 +55,7 @@ public final class ZooKeeperExtension
     private final int sessionTimeoutMs;
     private final int connectionTimeoutMs;
     private TestingServer server;
+    private CuratorFramework admin;
     private volatile boolean serverStopped;
     private volatile String basePath;
     private volatile Set<Thread> threadsBefore = Set.of();
@@ -78,20 +79,29 @@ public final class ZooKeeperExtension
         System.setProperty(ServerCounters.FOUR_LETTER_WORDS, "*");
         System.setProperty("znode.container.checkIntervalMs", "100");
         server = new TestingServer(true);
+        admin = builder().build();
+        admin.start();
+        awaitConnected(admin);
     }
 
     @Override
     public void afterAll(ExtensionContext context) throws IOException {
+        if (admin != null) {
+            admin.close();
+        }
         if (server != null) {
             server.close();
         }
     }
 
     @Override
-    public void beforeEach(ExtensionContext context) {
+    public void beforeEach(ExtensionContext context) throws Exception {
         String test = context.getRequiredTestClass().getSimpleName() + "/"
                 + context.getRequiredTestMethod().getName() + "-" + testCounter.incrementAndGet();
         basePath = ROOT + "/" + test;
+        // Persistent and open to all, so that neither the container reaper nor a test's restrictive ACL provider
+        // can change what the next test finds above its base path.
+        admin.create().creatingParentsIfNeeded().forPath(basePath);
         threadsBefore = Set.copyOf(Thread.getAllStackTraces().keySet());
     }
 
@@ -256,7 +266,9 @@ public final class ZooKeeperExtension
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while connecting", e);
         }
-        recordSession(client);
+        if (client != admin) {
+            recordSession(client);
+        }
     }
 
     private void recordSession(CuratorFramework client) {
