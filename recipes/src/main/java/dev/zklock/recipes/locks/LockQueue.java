@@ -51,11 +51,25 @@ final class LockQueue {
      * @return our node, or empty if the deadline passed first (nothing is left behind)
      */
     Optional<LockNode> acquire(Deadline deadline) throws InterruptedException {
+        checkCanAcquire();
+        return new Attempt(this, deadline, null).run();
+    }
+
+    /**
+     * Creates a node that holds at once, ranked with {@code alongside} (it carries that node's sequence and is not
+     * sequential), as Curator's read/write lock does when a writer downgrades: the caller guarantees that it holds.
+     */
+    Optional<LockNode> acquireAlongside(LockNode alongside, Deadline deadline) throws InterruptedException {
+        checkCanAcquire();
+        return new Attempt(this, deadline, NodeNames.sequenceKey(alongside.name())).run();
+    }
+
+    /** Checks, before any ZooKeeper call, that an acquire may start. */
+    void checkCanAcquire() throws InterruptedException {
         Checks.requireStarted(client, path);
         if (Thread.interrupted()) {
             throw new InterruptedException("interrupted before acquiring lock '" + path + "'");
         }
-        return new Attempt(this, deadline).run();
     }
 
     /** Deletes a held node. Never blocks past one request timeout, and never throws for a lost connection. */
@@ -178,14 +192,15 @@ final class LockQueue {
     }
 
     /**
-     * Returns the create request of a lock node named {@code prefix} plus a sequence: Curator's transaction builder
+     * Returns the create request of a lock node named {@code name} (plus a sequence, for a sequential mode): Curator's
+     * transaction builder
      * gives the namespaced path, the data (ours, or the client's default) and the ACL from the client's
      * {@code ACLProvider}, exactly as Curator's own create would.
      */
-    CreateRequest createRequest(String prefix) {
+    CreateRequest createRequest(String name, CreateMode mode) {
         try {
-            String nodePath = ZKPaths.makePath(path, prefix);
-            var builder = client.transactionOp().create().withMode(CreateMode.EPHEMERAL_SEQUENTIAL);
+            String nodePath = ZKPaths.makePath(path, name);
+            var builder = client.transactionOp().create().withMode(mode);
             CuratorOp op = data == null ? builder.forPath(nodePath) : builder.forPath(nodePath, data);
             return (CreateRequest) op.get().toRequestRecord();
         } catch (Exception e) {
@@ -230,7 +245,7 @@ final class LockQueue {
         return new ZkLockException(message, path, cleanedUp, code, cause);
     }
 
-    private ZkSession currentSessionQuietly() {
+    ZkSession currentSessionQuietly() {
         try {
             return ZkSession.current(client);
         } catch (InterruptedException e) {
@@ -262,6 +277,15 @@ final class LockQueue {
     }
 
     CompletableFuture<Reply> createOn(ZkSession session, CreateRequest request) {
-        return session.create(request.getPath(), request.getData(), request.getAcl(), CreateMode.EPHEMERAL_SEQUENTIAL);
+        return session.create(
+                request.getPath(),
+                request.getData(),
+                request.getAcl(),
+                CreateMode.fromFlag(request.getFlags(), CreateMode.EPHEMERAL_SEQUENTIAL));
+    }
+
+    /** Waits for the reply to a request until the deadline, but at least one request timeout. */
+    Reply awaitReply(CompletableFuture<Reply> reply, Deadline deadline) throws InterruptedException {
+        return deadline.await(reply, requestTimeoutNanos());
     }
 }

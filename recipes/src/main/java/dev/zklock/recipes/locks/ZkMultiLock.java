@@ -1,0 +1,265 @@
+package dev.zklock.recipes.locks;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.recipes.locks.InterProcessLock;
+
+/**
+ * Several locks taken as one, all or nothing: the zklock counterpart of Curator's {@code InterProcessMultiLock},
+ * without its deadlocks.
+ *
+ * <h2>Semantics</h2>
+ *
+ * <p>Over lock <b>paths</b> ({@link #ZkMultiLock(CuratorFramework, List)}): holding means holding the exclusive lock of
+ * every path, laid out as Curator's {@code InterProcessMutex} lays it out, so it excludes a {@link ZkReentrantLock}, a
+ * {@link ZkExclusiveLock} or an {@code InterProcessMutex} on any of the paths. Our nodes enter every queue in one
+ * ZooKeeper transaction, at one point of ZooKeeper's total order, so two multi-locks over overlapping paths are in the
+ * same order in every queue they share and can never deadlock, whatever order their paths were given in. Duplicate
+ * paths are collapsed. Over arbitrary <b>locks</b> ({@link #ZkMultiLock(List)}, Curator's too): members are taken in
+ * path order when all are zklock locks, in the given order otherwise, and released in reverse; a member that fails or
+ * times out stops the acquire at once and the members taken are released. In both forms the lock is reentrant per
+ * thread, and one deadline covers the whole acquire (Curator gives each member the full timeout).
+ *
+ * <h2>Thread safety</h2>
+ *
+ * <p>Instances are safe for use by multiple threads; ownership is per thread.
+ *
+ * <h2>ZooKeeper cost</h2>
+ *
+ * <p>Over paths: an uncontended acquire is one round trip for any number of paths (one transaction creating every node,
+ * with the listings of every path pipelined behind it: n + 1 requests); release is one transaction (1 request);
+ * re-entry costs nothing; waiting costs, per blocked path, what a {@link ZkReentrantLock} waiter pays. Over locks: the
+ * sum of the members' costs.
+ *
+ * <h2>Failure behaviour</h2>
+ *
+ * <p>A timed-out, interrupted or failed acquire leaves no node in any queue (and, over locks, releases the members
+ * taken). Over paths, losing the session while waiting re-enters every queue; holds live as long as the session that
+ * created the nodes. Release deletes all nodes in one transaction; if the connection is down, Curator's guaranteed
+ * delete takes over. A release that fails on several members throws one exception, the others suppressed.
+ *
+ * <h2>Usage</h2>
+ *
+ * <pre>{@code
+ * ZkMultiLock accounts = new ZkMultiLock(client, List.of("/locks/account/17", "/locks/account/4"));
+ * if (accounts.acquire(2, TimeUnit.SECONDS)) {
+ *     try {
+ *         ledger.transfer(17, 4, amount, accounts.fencingTokens());
+ *     } finally {
+ *         accounts.release();
+ *     }
+ * }
+ * }</pre>
+ *
+ * @since 0.1.0
+ */
+public final class ZkMultiLock implements InterProcessLock {
+    private final MultiQueue queue;
+    private final MemberLocks members;
+    private final HoldCounts<Held> holds;
+    private final String name;
+
+    /**
+     * Creates a multi-lock over the exclusive locks of {@code paths}. No ZooKeeper call; the client need not be started.
+     *
+     * @param client the client to use; its namespace, ACL provider and default node data apply
+     * @param paths the lock paths, absolute, relative to the client's namespace; duplicates are collapsed
+     * @throws NullPointerException if an argument or a path is null
+     * @throws IllegalArgumentException if {@code paths} is empty or a path is not a valid ZooKeeper path
+     */
+    public ZkMultiLock(CuratorFramework client, List<String> paths) {
+        Objects.requireNonNull(client, "client");
+        Objects.requireNonNull(paths, "paths");
+        Checks.requireArgument(!paths.isEmpty(), "a multi-lock needs at least one path, got none");
+        TreeSet<String> distinct = new TreeSet<>();
+        for (String path : paths) {
+            distinct.add(Checks.lockPath(path));
+        }
+        this.queue = new MultiQueue(client, List.copyOf(distinct));
+        this.members = null;
+        this.name = distinct.toString();
+        this.holds = new HoldCounts<>(name);
+    }
+
+    /**
+     * Creates a multi-lock over arbitrary locks: zklock locks, Curator's, or others. No ZooKeeper call.
+     *
+     * @param locks the locks to take as one
+     * @throws NullPointerException if {@code locks} is null
+     * @throws IllegalArgumentException if {@code locks} is empty or holds a null element
+     */
+    public ZkMultiLock(List<? extends InterProcessLock> locks) {
+        Objects.requireNonNull(locks, "locks");
+        this.members = new MemberLocks(locks);
+        this.queue = null;
+        this.name = this.members.members().toString();
+        this.holds = new HoldCounts<>(name);
+    }
+
+    /**
+     * Acquires every lock, waiting as long as it takes. If the current thread holds this multi-lock, the hold count
+     * goes up by one with no ZooKeeper call. The wait ends when all are held; or, after everything taken is given back,
+     * with {@link InterruptedException} when the thread is interrupted or {@link ZkLockException} when ZooKeeper (or a
+     * member) fails.
+     *
+     * @throws InterruptedException if the thread is interrupted before or while waiting (the flag is cleared)
+     * @throws ZkLockException if ZooKeeper refuses a request, or a member lock fails with a checked exception
+     * @throws IllegalStateException if the client is not started or is closed
+     */
+    @Override
+    public void acquire() throws InterruptedException {
+        acquire(Deadline.forever());
+    }
+
+    /**
+     * Acquires every lock if all become free within {@code time}; otherwise gives back everything taken and returns
+     * {@code false}. One deadline covers the whole acquire; zero or less makes a single try that never waits.
+     *
+     * @param time the longest time to wait for all
+     * @param unit the unit of {@code time}
+     * @return {@code true} if the current thread now holds every lock, {@code false} if the time ran out first
+     * @throws InterruptedException if the thread is interrupted before or while waiting (the flag is cleared)
+     * @throws ZkLockException if ZooKeeper refuses a request, or a member lock fails with a checked exception
+     * @throws NullPointerException if {@code unit} is null
+     * @throws IllegalStateException if the client is not started or is closed
+     */
+    @Override
+    public boolean acquire(long time, TimeUnit unit) throws InterruptedException {
+        return acquire(Deadline.after(Checks.toNanos(time, unit)));
+    }
+
+    /**
+     * Acquires every lock if all become free within {@code timeout}; see {@link #acquire(long, TimeUnit)}.
+     *
+     * @param timeout the longest time to wait for all; zero or negative makes a single try that never waits
+     * @return {@code true} if the current thread now holds every lock, {@code false} if the time ran out first
+     * @throws InterruptedException if the thread is interrupted before or while waiting (the flag is cleared)
+     * @throws ZkLockException if ZooKeeper refuses a request, or a member lock fails with a checked exception
+     * @throws NullPointerException if {@code timeout} is null
+     * @throws IllegalStateException if the client is not started or is closed
+     */
+    public boolean acquire(Duration timeout) throws InterruptedException {
+        return acquire(Deadline.after(Checks.toNanos(timeout)));
+    }
+
+    /**
+     * Releases one hold of the current thread; at zero, releases every lock: over paths, one transaction deleting every
+     * node; over locks, each member in reverse order, going on past failures.
+     *
+     * @throws IllegalMonitorStateException if the current thread does not hold this multi-lock
+     * @throws ZkLockException if ZooKeeper refuses a delete, or a member fails with a checked exception (the first
+     *     failure; the others are suppressed)
+     */
+    @Override
+    public void release() {
+        Held held = holds.release();
+        if (held == null) {
+            return;
+        }
+        if (queue != null) {
+            try {
+                queue.deleteAll(held.nodes());
+            } finally {
+                held.nodes()
+                        .forEach(node -> FrontNodes.remove(queue.queues().get(0).fixed(node.path())));
+            }
+        } else {
+            MemberLocks.releaseAll(held.members());
+        }
+    }
+
+    /**
+     * Tells whether any thread of this process holds this multi-lock. For monitoring; no ZooKeeper call.
+     *
+     * @return {@code true} if some thread holds it
+     */
+    @Override
+    public boolean isAcquiredInThisProcess() {
+        return !holds.isEmpty();
+    }
+
+    /**
+     * Tells whether the current thread holds this multi-lock. No ZooKeeper call.
+     *
+     * @return {@code true} if the current thread holds every lock through this instance
+     */
+    public boolean isHeldByCurrentThread() {
+        return holds.heldByCurrentThread() != null;
+    }
+
+    /**
+     * Returns the number of holds of the current thread. No ZooKeeper call.
+     *
+     * @return the hold count, zero if the current thread does not hold this multi-lock
+     */
+    public int getHoldCount() {
+        return holds.holdCount();
+    }
+
+    /**
+     * Returns the fencing token of the current thread's hold on each path: the creation zxid of our node there (over
+     * paths, one transaction made them all, so they are equal), larger for every later acquisition of that path. Over
+     * locks, the tokens of the zklock members. No ZooKeeper call.
+     *
+     * @return tokens by lock path, in path order
+     * @throws IllegalMonitorStateException if the current thread does not hold this multi-lock
+     */
+    public Map<String, Long> fencingTokens() {
+        Held held = Optional.ofNullable(holds.heldByCurrentThread()).orElseThrow(() -> HoldCounts.notHeld(name));
+        if (queue == null) {
+            return members.tokens();
+        }
+        Map<String, Long> tokens = new LinkedHashMap<>();
+        for (int i = 0; i < held.nodes().size(); i++) {
+            tokens.put(queue.queues().get(i).path(), held.nodes().get(i).token());
+        }
+        return tokens;
+    }
+
+    /**
+     * Returns the lock paths this multi-lock takes, in the order it takes them: sorted and distinct over paths; over
+     * locks, the paths of the zklock members.
+     *
+     * @return the paths, relative to the client's namespace
+     */
+    public List<String> paths() {
+        List<String> paths = new ArrayList<>();
+        if (queue != null) {
+            queue.queues().forEach(q -> paths.add(q.path()));
+        } else {
+            members.members().forEach(member -> MemberLocks.pathOf(member).ifPresent(paths::add));
+        }
+        return List.copyOf(paths);
+    }
+
+    void setHooks(QueueHooks hooks) {
+        queue.queues().get(0).setHooks(hooks);
+    }
+
+    private boolean acquire(Deadline deadline) throws InterruptedException {
+        if (holds.reenter()) {
+            return true;
+        }
+        Optional<Held> held = queue != null
+                ? queue.acquire(deadline).map(nodes -> new Held(nodes, List.of()))
+                : members.acquire(deadline).map(taken -> new Held(List.of(), taken));
+        held.ifPresent(holds::hold);
+        return held.isPresent();
+    }
+
+    @Override
+    public String toString() {
+        return "ZkMultiLock" + name;
+    }
+
+    /** What one thread holds: our nodes (over paths) or the members taken (over locks). */
+    private record Held(List<LockNode> nodes, List<InterProcessLock> members) {}
+}
