@@ -39,6 +39,12 @@ final class BadInputTest {
         assertThatThrownBy(() -> new ZkExclusiveLock(client, null))
                 .isInstanceOf(NullPointerException.class)
                 .hasMessage("path");
+        assertThatThrownBy(() -> new ZkReadWriteLock(null, "/a"))
+                .isInstanceOf(NullPointerException.class)
+                .hasMessage("client");
+        assertThatThrownBy(() -> new ZkReadWriteLock(client, null))
+                .isInstanceOf(NullPointerException.class)
+                .hasMessage("path");
     }
 
     @ParameterizedTest
@@ -50,6 +56,12 @@ final class BadInputTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("'" + path + "'");
         assertThatThrownBy(() -> new ZkExclusiveLock(client, path))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'" + path + "'");
+        assertThatThrownBy(() -> new ZkReadWriteLock(client, path))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'" + path + "'");
+        assertThatThrownBy(() -> new ZkMultiLock(client, List.of("/ok", path)))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("'" + path + "'");
     }
@@ -69,6 +81,17 @@ final class BadInputTest {
                 .isInstanceOf(NullPointerException.class)
                 .hasMessage("unit");
         assertThatThrownBy(() -> exclusive.acquire((Duration) null))
+                .isInstanceOf(NullPointerException.class)
+                .hasMessage("timeout");
+        ZkReadWriteLock readWrite = new ZkReadWriteLock(zk.newClient(), zk.path("lock"));
+        assertThatThrownBy(() -> readWrite.readLock().acquire(1, null)).isInstanceOf(NullPointerException.class);
+        assertThatThrownBy(() -> readWrite.writeLock().acquire((Duration) null))
+                .isInstanceOf(NullPointerException.class);
+        ZkMultiLock multi = new ZkMultiLock(zk.newClient(), List.of(zk.path("lock"), zk.path("other")));
+        assertThatThrownBy(() -> multi.acquire(1, null))
+                .isInstanceOf(NullPointerException.class)
+                .hasMessage("unit");
+        assertThatThrownBy(() -> multi.acquire((Duration) null))
                 .isInstanceOf(NullPointerException.class)
                 .hasMessage("timeout");
         assertThat(reentrant.participantNodes()).isEmpty();
@@ -100,6 +123,14 @@ final class BadInputTest {
                 .hasMessageContaining("LATENT")
                 .hasMessageContaining(zk.path("lock"));
         assertThatThrownBy(reentrant::participantNodes).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> new ZkReadWriteLock(unstarted, zk.path("lock"))
+                        .readLock()
+                        .acquire())
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("LATENT");
+        assertThatThrownBy(() -> new ZkMultiLock(unstarted, List.of(zk.path("lock"))).acquire())
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("LATENT");
         assertThat(new ZkReentrantLock(zk.newClient(), zk.path("lock")).participantNodes())
                 .isEmpty();
     }

@@ -26,7 +26,10 @@ import org.apache.curator.framework.recipes.locks.InterProcessLock;
  * paths are collapsed. Over arbitrary <b>locks</b> ({@link #ZkMultiLock(List)}, Curator's too): members are taken in
  * path order when all are zklock locks, in the given order otherwise, and released in reverse; a member that fails or
  * times out stops the acquire at once and the members taken are released. In both forms the lock is reentrant per
- * thread, and one deadline covers the whole acquire (Curator gives each member the full timeout).
+ * thread, and one deadline covers the whole acquire (Curator gives each member the full timeout). The freedom from
+ * deadlock holds among multi-locks over paths, and among multi-locks over zklock locks (one canonical order); locks
+ * taken one after another (nested single locks, or the form over locks) can still wait in a cycle with a multi-lock
+ * over paths, as any two lock orders can.
  *
  * <h2>Thread safety</h2>
  *
