@@ -66,6 +66,11 @@ final class HoldCounts<H> {
         return holds.isEmpty();
     }
 
+    /** Tells whether some thread's hold matches {@code test}. */
+    boolean anyMatch(java.util.function.Predicate<H> test) {
+        return holds.values().stream().anyMatch(hold -> test.test(hold.held));
+    }
+
     /** The exception for a thread that uses a lock it does not hold, named after the JDK's. */
     static IllegalMonitorStateException notHeld(String lockPath) {
         return new IllegalMonitorStateException(String.format(

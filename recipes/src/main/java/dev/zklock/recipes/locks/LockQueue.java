@@ -72,6 +72,30 @@ final class LockQueue {
         }
     }
 
+    /** Starts tracking the connection state of a node just granted, for the client's one connection listener. */
+    Hold track(LockNode node, List<LockStateListener> listeners) {
+        return ConnectionTracker.of(client).track(node, path, listeners);
+    }
+
+    /** Stops tracking a hold and deletes its node; see {@link #release(LockNode)}. */
+    void release(Hold hold) {
+        untrack(hold);
+        release(hold.node());
+    }
+
+    void untrack(Hold hold) {
+        ConnectionTracker.of(client).untrack(hold);
+    }
+
+    /** Returns a transaction check that our node still exists. */
+    CuratorOp checkOp(LockNode node) {
+        try {
+            return client.transactionOp().check().forPath(node.path());
+        } catch (Exception e) {
+            throw failure("prepare a check of " + node.path(), e, true);
+        }
+    }
+
     /** Deletes a held node. Never blocks past one request timeout, and never throws for a lost connection. */
     void release(LockNode node) {
         hooks.beforeRelease(path, node.name());

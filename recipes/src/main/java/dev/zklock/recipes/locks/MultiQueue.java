@@ -31,6 +31,29 @@ final class MultiQueue {
         return queues;
     }
 
+    /** Tracks the connection state of the nodes of one granted multi-lock. */
+    List<Hold> track(List<LockNode> nodes, List<LockStateListener> listeners) {
+        List<Hold> holds = new ArrayList<>();
+        for (int i = 0; i < nodes.size(); i++) {
+            holds.add(queues.get(i).track(nodes.get(i), listeners));
+        }
+        return List.copyOf(holds);
+    }
+
+    /** Stops tracking the holds and deletes their nodes in one transaction; see {@link #deleteAll(List)}. */
+    void release(List<Hold> holds) {
+        List<LockNode> nodes = new ArrayList<>();
+        for (int i = 0; i < holds.size(); i++) {
+            queues.get(i).untrack(holds.get(i));
+            nodes.add(holds.get(i).node());
+        }
+        try {
+            deleteAll(nodes);
+        } finally {
+            nodes.forEach(node -> FrontNodes.remove(queues.get(0).fixed(node.path())));
+        }
+    }
+
     /** Takes a place in every queue at once and waits until it holds all; empty if the deadline passed first. */
     Optional<List<LockNode>> acquire(Deadline deadline) throws InterruptedException {
         for (LockQueue queue : queues) {

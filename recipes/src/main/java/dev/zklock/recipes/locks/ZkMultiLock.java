@@ -68,6 +68,7 @@ public final class ZkMultiLock implements InterProcessLock {
     private final MultiQueue queue;
     private final MemberLocks members;
     private final HoldCounts<Held> holds;
+    private final List<LockStateListener> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final String name;
 
     /**
@@ -168,34 +169,62 @@ public final class ZkMultiLock implements InterProcessLock {
             return;
         }
         if (queue != null) {
-            try {
-                queue.deleteAll(held.nodes());
-            } finally {
-                held.nodes()
-                        .forEach(node -> FrontNodes.remove(queue.queues().get(0).fixed(node.path())));
-            }
+            queue.release(held.holds());
         } else {
             MemberLocks.releaseAll(held.members());
         }
     }
 
     /**
-     * Tells whether any thread of this process holds this multi-lock. For monitoring; no ZooKeeper call.
+     * Tells whether any thread of this process holds this multi-lock and has lost none of it. For monitoring; no
+     * ZooKeeper call.
      *
      * @return {@code true} if some thread holds it
      */
     @Override
     public boolean isAcquiredInThisProcess() {
-        return !holds.isEmpty();
+        return holds.anyMatch(held -> held.state() != LockState.LOST);
     }
 
     /**
-     * Tells whether the current thread holds this multi-lock. No ZooKeeper call.
+     * Tells whether the current thread holds this multi-lock and has lost none of its locks. No ZooKeeper call.
      *
      * @return {@code true} if the current thread holds every lock through this instance
      */
     public boolean isHeldByCurrentThread() {
-        return holds.heldByCurrentThread() != null;
+        Held held = holds.heldByCurrentThread();
+        return held != null && held.state() != LockState.LOST;
+    }
+
+    /**
+     * Returns the state of the current thread's hold, over paths: the worst state of its nodes (LOST before IN_DOUBT
+     * before HELD). Over locks, members keep their own states: HELD while held. No ZooKeeper call.
+     *
+     * @return the state, or empty if the current thread does not hold this multi-lock
+     */
+    public Optional<LockState> holdState() {
+        return Optional.ofNullable(holds.heldByCurrentThread()).map(Held::state);
+    }
+
+    /**
+     * Adds a listener that hears every state change of the nodes of every hold of this multi-lock (over paths). No
+     * ZooKeeper call.
+     *
+     * @param listener the listener; called on a notification thread, so it must not block
+     * @throws NullPointerException if {@code listener} is null
+     */
+    public void addStateListener(LockStateListener listener) {
+        listeners.add(Objects.requireNonNull(listener, "listener"));
+    }
+
+    /**
+     * Removes a listener added with {@link #addStateListener}; does nothing if it is not there.
+     *
+     * @param listener the listener to remove
+     * @throws NullPointerException if {@code listener} is null
+     */
+    public void removeStateListener(LockStateListener listener) {
+        listeners.remove(Objects.requireNonNull(listener, "listener"));
     }
 
     /**
@@ -221,8 +250,8 @@ public final class ZkMultiLock implements InterProcessLock {
             return members.tokens();
         }
         Map<String, Long> tokens = new LinkedHashMap<>();
-        for (int i = 0; i < held.nodes().size(); i++) {
-            tokens.put(queue.queues().get(i).path(), held.nodes().get(i).token());
+        for (int i = 0; i < held.holds().size(); i++) {
+            tokens.put(queue.queues().get(i).path(), held.holds().get(i).node().token());
         }
         return tokens;
     }
@@ -248,11 +277,17 @@ public final class ZkMultiLock implements InterProcessLock {
     }
 
     private boolean acquire(Deadline deadline) throws InterruptedException {
+        Held current = holds.heldByCurrentThread();
+        Checks.requireState(
+                current == null || current.state() != LockState.LOST,
+                "the hold of multi-lock %s was lost (its session ended or a node went); release it before acquiring"
+                        + " again",
+                name);
         if (holds.reenter()) {
             return true;
         }
         Optional<Held> held = queue != null
-                ? queue.acquire(deadline).map(nodes -> new Held(nodes, List.of()))
+                ? queue.acquire(deadline).map(nodes -> new Held(queue.track(nodes, listeners), List.of()))
                 : members.acquire(deadline).map(taken -> new Held(List.of(), taken));
         held.ifPresent(holds::hold);
         return held.isPresent();
@@ -264,5 +299,16 @@ public final class ZkMultiLock implements InterProcessLock {
     }
 
     /** What one thread holds: our nodes (over paths) or the members taken (over locks). */
-    private record Held(List<LockNode> nodes, List<InterProcessLock> members) {}
+    private record Held(List<Hold> holds, List<InterProcessLock> members) {
+        LockState state() {
+            LockState worst = LockState.HELD;
+            for (Hold hold : holds) {
+                LockState state = hold.state();
+                if (state.compareTo(worst) > 0) {
+                    worst = state;
+                }
+            }
+            return worst;
+        }
+    }
 }
