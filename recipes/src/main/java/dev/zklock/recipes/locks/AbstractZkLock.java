@@ -2,10 +2,15 @@ package dev.zklock.recipes.locks;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Lock;
 import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.curator.framework.recipes.locks.InterProcessLock;
 
@@ -163,9 +168,142 @@ abstract class AbstractZkLock implements InterProcessLock {
         return queue.path();
     }
 
+    /**
+     * Acquires the lock, waiting as long as it takes, and returns the hold for try-with-resources: closing it releases
+     * (see {@link LockHold}). As {@link #acquire()} otherwise.
+     *
+     * @return the hold; closing it calls {@code release()}
+     * @throws InterruptedException if the thread is interrupted before or while waiting (the flag is cleared)
+     * @throws ZkLockException if ZooKeeper refuses a request the lock needs
+     * @throws IllegalStateException if the client is not started or is closed, or the caller's hold was lost and not
+     *     yet released
+     */
+    public LockHold hold() throws InterruptedException {
+        acquire(Deadline.forever());
+        return newHold();
+    }
+
+    /**
+     * Acquires the lock if it becomes free within {@code timeout} and returns the hold for try-with-resources; throws
+     * {@link LockTimeoutException} if it does not, so that "not acquired" cannot be mistaken for a hold. As
+     * {@link #acquire(Duration)} otherwise.
+     *
+     * @param timeout the longest time to wait; zero or negative makes a single try that never waits
+     * @return the hold; closing it calls {@code release()}
+     * @throws LockTimeoutException if the lock was not acquired in time (nothing is left behind)
+     * @throws InterruptedException if the thread is interrupted before or while waiting (the flag is cleared)
+     * @throws ZkLockException if ZooKeeper refuses a request the lock needs
+     * @throws NullPointerException if {@code timeout} is null
+     * @throws IllegalStateException if the client is not started or is closed, or the caller's hold was lost and not
+     *     yet released
+     */
+    public LockHold hold(Duration timeout) throws InterruptedException {
+        if (!acquire(Deadline.after(Checks.toNanos(timeout)))) {
+            throw new LockTimeoutException(queue.path(), timeout);
+        }
+        return newHold();
+    }
+
+    /**
+     * Acquires the lock without blocking a thread: the future completes with a hold that belongs to the hold itself,
+     * not to a thread, so any thread may close it. Each call takes its own place in the queue and completes as its own
+     * hold, whichever thread asks (an async hold is not reentrant, and never counts as a hold of the calling thread).
+     * The wait rides on ZooKeeper watches; dependent stages run on the common fork-join pool, never on ZooKeeper's
+     * event thread. Cancelling the future withdraws from the queue and deletes our node.
+     *
+     * <p>Cost: as {@link #acquire()}; no thread waits.
+     *
+     * @param timeout the longest time to wait; zero or negative makes a single try that never waits
+     * @return a future of the hold; it fails with {@link LockTimeoutException} if the time runs out (nothing is left
+     *     behind), with {@link ZkLockException} if ZooKeeper refuses a request
+     * @throws NullPointerException if {@code timeout} is null
+     * @throws IllegalStateException if the client is not started or is closed
+     */
+    public CompletableFuture<LockHold> acquireAsync(Duration timeout) {
+        Objects.requireNonNull(timeout, "timeout");
+        return acquireAsync(new AsyncAttempt(queue, timeout));
+    }
+
+    /**
+     * Acquires the lock without blocking a thread, waiting as long as it takes; see {@link #acquireAsync(Duration)}.
+     *
+     * @return a future of the hold; it fails with {@link ZkLockException} if ZooKeeper refuses a request
+     * @throws IllegalStateException if the client is not started or is closed
+     */
+    public CompletableFuture<LockHold> acquireAsync() {
+        return acquireAsync(new AsyncAttempt(queue, null));
+    }
+
+    /**
+     * Returns this lock as a {@link Lock}, for code written against the JDK's interface: {@code lock()} waits through
+     * interrupts (an interrupt makes it take a new place in the queue, and the flag is set again once it holds),
+     * {@code lockInterruptibly()} and {@code tryLock(time, unit)} are {@link #acquire()} and
+     * {@link #acquire(long, TimeUnit)}, {@code tryLock()} is a single try that never waits, {@code unlock()} is
+     * {@code release()} (so a thread that does not hold the lock gets {@link IllegalMonitorStateException}), and
+     * {@code newCondition()} throws {@link UnsupportedOperationException}. The adapter shares this lock's holds.
+     *
+     * @return a {@code Lock} view of this lock; no ZooKeeper call until it is used
+     */
+    public Lock asLock() {
+        return new JdkLock(new JdkLock.Target() {
+            @Override
+            public boolean acquire(Deadline deadline) throws InterruptedException {
+                return AbstractZkLock.this.acquire(deadline);
+            }
+
+            @Override
+            public void release() {
+                AbstractZkLock.this.release();
+            }
+
+            @Override
+            public String name() {
+                return queue.path();
+            }
+        });
+    }
+
+    private LockHold newHold() {
+        Hold hold = requireHold();
+        return new LockHold(queue.path(), Map.of(queue.path(), hold.node().token()), hold::state, this::release);
+    }
+
+    private CompletableFuture<LockHold> acquireAsync(AsyncAttempt attempt) {
+        Checks.requireStarted(queue.client(), queue.path());
+        CompletableFuture<LockHold> result = new CompletableFuture<>();
+        CompletableFuture<LockNode> outcome = attempt.start();
+        outcome.whenComplete((node, failure) -> ForkJoinPool.commonPool().execute(() -> {
+            if (failure != null) {
+                result.completeExceptionally(failure instanceof CompletionException ? failure.getCause() : failure);
+                return;
+            }
+            Hold hold = queue.track(node, listeners);
+            LockHold lockHold = new LockHold(
+                    queue.path(), Map.of(queue.path(), node.token()), hold::state, () -> queue.release(hold));
+            if (!result.complete(lockHold)) {
+                lockHold.close(); // cancelled while the lock was being granted
+            }
+        }));
+        result.whenComplete((hold, failure) -> {
+            if (result.isCancelled()) {
+                outcome.cancel(false);
+            }
+        });
+        return result;
+    }
+
     void setHooks(QueueHooks hooks) {
         queue.setHooks(hooks);
     }
+
+    /**
+     * Releases the caller's hold; see the subclass for who the caller is and what a release costs.
+     *
+     * @throws IllegalMonitorStateException if the caller holds no lock
+     * @throws ZkLockException if ZooKeeper refuses the delete
+     */
+    @Override
+    public abstract void release();
 
     /** Acquires until the deadline; true if the caller now holds the lock. */
     abstract boolean acquire(Deadline deadline) throws InterruptedException;

@@ -272,6 +272,69 @@ public final class ZkMultiLock implements InterProcessLock {
         return List.copyOf(paths);
     }
 
+    /**
+     * Acquires every lock, waiting as long as it takes, and returns the hold for try-with-resources: closing it
+     * releases (on the thread that acquired). As {@link #acquire()} otherwise.
+     *
+     * @return the hold, with the fencing token of each path
+     * @throws InterruptedException if the thread is interrupted before or while waiting (the flag is cleared)
+     * @throws ZkLockException if ZooKeeper refuses a request, or a member lock fails with a checked exception
+     * @throws IllegalStateException if the client is not started or is closed
+     */
+    public LockHold hold() throws InterruptedException {
+        acquire(Deadline.forever());
+        return newHold();
+    }
+
+    /**
+     * Acquires every lock within {@code timeout} and returns the hold for try-with-resources; throws
+     * {@link LockTimeoutException} if they are not all acquired in time. As {@link #acquire(Duration)} otherwise.
+     *
+     * @param timeout the longest time to wait for all; zero or negative makes a single try that never waits
+     * @return the hold, with the fencing token of each path
+     * @throws LockTimeoutException if not every lock was acquired in time (everything taken is given back)
+     * @throws InterruptedException if the thread is interrupted before or while waiting (the flag is cleared)
+     * @throws ZkLockException if ZooKeeper refuses a request, or a member lock fails with a checked exception
+     * @throws NullPointerException if {@code timeout} is null
+     * @throws IllegalStateException if the client is not started or is closed
+     */
+    public LockHold hold(Duration timeout) throws InterruptedException {
+        if (!acquire(Deadline.after(Checks.toNanos(timeout)))) {
+            throw new LockTimeoutException(name, timeout);
+        }
+        return newHold();
+    }
+
+    /**
+     * Returns this multi-lock as a {@link java.util.concurrent.locks.Lock}, with the JDK's meaning of each method as
+     * described for the single locks ({@code newCondition()} is not supported).
+     *
+     * @return a {@code Lock} view of this multi-lock; no ZooKeeper call until it is used
+     */
+    public java.util.concurrent.locks.Lock asLock() {
+        return new JdkLock(new JdkLock.Target() {
+            @Override
+            public boolean acquire(Deadline deadline) throws InterruptedException {
+                return ZkMultiLock.this.acquire(deadline);
+            }
+
+            @Override
+            public void release() {
+                ZkMultiLock.this.release();
+            }
+
+            @Override
+            public String name() {
+                return name;
+            }
+        });
+    }
+
+    private LockHold newHold() {
+        Held held = holds.heldByCurrentThread();
+        return new LockHold(name, fencingTokens(), held::state, this::release);
+    }
+
     void setHooks(QueueHooks hooks) {
         queue.queues().get(0).setHooks(hooks);
     }
