@@ -38,9 +38,10 @@ final class ZkMultiLockTest {
         List<String> paths =
                 IntStream.range(0, 8).mapToObj(i -> zk.path("p" + i)).toList();
         CuratorFramework client = zk.newClient();
+        for (String path : paths) {
+            client.create().creatingParentsIfNeeded().forPath(path); // persistent: the test server reaps containers
+        }
         ZkMultiLock lock = new ZkMultiLock(client, paths);
-        lock.acquire();
-        lock.release(); // makes the container parents
 
         ServerCounters before = zk.counters();
         lock.acquire();

@@ -266,7 +266,8 @@ final class ZkReadWriteLockTest {
 
     @Test
     void acquireAndRelease_uncontended_costThreeRequestsForEitherLock() throws Exception {
-        ZkReadWriteLock lock = newLock();
+        ZkReadWriteLock lock =
+                new ZkReadWriteLock(RequestCountTest.clientWithPersistentPath(zk, zk.path("rw")), zk.path("rw"));
         lock.readLock().acquire();
         lock.readLock().release();
 

@@ -293,12 +293,20 @@ final class AsyncAttempt {
 
     private void createParentsThen(Runnable next) {
         try {
-            // Checking a child with creatingParentContainersIfNeeded makes the lock path and its parents as containers.
             queue.client()
-                    .checkExists()
+                    .create()
                     .creatingParentContainersIfNeeded()
-                    .inBackground((client, event) -> run(next))
-                    .forPath(ZKPaths.makePath(queue.path(), "parents"));
+                    .withMode(CreateMode.CONTAINER)
+                    .inBackground((client, event) -> run(() -> {
+                        Code code = Code.get(event.getResultCode());
+                        if (code == Code.OK || code == Code.NODEEXISTS) {
+                            next.run();
+                        } else {
+                            fail(queue.failure(
+                                    "create the lock path", KeeperException.create(code, queue.path()), true));
+                        }
+                    }))
+                    .forPath(queue.path(), new byte[0]);
         } catch (Exception e) {
             fail(queue.failure("create the lock path", e, true));
         }

@@ -204,10 +204,18 @@ final class LockQueue {
         return LockQueueView.of(path, driver.sort(children), ourNode);
     }
 
-    /** Makes the lock path and its parents as containers, as Curator's locks do; only on first use of a path. */
+    /**
+     * Makes the lock path as a container, and its parents if need be, as Curator's locks do: one request when only the
+     * lock path is missing (the server reaps an empty container), more on first use of a path.
+     */
     void createParents() throws InterruptedException {
         try {
-            client.createContainers(path);
+            client.create()
+                    .creatingParentContainersIfNeeded()
+                    .withMode(CreateMode.CONTAINER)
+                    .forPath(path, new byte[0]);
+        } catch (KeeperException.NodeExistsException made) {
+            // another client made it first
         } catch (InterruptedException e) {
             throw e;
         } catch (Exception e) {
