@@ -271,8 +271,12 @@ abstract class AbstractZkLock implements InterProcessLock {
     private CompletableFuture<LockHold> acquireAsync(AsyncAttempt attempt) {
         Checks.requireStarted(queue.client(), queue.path());
         CompletableFuture<LockHold> result = new CompletableFuture<>();
+        long start = System.nanoTime();
         CompletableFuture<LockNode> outcome = attempt.start();
         outcome.whenComplete((node, failure) -> ForkJoinPool.commonPool().execute(() -> {
+            if (failure == null || failure instanceof LockTimeoutException) {
+                queue.metrics().acquire(queue.path(), failure == null, System.nanoTime() - start);
+            }
             if (failure != null) {
                 result.completeExceptionally(failure instanceof CompletionException ? failure.getCause() : failure);
                 return;

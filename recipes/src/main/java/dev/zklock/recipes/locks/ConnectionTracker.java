@@ -31,6 +31,7 @@ final class ConnectionTracker implements ConnectionStateListener {
     private final String namespace;
     private final Set<Hold> holds = ConcurrentHashMap.newKeySet();
     private final List<LockStateListener> clientListeners = new CopyOnWriteArrayList<>();
+    private final MetricsDispatch metrics = new MetricsDispatch();
 
     private ConnectionTracker(CuratorFramework client) {
         this.client = new WeakReference<>(client);
@@ -59,6 +60,10 @@ final class ConnectionTracker implements ConnectionStateListener {
 
     void untrack(Hold hold) {
         holds.remove(hold);
+    }
+
+    MetricsDispatch metrics() {
+        return metrics;
     }
 
     void addListener(LockStateListener listener) {
@@ -126,6 +131,9 @@ final class ConnectionTracker implements ConnectionStateListener {
         LockStateEvent event = hold.moveTo(next);
         if (event != null) {
             hold.announce(event, clientListeners);
+            if (next == LockState.LOST) {
+                metrics.lost(hold.lockPath());
+            }
         }
     }
 }

@@ -14,6 +14,7 @@ final class Hold {
     private final LockNode node;
     private final String lockPath;
     private final List<LockStateListener> lockListeners;
+    private final long grantedNanos = System.nanoTime();
     private LockState state; // guarded by this
 
     Hold(LockNode node, String lockPath, List<LockStateListener> lockListeners, LockState initial) {
@@ -29,6 +30,11 @@ final class Hold {
 
     String lockPath() {
         return lockPath;
+    }
+
+    /** Returns how long ago the lock was granted. */
+    long heldNanos() {
+        return System.nanoTime() - grantedNanos;
     }
 
     synchronized LockState state() {

@@ -80,7 +80,12 @@ final class LockQueue {
     /** Stops tracking a hold and deletes its node; see {@link #release(LockNode)}. */
     void release(Hold hold) {
         untrack(hold);
+        metrics().released(path, hold.heldNanos());
         release(hold.node());
+    }
+
+    MetricsDispatch metrics() {
+        return ConnectionTracker.of(client).metrics();
     }
 
     void untrack(Hold hold) {

@@ -8,6 +8,8 @@ import java.util.Optional;
  */
 abstract class ThreadOwnedLock extends AbstractZkLock {
     final HoldCounts<Hold> holds;
+    /** Threads inside a first acquire of this instance: a registry must not forget an instance in use. */
+    private final java.util.concurrent.atomic.AtomicInteger busy = new java.util.concurrent.atomic.AtomicInteger();
 
     ThreadOwnedLock(LockQueue queue) {
         super(queue);
@@ -63,6 +65,11 @@ abstract class ThreadOwnedLock extends AbstractZkLock {
         return holds.holdCount();
     }
 
+    /** Tells whether a thread holds this instance (even a lost hold) or is acquiring it; for a registry's eviction. */
+    boolean isInUse() {
+        return busy.get() > 0 || !holds.isEmpty();
+    }
+
     /** Takes the first hold of the current thread: by default a place in the queue. */
     Optional<LockNode> enter(Deadline deadline) throws InterruptedException {
         return queue.acquire(deadline);
@@ -79,8 +86,16 @@ abstract class ThreadOwnedLock extends AbstractZkLock {
         if (holds.reenter()) {
             return true;
         }
-        Optional<LockNode> node = enter(deadline);
+        long start = System.nanoTime();
+        busy.incrementAndGet();
+        Optional<LockNode> node;
+        try {
+            node = enter(deadline);
+        } finally {
+            busy.decrementAndGet();
+        }
         node.ifPresent(granted -> holds.hold(queue.track(granted, listeners)));
+        queue.metrics().acquire(queue.path(), node.isPresent(), System.nanoTime() - start);
         return node.isPresent();
     }
 }

@@ -106,8 +106,10 @@ public final class ZkExclusiveLock extends AbstractZkLock {
     @Override
     boolean acquire(Deadline deadline) throws InterruptedException {
         requireNotLost(hold.get());
+        long start = System.nanoTime();
         Optional<LockNode> node = queue.acquire(deadline);
         node.ifPresent(granted -> hold.set(queue.track(granted, listeners)));
+        queue.metrics().acquire(queue.path(), node.isPresent(), System.nanoTime() - start);
         return node.isPresent();
     }
 

@@ -169,6 +169,7 @@ public final class ZkMultiLock implements InterProcessLock {
             return;
         }
         if (queue != null) {
+            queue.queues().get(0).metrics().released(name, held.holds().get(0).heldNanos());
             queue.release(held.holds());
         } else {
             MemberLocks.releaseAll(held.members());
@@ -349,9 +350,13 @@ public final class ZkMultiLock implements InterProcessLock {
         if (holds.reenter()) {
             return true;
         }
+        long start = System.nanoTime();
         Optional<Held> held = queue != null
                 ? queue.acquire(deadline).map(nodes -> new Held(queue.track(nodes, listeners), List.of()))
                 : members.acquire(deadline).map(taken -> new Held(List.of(), taken));
+        if (queue != null) {
+            queue.queues().get(0).metrics().acquire(name, held.isPresent(), System.nanoTime() - start);
+        }
         held.ifPresent(holds::hold);
         return held.isPresent();
     }
