@@ -144,11 +144,7 @@ final class ReadWriteInteropTest {
             assertThat(written).isNotDone();
             theirs.readLock().release();
             assertThat(written.get()).isTrue();
-            actor.submit(() -> {
-                        ours.writeLock().release();
-                        return null;
-                    })
-                    .join();
+            actor.run(ours.writeLock()::release).join();
         }
     }
 
@@ -169,11 +165,7 @@ final class ReadWriteInteropTest {
             assertThat(written).isNotDone();
             ours.readLock().release();
             assertThat(written.get()).isTrue();
-            actor.submit(() -> {
-                        theirs.writeLock().release();
-                        return null;
-                    })
-                    .join();
+            actor.run(theirs.writeLock()::release).join();
         }
     }
 }

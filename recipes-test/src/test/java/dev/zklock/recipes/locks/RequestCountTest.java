@@ -119,11 +119,7 @@ final class RequestCountTest {
             // the holder's delete, and nothing else: the waiter needed no listing
             assertThat(after.requestsSince(before)).isEqualTo(1);
             assertThat(after.watchEventsSince(before)).isEqualTo(1);
-            actor.submit(() -> {
-                        waiter.release();
-                        return null;
-                    })
-                    .join();
+            actor.run(waiter::release).join();
         }
     }
 

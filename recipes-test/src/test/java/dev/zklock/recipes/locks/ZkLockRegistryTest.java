@@ -96,11 +96,7 @@ final class ZkLockRegistryTest {
             assertThat(registry.obtain("waited")).isSameAs(waited);
             blocker.release();
             assertThat(acquired.get()).isTrue();
-            waiter.submit(() -> {
-                        waited.release();
-                        return null;
-                    })
-                    .join();
+            waiter.run(waited::release).join();
         }
         held.release();
         assertThat(registry.forgetIdle()).isEqualTo(2);

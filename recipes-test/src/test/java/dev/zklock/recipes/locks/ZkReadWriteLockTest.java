@@ -188,10 +188,7 @@ final class ZkReadWriteLockTest {
         assertThat(lock.readLock().getHoldCount()).isEqualTo(2);
         assertThat(lock.participantNodes()).hasSize(2);
         try (LockActor other = LockActor.start("other")) {
-            assertThat(other.submit(() -> {
-                        lock.readLock().release();
-                        return null;
-                    }))
+            assertThat(other.run(lock.readLock()::release))
                     .failsWithin(Duration.ofSeconds(5))
                     .withThrowableThat()
                     .havingCause()
@@ -314,11 +311,7 @@ final class ZkReadWriteLockTest {
             // the delete, and one listing: after a writer goes, a writer lists (a Curator downgrade may hide there)
             assertThat(after.requestsSince(before)).isEqualTo(2);
             assertThat(after.watchEventsSince(before)).isEqualTo(1);
-            actor.submit(() -> {
-                        waiter.writeLock().release();
-                        return null;
-                    })
-                    .join();
+            actor.run(waiter.writeLock()::release).join();
         }
     }
 }

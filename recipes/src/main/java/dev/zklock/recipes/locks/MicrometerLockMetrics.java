@@ -59,28 +59,12 @@ public final class MicrometerLockMetrics implements LockMetricsListener {
 
     @Override
     public void acquired(String lockPath, Duration waited) {
-        String lock = tag(lockPath);
-        Timer.builder("zklock.lock.wait")
-                .tags("lock", lock, "outcome", "acquired")
-                .register(registry)
-                .record(waited);
-        Counter.builder("zklock.lock.acquisitions")
-                .tag("lock", lock)
-                .register(registry)
-                .increment();
+        recordWait(lockPath, waited, "acquired", "zklock.lock.acquisitions");
     }
 
     @Override
     public void timedOut(String lockPath, Duration waited) {
-        String lock = tag(lockPath);
-        Timer.builder("zklock.lock.wait")
-                .tags("lock", lock, "outcome", "timeout")
-                .register(registry)
-                .record(waited);
-        Counter.builder("zklock.lock.timeouts")
-                .tag("lock", lock)
-                .register(registry)
-                .increment();
+        recordWait(lockPath, waited, "timeout", "zklock.lock.timeouts");
     }
 
     @Override
@@ -97,6 +81,15 @@ public final class MicrometerLockMetrics implements LockMetricsListener {
                 .tag("lock", tag(lockPath))
                 .register(registry)
                 .increment();
+    }
+
+    private void recordWait(String lockPath, Duration waited, String outcome, String counter) {
+        String lock = tag(lockPath);
+        Timer.builder("zklock.lock.wait")
+                .tags("lock", lock, "outcome", outcome)
+                .register(registry)
+                .record(waited);
+        Counter.builder(counter).tag("lock", lock).register(registry).increment();
     }
 
     private String tag(String lockPath) {

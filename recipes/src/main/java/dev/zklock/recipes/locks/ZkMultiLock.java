@@ -1,6 +1,5 @@
 package dev.zklock.recipes.locks;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -8,7 +7,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeSet;
-import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.locks.InterProcessLock;
 
@@ -64,7 +62,7 @@ import org.apache.curator.framework.recipes.locks.InterProcessLock;
  *
  * @since 0.1.0
  */
-public final class ZkMultiLock implements InterProcessLock {
+public final class ZkMultiLock extends TimedLock {
     private final MultiQueue queue;
     private final MemberLocks members;
     private final HoldCounts<Held> holds;
@@ -106,52 +104,6 @@ public final class ZkMultiLock implements InterProcessLock {
         this.queue = null;
         this.name = this.members.members().toString();
         this.holds = new HoldCounts<>(name);
-    }
-
-    /**
-     * Acquires every lock, waiting as long as it takes. If the current thread holds this multi-lock, the hold count
-     * goes up by one with no ZooKeeper call. The wait ends when all are held; or, after everything taken is given back,
-     * with {@link InterruptedException} when the thread is interrupted or {@link ZkLockException} when ZooKeeper (or a
-     * member) fails.
-     *
-     * @throws InterruptedException if the thread is interrupted before or while waiting (the flag is cleared)
-     * @throws ZkLockException if ZooKeeper refuses a request, or a member lock fails with a checked exception
-     * @throws IllegalStateException if the client is not started or is closed
-     */
-    @Override
-    public void acquire() throws InterruptedException {
-        acquire(Deadline.forever());
-    }
-
-    /**
-     * Acquires every lock if all become free within {@code time}; otherwise gives back everything taken and returns
-     * {@code false}. One deadline covers the whole acquire; zero or less makes a single try that never waits.
-     *
-     * @param time the longest time to wait for all
-     * @param unit the unit of {@code time}
-     * @return {@code true} if the current thread now holds every lock, {@code false} if the time ran out first
-     * @throws InterruptedException if the thread is interrupted before or while waiting (the flag is cleared)
-     * @throws ZkLockException if ZooKeeper refuses a request, or a member lock fails with a checked exception
-     * @throws NullPointerException if {@code unit} is null
-     * @throws IllegalStateException if the client is not started or is closed
-     */
-    @Override
-    public boolean acquire(long time, TimeUnit unit) throws InterruptedException {
-        return acquire(Deadline.after(Checks.toNanos(time, unit)));
-    }
-
-    /**
-     * Acquires every lock if all become free within {@code timeout}; see {@link #acquire(long, TimeUnit)}.
-     *
-     * @param timeout the longest time to wait for all; zero or negative makes a single try that never waits
-     * @return {@code true} if the current thread now holds every lock, {@code false} if the time ran out first
-     * @throws InterruptedException if the thread is interrupted before or while waiting (the flag is cleared)
-     * @throws ZkLockException if ZooKeeper refuses a request, or a member lock fails with a checked exception
-     * @throws NullPointerException if {@code timeout} is null
-     * @throws IllegalStateException if the client is not started or is closed
-     */
-    public boolean acquire(Duration timeout) throws InterruptedException {
-        return acquire(Deadline.after(Checks.toNanos(timeout)));
     }
 
     /**
@@ -273,74 +225,23 @@ public final class ZkMultiLock implements InterProcessLock {
         return List.copyOf(paths);
     }
 
-    /**
-     * Acquires every lock, waiting as long as it takes, and returns the hold for try-with-resources: closing it
-     * releases (on the thread that acquired). As {@link #acquire()} otherwise.
-     *
-     * @return the hold, with the fencing token of each path
-     * @throws InterruptedException if the thread is interrupted before or while waiting (the flag is cleared)
-     * @throws ZkLockException if ZooKeeper refuses a request, or a member lock fails with a checked exception
-     * @throws IllegalStateException if the client is not started or is closed
-     */
-    public LockHold hold() throws InterruptedException {
-        acquire(Deadline.forever());
-        return newHold();
-    }
-
-    /**
-     * Acquires every lock within {@code timeout} and returns the hold for try-with-resources; throws
-     * {@link LockTimeoutException} if they are not all acquired in time. As {@link #acquire(Duration)} otherwise.
-     *
-     * @param timeout the longest time to wait for all; zero or negative makes a single try that never waits
-     * @return the hold, with the fencing token of each path
-     * @throws LockTimeoutException if not every lock was acquired in time (everything taken is given back)
-     * @throws InterruptedException if the thread is interrupted before or while waiting (the flag is cleared)
-     * @throws ZkLockException if ZooKeeper refuses a request, or a member lock fails with a checked exception
-     * @throws NullPointerException if {@code timeout} is null
-     * @throws IllegalStateException if the client is not started or is closed
-     */
-    public LockHold hold(Duration timeout) throws InterruptedException {
-        if (!acquire(Deadline.after(Checks.toNanos(timeout)))) {
-            throw new LockTimeoutException(name, timeout);
-        }
-        return newHold();
-    }
-
-    /**
-     * Returns this multi-lock as a {@link java.util.concurrent.locks.Lock}, with the JDK's meaning of each method as
-     * described for the single locks ({@code newCondition()} is not supported).
-     *
-     * @return a {@code Lock} view of this multi-lock; no ZooKeeper call until it is used
-     */
-    public java.util.concurrent.locks.Lock asLock() {
-        return new JdkLock(new JdkLock.Target() {
-            @Override
-            public boolean acquire(Deadline deadline) throws InterruptedException {
-                return ZkMultiLock.this.acquire(deadline);
-            }
-
-            @Override
-            public void release() {
-                ZkMultiLock.this.release();
-            }
-
-            @Override
-            public String name() {
-                return name;
-            }
-        });
-    }
-
-    private LockHold newHold() {
+    @Override
+    LockHold newHold() {
         Held held = holds.heldByCurrentThread();
         return new LockHold(name, fencingTokens(), held::state, this::release);
+    }
+
+    @Override
+    String lockName() {
+        return name;
     }
 
     void setHooks(QueueHooks hooks) {
         queue.queues().get(0).setHooks(hooks);
     }
 
-    private boolean acquire(Deadline deadline) throws InterruptedException {
+    @Override
+    boolean acquire(Deadline deadline) throws InterruptedException {
         Held current = holds.heldByCurrentThread();
         Checks.requireState(
                 current == null || current.state() != LockState.LOST,
