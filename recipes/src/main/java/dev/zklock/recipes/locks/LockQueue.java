@@ -33,6 +33,7 @@ final class LockQueue {
     private final LockDriver driver;
     private final byte[] data;
     private volatile QueueHooks hooks = QueueHooks.NONE;
+    private volatile ConnectionTracker tracker; // looked up once; the client's tracker never changes
 
     /**
      * @param data the data of each lock node, or null for the client's default data (as Curator's mutex does)
@@ -74,7 +75,7 @@ final class LockQueue {
 
     /** Starts tracking the connection state of a node just granted, for the client's one connection listener. */
     Hold track(LockNode node, List<LockStateListener> listeners) {
-        return ConnectionTracker.of(client).track(node, path, listeners);
+        return tracker().track(node, path, listeners);
     }
 
     /** Stops tracking a hold and deletes its node; see {@link #release(LockNode)}. */
@@ -84,12 +85,21 @@ final class LockQueue {
         release(hold.node());
     }
 
+    private ConnectionTracker tracker() {
+        ConnectionTracker known = tracker;
+        if (known == null) {
+            known = ConnectionTracker.of(client);
+            tracker = known;
+        }
+        return known;
+    }
+
     MetricsDispatch metrics() {
-        return ConnectionTracker.of(client).metrics();
+        return tracker().metrics();
     }
 
     void untrack(Hold hold) {
-        ConnectionTracker.of(client).untrack(hold);
+        tracker().untrack(hold);
     }
 
     /** Returns a transaction check that our node still exists. */
