@@ -137,4 +137,11 @@ final class JdkLockTest {
         assertThat(otherMulti.tryLock()).isTrue();
         otherMulti.unlock();
     }
+
+    @Test
+    void asLock_calledTwice_returnsTheSameView() {
+        ZkReentrantLock lock = new ZkReentrantLock(zk.newClient(), zk.path("lock"));
+
+        assertThat(lock.asLock()).isSameAs(lock.asLock());
+    }
 }

@@ -213,4 +213,17 @@ final class ZkReentrantLockTest {
             }
         }
     }
+
+    @Test
+    void curatorNames_isOwnedByCurrentThreadAndGetParticipantNodes_answerAsTheirZklockNames() throws Exception {
+        ZkReentrantLock lock = new ZkReentrantLock(zk.newClient(), zk.path("lock"));
+        assertThat(lock.isOwnedByCurrentThread()).isFalse();
+
+        lock.acquire();
+
+        assertThat(lock.isOwnedByCurrentThread()).isTrue();
+        assertThat(lock.getParticipantNodes()).containsExactlyElementsOf(lock.participantNodes());
+        lock.release();
+        assertThat(lock.isOwnedByCurrentThread()).isFalse();
+    }
 }

@@ -57,6 +57,28 @@ abstract class ThreadOwnedLock extends AbstractZkLock {
     }
 
     /**
+     * Tells whether the current thread holds the lock: Curator's name of {@link #isHeldByCurrentThread()}, so that code
+     * moving from {@code InterProcessMutex} needs only its type changed. No ZooKeeper call.
+     *
+     * @return {@code true} if the current thread holds this lock and has not lost it
+     */
+    public boolean isOwnedByCurrentThread() {
+        return isHeldByCurrentThread();
+    }
+
+    /**
+     * Returns the full paths of the nodes in the queue: Curator's name of {@link #participantNodes()}, for code moving
+     * from {@code InterProcessMutex}. One listing.
+     *
+     * @return the paths in queue order (relative to the client's namespace)
+     * @throws InterruptedException if the thread is interrupted while listing
+     * @throws ZkLockException if ZooKeeper refuses the listing
+     */
+    public java.util.Collection<String> getParticipantNodes() throws InterruptedException {
+        return participantNodes();
+    }
+
+    /**
      * Returns the number of holds of the current thread: acquisitions not yet matched by a release. No ZooKeeper call.
      *
      * @return the hold count, or zero if the current thread does not hold the lock

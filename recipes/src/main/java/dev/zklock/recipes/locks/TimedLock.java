@@ -10,6 +10,7 @@ import org.apache.curator.framework.recipes.locks.InterProcessLock;
  * on top of one package-private acquire with a deadline. Safe for use by multiple threads.
  */
 abstract class TimedLock implements InterProcessLock {
+    private volatile Lock jdkLock; // made on first use; any two racing threads may make one each, which is harmless
     /**
      * Acquires the lock, waiting as long as it takes.
      *
@@ -117,9 +118,18 @@ abstract class TimedLock implements InterProcessLock {
      * {@code release()} (so a thread that does not hold the lock gets {@link IllegalMonitorStateException}), and
      * {@code newCondition()} throws {@link UnsupportedOperationException}. The adapter shares this lock's holds.
      *
-     * @return a {@code Lock} view of this lock; no ZooKeeper call until it is used
+     * @return a {@code Lock} view of this lock, the same object on every call; no ZooKeeper call until it is used
      */
     public Lock asLock() {
+        Lock view = jdkLock;
+        if (view == null) {
+            view = newJdkLock();
+            jdkLock = view;
+        }
+        return view;
+    }
+
+    private Lock newJdkLock() {
         return new JdkLock(new JdkLock.Target() {
             @Override
             public boolean acquire(Deadline deadline) throws InterruptedException {
