@@ -5,7 +5,6 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalLong;
 import org.HdrHistogram.Histogram;
 import org.apache.curator.framework.recipes.locks.InterProcessLock;
 
@@ -72,8 +71,7 @@ final class AlternatingLoop {
                 lock.acquire();
                 lock.release();
             }
-            Optional<ServerReadings> after = ensemble.counters();
-            boolean counted = before.isPresent() && after.isPresent();
+            ServerReadings.Window window = ServerReadings.Window.between(before, ensemble.counters());
             return new Measurement(
                     count,
                     nanos,
@@ -81,8 +79,8 @@ final class AlternatingLoop {
                     release,
                     Measurement.histogram(),
                     COUNTED_CYCLES,
-                    counted ? after.get().requestsSince(before.get()) : OptionalLong.empty(),
-                    counted ? after.get().watchEventsSince(before.get()) : OptionalLong.empty(),
+                    window.requests(),
+                    window.watchEvents(),
                     0);
         }
     }

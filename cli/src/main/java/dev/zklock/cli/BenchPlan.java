@@ -12,10 +12,10 @@ final class BenchPlan {
     private BenchPlan() {}
 
     /**
-     * Returns the scenarios for {@code recipes}: uncontended (the raw floor beside the targeted recipe, or
-     * else the first), then separate
-     * clients at each count in {@code clients}, then threads sharing one lock object at each count in {@code threads}
-     * for the recipes whose lock objects threads can share.
+     * Returns the scenarios for {@code recipes}: uncontended (the raw floor beside the targeted recipe, or else the
+     * first), then separate clients at each count in {@code clients}, the hand-off between two waiting clients (for
+     * the targeted recipe), then threads sharing one lock object at each count in {@code threads} for the recipes whose
+     * lock objects threads can share.
      */
     static List<Scenario> of(List<Recipe> recipes, List<Integer> clients, List<Integer> threads) {
         List<Scenario> scenarios = new ArrayList<>();
@@ -35,15 +35,17 @@ final class BenchPlan {
                 LockScenario scenario = LockScenario.clients(recipe, n);
                 if (targeted) {
                     scenario.target(LockScenario.WATCH_EVENTS_PER_RELEASE, Target.atMost(1.0));
-                    if (n == 2) {
-                        scenario.target(LockScenario.HAND_OFF_P50, Target.ratioAtMost(0.8));
-                    }
                     if (n == 8 || n == 32) {
                         scenario.target(LockScenario.ACQUISITIONS_PER_SECOND, Target.ratioAtLeast(1.0))
                                 .target(LockScenario.REQUESTS_PER_ACQUISITION, Target.atMost(5.0));
                     }
                 }
                 scenarios.add(scenario);
+            }
+            if (targeted) {
+                scenarios.add(LockScenario.handOff(recipe)
+                        .target(LockScenario.HAND_OFF_P50, Target.ratioAtMost(0.8))
+                        .target(LockScenario.WATCH_EVENTS_PER_RELEASE, Target.atMost(1.0)));
             }
             for (int n : recipe.sharedByThreads() ? threads : List.<Integer>of()) {
                 LockScenario scenario = LockScenario.sharedLock(recipe, n);

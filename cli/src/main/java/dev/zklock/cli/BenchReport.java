@@ -52,7 +52,7 @@ record BenchReport(String setting, List<Result> results) {
     /** Returns the report as a table, grouped by recipe, with the targets kept and missed at the end. */
     String text() {
         StringBuilder out = new StringBuilder(setting).append(System.lineSeparator());
-        String format = "  %-28s %-30s %10s %10s %8s  %s%n";
+        String format = "  %-34s %-30s %10s %10s %8s  %s%n";
         String group = null;
         String scenario = null;
         for (BenchRow row : rows()) {
@@ -79,7 +79,7 @@ record BenchReport(String setting, List<Result> results) {
                     row.target() == null ? "" : row.target() + (row.isMet() ? "  met" : "  MISSED")));
             scenario = row.scenario();
         }
-        out.append(System.lineSeparator()).append(targetSummary()).append(System.lineSeparator());
+        out.append(System.lineSeparator()).append(targetSummary("  missed: ")).append(System.lineSeparator());
         if (overlaps() > 0) {
             out.append("LOCK BROKEN: two contenders held a lock at once ")
                     .append(overlaps())
@@ -89,24 +89,34 @@ record BenchReport(String setting, List<Result> results) {
         return out.toString();
     }
 
-    /** Returns the rows as a Markdown table, as the README shows it. */
+    /**
+     * Returns the setting, the rows as a Markdown table (each recipe and scenario named on its first row only), and the
+     * targets met and missed: what the README shows.
+     */
     String markdown() {
-        StringBuilder out = new StringBuilder();
+        StringBuilder out = new StringBuilder("_").append(setting).append("_").append(System.lineSeparator());
+        out.append(System.lineSeparator());
         out.append("| recipe | scenario | metric | zklock | Curator | ratio | target |")
                 .append(System.lineSeparator());
         out.append("| --- | --- | --- | ---: | ---: | ---: | --- |").append(System.lineSeparator());
+        String group = null;
+        String scenario = null;
         for (BenchRow row : rows()) {
+            boolean newGroup = !row.group().equals(group);
             out.append(String.format(
                     "| %s | %s | %s | %s | %s | %s | %s |%n",
-                    row.group(),
-                    row.scenario(),
+                    newGroup ? row.group() : "",
+                    newGroup || !row.scenario().equals(scenario) ? row.scenario() : "",
                     row.metric(),
                     figure(row.metric(), row.zklock()),
                     isRaw(row) ? "" : figure(row.metric(), row.curator()),
                     isRaw(row) ? "" : ratio(row.ratio()),
                     row.target() == null ? "" : row.target() + (row.isMet() ? " met" : " **missed**")));
+            group = row.group();
+            scenario = row.scenario();
         }
-        return out.toString();
+        out.append(System.lineSeparator()).append(targetSummary("- missed: "));
+        return out.append(System.lineSeparator()).toString();
     }
 
     /** Returns the report as one line of JSON: the setting, every row, and each scenario's raw counts. */
@@ -140,8 +150,8 @@ record BenchReport(String setting, List<Result> results) {
                 Json.object("setting", setting, "rows", rows, "scenarios", scenarios, "overlaps", overlaps()));
     }
 
-    /** Returns "targets: 9 of 12 met" and the rows that missed theirs. */
-    String targetSummary() {
+    /** Returns "targets: 9 of 12 met" and a line for each row that missed its target, starting with {@code bullet}. */
+    String targetSummary(String bullet) {
         List<BenchRow> targeted =
                 rows().stream().filter(row -> row.target() != null).toList();
         List<String> missed = targeted.stream()

@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -14,12 +13,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import org.HdrHistogram.Histogram;
 import org.apache.curator.framework.recipes.locks.InterProcessLock;
 
 /**
  * Runs contenders that loop acquire/release, each on a thread of its own, all started at once, for a time; and counts
- * what the servers saw meanwhile. Nothing is done while holding: the loop measures the lock alone.
+ * what the servers saw meanwhile. Nothing is done while holding (the loop measures the lock alone), unless a hold time
+ * is given: then each holder keeps the lock that long, so that the others are already waiting when it releases.
  *
  * <p>The counters are read after every contender is ready and before any starts, and again after the last one has
  * finished: every request in between belongs to the run (and to the pings of idle clients, a few per ten seconds).
@@ -30,6 +31,7 @@ final class LockLoop {
 
     private final List<InterProcessLock> locks;
     private final BenchEnsemble ensemble;
+    private final long holdNanos;
     private final AtomicInteger inside = new AtomicInteger();
     private final AtomicLong overlaps = new AtomicLong();
     private final CountDownLatch ready;
@@ -38,9 +40,10 @@ final class LockLoop {
     private volatile long releasedAt;
     private volatile int releasedBy = -1;
 
-    private LockLoop(List<InterProcessLock> locks, BenchEnsemble ensemble) {
+    private LockLoop(List<InterProcessLock> locks, BenchEnsemble ensemble, Duration hold) {
         this.locks = locks;
         this.ensemble = ensemble;
+        this.holdNanos = hold.toNanos();
         this.ready = new CountDownLatch(locks.size());
     }
 
@@ -49,10 +52,12 @@ final class LockLoop {
      *
      * @param locks the lock of each contender
      * @param duration how long the contenders loop; each finishes the cycle it is in
+     * @param hold how long each holder keeps the lock before it releases; zero for not at all
      * @param ensemble where the counters are read
      */
-    static Measurement run(List<InterProcessLock> locks, Duration duration, BenchEnsemble ensemble) throws Exception {
-        return new LockLoop(locks, ensemble).run(duration);
+    static Measurement run(List<InterProcessLock> locks, Duration duration, Duration hold, BenchEnsemble ensemble)
+            throws Exception {
+        return new LockLoop(locks, ensemble, hold).run(duration);
     }
 
     private Measurement run(Duration duration) throws Exception {
@@ -84,8 +89,7 @@ final class LockLoop {
                 handOff.add(result.handOff);
             }
             long elapsed = System.nanoTime() - start;
-            Optional<ServerReadings> after = ensemble.counters();
-            boolean counted = before.isPresent() && after.isPresent();
+            ServerReadings.Window window = ServerReadings.Window.between(before, ensemble.counters());
             return new Measurement(
                     acquisitions,
                     elapsed,
@@ -93,8 +97,8 @@ final class LockLoop {
                     release,
                     handOff,
                     acquisitions,
-                    counted ? after.get().requestsSince(before.get()) : OptionalLong.empty(),
-                    counted ? after.get().watchEventsSince(before.get()) : OptionalLong.empty(),
+                    window.requests(),
+                    window.watchEvents(),
                     overlaps.get());
         } finally {
             threads.shutdownNow();
@@ -117,6 +121,9 @@ final class LockLoop {
                 result.handOff.recordValue(Math.min(acquired - releasedAt, Measurement.MAX_NANOS));
             }
             result.acquisitions++;
+            if (holdNanos > 0) {
+                LockSupport.parkNanos(holdNanos);
+            }
             inside.decrementAndGet();
             long releasing = System.nanoTime();
             releasedAt = releasing;

@@ -24,8 +24,16 @@ final class LockScenario implements Scenario {
         /** N contenders, each with its own client and lock object. */
         CLIENTS,
         /** N threads sharing one client and one lock object. */
-        SHARED_LOCK
+        SHARED_LOCK,
+        /**
+         * Two contenders on clients of their own, each holding for {@link #HAND_OFF_HOLD}, so that the other already
+         * watches when it releases: the hand-off alone, the only node ahead gone.
+         */
+        HAND_OFF
     }
+
+    /** How long a holder keeps the lock in the hand-off scenario: far longer than a waiter takes to queue and watch. */
+    static final Duration HAND_OFF_HOLD = Duration.ofMillis(2);
 
     static final String RAW_FLOOR = "raw floor (one create + one delete, raw ZooKeeper handle)";
     static final String ACQUIRE_P50 = "acquire p50 (ms)";
@@ -63,6 +71,11 @@ final class LockScenario implements Scenario {
         return new LockScenario(recipe, Layout.CLIENTS, n, List.of(Side.ZKLOCK, Side.CURATOR));
     }
 
+    /** Two contenders on clients of their own, each holding a little, so that the other waits: the hand-off alone. */
+    static LockScenario handOff(Recipe recipe) {
+        return new LockScenario(recipe, Layout.HAND_OFF, 2, List.of(Side.ZKLOCK, Side.CURATOR));
+    }
+
     /** {@code n} threads sharing one client and one lock object. */
     static LockScenario sharedLock(Recipe recipe, int n) {
         return new LockScenario(recipe, Layout.SHARED_LOCK, n, List.of(Side.ZKLOCK, Side.CURATOR));
@@ -85,6 +98,7 @@ final class LockScenario implements Scenario {
             case UNCONTENDED -> "uncontended";
             case CLIENTS -> contenders + " clients";
             case SHARED_LOCK -> contenders + " threads, 1 lock object";
+            case HAND_OFF -> "hand-off, 2 clients holding " + HAND_OFF_HOLD.toMillis() + " ms";
         };
     }
 
@@ -101,7 +115,7 @@ final class LockScenario implements Scenario {
     @Override
     public String series() {
         return switch (layout) {
-            case UNCONTENDED -> "";
+            case UNCONTENDED, HAND_OFF -> "";
             case CLIENTS -> "separate clients";
             case SHARED_LOCK -> "threads sharing 1 lock object";
         };
@@ -117,7 +131,7 @@ final class LockScenario implements Scenario {
         for (Side side : sides) {
             ensemble.makePath(path(ensemble, side));
         }
-        ensemble.client(layout == Layout.CLIENTS ? contenders - 1 : 0);
+        ensemble.client(layout == Layout.SHARED_LOCK ? 0 : contenders - 1);
     }
 
     @Override
@@ -133,14 +147,15 @@ final class LockScenario implements Scenario {
         for (Side side : order) {
             String path = path(ensemble, side);
             List<InterProcessLock> locks = new ArrayList<>();
-            if (layout == Layout.CLIENTS) {
+            if (layout != Layout.SHARED_LOCK) {
                 for (int i = 0; i < contenders; i++) {
                     locks.add(recipe.make(side, ensemble.client(i), path));
                 }
             } else {
                 locks.addAll(Collections.nCopies(contenders, recipe.make(side, ensemble.client(0), path)));
             }
-            measured.put(side, LockLoop.run(locks, duration, ensemble));
+            Duration hold = layout == Layout.HAND_OFF ? HAND_OFF_HOLD : Duration.ZERO;
+            measured.put(side, LockLoop.run(locks, duration, hold, ensemble));
         }
         return measured;
     }
@@ -165,7 +180,9 @@ final class LockScenario implements Scenario {
                 rows.addAll(rawFloorRows(raw));
             }
         } else {
-            rows.add(row(ACQUISITIONS_PER_SECOND, zklock, curator, Measurement::perSecond));
+            if (layout != Layout.HAND_OFF) {
+                rows.add(row(ACQUISITIONS_PER_SECOND, zklock, curator, Measurement::perSecond));
+            }
             rows.add(row(HAND_OFF_P50, zklock, curator, m -> m.handOffMillis(50)));
             rows.add(row("hand-off p99 (ms)", zklock, curator, m -> m.handOffMillis(99)));
             rows.add(row(REQUESTS_PER_ACQUISITION, zklock, curator, Measurement::requestsPerAcquisition));

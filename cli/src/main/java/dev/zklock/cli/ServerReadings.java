@@ -56,6 +56,23 @@ record ServerReadings(List<Reading> servers) {
         return Optional.of(new ServerReadings(List.copyOf(readings)));
     }
 
+    /**
+     * What the servers counted over a window: requests and watch events, or empty where the servers could not be asked.
+     *
+     * @param requests the requests all servers received
+     * @param watchEvents the watch events all servers sent
+     */
+    record Window(OptionalLong requests, OptionalLong watchEvents) {
+        /** Returns what the servers counted between two readings, each empty if it could not be made. */
+        static Window between(Optional<ServerReadings> before, Optional<ServerReadings> after) {
+            if (before.isEmpty() || after.isEmpty()) {
+                return new Window(OptionalLong.empty(), OptionalLong.empty());
+            }
+            return new Window(
+                    after.get().requestsSince(before.get()), after.get().watchEventsSince(before.get()));
+        }
+    }
+
     /** Returns the requests all servers received since {@code earlier}. */
     OptionalLong requestsSince(ServerReadings earlier) {
         long sum = 0;

@@ -54,6 +54,7 @@ final class BenchCommandTest {
                         "reentrant-uncontended-1",
                         "reentrant-clients-2",
                         "reentrant-clients-4",
+                        "reentrant-hand-off-2",
                         "reentrant-shared-lock-4",
                         "exclusive-uncontended-1",
                         "exclusive-clients-2",
