@@ -161,8 +161,7 @@ record BenchReport(String setting, List<Result> results) {
                 .toList();
         StringBuilder out = new StringBuilder(
                 String.format("targets: %d of %d met", targeted.size() - missed.size(), targeted.size()));
-        missed.forEach(
-                miss -> out.append(System.lineSeparator()).append("  missed: ").append(miss));
+        missed.forEach(miss -> out.append(System.lineSeparator()).append(bullet).append(miss));
         return out.toString();
     }
 
