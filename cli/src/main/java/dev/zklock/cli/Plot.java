@@ -26,10 +26,10 @@ import javax.imageio.ImageIO;
  * at zero. zklock's lines are solid, Curator's dashed.
  */
 final class Plot {
-    private static final int WIDTH = 900;
+    private static final int WIDTH = 1060;
     private static final int HEIGHT = 560;
     private static final int LEFT = 80;
-    private static final int RIGHT = 300;
+    private static final int RIGHT = 400;
     private static final int TOP = 50;
     private static final int BOTTOM = 60;
     private static final Color[] COLORS = {
@@ -189,7 +189,18 @@ final class Plot {
                     max = Double.isNaN(y) ? max : Math.max(max, y);
                 }
             }
-            return new Axes(List.copyOf(xs), max <= 0 ? 1 : max * 1.1);
+            return new Axes(List.copyOf(xs), 5 * niceStep(max <= 0 ? 1 : max * 1.05 / 5));
+        }
+
+        /** Returns the smallest of 1, 2 and 5 times a power of ten that is at least {@code step}. */
+        static double niceStep(double step) {
+            double power = Math.pow(10, Math.floor(Math.log10(step)));
+            for (double factor : new double[] {1, 2, 5}) {
+                if (factor * power >= step) {
+                    return factor * power;
+                }
+            }
+            return 10 * power;
         }
 
         int x(int contenders) {

@@ -110,7 +110,7 @@ final class BenchCommandTest {
 
         assertThat(png).exists();
         BufferedImage image = ImageIO.read(png.toFile());
-        assertThat(image.getWidth()).isEqualTo(900);
+        assertThat(image.getWidth()).isEqualTo(1060);
         assertThat(image.getHeight()).isEqualTo(560);
         assertThat(Files.size(png)).isGreaterThan(1000);
     }
