@@ -69,14 +69,15 @@ record BenchReport(String setting, List<Result> results) {
                         isRaw(row) ? "" : "ratio",
                         isRaw(row) ? "" : "target"));
             }
+            List<String> cells = cells(row, "  met", "  MISSED");
             out.append(String.format(
                     format,
                     row.scenario().equals(scenario) ? "" : row.scenario(),
                     row.metric(),
-                    figure(row.metric(), row.zklock()),
-                    isRaw(row) ? "" : figure(row.metric(), row.curator()),
-                    isRaw(row) ? "" : ratio(row.ratio()),
-                    row.target() == null ? "" : row.target() + (row.isMet() ? "  met" : "  MISSED")));
+                    cells.get(0),
+                    cells.get(1),
+                    cells.get(2),
+                    cells.get(3)));
             scenario = row.scenario();
         }
         out.append(System.lineSeparator()).append(targetSummary("  missed: ")).append(System.lineSeparator());
@@ -104,14 +105,11 @@ record BenchReport(String setting, List<Result> results) {
         for (BenchRow row : rows()) {
             boolean newGroup = !row.group().equals(group);
             out.append(String.format(
-                    "| %s | %s | %s | %s | %s | %s | %s |%n",
+                    "| %s | %s | %s | %s |%n",
                     newGroup ? row.group() : "",
                     newGroup || !row.scenario().equals(scenario) ? row.scenario() : "",
                     row.metric(),
-                    figure(row.metric(), row.zklock()),
-                    isRaw(row) ? "" : figure(row.metric(), row.curator()),
-                    isRaw(row) ? "" : ratio(row.ratio()),
-                    row.target() == null ? "" : row.target() + (row.isMet() ? " met" : " **missed**")));
+                    String.join(" | ", cells(row, " met", " **missed**"))));
             group = row.group();
             scenario = row.scenario();
         }
@@ -163,6 +161,15 @@ record BenchReport(String setting, List<Result> results) {
                 String.format("targets: %d of %d met", targeted.size() - missed.size(), targeted.size()));
         missed.forEach(miss -> out.append(System.lineSeparator()).append(bullet).append(miss));
         return out.toString();
+    }
+
+    /** Returns a row's zklock figure, Curator figure, ratio and target, as shown; blank where a row has none. */
+    private static List<String> cells(BenchRow row, String met, String missed) {
+        return List.of(
+                figure(row.metric(), row.zklock()),
+                isRaw(row) ? "" : figure(row.metric(), row.curator()),
+                isRaw(row) ? "" : ratio(row.ratio()),
+                row.target() == null ? "" : row.target() + (row.isMet() ? met : missed));
     }
 
     private static Map<String, Object> counts(Measurement m) {
