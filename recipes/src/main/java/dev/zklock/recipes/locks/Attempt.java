@@ -110,8 +110,18 @@ final class Attempt {
                     ? queue.createRequest(prefix, CreateMode.EPHEMERAL_SEQUENTIAL)
                     : queue.createRequest(prefix + alongsideSequence, CreateMode.EPHEMERAL);
             pendingCreate = queue.createOn(session, request);
-            CompletableFuture<Reply> listed = session.children(queue.fixed(queue.path()));
             queue.hooks().createSent(queue.path(), prefix);
+            Reply listing = session.childrenNow(queue.fixed(queue.path()));
+            String ours = listing.isOk() ? childWithPrefix(listing) : null;
+            if (ours != null) {
+                // The create made our node: its reply came before the listing's. Go on without waiting for the hop
+                // that hands the create's reply over; the fencing token is read from it when asked for.
+                position.enteredWith(LockNode.createdBy(
+                        ZKPaths.makePath(queue.path(), ours), ours, session.sessionId(), pendingCreate));
+                pendingCreate = null;
+                queue.hooks().entered(queue.path(), ours, listing.children());
+                return new Listing(listing);
+            }
             Reply created = queue.awaitReply(pendingCreate, deadline);
             if (created == null) {
                 return null;
@@ -119,10 +129,6 @@ final class Attempt {
             if (created.isOk()) {
                 pendingCreate = null;
                 position.enteredWith(nodeOf(created.name(), created.stat(), session));
-                Reply listing = queue.awaitReply(listed, deadline);
-                if (listing == null) {
-                    return null;
-                }
                 queue.hooks().entered(queue.path(), position.node().name(), listing.children());
                 Listing entered = new Listing(listing);
                 return listing.isOk() && entered.holdsPlaceOf(position.node()) ? entered : position.list();
@@ -195,6 +201,16 @@ final class Attempt {
                 return false;
             }
         }
+    }
+
+    /** Returns the child that carries our protected prefix, if the listing has one. */
+    private String childWithPrefix(Reply listing) {
+        for (String child : listing.children()) {
+            if (child.startsWith(prefix)) {
+                return child;
+            }
+        }
+        return null;
     }
 
     /** Our place was lost (session ended, or our node deleted): delete what may be left of it and enter again. */

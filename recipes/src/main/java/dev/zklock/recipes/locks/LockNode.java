@@ -1,16 +1,70 @@
 package dev.zklock.recipes.locks;
 
+import java.util.concurrent.CompletableFuture;
+
 /**
- * One lock node this process created and holds or waits with.
+ * One lock node this process created and holds or waits with: its path, name and owning session, and its fencing
+ * token (the node's creation zxid, which grows across the whole ensemble).
  *
- * @param path the node's full path, relative to the client's namespace
- * @param name the node's name, the last segment of {@code path}
- * @param token the fencing token: the node's creation zxid, which grows across the whole ensemble
- * @param sessionId the ZooKeeper session that owns the ephemeral node
+ * <p>The token comes from the create's reply. An acquire that finds our node in the pipelined listing does not wait
+ * for that reply (ZooKeeper hands asynchronous replies to its event thread, one thread hop later): the reply was
+ * read before the listing's, so asking for the token then costs at most that hop. Immutable apart from caching the
+ * token; safe for use by multiple threads.
  */
-record LockNode(String path, String name, long token, long sessionId) {
+final class LockNode {
+    private final String path;
+    private final String name;
+    private final long sessionId;
+    private final CompletableFuture<Reply> created;
+    private volatile long token;
+
+    /** A node whose token is known. */
+    LockNode(String path, String name, long token, long sessionId) {
+        this(path, name, sessionId, null);
+        this.token = token;
+    }
+
+    private LockNode(String path, String name, long sessionId, CompletableFuture<Reply> created) {
+        this.path = path;
+        this.name = name;
+        this.sessionId = sessionId;
+        this.created = created;
+    }
+
+    /** A node found in a listing while the reply to its create, read already, is still on its way to us. */
+    static LockNode createdBy(String path, String name, long sessionId, CompletableFuture<Reply> created) {
+        return new LockNode(path, name, sessionId, created);
+    }
+
+    /** The node's full path, relative to the client's namespace. */
+    String path() {
+        return path;
+    }
+
+    /** The node's name, the last segment of {@link #path()}. */
+    String name() {
+        return name;
+    }
+
+    /** The session that owns the ephemeral node. */
+    long sessionId() {
+        return sessionId;
+    }
+
+    /** The fencing token: the node's creation zxid. */
+    long token() {
+        long known = token;
+        if (known == 0) {
+            Reply reply = Uninterruptibles.await(created, Long.MAX_VALUE);
+            known = reply.stat().getCzxid();
+            token = known;
+        }
+        return known;
+    }
+
     @Override
     public String toString() {
-        return path + " (token " + token + ", session 0x" + Long.toHexString(sessionId) + ")";
+        String shown = token != 0 ? Long.toString(token) : "pending";
+        return path + " (token " + shown + ", session 0x" + Long.toHexString(sessionId) + ")";
     }
 }

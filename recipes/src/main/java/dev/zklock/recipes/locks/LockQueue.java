@@ -34,6 +34,8 @@ final class LockQueue {
     private final byte[] data;
     private volatile QueueHooks hooks = QueueHooks.NONE;
     private volatile ConnectionTracker tracker; // looked up once; the client's tracker never changes
+    private volatile CreateRequest template; // made by Curator's builder on first use, then reused
+    private final String fixedPath;
 
     /**
      * @param data the data of each lock node, or null for the client's default data (as Curator's mutex does)
@@ -44,6 +46,7 @@ final class LockQueue {
         this.lockName = lockName;
         this.driver = Objects.requireNonNull(driver, "driver");
         this.data = data == null ? null : data.clone();
+        this.fixedPath = fixed(this.path);
     }
 
     /**
@@ -146,16 +149,15 @@ final class LockQueue {
     }
 
     /**
-     * Deletes a node of ours: waits up to one request timeout for the reply, without giving in to an interrupt (the
-     * flag is kept). If the connection is down or no reply comes, Curator's guaranteed delete takes over and retries
+     * Deletes a node of ours, waiting for the reply on the calling thread (at most one request timeout, after which
+     * ZooKeeper's client fails the request with a lost connection). If the connection is down, the reply is a lost
+     * connection, or the thread is interrupted (the flag is kept), Curator's guaranteed delete takes over and retries
      * when the connection comes back. Returns whether the node is known to be gone.
      */
     boolean delete(String nodePath) {
         if (client.getZookeeperClient().isConnected()) {
             ZkSession session = currentSessionQuietly();
-            Reply reply = session == null
-                    ? null
-                    : Uninterruptibles.await(session.delete(fixed(nodePath)), requestTimeoutNanos());
+            Reply reply = session == null ? null : deleteNow(session, fixed(nodePath));
             if (reply != null && (reply.isOk() || reply.code() == KeeperException.Code.NONODE)) {
                 return true;
             }
@@ -165,6 +167,16 @@ final class LockQueue {
         }
         deleteInBackground(nodePath);
         return false;
+    }
+
+    /** Deletes on the calling thread; an interrupt leaves the delete to the background and keeps the flag. */
+    private static Reply deleteNow(ZkSession session, String fixedNodePath) {
+        try {
+            return session.deleteNow(fixedNodePath);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
     }
 
     /** Hands a delete to Curator's guaranteed delete, which retries it in the background until it succeeds. */
@@ -239,12 +251,22 @@ final class LockQueue {
     }
 
     /**
-     * Returns the create request of a lock node named {@code name} (plus a sequence, for a sequential mode): Curator's
-     * transaction builder
-     * gives the namespaced path, the data (ours, or the client's default) and the ACL from the client's
-     * {@code ACLProvider}, exactly as Curator's own create would.
+     * Returns the create request of a lock node named {@code name} (plus a sequence, for a sequential mode), with the
+     * namespaced path, the data (ours, or the client's default) and the ACL from the client's {@code ACLProvider},
+     * exactly as Curator's own create would make them. Curator's transaction builder makes the first request; later
+     * ones reuse its data and ACL (the ACL provider is asked once per lock object), which keeps the builder's cost off
+     * every acquire.
      */
     CreateRequest createRequest(String name, CreateMode mode) {
+        CreateRequest known = template;
+        if (known == null) {
+            known = curatorCreateRequest(name, mode);
+            template = known;
+        }
+        return new CreateRequest(ZKPaths.makePath(fixedPath, name), known.getData(), known.getAcl(), mode.toFlag());
+    }
+
+    private CreateRequest curatorCreateRequest(String name, CreateMode mode) {
         try {
             String nodePath = ZKPaths.makePath(path, name);
             var builder = client.transactionOp().create().withMode(mode);
@@ -278,8 +300,16 @@ final class LockQueue {
         return ZKPaths.fixForNamespace(client.getNamespace(), namespaceRelativePath);
     }
 
-    /** One request timeout: the client's connection timeout, the longest a reply to one request is worth waiting. */
+    /**
+     * One request timeout: the longest a request waits for its reply before ZooKeeper's client fails it with a lost
+     * connection (two thirds of the session timeout), the most a reply is worth waiting for even near the deadline.
+     */
     long requestTimeoutNanos() {
+        ZkSession session = currentSessionQuietly();
+        return session != null ? session.requestTimeoutNanos() : fallbackRequestTimeoutNanos();
+    }
+
+    private long fallbackRequestTimeoutNanos() {
         return TimeUnit.MILLISECONDS.toNanos(client.getZookeeperClient().getConnectionTimeoutMs());
     }
 

@@ -68,10 +68,7 @@ final class Position {
             }
             NodeWatcher nodeWatcher = new NodeWatcher(path);
             setWatch(nodeWatcher, path, session);
-            Reply reply = queue.awaitReply(session.watchData(path, nodeWatcher), deadline);
-            if (reply == null) {
-                return null;
-            }
+            Reply reply = session.watchDataNow(path, nodeWatcher);
             if (reply.code() == Code.NONODE) {
                 clearWatch();
                 boolean fromFront = mayAssume && FrontNodes.contains(path);
@@ -128,10 +125,7 @@ final class Position {
             if (session == null) {
                 return null;
             }
-            Reply reply = queue.awaitReply(session.children(queue.fixed(queue.path())), deadline);
-            if (reply == null) {
-                return null;
-            }
+            Reply reply = session.childrenNow(queue.fixed(queue.path()));
             if (reply.isOk()) {
                 return new Listing(reply);
             }

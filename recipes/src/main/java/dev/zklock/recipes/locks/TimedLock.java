@@ -43,7 +43,8 @@ abstract class TimedLock implements InterProcessLock {
      * <p>As {@link #acquire()}, but the wait also ends when the time runs out: then our node is deleted and the method
      * returns {@code false}. A time of zero or less makes a single try that never waits, like
      * {@link java.util.concurrent.locks.Lock#tryLock()}. The time covers creating our node, recovering from a lost
-     * connection and waiting; the method returns within it plus one request timeout (the client's connection timeout).
+     * connection and waiting; the method returns within it plus one request timeout (two thirds of the session timeout:
+     * the longest ZooKeeper's client lets a request wait for its reply before it declares the connection lost).
      *
      * @param time the longest time to wait
      * @param unit the unit of {@code time}
