@@ -4,74 +4,234 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.zklock.recipes.test.ZooKeeperExtension;
+import java.lang.reflect.Executable;
+import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.recipes.locks.InterProcessLock;
+import org.assertj.core.api.SoftAssertions;
+import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
-/** Every bad input gets a clear exception that names the value, before any ZooKeeper call, and leaves no node. */
+/**
+ * Every bad input gets a clear exception that names the value, before any ZooKeeper call, and leaves no node. The
+ * sweeps find the public constructors and methods of {@link ZkReentrantLock} and {@link ZkExclusiveLock} by
+ * reflection, so a method added later is swept too (and must be given an expectation here).
+ */
 @Timeout(60)
 final class BadInputTest {
     @RegisterExtension
     static final ZooKeeperExtension zk = ZooKeeperExtension.server();
 
-    @Test
-    void constructors_nullArguments_throwNamingTheParameter() {
-        CuratorFramework client = zk.newClient();
+    private static final List<Class<? extends InterProcessLock>> LOCKS =
+            List.of(ZkReentrantLock.class, ZkExclusiveLock.class);
 
-        assertThatThrownBy(() -> new ZkReentrantLock(null, "/a"))
-                .isInstanceOf(NullPointerException.class)
-                .hasMessage("client");
-        assertThatThrownBy(() -> new ZkReentrantLock(client, null))
-                .isInstanceOf(NullPointerException.class)
-                .hasMessage("path");
-        assertThatThrownBy(() -> new ZkReentrantLock(client, "/a", null))
-                .isInstanceOf(NullPointerException.class)
-                .hasMessage("driver");
-        assertThatThrownBy(() -> new ZkExclusiveLock(null, "/a"))
-                .isInstanceOf(NullPointerException.class)
-                .hasMessage("client");
-        assertThatThrownBy(() -> new ZkExclusiveLock(client, null))
-                .isInstanceOf(NullPointerException.class)
-                .hasMessage("path");
+    /** What a public method does when the client is not started or is closed. */
+    private enum OnIdleClient {
+        /** It needs ZooKeeper: {@link IllegalStateException} naming the client state and the lock path. */
+        FAILS_ON_CLIENT_STATE,
+        /** It needs a hold: {@link IllegalMonitorStateException} naming the lock path and the thread. */
+        FAILS_AS_NOT_HELD,
+        /** It answers from local state. */
+        ANSWERS
     }
 
-    @ParameterizedTest
-    @ValueSource(strings = {"", "locks/a", "/locks/a/", "/locks//a", "/locks/./a", "/locks/../a", "/locks/a\u0000"})
-    void constructors_malformedPath_throwIllegalArgumentNamingThePath(String path) {
-        CuratorFramework client = zk.newClient();
+    private static final Map<String, OnIdleClient> ON_IDLE_CLIENT = Map.ofEntries(
+            Map.entry("acquire()", OnIdleClient.FAILS_ON_CLIENT_STATE),
+            Map.entry("acquire(long,TimeUnit)", OnIdleClient.FAILS_ON_CLIENT_STATE),
+            Map.entry("acquire(Duration)", OnIdleClient.FAILS_ON_CLIENT_STATE),
+            Map.entry("participantNodes()", OnIdleClient.FAILS_ON_CLIENT_STATE),
+            Map.entry("release()", OnIdleClient.FAILS_AS_NOT_HELD),
+            Map.entry("fencingToken()", OnIdleClient.FAILS_AS_NOT_HELD),
+            Map.entry("isAcquiredInThisProcess()", OnIdleClient.ANSWERS),
+            Map.entry("isHeldByCurrentThread()", OnIdleClient.ANSWERS),
+            Map.entry("getHoldCount()", OnIdleClient.ANSWERS),
+            Map.entry("path()", OnIdleClient.ANSWERS),
+            Map.entry("toString()", OnIdleClient.ANSWERS));
 
-        assertThatThrownBy(() -> new ZkReentrantLock(client, path))
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("lockTypes")
+    void publicConstructorsAndMethods_nullArgument_throwNullPointerNamingTheParameterAndCreateNothing(Class<?> type)
+            throws Exception {
+        CuratorFramework client = zk.newClient();
+        SoftAssertions softly = new SoftAssertions();
+        for (Executable member : PublicSurface.of(type)) {
+            for (int i = 0; i < member.getParameterCount(); i++) {
+                if (member.getParameterTypes()[i].isPrimitive()) {
+                    continue;
+                }
+                Object[] arguments = PublicSurface.sampleArguments(member, client, zk.path("lock"));
+                arguments[i] = null;
+                Object target = member instanceof Method ? newLock(type, client) : null;
+                softly.assertThat(PublicSurface.thrownBy(member, target, arguments))
+                        .as("%s with argument %d null", PublicSurface.signature(member), i)
+                        .isInstanceOf(NullPointerException.class)
+                        .hasMessage(PublicSurface.PARAMETER_NAMES.get(member.getParameterTypes()[i]));
+            }
+        }
+        softly.assertAll();
+        assertNoLockPath();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("lockTypes")
+    void publicMethods_onAnUnstartedOrClosedClient_throwNamingStateAndPathOrAnswerLocally(Class<?> type)
+            throws Exception {
+        CuratorFramework closed = zk.newClient();
+        closed.close();
+        Map<String, CuratorFramework> clients = Map.of("LATENT", zk.newUnstartedClient(), "STOPPED", closed);
+        SoftAssertions softly = new SoftAssertions();
+        for (Method method : publicMethodsOf(type)) {
+            OnIdleClient expected = ON_IDLE_CLIENT.get(PublicSurface.signature(method));
+            assertThat(expected)
+                    .as("an expectation for %s: every public method needs one", PublicSurface.signature(method))
+                    .isNotNull();
+            for (Map.Entry<String, CuratorFramework> client : clients.entrySet()) {
+                Object lock = newLock(type, client.getValue());
+                Object[] arguments = PublicSurface.sampleArguments(method, client.getValue(), zk.path("lock"));
+                Throwable thrown = PublicSurface.thrownBy(method, lock, arguments);
+                String as = PublicSurface.signature(method) + " on a client in state " + client.getKey();
+                switch (expected) {
+                    case FAILS_ON_CLIENT_STATE -> softly.assertThat(thrown)
+                            .as(as)
+                            .isInstanceOf(IllegalStateException.class)
+                            .hasMessageContaining(client.getKey())
+                            .hasMessageContaining("'" + zk.path("lock") + "'");
+                    case FAILS_AS_NOT_HELD -> softly.assertThat(thrown)
+                            .as(as)
+                            .isInstanceOf(IllegalMonitorStateException.class)
+                            .hasMessageContaining("'" + zk.path("lock") + "'")
+                            .hasMessageContaining(Thread.currentThread().getName());
+                    case ANSWERS -> softly.assertThat(thrown).as(as).isNull();
+                }
+            }
+        }
+        softly.assertAll();
+        assertNoLockPath();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("lockTypes")
+    void acquire_whenAlreadyInterrupted_throwsNamingThePathClearsTheFlagAndCreatesNothing(Class<?> type)
+            throws Exception {
+        CuratorFramework client = zk.newClient();
+        Object lock = newLock(type, client);
+        SoftAssertions softly = new SoftAssertions();
+        for (Method acquire : publicMethodsOf(type)) {
+            if (!acquire.getName().equals("acquire")) {
+                continue;
+            }
+            Object[] arguments = PublicSurface.sampleArguments(acquire, client, zk.path("lock"));
+
+            Thread.currentThread().interrupt();
+            Throwable thrown = PublicSurface.thrownBy(acquire, lock, arguments);
+
+            String as = PublicSurface.signature(acquire);
+            softly.assertThat(Thread.interrupted())
+                    .as("interrupt flag after %s threw", as)
+                    .isFalse();
+            softly.assertThat(thrown)
+                    .as(as)
+                    .isInstanceOf(InterruptedException.class)
+                    .hasMessageContaining("'" + zk.path("lock") + "'");
+        }
+        softly.assertAll();
+        assertNoLockPath();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("lockTypes")
+    void acquire_extremeTimeouts_saturateToWaitingOrMakeOneTry(Class<? extends InterProcessLock> type)
+            throws Exception {
+        CuratorFramework client = zk.newClient();
+        InterProcessLock lock = newLock(type, client);
+        ZkReentrantLock other = new ZkReentrantLock(zk.newClient(), zk.path("lock"));
+        assertThat(lock.acquire(Long.MAX_VALUE, TimeUnit.DAYS)).isTrue();
+        releaseTheOnlyNode(lock, other);
+        assertThat(lock.acquire(Long.MIN_VALUE, TimeUnit.NANOSECONDS)).isTrue();
+        releaseTheOnlyNode(lock, other);
+        assertThat(acquire(lock, Duration.ofSeconds(Long.MAX_VALUE, 999_999_999)))
+                .isTrue();
+        releaseTheOnlyNode(lock, other);
+        assertThat(acquire(lock, Duration.ofSeconds(Long.MIN_VALUE))).isTrue();
+        releaseTheOnlyNode(lock, other);
+
+        other.acquire();
+        assertThat(lock.acquire(Long.MIN_VALUE, TimeUnit.NANOSECONDS)).isFalse();
+        assertThat(acquire(lock, Duration.ofSeconds(Long.MIN_VALUE))).isFalse();
+        assertThat(lock.acquire(-1, TimeUnit.DAYS)).isFalse();
+        assertThat(other.participantNodes()).hasSize(1);
+        other.release();
+        assertThat(other.participantNodes()).isEmpty();
+    }
+
+    /**
+     * A path longer than a ZooKeeper request may be (the server's {@code jute.maxbuffer}, 1 MB by default) is taken
+     * as valid: every create then makes the server drop the client's connection, so every other lock on the client
+     * sees it SUSPENDED; a timed acquire returns false after its timeout plus a connection timeout, and an untimed one
+     * never returns (measured: still waiting after 15 s, the client SUSPENDED 10 times meanwhile). It should be refused
+     * before any ZooKeeper call, as other malformed paths are.
+     */
+    @Disabled("library bug: a lock path longer than ZooKeeper's request limit is accepted; every create drops the "
+            + "connection and an untimed acquire never returns")
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("lockTypes")
+    void constructors_pathLongerThanAZooKeeperRequestMayBe_throwIllegalArgumentNamingItsLength(
+            Class<? extends InterProcessLock> type) throws Exception {
+        String path = zk.path("a".repeat(1 << 20));
+
+        assertThat(PublicSurface.thrownBy(
+                        type.getConstructor(CuratorFramework.class, String.class),
+                        null,
+                        new Object[] {zk.newClient(), path}))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("'" + path + "'");
-        assertThatThrownBy(() -> new ZkExclusiveLock(client, path))
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("'" + path + "'");
+                .hasMessageContaining(String.valueOf(path.length()));
+        assertNoLockPath();
+    }
+
+    static Stream<Class<? extends InterProcessLock>> lockTypes() {
+        return LOCKS.stream();
     }
 
     @Test
-    void acquire_nullTimeUnitOrDuration_throwsNamingTheParameterAndCreatesNothing() throws Exception {
-        ZkReentrantLock reentrant = new ZkReentrantLock(zk.newClient(), zk.path("lock"));
-        ZkExclusiveLock exclusive = new ZkExclusiveLock(zk.newClient(), zk.path("lock"));
-
-        assertThatThrownBy(() -> reentrant.acquire(1, null))
-                .isInstanceOf(NullPointerException.class)
-                .hasMessage("unit");
-        assertThatThrownBy(() -> reentrant.acquire((Duration) null))
-                .isInstanceOf(NullPointerException.class)
-                .hasMessage("timeout");
-        assertThatThrownBy(() -> exclusive.acquire(1, null))
-                .isInstanceOf(NullPointerException.class)
-                .hasMessage("unit");
-        assertThatThrownBy(() -> exclusive.acquire((Duration) null))
-                .isInstanceOf(NullPointerException.class)
-                .hasMessage("timeout");
-        assertThat(reentrant.participantNodes()).isEmpty();
+    void constructors_malformedPath_throwIllegalArgumentNamingThePath() {
+        CuratorFramework client = zk.newClient();
+        List<String> malformed = List.of(
+                "",
+                "locks/a",
+                "/locks/a/",
+                "/locks//a",
+                "/locks/./a",
+                "/locks/../a",
+                "/locks/.",
+                "/locks/..",
+                "/locks/a\u0000",
+                "/locks/a\u0001",
+                "/locks/a\u001f",
+                "/locks/a\u007f",
+                "/locks/a\u009f",
+                "/locks/a\ud800",
+                "/locks/a\uf8ff",
+                "/locks/a\ufff0",
+                "/locks/a\uffff");
+        SoftAssertions softly = new SoftAssertions();
+        for (String path : malformed) {
+            softly.assertThatThrownBy(() -> new ZkReentrantLock(client, path))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("'" + path + "'");
+            softly.assertThatThrownBy(() -> new ZkExclusiveLock(client, path))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("'" + path + "'");
+        }
+        softly.assertAll();
     }
 
     @Test
@@ -83,39 +243,6 @@ final class BadInputTest {
 
         assertThat(lock.getHoldCount()).isEqualTo(1);
         lock.release();
-    }
-
-    @Test
-    void acquire_unstartedClient_throwsIllegalStateNamingStateAndPath() throws Exception {
-        CuratorFramework unstarted = zk.newUnstartedClient();
-        ZkReentrantLock reentrant = new ZkReentrantLock(unstarted, zk.path("lock"));
-        ZkExclusiveLock exclusive = new ZkExclusiveLock(unstarted, zk.path("lock"));
-
-        assertThatThrownBy(reentrant::acquire)
-                .isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("LATENT")
-                .hasMessageContaining(zk.path("lock"));
-        assertThatThrownBy(() -> exclusive.acquire(1, TimeUnit.SECONDS))
-                .isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("LATENT")
-                .hasMessageContaining(zk.path("lock"));
-        assertThatThrownBy(reentrant::participantNodes).isInstanceOf(IllegalStateException.class);
-        assertThat(new ZkReentrantLock(zk.newClient(), zk.path("lock")).participantNodes())
-                .isEmpty();
-    }
-
-    @Test
-    void acquire_closedClient_throwsIllegalStateNamingStateAndPath() throws Exception {
-        CuratorFramework client = zk.newClient();
-        ZkReentrantLock lock = new ZkReentrantLock(client, zk.path("lock"));
-        client.close();
-
-        assertThatThrownBy(() -> lock.acquire(Duration.ofSeconds(1)))
-                .isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("STOPPED")
-                .hasMessageContaining(zk.path("lock"));
-        assertThat(new ZkReentrantLock(zk.newClient(), zk.path("lock")).participantNodes())
-                .isEmpty();
     }
 
     @Test
@@ -181,5 +308,33 @@ final class BadInputTest {
                 .hasMessageContaining(zk.path("lock"));
         assertThat(new ZkReentrantLock(zk.newClient(), zk.path("lock")).participantNodes())
                 .isEmpty();
+    }
+
+    private static List<Method> publicMethodsOf(Class<?> type) {
+        return PublicSurface.of(type).stream()
+                .filter(member -> member instanceof Method)
+                .map(member -> (Method) member)
+                .toList();
+    }
+
+    private static InterProcessLock newLock(Class<?> type, CuratorFramework client) throws Exception {
+        return (InterProcessLock)
+                type.getConstructor(CuratorFramework.class, String.class).newInstance(client, zk.path("lock"));
+    }
+
+    private static void releaseTheOnlyNode(InterProcessLock lock, ZkReentrantLock observer) throws Exception {
+        assertThat(observer.participantNodes()).hasSize(1);
+        lock.release();
+    }
+
+    private static boolean acquire(InterProcessLock lock, Duration timeout) throws Exception {
+        return lock instanceof ZkReentrantLock reentrant
+                ? reentrant.acquire(timeout)
+                : ((ZkExclusiveLock) lock).acquire(timeout);
+    }
+
+    /** Nothing was asked of ZooKeeper: not even the container parents of the lock path exist. */
+    private static void assertNoLockPath() throws Exception {
+        assertThat(zk.newClient().checkExists().forPath(zk.path("lock"))).isNull();
     }
 }
