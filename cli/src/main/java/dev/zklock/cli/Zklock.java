@@ -10,7 +10,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         version = "zklock 0.1.0-SNAPSHOT",
         description = "ZooKeeper locks that run beside Apache Curator.",
-        subcommands = {DemoCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {DemoCommand.class, TortureCommand.class, CommandLine.HelpCommand.class})
 public final class Zklock implements Callable<Integer> {
     /**
      * Runs the command and exits with its status.
