@@ -112,26 +112,6 @@ public record ChaosSettings(
     }
 
     /**
-     * Returns these settings with other fault weights.
-     *
-     * @param newWeights the relative frequency of each fault kind
-     * @return new settings
-     */
-    public ChaosSettings withFaultWeights(Map<FaultKind, Integer> newWeights) {
-        return new ChaosSettings(
-                seed,
-                duration,
-                clients,
-                threads,
-                lockPaths,
-                kinds,
-                newWeights,
-                meanFaultInterval,
-                maxAcquireTimeout,
-                maxHold);
-    }
-
-    /**
      * Returns these settings with other numbers of clients and threads.
      *
      * @param newClients clients, at least 1

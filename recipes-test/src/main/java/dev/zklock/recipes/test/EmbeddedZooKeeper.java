@@ -22,6 +22,7 @@ import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.QuorumConfigBuilder;
 import org.apache.curator.test.TestingZooKeeperServer;
 import org.apache.zookeeper.ZooKeeper;
+import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * Real ZooKeeper servers in this JVM: one standalone server, or an ensemble of several ({@code curator-test}'s
@@ -163,8 +164,8 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
     }
 
     /**
-     * Starts a stopped server again on the same ports and data, and waits until it serves (an ensemble member serves
-     * once it has joined a quorum). Does nothing if it runs.
+     * Starts a stopped server again on the same ports and data and, if a majority of the servers now runs, waits until
+     * it serves (an ensemble member serves once it has joined the quorum). Does nothing if it runs.
      *
      * @param server the server's index
      * @throws Exception if it does not start, or does not serve within a minute
@@ -212,12 +213,16 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
      * @throws IllegalStateException if no server leads within a minute
      */
     public int leader() {
-        return await("a leader among " + connectString())
-                .atMost(QUORUM_WAIT)
-                .pollInterval(Duration.ofMillis(50))
-                .pollInSameThread()
-                .until(this::currentLeader, Optional::isPresent)
-                .orElseThrow();
+        try {
+            return await("a leader among " + connectString())
+                    .atMost(QUORUM_WAIT)
+                    .pollInterval(Duration.ofMillis(50))
+                    .pollInSameThread()
+                    .until(this::currentLeader, Optional::isPresent)
+                    .orElseThrow();
+        } catch (ConditionTimeoutException e) {
+            throw new IllegalStateException("no server of " + connectString() + " leads after " + QUORUM_WAIT, e);
+        }
     }
 
     /**

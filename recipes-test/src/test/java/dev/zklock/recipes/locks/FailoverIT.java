@@ -65,8 +65,7 @@ final class FailoverIT {
         ZkReentrantLock holder = new ZkReentrantLock(holderClient, zk.path("lock"));
         holder.acquire();
         long token = holder.fencingToken();
-        SafetyMonitor.Hold hold =
-                monitor.enter("holder", SafetyMonitor.Claim.exclusive(holder.path(), token, holderClient));
+        SafetyMonitor.Hold hold = enter("holder", holder.path(), token, holderClient);
         List<String> order = new CopyOnWriteArrayList<>();
         List<CompletableFuture<Void>> waiters = queueWaiters(holder, order);
 
@@ -99,8 +98,7 @@ final class FailoverIT {
         ZkExclusiveLock holder = new ZkExclusiveLock(holderClient, zk.path("lock"));
         holder.acquire();
         long token = holder.fencingToken();
-        SafetyMonitor.Hold hold =
-                monitor.enter("holder", SafetyMonitor.Claim.exclusive(holder.path(), token, holderClient));
+        SafetyMonitor.Hold hold = enter("holder", holder.path(), token, holderClient);
         CuratorFramework otherClient = zk.newClient();
         ZkReentrantLock other = new ZkReentrantLock(otherClient, zk.path("lock"));
         int server = zk.serverOf(holderClient);
@@ -120,8 +118,7 @@ final class FailoverIT {
         hold.exit();
         holder.release();
         assertThat(other.acquire(30, TimeUnit.SECONDS)).isTrue();
-        monitor.enter("other", SafetyMonitor.Claim.exclusive(other.path(), other.fencingToken(), otherClient))
-                .exit();
+        enter("other", other.path(), other.fencingToken(), otherClient).exit();
         other.release();
         zk.restartServer(server);
         assertClean();
@@ -135,8 +132,7 @@ final class FailoverIT {
         CuratorFramework holderClient = zk.newClient();
         ZkReentrantLock holder = new ZkReentrantLock(holderClient, zk.path("lock"));
         holder.acquire();
-        SafetyMonitor.Hold hold = monitor.enter(
-                "holder", SafetyMonitor.Claim.exclusive(holder.path(), holder.fencingToken(), holderClient));
+        SafetyMonitor.Hold hold = enter("holder", holder.path(), holder.fencingToken(), holderClient);
         List<String> order = new CopyOnWriteArrayList<>();
         List<CompletableFuture<Void>> waiters = queueWaiters(holder, order);
 
@@ -266,6 +262,10 @@ final class FailoverIT {
         holds.forEach(SafetyMonitor.Hold::exit);
         contender.release();
         return true;
+    }
+
+    private SafetyMonitor.Hold enter(String owner, String path, long token, CuratorFramework client) {
+        return monitor.enter(owner, SafetyMonitor.Claim.exclusive(path, token, client));
     }
 
     private LockActor actor(String name) {

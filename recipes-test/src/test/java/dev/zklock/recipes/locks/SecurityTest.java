@@ -15,10 +15,8 @@ import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.framework.api.ACLProvider;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.ZooDefs;
-import org.apache.zookeeper.data.ACL;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -28,7 +26,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Lock nodes under digest-authenticated ACLs given by the client's {@link ACLProvider}: the holder's credentials own
  * the lock path and every node in it, so a client without them (none, or a wrong password) can neither break a held
- * lock nor read who holds it, for zklock's locks and Curator's mutex alike. ZooKeeper checks a delete against the
+ * lock nor read who holds it, for zklock's locks and Curator's mutex alike ({@code ClientSetupTest} checks the ACL
+ * the nodes get). ZooKeeper checks a delete against the
  * ACL of the parent, so what protects a lock node is the ACL of the lock path: the last test shows what happens when the
  * lock path was made open beforehand.
  */
@@ -36,18 +35,6 @@ import org.junit.jupiter.params.provider.MethodSource;
 final class SecurityTest {
     @RegisterExtension
     static final ZooKeeperExtension zk = ZooKeeperExtension.server();
-
-    private static final ACLProvider CREATOR_ONLY = new ACLProvider() {
-        @Override
-        public List<ACL> getDefaultAcl() {
-            return ZooDefs.Ids.CREATOR_ALL_ACL;
-        }
-
-        @Override
-        public List<ACL> getAclForPath(String path) {
-            return ZooDefs.Ids.CREATOR_ALL_ACL;
-        }
-    };
 
     static Stream<LockKind> kinds() {
         return LockKind.builtIn().stream();
@@ -142,7 +129,7 @@ final class SecurityTest {
     }
 
     private CuratorFramework alice() {
-        return client(b -> b.authorization("digest", bytes("alice:secret")).aclProvider(CREATOR_ONLY));
+        return client(b -> b.authorization("digest", bytes("alice:secret")).aclProvider(Acls.CREATOR_ONLY));
     }
 
     private static CuratorFramework client(Consumer<CuratorFrameworkFactory.Builder> customizer) {
