@@ -3,7 +3,6 @@ package dev.zklock.cli;
 import dev.zklock.recipes.locks.ZkReentrantLock;
 import dev.zklock.recipes.test.Faults;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -20,14 +19,16 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * Clients on their own sessions contend for one {@link ZkReentrantLock}; the screen shows who holds it with its
- * fencing token and who waits, and, halfway through, the holder's session expires and the lock moves on.
+ * Clients on their own sessions contend for each kind of lock. First a {@link ZkReentrantLock}: the screen shows who
+ * holds it with its fencing token and who waits, and, halfway through, the holder's session expires and the lock moves
+ * on. Then a read/write lock ({@link ReadWriteScene}) and a multi-lock ({@link MultiLockScene}).
  */
 @Command(
         name = "demo",
         mixinStandardHelpOptions = true,
-        description = "Clients contend for a ZkReentrantLock on an embedded ZooKeeper (or --connect); "
-                + "shows holders, waiters, fencing tokens and a session expiry.")
+        description = "Clients contend for each kind of lock on an embedded ZooKeeper (or --connect): a reentrant"
+                + " lock with a session expiry, a read/write lock with a downgrade, and a multi-lock; shows holders,"
+                + " waiters and fencing tokens.")
 final class DemoCommand implements Callable<Integer> {
     private static final String[] NAMES = {"alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi"};
 
@@ -55,17 +56,18 @@ final class DemoCommand implements Callable<Integer> {
     @Option(names = "--path", defaultValue = "/zklock-demo/lock", description = "lock path (default: ${DEFAULT-VALUE})")
     String path;
 
-    private final long start = System.nanoTime();
     private final AtomicInteger inside = new AtomicInteger();
     private final AtomicInteger overlaps = new AtomicInteger();
     private final AtomicLong lastToken = new AtomicLong();
     private final AtomicInteger tokenRegressions = new AtomicInteger();
     private final AtomicInteger acquisitions = new AtomicInteger();
     private PrintWriter out;
+    private Screen screen;
 
     @Override
     public Integer call() throws Exception {
         out = spec.commandLine().getOut();
+        screen = new Screen(out);
         if (clients < 2 || clients > NAMES.length) {
             throw new picocli.CommandLine.ParameterException(
                     spec.commandLine(), "--clients must be 2 to 8, not " + clients);
@@ -91,18 +93,18 @@ final class DemoCommand implements Callable<Integer> {
             pool.shutdown();
             List<String> left = contenders.get(0).lock.participantNodes();
             say(
-                    "done: %d acquisitions, overlaps %d, token regressions %d, nodes left %d",
+                    "reentrant lock done: %d acquisitions, overlaps %d, token regressions %d, nodes left %d",
                     acquisitions.get(), overlaps.get(), tokenRegressions.get(), left.size());
-            return overlaps.get() == 0 && tokenRegressions.get() == 0 && left.isEmpty() ? 0 : 1;
+            String base = ZKPaths.getPathAndNode(path).getPath();
+            boolean readWrite = new ReadWriteScene(ensemble, screen, ZKPaths.makePath(base, "catalog")).play();
+            boolean multi = new MultiLockScene(ensemble, screen, ZKPaths.makePath(base, "accounts"), rounds).play();
+            boolean clean = overlaps.get() == 0 && tokenRegressions.get() == 0 && left.isEmpty();
+            return clean && readWrite && multi ? 0 : 1;
         }
     }
 
     private void say(String format, Object... args) {
-        double seconds = (System.nanoTime() - start) / 1e9;
-        synchronized (this) {
-            out.printf("[%6.3fs] %s%n", seconds, String.format(format, args));
-            out.flush();
-        }
+        screen.say(format, args);
     }
 
     /** One client looping acquire, work, release; one of them has its session expire while it holds. */
@@ -148,11 +150,7 @@ final class DemoCommand implements Callable<Integer> {
         String queue() throws Exception {
             List<String> names = new ArrayList<>();
             for (String node : lock.participantNodes()) {
-                try {
-                    names.add(new String(client.getData().forPath(node), StandardCharsets.UTF_8));
-                } catch (org.apache.zookeeper.KeeperException.NoNodeException gone) {
-                    names.add("(" + ZKPaths.getNodeFromPath(node) + ", gone)");
-                }
+                names.add(NodeOwners.of(client, node));
             }
             return String.join(" > ", names);
         }

@@ -1,13 +1,9 @@
 package dev.zklock.cli;
 
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.apache.curator.test.TestingServer;
 import picocli.CommandLine.ParameterException;
 
@@ -35,9 +31,10 @@ final class Ensemble implements AutoCloseable {
             out.printf("ZooKeeper: embedded server on %s%n", server.getConnectString());
             return new Ensemble(server, server.getConnectString());
         }
-        if (!connect.matches("[\\w.\\-\\[\\]:]+(,[\\w.\\-\\[\\]:]+)*(/[\\w./\\-]*)?")) {
-            throw new ParameterException(
-                    commandLine, "malformed connect string '" + connect + "': expected host:port[,host:port...]");
+        try {
+            ConnectString.parse(connect);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(commandLine, e.getMessage());
         }
         out.printf("ZooKeeper: %s%n", connect);
         return new Ensemble(null, connect);
@@ -49,19 +46,8 @@ final class Ensemble implements AutoCloseable {
 
     /** Returns a started client whose nodes carry {@code name} as data; fails if it cannot connect in time. */
     CuratorFramework newClient(String name) throws InterruptedException {
-        CuratorFramework client = CuratorFrameworkFactory.builder()
-                .connectString(connectString)
-                .sessionTimeoutMs(SESSION_TIMEOUT_MS)
-                .connectionTimeoutMs(CONNECTION_TIMEOUT_MS)
-                .retryPolicy(new ExponentialBackoffRetry(100, 3))
-                .defaultData(name.getBytes(StandardCharsets.UTF_8))
-                .build();
+        CuratorFramework client = Clients.connect(connectString, name, SESSION_TIMEOUT_MS, CONNECTION_TIMEOUT_MS);
         clients.add(client);
-        client.start();
-        if (!client.blockUntilConnected(CONNECTION_TIMEOUT_MS, TimeUnit.MILLISECONDS)) {
-            throw new IllegalStateException(
-                    "cannot reach ZooKeeper at " + connectString + " within " + CONNECTION_TIMEOUT_MS + " ms");
-        }
         return client;
     }
 

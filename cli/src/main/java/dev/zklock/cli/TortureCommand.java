@@ -7,7 +7,6 @@ import dev.zklock.recipes.test.EmbeddedZooKeeper;
 import dev.zklock.recipes.test.FaultKind;
 import dev.zklock.recipes.test.SafetyReport;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,11 +15,8 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.retry.ExponentialBackoffRetry;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -65,6 +61,8 @@ final class TortureCommand implements Callable<Integer> {
             description = "threads, at least --clients (default: ${DEFAULT-VALUE})")
     int threads;
 
+    private long barSeconds; // confined to the command's thread
+
     @Override
     public Integer call() throws Exception {
         checkOptions();
@@ -77,20 +75,12 @@ final class TortureCommand implements Callable<Integer> {
                 "zklock torture: seed %d, %d s, %d server(s), %d clients, %d threads; starting ZooKeeper...%n",
                 runSeed, seconds, servers, clients, threads);
         err.flush();
-        ProgressBar bar = new ProgressBar(err, System.console() != null);
+        Progress bar = new Progress(err, (int) seconds);
         ChaosReport report;
         try (EmbeddedZooKeeper zooKeeper = EmbeddedZooKeeper.startEnsemble(servers);
-                Clients made = new Clients(zooKeeper.connectString())) {
-            report = Chaos.run(
-                    settings,
-                    zooKeeper,
-                    made::newClient,
-                    BASE_PATH,
-                    progress -> bar.update(
-                            progress.elapsed().toMillis()
-                                    / (double) settings.duration().toMillis(),
-                            status(progress)));
-            bar.update(1, status(report));
+                RunClients made = new RunClients(zooKeeper.connectString())) {
+            report = Chaos.run(settings, zooKeeper, made::newClient, BASE_PATH, progress -> show(bar, progress));
+            show(bar, report);
             bar.finish();
         }
         printReport(out, report, settings);
@@ -111,6 +101,14 @@ final class TortureCommand implements Callable<Integer> {
             throw new ParameterException(
                     spec.commandLine(), "--threads must be at least --clients (" + clients + "), not " + threads);
         }
+    }
+
+    /** Moves the bar to the seconds elapsed and shows the counts. */
+    private void show(Progress bar, ChaosReport progress) {
+        for (; barSeconds < Math.min(seconds, progress.elapsed().toSeconds()); barSeconds++) {
+            bar.stepDone();
+        }
+        bar.running(status(progress));
     }
 
     private static String status(ChaosReport progress) {
@@ -162,34 +160,25 @@ final class TortureCommand implements Callable<Integer> {
         return parts.stream().collect(Collectors.joining(", ", "{", "}"));
     }
 
-    /** The clients of one run, each named by the data of its nodes; all closed with it. Confined to the run. */
-    private static final class Clients implements AutoCloseable {
+    /** The clients of one run, each named by the data of its nodes; all closed with it. Safe for use by threads. */
+    private static final class RunClients implements AutoCloseable {
         private final String connectString;
         private final List<CuratorFramework> made = new ArrayList<>();
 
-        Clients(String connectString) {
+        RunClients(String connectString) {
             this.connectString = connectString;
         }
 
         synchronized CuratorFramework newClient(String name) {
-            CuratorFramework client = CuratorFrameworkFactory.builder()
-                    .connectString(connectString)
-                    .sessionTimeoutMs(SESSION_TIMEOUT_MS)
-                    .connectionTimeoutMs(CONNECTION_TIMEOUT_MS)
-                    .retryPolicy(new ExponentialBackoffRetry(50, 5, 500))
-                    .defaultData(name.getBytes(StandardCharsets.UTF_8))
-                    .build();
-            made.add(client);
-            client.start();
             try {
-                if (!client.blockUntilConnected(CONNECTION_TIMEOUT_MS, TimeUnit.MILLISECONDS)) {
-                    throw new IllegalStateException("client " + name + " cannot reach " + connectString);
-                }
+                CuratorFramework client =
+                        Clients.connect(connectString, name, SESSION_TIMEOUT_MS, CONNECTION_TIMEOUT_MS);
+                made.add(client);
+                return client;
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException("interrupted while connecting client " + name, e);
             }
-            return client;
         }
 
         @Override

@@ -10,7 +10,15 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         version = "zklock 0.1.0-SNAPSHOT",
         description = "ZooKeeper locks that run beside Apache Curator.",
-        subcommands = {DemoCommand.class, TortureCommand.class, CommandLine.HelpCommand.class})
+        exitCodeListHeading = "%nExit status:%n",
+        exitCodeList = {"0:success", "1:failure (unreachable server, no lock at the path, ...)", "2:bad usage"},
+        subcommands = {
+            DemoCommand.class,
+            InspectCommand.class,
+            BenchCommand.class,
+            TortureCommand.class,
+            CommandLine.HelpCommand.class
+        })
 public final class Zklock implements Callable<Integer> {
     /**
      * Runs the command and exits with its status.
@@ -22,7 +30,24 @@ public final class Zklock implements Callable<Integer> {
     }
 
     static int run(String... args) {
-        return new CommandLine(new Zklock()).execute(args);
+        return commandLine().execute(args);
+    }
+
+    /**
+     * Returns the command line with its failure handling: a {@link CommandFailure} prints its message to the error
+     * stream, without a stack trace, and exits with status 1.
+     */
+    static CommandLine commandLine() {
+        CommandLine commandLine = new CommandLine(new Zklock());
+        commandLine.setExecutionExceptionHandler((failure, command, parseResult) -> {
+            if (failure instanceof CommandFailure) {
+                command.getErr().println("zklock " + command.getCommandName() + ": " + failure.getMessage());
+                command.getErr().flush();
+                return 1;
+            }
+            throw failure;
+        });
+        return commandLine;
     }
 
     @Override

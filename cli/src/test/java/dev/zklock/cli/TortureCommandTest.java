@@ -26,7 +26,7 @@ final class TortureCommandTest {
                 .containsPattern("faults +\\d+ \\{")
                 .contains("overlaps          0", "token regressions 0", "leaked nodes      0", "stuck waiters     0")
                 .contains("verdict           clean");
-        assertThat(err.toString()).contains("seed 42").contains("] 100% ");
+        assertThat(err.toString()).contains("seed 42").contains("] 4/4  4 s, ");
     }
 
     @Test

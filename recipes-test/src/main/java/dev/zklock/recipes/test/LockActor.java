@@ -37,6 +37,17 @@ public final class LockActor implements AutoCloseable {
         T call() throws Exception;
     }
 
+    /** An action without a result, such as a release. */
+    @FunctionalInterface
+    public interface Task {
+        /**
+         * Runs the task on the actor's thread.
+         *
+         * @throws Exception whatever the task throws
+         */
+        void run() throws Exception;
+    }
+
     private final String name;
     private final ExecutorService executor;
     private final List<Throwable> unobservedFailures = new CopyOnWriteArrayList<>();
@@ -79,6 +90,19 @@ public final class LockActor implements AutoCloseable {
             }
         });
         return result;
+    }
+
+    /**
+     * Runs {@code task} on the actor's thread after the actions before it, such as {@code actor.run(lock::release)}.
+     *
+     * @param task the call to make
+     * @return the task's outcome
+     */
+    public CompletableFuture<Void> run(Task task) {
+        return submit(() -> {
+            task.run();
+            return null;
+        });
     }
 
     /**

@@ -7,32 +7,45 @@ import dev.zklock.recipes.test.ZooKeeperExtension;
 import java.lang.reflect.Executable;
 import java.lang.reflect.Method;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.stream.Stream;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.locks.InterProcessLock;
 import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.Disabled;
+import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Every bad input gets a clear exception that names the value, before any ZooKeeper call, and leaves no node. The
- * sweeps find the public constructors and methods of {@link ZkReentrantLock} and {@link ZkExclusiveLock} by
- * reflection, so a method added later is swept too (and must be given an expectation here).
+ * sweeps find the public constructors and methods (inherited ones too) of every lock type by reflection, so a method
+ * added later is swept too, and must be given an expectation here.
  */
 @Timeout(60)
 final class BadInputTest {
     @RegisterExtension
     static final ZooKeeperExtension zk = ZooKeeperExtension.server();
 
-    private static final List<Class<? extends InterProcessLock>> LOCKS =
-            List.of(ZkReentrantLock.class, ZkExclusiveLock.class);
+    /** Every public lock type, made on a client: the multi-lock takes the paths "lock" and "other". */
+    private static final Map<Class<?>, Function<CuratorFramework, Object>> LOCKS = new LinkedHashMap<>();
+
+    static {
+        LOCKS.put(ZkReentrantLock.class, client -> new ZkReentrantLock(client, zk.path("lock")));
+        LOCKS.put(ZkExclusiveLock.class, client -> new ZkExclusiveLock(client, zk.path("lock")));
+        LOCKS.put(ZkReadWriteLock.class, client -> new ZkReadWriteLock(client, zk.path("lock")));
+        LOCKS.put(ZkReadWriteLock.ReadLock.class, client -> new ZkReadWriteLock(client, zk.path("lock")).readLock());
+        LOCKS.put(ZkReadWriteLock.WriteLock.class, client -> new ZkReadWriteLock(client, zk.path("lock")).writeLock());
+        LOCKS.put(ZkMultiLock.class, client -> new ZkMultiLock(client, List.of(zk.path("lock"), zk.path("other"))));
+    }
 
     /** What a public method does when the client is not started or is closed. */
     private enum OnIdleClient {
@@ -48,19 +61,42 @@ final class BadInputTest {
             Map.entry("acquire()", OnIdleClient.FAILS_ON_CLIENT_STATE),
             Map.entry("acquire(long,TimeUnit)", OnIdleClient.FAILS_ON_CLIENT_STATE),
             Map.entry("acquire(Duration)", OnIdleClient.FAILS_ON_CLIENT_STATE),
+            Map.entry("hold()", OnIdleClient.FAILS_ON_CLIENT_STATE),
+            Map.entry("hold(Duration)", OnIdleClient.FAILS_ON_CLIENT_STATE),
+            Map.entry("acquireAsync()", OnIdleClient.FAILS_ON_CLIENT_STATE),
+            Map.entry("acquireAsync(Duration)", OnIdleClient.FAILS_ON_CLIENT_STATE),
             Map.entry("participantNodes()", OnIdleClient.FAILS_ON_CLIENT_STATE),
+            Map.entry("getParticipantNodes()", OnIdleClient.FAILS_ON_CLIENT_STATE),
             Map.entry("release()", OnIdleClient.FAILS_AS_NOT_HELD),
             Map.entry("fencingToken()", OnIdleClient.FAILS_AS_NOT_HELD),
+            Map.entry("fencingTokens()", OnIdleClient.FAILS_AS_NOT_HELD),
+            Map.entry("holdCheck()", OnIdleClient.FAILS_AS_NOT_HELD),
             Map.entry("isAcquiredInThisProcess()", OnIdleClient.ANSWERS),
             Map.entry("isHeldByCurrentThread()", OnIdleClient.ANSWERS),
+            Map.entry("isOwnedByCurrentThread()", OnIdleClient.ANSWERS),
             Map.entry("getHoldCount()", OnIdleClient.ANSWERS),
+            Map.entry("holdState()", OnIdleClient.ANSWERS),
+            Map.entry("addStateListener(LockStateListener)", OnIdleClient.ANSWERS),
+            Map.entry("removeStateListener(LockStateListener)", OnIdleClient.ANSWERS),
+            Map.entry("asLock()", OnIdleClient.ANSWERS),
+            Map.entry("readLock()", OnIdleClient.ANSWERS),
+            Map.entry("writeLock()", OnIdleClient.ANSWERS),
             Map.entry("path()", OnIdleClient.ANSWERS),
+            Map.entry("paths()", OnIdleClient.ANSWERS),
             Map.entry("toString()", OnIdleClient.ANSWERS));
+
+    static Stream<Named<Class<?>>> lockTypes() {
+        return LOCKS.keySet().stream().map(type -> Named.of(type.getSimpleName(), type));
+    }
+
+    /** The lock types that are locks themselves (the read/write pair is not), for the acquire tests. */
+    static Stream<Named<Class<?>>> acquirableTypes() {
+        return lockTypes().filter(type -> InterProcessLock.class.isAssignableFrom(type.getPayload()));
+    }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("lockTypes")
-    void publicConstructorsAndMethods_nullArgument_throwNullPointerNamingTheParameterAndCreateNothing(Class<?> type)
-            throws Exception {
+    void publicConstructorsAndMethods_nullArgument_throwNullPointerNamingTheParameterAndCreateNothing(Class<?> type) {
         CuratorFramework client = zk.newClient();
         SoftAssertions softly = new SoftAssertions();
         for (Executable member : PublicSurface.of(type)) {
@@ -68,13 +104,13 @@ final class BadInputTest {
                 if (member.getParameterTypes()[i].isPrimitive()) {
                     continue;
                 }
-                Object[] arguments = PublicSurface.sampleArguments(member, client, zk.path("lock"));
+                Object[] arguments = arguments(member, client);
                 arguments[i] = null;
-                Object target = member instanceof Method ? newLock(type, client) : null;
+                Object target = member instanceof Method ? LOCKS.get(type).apply(client) : null;
                 softly.assertThat(PublicSurface.thrownBy(member, target, arguments))
                         .as("%s with argument %d null", PublicSurface.signature(member), i)
                         .isInstanceOf(NullPointerException.class)
-                        .hasMessage(PublicSurface.PARAMETER_NAMES.get(member.getParameterTypes()[i]));
+                        .hasMessage(PublicSurface.parameterName(member, i));
             }
         }
         softly.assertAll();
@@ -83,8 +119,7 @@ final class BadInputTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("lockTypes")
-    void publicMethods_onAnUnstartedOrClosedClient_throwNamingStateAndPathOrAnswerLocally(Class<?> type)
-            throws Exception {
+    void publicMethods_onAnUnstartedOrClosedClient_throwNamingStateAndPathOrAnswerLocally(Class<?> type) {
         CuratorFramework closed = zk.newClient();
         closed.close();
         Map<String, CuratorFramework> clients = Map.of("LATENT", zk.newUnstartedClient(), "STOPPED", closed);
@@ -95,20 +130,19 @@ final class BadInputTest {
                     .as("an expectation for %s: every public method needs one", PublicSurface.signature(method))
                     .isNotNull();
             for (Map.Entry<String, CuratorFramework> client : clients.entrySet()) {
-                Object lock = newLock(type, client.getValue());
-                Object[] arguments = PublicSurface.sampleArguments(method, client.getValue(), zk.path("lock"));
-                Throwable thrown = PublicSurface.thrownBy(method, lock, arguments);
+                Object lock = LOCKS.get(type).apply(client.getValue());
+                Throwable thrown = PublicSurface.thrownBy(method, lock, arguments(method, client.getValue()));
                 String as = PublicSurface.signature(method) + " on a client in state " + client.getKey();
                 switch (expected) {
                     case FAILS_ON_CLIENT_STATE -> softly.assertThat(thrown)
                             .as(as)
                             .isInstanceOf(IllegalStateException.class)
                             .hasMessageContaining(client.getKey())
-                            .hasMessageContaining("'" + zk.path("lock") + "'");
+                            .hasMessageContaining(zk.path("lock"));
                     case FAILS_AS_NOT_HELD -> softly.assertThat(thrown)
                             .as(as)
                             .isInstanceOf(IllegalMonitorStateException.class)
-                            .hasMessageContaining("'" + zk.path("lock") + "'")
+                            .hasMessageContaining(zk.path("lock"))
                             .hasMessageContaining(Thread.currentThread().getName());
                     case ANSWERS -> softly.assertThat(thrown).as(as).isNull();
                 }
@@ -119,57 +153,52 @@ final class BadInputTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("lockTypes")
-    void acquire_whenAlreadyInterrupted_throwsNamingThePathClearsTheFlagAndCreatesNothing(Class<?> type)
-            throws Exception {
+    @MethodSource("acquirableTypes")
+    void acquireAndHold_whenAlreadyInterrupted_throwNamingThePathClearTheFlagAndCreateNothing(Class<?> type) {
         CuratorFramework client = zk.newClient();
-        Object lock = newLock(type, client);
+        Object lock = LOCKS.get(type).apply(client);
         SoftAssertions softly = new SoftAssertions();
-        for (Method acquire : publicMethodsOf(type)) {
-            if (!acquire.getName().equals("acquire")) {
+        for (Method method : publicMethodsOf(type)) {
+            if (!method.getName().equals("acquire") && !method.getName().equals("hold")) {
                 continue;
             }
-            Object[] arguments = PublicSurface.sampleArguments(acquire, client, zk.path("lock"));
-
             Thread.currentThread().interrupt();
-            Throwable thrown = PublicSurface.thrownBy(acquire, lock, arguments);
+            Throwable thrown = PublicSurface.thrownBy(method, lock, arguments(method, client));
 
-            String as = PublicSurface.signature(acquire);
+            String as = PublicSurface.signature(method);
             softly.assertThat(Thread.interrupted())
                     .as("interrupt flag after %s threw", as)
                     .isFalse();
             softly.assertThat(thrown)
                     .as(as)
                     .isInstanceOf(InterruptedException.class)
-                    .hasMessageContaining("'" + zk.path("lock") + "'");
+                    .hasMessageContaining(zk.path("lock"));
         }
         softly.assertAll();
         assertNoLockPath();
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("lockTypes")
-    void acquire_extremeTimeouts_saturateToWaitingOrMakeOneTry(Class<? extends InterProcessLock> type)
-            throws Exception {
-        CuratorFramework client = zk.newClient();
-        InterProcessLock lock = newLock(type, client);
-        ZkReentrantLock other = new ZkReentrantLock(zk.newClient(), zk.path("lock"));
+    @MethodSource("acquirableTypes")
+    void acquire_extremeTimeouts_saturateToWaitingOrMakeOneTry(Class<?> type) throws Exception {
+        TimedLock lock = (TimedLock) LOCKS.get(type).apply(zk.newClient());
+        ZkReadWriteLock other = new ZkReadWriteLock(zk.newClient(), zk.path("lock"));
         assertThat(lock.acquire(Long.MAX_VALUE, TimeUnit.DAYS)).isTrue();
         releaseTheOnlyNode(lock, other);
         assertThat(lock.acquire(Long.MIN_VALUE, TimeUnit.NANOSECONDS)).isTrue();
         releaseTheOnlyNode(lock, other);
-        assertThat(acquire(lock, Duration.ofSeconds(Long.MAX_VALUE, 999_999_999)))
+        assertThat(lock.acquire(Duration.ofSeconds(Long.MAX_VALUE, 999_999_999)))
                 .isTrue();
         releaseTheOnlyNode(lock, other);
-        assertThat(acquire(lock, Duration.ofSeconds(Long.MIN_VALUE))).isTrue();
+        assertThat(lock.acquire(Duration.ofSeconds(Long.MIN_VALUE))).isTrue();
         releaseTheOnlyNode(lock, other);
 
-        other.acquire();
+        other.writeLock().acquire();
         assertThat(lock.acquire(Long.MIN_VALUE, TimeUnit.NANOSECONDS)).isFalse();
-        assertThat(acquire(lock, Duration.ofSeconds(Long.MIN_VALUE))).isFalse();
+        assertThat(lock.acquire(Duration.ofSeconds(Long.MIN_VALUE))).isFalse();
         assertThat(lock.acquire(-1, TimeUnit.DAYS)).isFalse();
         assertThat(other.participantNodes()).hasSize(1);
-        other.release();
+        other.writeLock().release();
         assertThat(other.participantNodes()).isEmpty();
     }
 
@@ -183,9 +212,9 @@ final class BadInputTest {
     @Disabled("library bug: a lock path longer than ZooKeeper's request limit is accepted; every create drops the "
             + "connection and an untimed acquire never returns")
     @ParameterizedTest(name = "{0}")
-    @MethodSource("lockTypes")
-    void constructors_pathLongerThanAZooKeeperRequestMayBe_throwIllegalArgumentNamingItsLength(
-            Class<? extends InterProcessLock> type) throws Exception {
+    @ValueSource(classes = {ZkReentrantLock.class, ZkExclusiveLock.class, ZkReadWriteLock.class})
+    void constructors_pathLongerThanAZooKeeperRequestMayBe_throwIllegalArgumentNamingItsLength(Class<?> type)
+            throws Exception {
         String path = zk.path("a".repeat(1 << 20));
 
         assertThat(PublicSurface.thrownBy(
@@ -195,10 +224,6 @@ final class BadInputTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining(String.valueOf(path.length()));
         assertNoLockPath();
-    }
-
-    static Stream<Class<? extends InterProcessLock>> lockTypes() {
-        return LOCKS.stream();
     }
 
     @Test
@@ -228,6 +253,12 @@ final class BadInputTest {
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("'" + path + "'");
             softly.assertThatThrownBy(() -> new ZkExclusiveLock(client, path))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("'" + path + "'");
+            softly.assertThatThrownBy(() -> new ZkReadWriteLock(client, path))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("'" + path + "'");
+            softly.assertThatThrownBy(() -> new ZkMultiLock(client, List.of("/ok", path)))
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("'" + path + "'");
         }
@@ -317,24 +348,23 @@ final class BadInputTest {
                 .toList();
     }
 
-    private static InterProcessLock newLock(Class<?> type, CuratorFramework client) throws Exception {
-        return (InterProcessLock)
-                type.getConstructor(CuratorFramework.class, String.class).newInstance(client, zk.path("lock"));
+    private static Object[] arguments(java.lang.reflect.Executable member, CuratorFramework client) {
+        return PublicSurface.sampleArguments(member, client, zk.path("lock"), zk.path("other"));
     }
 
-    private static void releaseTheOnlyNode(InterProcessLock lock, ZkReentrantLock observer) throws Exception {
+    private static void releaseTheOnlyNode(TimedLock lock, ZkReadWriteLock observer) throws Exception {
         assertThat(observer.participantNodes()).hasSize(1);
         lock.release();
     }
 
-    private static boolean acquire(InterProcessLock lock, Duration timeout) throws Exception {
-        return lock instanceof ZkReentrantLock reentrant
-                ? reentrant.acquire(timeout)
-                : ((ZkExclusiveLock) lock).acquire(timeout);
-    }
-
-    /** Nothing was asked of ZooKeeper: not even the container parents of the lock path exist. */
-    private static void assertNoLockPath() throws Exception {
-        assertThat(zk.newClient().checkExists().forPath(zk.path("lock"))).isNull();
+    /** Nothing was asked of ZooKeeper: not even the container parents of the lock paths exist. */
+    private static void assertNoLockPath() {
+        try {
+            CuratorFramework observer = zk.newClient();
+            assertThat(observer.checkExists().forPath(zk.path("lock"))).isNull();
+            assertThat(observer.checkExists().forPath(zk.path("other"))).isNull();
+        } catch (Exception e) {
+            throw new AssertionError("cannot look for the lock paths", e);
+        }
     }
 }

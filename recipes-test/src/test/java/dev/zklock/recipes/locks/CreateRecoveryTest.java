@@ -43,10 +43,11 @@ final class CreateRecoveryTest {
         proxy = TcpProxy.to(Integer.parseInt(zk.connectString().split(":")[1]));
         proxied = zk.newClient(
                 builder -> builder.connectString(proxy.connectString()).connectionTimeoutMs(1000));
-        observer = new ZkReentrantLock(zk.newClient(), zk.path("lock"));
-        ZkReentrantLock warmUp = new ZkReentrantLock(proxied, zk.path("lock"));
-        warmUp.acquire(); // makes the container parents, so the faulted create is the only request that matters
-        warmUp.release();
+        CuratorFramework direct = zk.newClient();
+        observer = new ZkReentrantLock(direct, zk.path("lock"));
+        // A persistent lock path: the test server reaps empty containers every 100 ms, and a reaped path would turn
+        // the faulted create into a NONODE, so the faulted create is the only request that matters.
+        direct.create().creatingParentsIfNeeded().forPath(zk.path("lock"));
     }
 
     @AfterEach

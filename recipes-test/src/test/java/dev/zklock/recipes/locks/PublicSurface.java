@@ -5,9 +5,12 @@ import java.lang.reflect.Executable;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
+import java.lang.reflect.ParameterizedType;
+import java.lang.reflect.Type;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -15,28 +18,31 @@ import java.util.stream.Collectors;
 import org.apache.curator.framework.CuratorFramework;
 
 /**
- * The public constructors and methods of a lock class, found by reflection so that a sweep over them covers a method
- * added tomorrow, with a valid sample value for each parameter type and the name each parameter has in messages.
+ * The public constructors and methods of a lock class, inherited ones included, found by reflection so that a sweep
+ * over them covers a method added tomorrow; with a valid sample value for each parameter type and the name each
+ * parameter has in messages.
  */
 final class PublicSurface {
-    /** The name a null check gives each parameter type, as {@code requireNonNull(x, "name")} does. */
-    static final Map<Class<?>, String> PARAMETER_NAMES = Map.of(
+    private static final Map<Class<?>, String> PARAMETER_NAMES = Map.of(
             CuratorFramework.class, "client",
             String.class, "path",
             LockDriver.class, "driver",
             TimeUnit.class, "unit",
-            Duration.class, "timeout");
+            Duration.class, "timeout",
+            LockStateListener.class, "listener");
 
     private PublicSurface() {}
 
-    /** Returns the public constructors and the public methods the class declares (not those of Object it inherits). */
+    /** Returns the public constructors and the public instance methods, but those of Object that are not overridden. */
     static List<Executable> of(Class<?> type) {
         List<Executable> members = new ArrayList<>(Arrays.asList(type.getConstructors()));
-        for (Method method : type.getDeclaredMethods()) {
-            if (Modifier.isPublic(method.getModifiers()) && !method.isSynthetic()) {
-                members.add(method);
+        Map<String, Method> methods = new LinkedHashMap<>();
+        for (Method method : type.getMethods()) {
+            if (method.getDeclaringClass() != Object.class && !Modifier.isStatic(method.getModifiers())) {
+                methods.putIfAbsent(signature(method), method);
             }
         }
+        members.addAll(methods.values());
         return members;
     }
 
@@ -49,12 +55,35 @@ final class PublicSurface {
                         .collect(Collectors.joining(",", "(", ")"));
     }
 
-    /** Returns valid arguments for {@code member}: the given client and path, the exclusive driver, one second. */
-    static Object[] sampleArguments(Executable member, CuratorFramework client, String path) {
+    /** Returns the name a null check gives parameter {@code index}, as {@code requireNonNull(x, "name")} does. */
+    static String parameterName(Executable member, int index) {
+        Class<?> type = member.getParameterTypes()[index];
+        if (type == List.class) {
+            return elementType(member, index) == String.class ? "paths" : "locks";
+        }
+        String name = PARAMETER_NAMES.get(type);
+        if (name == null) {
+            throw new AssertionError("no parameter name known for type " + type.getName() + " in " + member);
+        }
+        return name;
+    }
+
+    /**
+     * Returns valid arguments for {@code member}: the given client, {@code path}, the exclusive driver, one second, a
+     * listener that does nothing, and for lists the paths {@code path} and {@code otherPath} or two reentrant locks on
+     * them.
+     */
+    static Object[] sampleArguments(Executable member, CuratorFramework client, String path, String otherPath) {
         Class<?>[] types = member.getParameterTypes();
         Object[] arguments = new Object[types.length];
         for (int i = 0; i < types.length; i++) {
-            arguments[i] = sample(types[i], client, path);
+            if (types[i] == List.class) {
+                arguments[i] = elementType(member, i) == String.class
+                        ? List.of(path, otherPath)
+                        : List.of(new ZkReentrantLock(client, path), new ZkReentrantLock(client, otherPath));
+            } else {
+                arguments[i] = sample(types[i], client, path);
+            }
         }
         return arguments;
     }
@@ -75,6 +104,12 @@ final class PublicSurface {
         }
     }
 
+    private static Type elementType(Executable member, int index) {
+        Type type = member.getGenericParameterTypes()[index];
+        Type element = ((ParameterizedType) type).getActualTypeArguments()[0];
+        return element;
+    }
+
     private static Object sample(Class<?> type, CuratorFramework client, String path) {
         if (type == CuratorFramework.class) {
             return client;
@@ -88,6 +123,8 @@ final class PublicSurface {
             return TimeUnit.SECONDS;
         } else if (type == Duration.class) {
             return Duration.ofSeconds(1);
+        } else if (type == LockStateListener.class) {
+            return (LockStateListener) event -> {};
         }
         throw new AssertionError("no sample value for a parameter of type " + type.getName());
     }

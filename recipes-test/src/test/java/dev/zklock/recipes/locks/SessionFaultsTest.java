@@ -36,11 +36,7 @@ final class SessionFaultsTest {
 
             assertThat(acquired.get()).isTrue();
             assertThat(waiter.participantNodes()).hasSize(1);
-            actor.submit(() -> {
-                        waiter.release();
-                        return null;
-                    })
-                    .join();
+            actor.run(waiter::release).join();
         }
         holder.release(); // the node went with the session: clears the local hold, throws nothing
         assertThat(holder.isHeldByCurrentThread()).isFalse();
@@ -75,11 +71,7 @@ final class SessionFaultsTest {
             assertThat(acquired).isNotDone();
             holder.release();
             assertThat(acquired.get()).isTrue();
-            actor.submit(() -> {
-                        waiter.release();
-                        return null;
-                    })
-                    .join();
+            actor.run(waiter::release).join();
         }
     }
 
@@ -116,11 +108,7 @@ final class SessionFaultsTest {
             holder.release();
 
             assertThat(acquired.get()).isTrue();
-            actor.submit(() -> {
-                        waiter.release();
-                        return null;
-                    })
-                    .join();
+            actor.run(waiter::release).join();
         }
     }
 
@@ -165,11 +153,7 @@ final class SessionFaultsTest {
 
             assertThat(acquired).succeedsWithin(Duration.ofSeconds(30));
             assertThat(lock.participantNodes()).hasSize(1);
-            actor.submit(() -> {
-                        lock.release();
-                        return null;
-                    })
-                    .join();
+            actor.run(lock::release).join();
         }
     }
 }

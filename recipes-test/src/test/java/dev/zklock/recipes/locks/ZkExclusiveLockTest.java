@@ -41,11 +41,7 @@ final class ZkExclusiveLockTest {
         long token = lock.fencingToken();
         try (LockActor other = LockActor.start("other")) {
             assertThat(other.submit(lock::fencingToken).join()).isEqualTo(token);
-            other.submit(() -> {
-                        lock.release();
-                        return null;
-                    })
-                    .join();
+            other.run(lock::release).join();
         }
         assertThat(lock.isAcquiredInThisProcess()).isFalse();
         assertThat(lock.participantNodes()).isEmpty();

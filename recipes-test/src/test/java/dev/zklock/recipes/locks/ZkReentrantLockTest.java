@@ -71,19 +71,11 @@ final class ZkReentrantLockTest {
             assertThat(lock.isHeldByCurrentThread()).isFalse();
             assertThat(lock.isAcquiredInThisProcess()).isTrue();
 
-            first.submit(() -> {
-                        lock.release();
-                        return null;
-                    })
-                    .join();
+            first.run(lock::release).join();
             assertThat(secondAcquired.get()).isTrue();
             assertThat(second.submit(lock::getHoldCount).join()).isEqualTo(1);
             assertThat(first.submit(lock::isHeldByCurrentThread).join()).isFalse();
-            second.submit(() -> {
-                        lock.release();
-                        return null;
-                    })
-                    .join();
+            second.run(lock::release).join();
         }
     }
 
@@ -182,10 +174,7 @@ final class ZkReentrantLockTest {
         ZkReentrantLock lock = new ZkReentrantLock(zk.newClient(), zk.path("lock"));
         lock.acquire();
         try (LockActor other = LockActor.start("other")) {
-            assertThat(other.submit(() -> {
-                        lock.release();
-                        return null;
-                    }))
+            assertThat(other.run(lock::release))
                     .failsWithin(Duration.ofSeconds(5))
                     .withThrowableThat()
                     .havingCause()
@@ -223,5 +212,18 @@ final class ZkReentrantLockTest {
                 actor.close();
             }
         }
+    }
+
+    @Test
+    void curatorNames_isOwnedByCurrentThreadAndGetParticipantNodes_answerAsTheirZklockNames() throws Exception {
+        ZkReentrantLock lock = new ZkReentrantLock(zk.newClient(), zk.path("lock"));
+        assertThat(lock.isOwnedByCurrentThread()).isFalse();
+
+        lock.acquire();
+
+        assertThat(lock.isOwnedByCurrentThread()).isTrue();
+        assertThat(lock.getParticipantNodes()).containsExactlyElementsOf(lock.participantNodes());
+        lock.release();
+        assertThat(lock.isOwnedByCurrentThread()).isFalse();
     }
 }

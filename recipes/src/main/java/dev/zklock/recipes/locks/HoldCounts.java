@@ -4,12 +4,14 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
 /**
- * Per-thread hold counts of a reentrant lock: which thread holds which node, and how many times it entered. Safe for
- * use by multiple threads; each entry is changed only by its own thread.
+ * Per-thread hold counts of a reentrant lock: which thread holds what (a node, or the nodes of a multi-lock), and how
+ * many times it entered. Safe for use by multiple threads; each entry is changed only by its own thread.
+ *
+ * @param <H> what one thread's hold consists of
  */
-final class HoldCounts {
+final class HoldCounts<H> {
     private final String lockPath;
-    private final ConcurrentMap<Thread, Hold> holds = new ConcurrentHashMap<>();
+    private final ConcurrentMap<Thread, Hold<H>> holds = new ConcurrentHashMap<>();
 
     HoldCounts(String lockPath) {
         this.lockPath = lockPath;
@@ -17,7 +19,7 @@ final class HoldCounts {
 
     /** Enters again if the current thread holds the lock; returns whether it did. No ZooKeeper call. */
     boolean reenter() {
-        Hold hold = holds.get(Thread.currentThread());
+        Hold<H> hold = holds.get(Thread.currentThread());
         if (hold == null) {
             return false;
         }
@@ -27,18 +29,18 @@ final class HoldCounts {
     }
 
     /** Records the first hold of the current thread. */
-    void hold(LockNode node) {
-        holds.put(Thread.currentThread(), new Hold(node));
+    void hold(H held) {
+        holds.put(Thread.currentThread(), new Hold<>(held));
     }
 
     /**
-     * Counts one release by the current thread; returns the node to delete when the count reaches zero, else null.
+     * Counts one release by the current thread; returns what to release when the count reaches zero, else null.
      *
      * @throws IllegalMonitorStateException if the current thread holds nothing
      */
-    LockNode release() {
+    H release() {
         Thread current = Thread.currentThread();
-        Hold hold = holds.get(current);
+        Hold<H> hold = holds.get(current);
         if (hold == null) {
             throw notHeld(lockPath);
         }
@@ -46,22 +48,27 @@ final class HoldCounts {
             return null;
         }
         holds.remove(current);
-        return hold.node;
+        return hold.held;
     }
 
-    /** Returns the node the current thread holds, or null. */
-    LockNode heldByCurrentThread() {
-        Hold hold = holds.get(Thread.currentThread());
-        return hold == null ? null : hold.node;
+    /** Returns what the current thread holds, or null. */
+    H heldByCurrentThread() {
+        Hold<H> hold = holds.get(Thread.currentThread());
+        return hold == null ? null : hold.held;
     }
 
     int holdCount() {
-        Hold hold = holds.get(Thread.currentThread());
+        Hold<H> hold = holds.get(Thread.currentThread());
         return hold == null ? 0 : hold.count;
     }
 
     boolean isEmpty() {
         return holds.isEmpty();
+    }
+
+    /** Tells whether some thread's hold matches {@code test}. */
+    boolean anyMatch(java.util.function.Predicate<H> test) {
+        return holds.values().stream().anyMatch(hold -> test.test(hold.held));
     }
 
     /** The exception for a thread that uses a lock it does not hold, named after the JDK's. */
@@ -71,12 +78,12 @@ final class HoldCounts {
                 lockPath, Thread.currentThread().getName()));
     }
 
-    private static final class Hold {
-        final LockNode node;
+    private static final class Hold<H> {
+        final H held;
         int count = 1; // confined to the owning thread
 
-        Hold(LockNode node) {
-            this.node = node;
+        Hold(H held) {
+            this.held = held;
         }
     }
 }

@@ -11,12 +11,14 @@ import java.util.Objects;
  * @since 0.1.0
  */
 public final class LockDecision {
-    private static final LockDecision HOLDS = new LockDecision(null);
+    private static final LockDecision HOLDS = new LockDecision(null, false);
 
     private final String nodeToWatch;
+    private final boolean relistsWhenGone;
 
-    private LockDecision(String nodeToWatch) {
+    private LockDecision(String nodeToWatch, boolean relistsWhenGone) {
         this.nodeToWatch = nodeToWatch;
+        this.relistsWhenGone = relistsWhenGone;
     }
 
     /**
@@ -37,10 +39,22 @@ public final class LockDecision {
      * @throws IllegalArgumentException if {@code node} is empty or contains a {@code '/'}
      */
     public static LockDecision watch(String node) {
-        Objects.requireNonNull(node, "node");
-        Checks.requireArgument(
-                !node.isEmpty() && node.indexOf('/') < 0, "node to watch must be a child name: '%s'", node);
-        return new LockDecision(node);
+        return new LockDecision(childName(node), false);
+    }
+
+    /**
+     * Returns the decision that our node must wait until {@code node} changes, and must list the queue again when it
+     * goes, even if it was the only node ahead of ours. A driver asks for this when a node may appear ranked before
+     * ours after the queue was listed: Curator's read/write lock does that when a writer downgrades, creating a read
+     * node that carries the writer's sequence number.
+     *
+     * @param node the name (not the path) of a child ranked before ours in the same queue
+     * @return a "watch, then list again" decision
+     * @throws NullPointerException if {@code node} is null
+     * @throws IllegalArgumentException if {@code node} is empty or contains a {@code '/'}
+     */
+    public static LockDecision watchAndRelist(String node) {
+        return new LockDecision(childName(node), true);
     }
 
     /**
@@ -63,18 +77,40 @@ public final class LockDecision {
         return nodeToWatch;
     }
 
+    /**
+     * Tells whether the queue must list the children again when the watched node goes, rather than assume what the
+     * listing would show.
+     *
+     * @return {@code true} for {@link #watchAndRelist(String)}, {@code false} otherwise
+     */
+    public boolean relistsWhenGone() {
+        return relistsWhenGone;
+    }
+
     @Override
     public boolean equals(Object o) {
-        return o instanceof LockDecision other && Objects.equals(nodeToWatch, other.nodeToWatch);
+        return o instanceof LockDecision other
+                && Objects.equals(nodeToWatch, other.nodeToWatch)
+                && relistsWhenGone == other.relistsWhenGone;
     }
 
     @Override
     public int hashCode() {
-        return Objects.hashCode(nodeToWatch);
+        return Objects.hash(nodeToWatch, relistsWhenGone);
     }
 
     @Override
     public String toString() {
-        return holdsLock() ? "LockDecision[holds]" : "LockDecision[watch " + nodeToWatch + "]";
+        if (holdsLock()) {
+            return "LockDecision[holds]";
+        }
+        return "LockDecision[" + (relistsWhenGone ? "watch and relist " : "watch ") + nodeToWatch + "]";
+    }
+
+    private static String childName(String node) {
+        Objects.requireNonNull(node, "node");
+        Checks.requireArgument(
+                !node.isEmpty() && node.indexOf('/') < 0, "node to watch must be a child name: '%s'", node);
+        return node;
     }
 }

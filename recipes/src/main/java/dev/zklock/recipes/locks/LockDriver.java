@@ -52,6 +52,28 @@ public interface LockDriver {
     }
 
     /**
+     * Returns the built-in driver of a read lock: a reader holds when no write node ({@code __WRIT__}) is ranked before
+     * it, and otherwise watches the nearest write node before it, so a write release wakes exactly the readers queued
+     * behind that writer.
+     *
+     * @return the shared read driver
+     */
+    static LockDriver read() {
+        return ReadDriver.INSTANCE;
+    }
+
+    /**
+     * Returns the built-in driver of a write lock: a writer holds when it is first, and otherwise watches the node just
+     * before it; when that node is a writer, the queue lists again after it goes (see
+     * {@link LockDecision#watchAndRelist(String)}).
+     *
+     * @return the shared write driver
+     */
+    static LockDriver write() {
+        return WriteDriver.INSTANCE;
+    }
+
+    /**
      * Returns the children of a lock path in queue order. The default orders them as Curator does: by the sequence
      * number that ZooKeeper appended to each name (the trailing digits), a name without one by the whole name, and
      * equal keys by name.

@@ -33,6 +33,7 @@ final class LockQueue {
     private final LockDriver driver;
     private final byte[] data;
     private volatile QueueHooks hooks = QueueHooks.NONE;
+    private volatile ConnectionTracker tracker; // looked up once; the client's tracker never changes
 
     /**
      * @param data the data of each lock node, or null for the client's default data (as Curator's mutex does)
@@ -51,11 +52,63 @@ final class LockQueue {
      * @return our node, or empty if the deadline passed first (nothing is left behind)
      */
     Optional<LockNode> acquire(Deadline deadline) throws InterruptedException {
+        checkCanAcquire();
+        return new Attempt(this, deadline, null).run();
+    }
+
+    /**
+     * Creates a node that holds at once, ranked with {@code alongside} (it carries that node's sequence and is not
+     * sequential), as Curator's read/write lock does when a writer downgrades: the caller guarantees that it holds.
+     */
+    Optional<LockNode> acquireAlongside(LockNode alongside, Deadline deadline) throws InterruptedException {
+        checkCanAcquire();
+        return new Attempt(this, deadline, NodeNames.sequenceKey(alongside.name())).run();
+    }
+
+    /** Checks, before any ZooKeeper call, that an acquire may start. */
+    void checkCanAcquire() throws InterruptedException {
         Checks.requireStarted(client, path);
         if (Thread.interrupted()) {
             throw new InterruptedException("interrupted before acquiring lock '" + path + "'");
         }
-        return new Attempt(this, deadline).run();
+    }
+
+    /** Starts tracking the connection state of a node just granted, for the client's one connection listener. */
+    Hold track(LockNode node, List<LockStateListener> listeners) {
+        return tracker().track(node, path, listeners);
+    }
+
+    /** Stops tracking a hold and deletes its node; see {@link #release(LockNode)}. */
+    void release(Hold hold) {
+        untrack(hold);
+        metrics().released(path, hold.heldNanos());
+        release(hold.node());
+    }
+
+    private ConnectionTracker tracker() {
+        ConnectionTracker known = tracker;
+        if (known == null) {
+            known = ConnectionTracker.of(client);
+            tracker = known;
+        }
+        return known;
+    }
+
+    MetricsDispatch metrics() {
+        return tracker().metrics();
+    }
+
+    void untrack(Hold hold) {
+        tracker().untrack(hold);
+    }
+
+    /** Returns a transaction check that our node still exists. */
+    CuratorOp checkOp(LockNode node) {
+        try {
+            return client.transactionOp().check().forPath(node.path());
+        } catch (Exception e) {
+            throw failure("prepare a check of " + node.path(), e, true);
+        }
     }
 
     /** Deletes a held node. Never blocks past one request timeout, and never throws for a lost connection. */
@@ -166,10 +219,18 @@ final class LockQueue {
         return LockQueueView.of(path, driver.sort(children), ourNode);
     }
 
-    /** Makes the lock path and its parents as containers, as Curator's locks do; only on first use of a path. */
+    /**
+     * Makes the lock path as a container, and its parents if need be, as Curator's locks do: one request when only the
+     * lock path is missing (the server reaps an empty container), more on first use of a path.
+     */
     void createParents() throws InterruptedException {
         try {
-            client.createContainers(path);
+            client.create()
+                    .creatingParentContainersIfNeeded()
+                    .withMode(CreateMode.CONTAINER)
+                    .forPath(path, new byte[0]);
+        } catch (KeeperException.NodeExistsException made) {
+            // another client made it first
         } catch (InterruptedException e) {
             throw e;
         } catch (Exception e) {
@@ -178,14 +239,15 @@ final class LockQueue {
     }
 
     /**
-     * Returns the create request of a lock node named {@code prefix} plus a sequence: Curator's transaction builder
+     * Returns the create request of a lock node named {@code name} (plus a sequence, for a sequential mode): Curator's
+     * transaction builder
      * gives the namespaced path, the data (ours, or the client's default) and the ACL from the client's
      * {@code ACLProvider}, exactly as Curator's own create would.
      */
-    CreateRequest createRequest(String prefix) {
+    CreateRequest createRequest(String name, CreateMode mode) {
         try {
-            String nodePath = ZKPaths.makePath(path, prefix);
-            var builder = client.transactionOp().create().withMode(CreateMode.EPHEMERAL_SEQUENTIAL);
+            String nodePath = ZKPaths.makePath(path, name);
+            var builder = client.transactionOp().create().withMode(mode);
             CuratorOp op = data == null ? builder.forPath(nodePath) : builder.forPath(nodePath, data);
             return (CreateRequest) op.get().toRequestRecord();
         } catch (Exception e) {
@@ -230,7 +292,7 @@ final class LockQueue {
         return new ZkLockException(message, path, cleanedUp, code, cause);
     }
 
-    private ZkSession currentSessionQuietly() {
+    ZkSession currentSessionQuietly() {
         try {
             return ZkSession.current(client);
         } catch (InterruptedException e) {
@@ -262,6 +324,15 @@ final class LockQueue {
     }
 
     CompletableFuture<Reply> createOn(ZkSession session, CreateRequest request) {
-        return session.create(request.getPath(), request.getData(), request.getAcl(), CreateMode.EPHEMERAL_SEQUENTIAL);
+        return session.create(
+                request.getPath(),
+                request.getData(),
+                request.getAcl(),
+                CreateMode.fromFlag(request.getFlags(), CreateMode.EPHEMERAL_SEQUENTIAL));
+    }
+
+    /** Waits for the reply to a request until the deadline, but at least one request timeout. */
+    Reply awaitReply(CompletableFuture<Reply> reply, Deadline deadline) throws InterruptedException {
+        return deadline.await(reply, requestTimeoutNanos());
     }
 }

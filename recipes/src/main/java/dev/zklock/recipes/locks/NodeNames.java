@@ -14,6 +14,11 @@ import java.util.UUID;
 final class NodeNames {
     static final String PROTECTED_MARKER = "_c_";
 
+    /** The lock names of Curator's read/write lock; equally long, as Curator's sort needs. */
+    static final String READ_LOCK_NAME = "__READ__";
+
+    static final String WRITE_LOCK_NAME = "__WRIT__";
+
     private static final Comparator<String> BY_SEQUENCE =
             Comparator.comparing(NodeNames::sequenceKey).thenComparing(Comparator.naturalOrder());
 
@@ -41,5 +46,10 @@ final class NodeNames {
             start--;
         }
         return start == child.length() ? child : child.substring(start);
+    }
+
+    /** Tells whether a child is a write node of a read/write lock, as Curator's reader tells it. */
+    static boolean isWriter(String child) {
+        return child.contains(WRITE_LOCK_NAME);
     }
 }

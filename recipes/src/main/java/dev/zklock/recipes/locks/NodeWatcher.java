@@ -47,6 +47,11 @@ final class NodeWatcher implements Watcher {
         }
     }
 
+    /** Returns the wake-up as a future, for waiting without a thread. */
+    CompletableFuture<Wake> wakeUp() {
+        return wake;
+    }
+
     /** Waits for the wake-up until the deadline; returns null if it passed first. */
     Wake await(Deadline deadline) throws InterruptedException {
         return deadline.await(wake, 0);

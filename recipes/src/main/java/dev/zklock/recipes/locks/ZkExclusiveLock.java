@@ -1,12 +1,8 @@
 package dev.zklock.recipes.locks;
 
-import java.time.Duration;
-import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.recipes.locks.InterProcessLock;
 
 /**
  * A distributed exclusive lock on a ZooKeeper path that is not reentrant and belongs to the instance, not to a thread:
@@ -56,11 +52,10 @@ import org.apache.curator.framework.recipes.locks.InterProcessLock;
  *
  * @since 0.1.0
  */
-public final class ZkExclusiveLock implements InterProcessLock {
+public final class ZkExclusiveLock extends AbstractZkLock {
     private static final String LOCK_NAME = "lock-";
 
-    private final LockQueue queue;
-    private final AtomicReference<LockNode> hold = new AtomicReference<>();
+    private final AtomicReference<Hold> hold = new AtomicReference<>();
 
     /**
      * Creates a lock on {@code path}. No ZooKeeper call; the client need not be started yet.
@@ -71,123 +66,50 @@ public final class ZkExclusiveLock implements InterProcessLock {
      * @throws IllegalArgumentException if {@code path} is not a valid ZooKeeper path
      */
     public ZkExclusiveLock(CuratorFramework client, String path) {
-        this.queue = new LockQueue(client, path, LOCK_NAME, LockDriver.exclusive(), null);
-    }
-
-    /**
-     * Acquires the lock, waiting as long as it takes; an acquire by the holder waits for its own release.
-     *
-     * <p>The wait ends when the lock becomes ours; or, after our node is deleted, with {@link InterruptedException}
-     * when the thread is interrupted or {@link ZkLockException} when ZooKeeper refuses a request.
-     *
-     * @throws InterruptedException if the thread is interrupted before or while waiting (the flag is cleared)
-     * @throws ZkLockException if ZooKeeper refuses a request the lock needs
-     * @throws IllegalStateException if the client is not started or is closed
-     */
-    @Override
-    public void acquire() throws InterruptedException {
-        acquire(Deadline.forever());
-    }
-
-    /**
-     * Acquires the lock if it becomes free within {@code time}; otherwise deletes our node and returns {@code false}.
-     * A time of zero or less makes a single try that never waits. The method returns within the time plus one request
-     * timeout (the client's connection timeout).
-     *
-     * @param time the longest time to wait
-     * @param unit the unit of {@code time}
-     * @return {@code true} if this instance now holds the lock, {@code false} if the time ran out first
-     * @throws InterruptedException if the thread is interrupted before or while waiting (the flag is cleared)
-     * @throws ZkLockException if ZooKeeper refuses a request the lock needs
-     * @throws NullPointerException if {@code unit} is null
-     * @throws IllegalStateException if the client is not started or is closed
-     */
-    @Override
-    public boolean acquire(long time, TimeUnit unit) throws InterruptedException {
-        return acquire(Deadline.after(Checks.toNanos(time, unit)));
-    }
-
-    /**
-     * Acquires the lock if it becomes free within {@code timeout}; see {@link #acquire(long, TimeUnit)}.
-     *
-     * @param timeout the longest time to wait; zero or negative makes a single try that never waits
-     * @return {@code true} if this instance now holds the lock, {@code false} if the time ran out first
-     * @throws InterruptedException if the thread is interrupted before or while waiting (the flag is cleared)
-     * @throws ZkLockException if ZooKeeper refuses a request the lock needs
-     * @throws NullPointerException if {@code timeout} is null
-     * @throws IllegalStateException if the client is not started or is closed
-     */
-    public boolean acquire(Duration timeout) throws InterruptedException {
-        return acquire(Deadline.after(Checks.toNanos(timeout)));
+        super(new LockQueue(client, path, LOCK_NAME, LockDriver.exclusive(), null));
     }
 
     /**
      * Releases the hold of this instance, from any thread: deletes our node (one request), which wakes the next waiter.
      * If the connection is down, the delete is left to Curator's guaranteed delete and the method returns normally.
+     * Releasing a {@linkplain LockState#LOST lost} hold only clears it and throws nothing.
      *
      * @throws IllegalMonitorStateException if this instance holds no lock
      * @throws ZkLockException if ZooKeeper refuses the delete (for example for lack of permission)
      */
     @Override
     public void release() {
-        LockNode node = hold.getAndSet(null);
-        if (node == null) {
+        Hold released = hold.getAndSet(null);
+        if (released == null) {
             throw HoldCounts.notHeld(queue.path());
         }
-        queue.release(node);
+        queue.release(released);
     }
 
     /**
-     * Tells whether this instance holds the lock. For monitoring, not for synchronization control; no ZooKeeper call.
+     * Tells whether this instance holds the lock and has not lost it. For monitoring, not for synchronization control;
+     * no ZooKeeper call.
      *
      * @return {@code true} if this instance holds the lock
      */
     @Override
     public boolean isAcquiredInThisProcess() {
-        return hold.get() != null;
+        Hold current = hold.get();
+        return current != null && current.state() != LockState.LOST;
     }
 
-    /**
-     * Returns the fencing token of this instance's hold: the creation zxid of our node, larger for every later
-     * acquisition of this path across the whole ensemble. No ZooKeeper call.
-     *
-     * @return the token, a positive number
-     * @throws IllegalMonitorStateException if this instance holds no lock
-     */
-    public long fencingToken() {
-        return Optional.ofNullable(hold.get())
-                .orElseThrow(() -> HoldCounts.notHeld(queue.path()))
-                .token();
+    @Override
+    Hold currentHold() {
+        return hold.get();
     }
 
-    /**
-     * Returns the full paths of the nodes in the queue, holder first: for monitoring, not for synchronization control.
-     * One listing.
-     *
-     * @return the paths in queue order (relative to the client's namespace), empty if the lock path does not exist
-     * @throws InterruptedException if the thread is interrupted while listing
-     * @throws ZkLockException if ZooKeeper refuses the listing
-     */
-    public List<String> participantNodes() throws InterruptedException {
-        return queue.participantNodes();
-    }
-
-    /**
-     * Returns the lock path, relative to the client's namespace.
-     *
-     * @return the path given to the constructor
-     */
-    public String path() {
-        return queue.path();
-    }
-
-    void setHooks(QueueHooks hooks) {
-        queue.setHooks(hooks);
-    }
-
-    private boolean acquire(Deadline deadline) throws InterruptedException {
+    @Override
+    boolean acquire(Deadline deadline) throws InterruptedException {
+        requireNotLost(hold.get());
+        long start = System.nanoTime();
         Optional<LockNode> node = queue.acquire(deadline);
-        node.ifPresent(hold::set);
+        node.ifPresent(granted -> hold.set(queue.track(granted, listeners)));
+        queue.metrics().acquire(queue.path(), node.isPresent(), System.nanoTime() - start);
         return node.isPresent();
     }
 

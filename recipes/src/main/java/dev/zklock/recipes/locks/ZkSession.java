@@ -7,6 +7,7 @@ import org.apache.zookeeper.AsyncCallback;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.KeeperException.Code;
+import org.apache.zookeeper.Op;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.ACL;
@@ -49,6 +50,17 @@ final class ZkSession {
         AsyncCallback.Create2Callback callback =
                 (rc, p, ctx, name, stat) -> reply.complete(new Reply(Code.get(rc), name, stat, List.of(), sessionId));
         zk.create(path, data, acl, mode, callback, null);
+        return reply;
+    }
+
+    /** Sends {@code ops} as one transaction; the reply carries each operation's result. */
+    CompletableFuture<MultiReply> multi(List<Op> ops) {
+        CompletableFuture<MultiReply> reply = new CompletableFuture<>();
+        zk.multi(
+                ops,
+                (rc, p, ctx, results) ->
+                        reply.complete(new MultiReply(Code.get(rc), results == null ? List.of() : results, sessionId)),
+                null);
         return reply;
     }
 

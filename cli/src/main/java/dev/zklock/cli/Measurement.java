@@ -1,0 +1,99 @@
+package dev.zklock.cli;
+
+import java.util.OptionalLong;
+import java.util.concurrent.TimeUnit;
+import org.HdrHistogram.Histogram;
+
+/**
+ * What one bench run of one side measured: acquisitions in a time, the latency of each acquire and release, the
+ * hand-off latency (from a holder's release to the next holder's acquisition, when the next holder is someone else),
+ * and the ZooKeeper requests and watch events the servers counted over a number of acquisitions (all of the run's, or
+ * those of a counting window of its own). Runs of several rounds {@linkplain #plus add up}. Not thread-safe.
+ *
+ * @param acquisitions acquire/release cycles completed
+ * @param elapsedNanos the time those cycles took: from the start of the run until the last contender finished
+ * @param acquireNanos the latency of each acquire call
+ * @param releaseNanos the latency of each release call
+ * @param handOffNanos the latency of each hand-off to another contender
+ * @param counted the acquisitions over which requests and watch events were counted
+ * @param requests requests the servers received over those, if they could be asked
+ * @param watchEvents watch events the servers sent over those, if they could be asked
+ * @param overlaps times two contenders held the lock at once (always 0 unless a lock is broken)
+ */
+record Measurement(
+        long acquisitions,
+        long elapsedNanos,
+        Histogram acquireNanos,
+        Histogram releaseNanos,
+        Histogram handOffNanos,
+        long counted,
+        OptionalLong requests,
+        OptionalLong watchEvents,
+        long overlaps) {
+
+    /** The longest latency a histogram tracks; longer ones are recorded as this. */
+    static final long MAX_NANOS = TimeUnit.MINUTES.toNanos(1);
+
+    /** Returns an empty histogram for latencies in nanoseconds, with three significant digits. */
+    static Histogram histogram() {
+        return new Histogram(MAX_NANOS, 3);
+    }
+
+    /** Returns this run and {@code other} as one: counts and times added, histograms merged. */
+    Measurement plus(Measurement other) {
+        return new Measurement(
+                acquisitions + other.acquisitions,
+                elapsedNanos + other.elapsedNanos,
+                merged(acquireNanos, other.acquireNanos),
+                merged(releaseNanos, other.releaseNanos),
+                merged(handOffNanos, other.handOffNanos),
+                counted + other.counted,
+                sum(requests, other.requests),
+                sum(watchEvents, other.watchEvents),
+                overlaps + other.overlaps);
+    }
+
+    /** Returns acquisitions per second. */
+    double perSecond() {
+        return elapsedNanos == 0 ? Double.NaN : acquisitions * 1e9 / elapsedNanos;
+    }
+
+    /** Returns a percentile of the acquire latency in milliseconds, or NaN if nothing was recorded. */
+    double acquireMillis(double percentile) {
+        return millis(acquireNanos, percentile);
+    }
+
+    /** Returns a percentile of the release latency in milliseconds, or NaN if nothing was recorded. */
+    double releaseMillis(double percentile) {
+        return millis(releaseNanos, percentile);
+    }
+
+    /** Returns a percentile of the hand-off latency in milliseconds, or NaN if there was no hand-off. */
+    double handOffMillis(double percentile) {
+        return millis(handOffNanos, percentile);
+    }
+
+    /** Returns requests per acquisition, or NaN if the server could not be asked. */
+    double requestsPerAcquisition() {
+        return requests.isPresent() && counted > 0 ? requests.getAsLong() / (double) counted : Double.NaN;
+    }
+
+    /** Returns watch events per acquisition (each acquisition ends in one release), or NaN if not counted. */
+    double watchEventsPerRelease() {
+        return watchEvents.isPresent() && counted > 0 ? watchEvents.getAsLong() / (double) counted : Double.NaN;
+    }
+
+    private static double millis(Histogram histogram, double percentile) {
+        return histogram.getTotalCount() == 0 ? Double.NaN : histogram.getValueAtPercentile(percentile) / 1e6;
+    }
+
+    private static Histogram merged(Histogram a, Histogram b) {
+        Histogram sum = a.copy();
+        sum.add(b);
+        return sum;
+    }
+
+    private static OptionalLong sum(OptionalLong a, OptionalLong b) {
+        return a.isPresent() && b.isPresent() ? OptionalLong.of(a.getAsLong() + b.getAsLong()) : OptionalLong.empty();
+    }
+}

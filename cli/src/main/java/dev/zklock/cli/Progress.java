@@ -1,0 +1,41 @@
+package dev.zklock.cli;
+
+import java.io.PrintWriter;
+
+/**
+ * A progress bar on one line of the error stream, redrawn in place: how many of the bench's steps are done and what
+ * runs now. Confined to the bench's thread.
+ */
+final class Progress {
+    private static final int WIDTH = 30;
+
+    private final PrintWriter err;
+    private final int total;
+    private int done;
+    private int lastLength;
+
+    Progress(PrintWriter err, int total) {
+        this.err = err;
+        this.total = total;
+    }
+
+    /** Shows that the step {@code what} runs now. */
+    void running(String what) {
+        int filled = total == 0 ? WIDTH : done * WIDTH / total;
+        String line = "[" + "#".repeat(filled) + ".".repeat(WIDTH - filled) + "] " + done + "/" + total + "  " + what;
+        err.print("\r" + line + " ".repeat(Math.max(0, lastLength - line.length())));
+        err.flush();
+        lastLength = line.length();
+    }
+
+    /** Counts one step as done. */
+    void stepDone() {
+        done++;
+    }
+
+    /** Clears the bar. */
+    void finish() {
+        err.print("\r" + " ".repeat(lastLength) + "\r");
+        err.flush();
+    }
+}

@@ -1,0 +1,55 @@
+package dev.zklock.cli;
+
+import java.nio.charset.StandardCharsets;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.recipes.locks.InterProcessLock;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.ZooDefs;
+import org.apache.zookeeper.ZooKeeper;
+
+/**
+ * Not a lock: the floor under every lock, as the bench measures it. Acquire is one create of a protected
+ * {@code EPHEMERAL_SEQUENTIAL} node named as a lock node is, on the raw ZooKeeper handle, and release is one delete; no
+ * listing, no watch, no retry. For one thread, uncontended; two requests per cycle.
+ */
+final class RawFloorLock implements InterProcessLock {
+    private final CuratorFramework client;
+    private final String path;
+    private final byte[] data;
+    private String node;
+
+    RawFloorLock(CuratorFramework client, String path) {
+        this.client = client;
+        this.path = path;
+        this.data = "raw-floor".getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public void acquire() throws Exception {
+        ZooKeeper zk = client.getZookeeperClient().getZooKeeper();
+        node = zk.create(
+                path + "/_c_" + UUID.randomUUID() + "-lock-",
+                data,
+                ZooDefs.Ids.OPEN_ACL_UNSAFE,
+                CreateMode.EPHEMERAL_SEQUENTIAL);
+    }
+
+    @Override
+    public boolean acquire(long time, TimeUnit unit) throws Exception {
+        acquire();
+        return true;
+    }
+
+    @Override
+    public void release() throws Exception {
+        client.getZookeeperClient().getZooKeeper().delete(node, -1);
+        node = null;
+    }
+
+    @Override
+    public boolean isAcquiredInThisProcess() {
+        return node != null;
+    }
+}

@@ -1,0 +1,77 @@
+package dev.zklock.cli;
+
+import dev.zklock.recipes.locks.ZkExclusiveLock;
+import dev.zklock.recipes.locks.ZkReentrantLock;
+import java.util.List;
+import java.util.Optional;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.recipes.locks.InterProcessLock;
+import org.apache.curator.framework.recipes.locks.InterProcessMutex;
+import org.apache.curator.framework.recipes.locks.InterProcessSemaphoreMutex;
+
+/**
+ * A zklock lock and its Curator counterpart, as the bench pits them against each other: both made the same way on the
+ * same client and path. A recipe whose shape differs (a read/write lock, a multi-lock) gets a {@link Scenario} of its
+ * own instead.
+ *
+ * @param key the name on the command line ({@code --recipes})
+ * @param zklockName the zklock class
+ * @param curatorName the Curator class
+ * @param zklock makes the zklock lock
+ * @param curator makes the Curator lock
+ * @param sharedByThreads whether threads of one process may share one lock object, each holding in turn
+ */
+record Recipe(String key, String zklockName, String curatorName, Maker zklock, Maker curator, boolean sharedByThreads) {
+
+    /** Makes one lock object on a client and path. */
+    @FunctionalInterface
+    interface Maker {
+        InterProcessLock make(CuratorFramework client, String path);
+    }
+
+    /** {@code ZkReentrantLock} against {@code InterProcessMutex}: reentrant, owned per thread. */
+    static Recipe reentrant() {
+        return new Recipe(
+                "reentrant",
+                "ZkReentrantLock",
+                "InterProcessMutex",
+                ZkReentrantLock::new,
+                InterProcessMutex::new,
+                true);
+    }
+
+    /** {@code ZkExclusiveLock} against {@code InterProcessSemaphoreMutex}: not reentrant, owned per instance. */
+    static Recipe exclusive() {
+        return new Recipe(
+                "exclusive",
+                "ZkExclusiveLock",
+                "InterProcessSemaphoreMutex",
+                ZkExclusiveLock::new,
+                InterProcessSemaphoreMutex::new,
+                false);
+    }
+
+    /** Returns every recipe the bench knows. */
+    static List<Recipe> all() {
+        return List.of(reentrant(), exclusive());
+    }
+
+    /** Returns the recipe named {@code key} on the command line. */
+    static Optional<Recipe> named(String key) {
+        return all().stream().filter(recipe -> recipe.key().equals(key)).findFirst();
+    }
+
+    /** Returns the title of the recipe's rows: "ZkReentrantLock vs InterProcessMutex". */
+    String title() {
+        return zklockName + " vs " + curatorName;
+    }
+
+    /** Makes the lock of {@code side}; the raw floor's is a create and a delete on the raw handle. */
+    InterProcessLock make(Side side, CuratorFramework client, String path) {
+        return switch (side) {
+            case ZKLOCK -> zklock.make(client, path);
+            case CURATOR -> curator.make(client, path);
+            case RAW -> new RawFloorLock(client, path);
+        };
+    }
+}

@@ -1,0 +1,138 @@
+package dev.zklock.cli;
+
+import dev.zklock.recipes.test.ServerCounters;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import org.apache.zookeeper.client.FourLetterWordMain;
+
+/**
+ * The request and packet counters of every server of an ensemble at one moment, summed server by server: a client's
+ * requests and its watch events go through the one server it is connected to.
+ *
+ * <p>Each server is read with {@code mntr} ({@link ServerCounters}), except the servers of an ensemble embedded in this
+ * JVM: their {@code mntr} gauges live in one JVM-wide registry where the last server started wins, so every server
+ * reports the same one server's packets. Those are read with {@code stat}, whose "Received" and "Sent" lines are the
+ * server's own; one {@code stat} reading costs that server one packet received and one sent, which is taken off.
+ *
+ * @param servers one reading per server, in the order of the connect string
+ */
+record ServerReadings(List<Reading> servers) {
+
+    /** How to read one server's counters. */
+    enum Method {
+        /** The {@code mntr} four-letter word, read by {@link ServerCounters}. */
+        MNTR,
+        /** The {@code stat} four-letter word, for servers that share a JVM. */
+        STAT
+    }
+
+    /** One server's counters. */
+    interface Reading {
+        /** Returns the requests received since {@code earlier}, the readings' own packets taken off. */
+        long requestsSince(Reading earlier);
+
+        /** Returns the watch events sent since {@code earlier}. */
+        long watchEventsSince(Reading earlier);
+    }
+
+    /**
+     * Reads every server, or returns empty if one cannot be asked (a server that does not allow the four-letter word).
+     */
+    static Optional<ServerReadings> read(List<ConnectString.Server> servers, Method method) {
+        List<Reading> readings = new ArrayList<>();
+        try {
+            for (ConnectString.Server server : servers) {
+                readings.add(
+                        method == Method.MNTR
+                                ? new Mntr(ServerCounters.read(server.host(), server.port()))
+                                : Stat.read(server.host(), server.port()));
+            }
+        } catch (IllegalStateException notAllowed) {
+            return Optional.empty();
+        }
+        return Optional.of(new ServerReadings(List.copyOf(readings)));
+    }
+
+    /**
+     * What the servers counted over a window: requests and watch events, or empty where the servers could not be asked.
+     *
+     * @param requests the requests all servers received
+     * @param watchEvents the watch events all servers sent
+     */
+    record Window(OptionalLong requests, OptionalLong watchEvents) {
+        /** Returns what the servers counted between two readings, each empty if it could not be made. */
+        static Window between(Optional<ServerReadings> before, Optional<ServerReadings> after) {
+            if (before.isEmpty() || after.isEmpty()) {
+                return new Window(OptionalLong.empty(), OptionalLong.empty());
+            }
+            return new Window(
+                    after.get().requestsSince(before.get()), after.get().watchEventsSince(before.get()));
+        }
+    }
+
+    /** Returns the requests all servers received since {@code earlier}. */
+    OptionalLong requestsSince(ServerReadings earlier) {
+        long sum = 0;
+        for (int i = 0; i < servers.size(); i++) {
+            sum += servers.get(i).requestsSince(earlier.servers.get(i));
+        }
+        return OptionalLong.of(sum);
+    }
+
+    /** Returns the watch events all servers sent since {@code earlier}. */
+    OptionalLong watchEventsSince(ServerReadings earlier) {
+        long sum = 0;
+        for (int i = 0; i < servers.size(); i++) {
+            sum += servers.get(i).watchEventsSince(earlier.servers.get(i));
+        }
+        return OptionalLong.of(sum);
+    }
+
+    /** A reading with {@code mntr}. */
+    private record Mntr(ServerCounters counters) implements Reading {
+        @Override
+        public long requestsSince(Reading earlier) {
+            return counters.requestsSince(((Mntr) earlier).counters);
+        }
+
+        @Override
+        public long watchEventsSince(Reading earlier) {
+            return counters.watchEventsSince(((Mntr) earlier).counters);
+        }
+    }
+
+    /** A reading with {@code stat}: the server's own "Received" and "Sent" packet counts. */
+    private record Stat(long received, long sent) implements Reading {
+        static Stat read(String host, int port) {
+            String reply;
+            try {
+                reply = FourLetterWordMain.send4LetterWord(host, port, "stat");
+            } catch (IOException | org.apache.zookeeper.common.X509Exception.SSLContextException e) {
+                throw new IllegalStateException("cannot read stat from " + host + ":" + port, e);
+            }
+            return new Stat(field(reply, "Received: ", host, port), field(reply, "Sent: ", host, port));
+        }
+
+        @Override
+        public long requestsSince(Reading earlier) {
+            return received - ((Stat) earlier).received - 1;
+        }
+
+        @Override
+        public long watchEventsSince(Reading earlier) {
+            return (sent - ((Stat) earlier).sent - 1) - requestsSince(earlier);
+        }
+
+        private static long field(String reply, String name, String host, int port) {
+            return reply.lines()
+                    .filter(line -> line.startsWith(name))
+                    .map(line -> Long.parseLong(line.substring(name.length()).trim()))
+                    .findFirst()
+                    .orElseThrow(() -> new IllegalStateException(
+                            "stat of " + host + ":" + port + " has no '" + name.trim() + "' line: " + reply));
+        }
+    }
+}

@@ -1,0 +1,109 @@
+package dev.zklock.cli;
+
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** Renders a {@link LockQueueSnapshot}: a table for people, one line of JSON for scripts. */
+final class SnapshotFormat {
+    private static final int DATA_COLUMN = 24;
+    private static final int DATA_JSON = 1024;
+    private static final DateTimeFormatter TIME =
+            DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss").withZone(ZoneId.systemDefault());
+
+    private SnapshotFormat() {}
+
+    /** Returns the queue as a table, holders first, then the waiters in the order they will get the lock. */
+    static String text(LockQueueSnapshot snapshot) {
+        StringBuilder out = new StringBuilder();
+        out.append(String.format(
+                "%s: %s, as of %s%n",
+                snapshot.path(), summary(snapshot), TIME.format(Instant.ofEpochMilli(snapshot.takenAtMillis()))));
+        if (!snapshot.nodes().isEmpty()) {
+            String row = "%3s  %-7s  %-9s  %-18s  %7s  %-" + DATA_COLUMN + "s  %s%n";
+            out.append(String.format(row, "#", "STATE", "KIND", "SESSION", "AGE", "DATA", "NODE"));
+            for (LockQueueSnapshot.Node node : snapshot.nodes()) {
+                out.append(String.format(
+                        row,
+                        node.position(),
+                        node.holds() ? "holds" : "waits",
+                        node.kind().label(),
+                        node.session(),
+                        age(node.ageMillis(snapshot.takenAtMillis())),
+                        printable(node.data(), DATA_COLUMN),
+                        node.name()));
+            }
+        }
+        if (snapshot.otherChildren() > 0) {
+            out.append(String.format("(%d other children are not lock nodes)%n", snapshot.otherChildren()));
+        }
+        return out.toString();
+    }
+
+    /** Returns the queue as one line of JSON: path, time, counts and the nodes in queue order. */
+    static String json(LockQueueSnapshot snapshot) {
+        List<Map<String, Object>> nodes = new ArrayList<>();
+        for (LockQueueSnapshot.Node node : snapshot.nodes()) {
+            nodes.add(Json.object(
+                    "position", node.position(),
+                    "node", node.name(),
+                    "kind", node.kind().label(),
+                    "state", node.holds() ? "holder" : "waiting",
+                    "session", node.session(),
+                    "created", Instant.ofEpochMilli(node.createdMillis()).toString(),
+                    "ageMs", node.ageMillis(snapshot.takenAtMillis()),
+                    "data", printable(node.data(), DATA_JSON)));
+        }
+        return Json.write(Json.object(
+                "path", snapshot.path(),
+                "time", Instant.ofEpochMilli(snapshot.takenAtMillis()).toString(),
+                "holders", snapshot.holders(),
+                "waiters", snapshot.waiters(),
+                "otherChildren", snapshot.otherChildren(),
+                "nodes", nodes));
+    }
+
+    /** Returns "free" or "1 holder, 2 waiting". */
+    static String summary(LockQueueSnapshot snapshot) {
+        if (snapshot.nodes().isEmpty()) {
+            return "free (no lock nodes)";
+        }
+        long holders = snapshot.holders();
+        return holders + (holders == 1 ? " holder, " : " holders, ") + snapshot.waiters() + " waiting";
+    }
+
+    /**
+     * Returns the data as text: printable ASCII as is, other bytes as {@code \xNN}, cut to {@code max} characters
+     * with a trailing {@code ...} when longer.
+     */
+    static String printable(byte[] data, int max) {
+        StringBuilder text = new StringBuilder();
+        for (byte b : data) {
+            int c = b & 0xff;
+            text.append(c >= 0x20 && c < 0x7f && c != '\\' ? String.valueOf((char) c) : String.format("\\x%02x", c));
+        }
+        return text.length() <= max ? text.toString() : text.substring(0, max - 3) + "...";
+    }
+
+    /** Returns a short age: {@code 850ms}, {@code 12.4s}, {@code 3m05s}, {@code 2h03m}, {@code 3d04h}. */
+    static String age(long millis) {
+        if (millis < 1_000) {
+            return millis + "ms";
+        }
+        if (millis < 60_000) {
+            return String.format(Locale.ROOT, "%.1fs", millis / 1000.0);
+        }
+        long seconds = millis / 1000;
+        if (seconds < 3600) {
+            return String.format("%dm%02ds", seconds / 60, seconds % 60);
+        }
+        if (seconds < 86_400) {
+            return String.format("%dh%02dm", seconds / 3600, seconds % 3600 / 60);
+        }
+        return String.format("%dd%02dh", seconds / 86_400, seconds % 86_400 / 3600);
+    }
+}

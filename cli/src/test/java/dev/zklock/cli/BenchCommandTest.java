@@ -1,0 +1,127 @@
+package dev.zklock.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.awt.image.BufferedImage;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import javax.imageio.ImageIO;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code zklock bench --quick} on its own embedded server, run once for the class: every row is there, with figures
+ * for both libraries and the request counts the server made. No timing is asserted: speed is for the bench to report,
+ * not for a unit test to judge.
+ */
+@Timeout(120)
+final class BenchCommandTest {
+    @TempDir
+    static Path dir;
+
+    private static CommandRun run;
+    private static Map<String, Object> report;
+
+    @BeforeAll
+    static void benchOnce() {
+        run = CommandRun.of(
+                "bench", "--quick", "--json", "--plot", dir.resolve("bench.png").toString());
+        report = run.exitCode() == 0 ? JsonReader.object(run.out()) : Map.of();
+    }
+
+    @Test
+    void bench_quick_exitsZeroWithOneLineOfJson() {
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.out().strip()).doesNotContain("\n");
+        assertThat((String) report.get("setting")).contains("embedded ZooKeeper, 1 server");
+        assertThat(report).containsEntry("overlaps", 0.0);
+    }
+
+    @Test
+    void bench_quick_runsEveryScenarioOfBothRecipes() {
+        Set<String> scenarios = JsonReader.objects(report.get("scenarios")).stream()
+                .map(scenario -> (String) scenario.get("key"))
+                .collect(Collectors.toSet());
+
+        assertThat(scenarios)
+                .containsExactlyInAnyOrder(
+                        "reentrant-uncontended-1",
+                        "reentrant-clients-2",
+                        "reentrant-clients-4",
+                        "reentrant-hand-off-2",
+                        "reentrant-shared-lock-4",
+                        "exclusive-uncontended-1",
+                        "exclusive-clients-2",
+                        "exclusive-clients-4");
+    }
+
+    @Test
+    void bench_quick_everyComparedRowHasBothFiguresAndTheirRatio() {
+        List<Map<String, Object>> rows = JsonReader.objects(report.get("rows"));
+
+        assertThat(rows).isNotEmpty();
+        for (Map<String, Object> row : rows) {
+            if (row.get("group").toString().startsWith("raw floor")) {
+                assertThat(row.get("zklock")).as("%s", row).isNotNull();
+            } else if (!row.get("metric").toString().startsWith("hand-off")) {
+                assertThat(row).as("%s", row).doesNotContainEntry("zklock", null);
+                assertThat(row).as("%s", row).doesNotContainEntry("curator", null);
+                assertThat(row).as("%s", row).doesNotContainEntry("ratio", null);
+            }
+        }
+    }
+
+    @Test
+    void bench_quick_countsTheRequestsOfEachCycle() {
+        // Counted by the server, not guessed: a create, the pipelined listing and a delete for zklock; a create and a
+        // delete for the raw floor; the pings of idle clients add a little at most.
+        assertThat(figure("ZkReentrantLock vs InterProcessMutex", "uncontended", "requests per cycle", "zklock"))
+                .isBetween(3.0, 3.1);
+        assertThat(figure("ZkReentrantLock vs InterProcessMutex", "uncontended", "requests per cycle", "curator"))
+                .isBetween(3.0, 3.1);
+        assertThat(figure(LockScenario.RAW_FLOOR, "uncontended", "requests per cycle", "zklock"))
+                .isBetween(2.0, 2.1);
+    }
+
+    @Test
+    void bench_quick_targetsAreMarkedMetOrMissed() {
+        List<Map<String, Object>> targeted = JsonReader.objects(report.get("rows")).stream()
+                .filter(row -> row.get("target") != null)
+                .toList();
+
+        assertThat(targeted).isNotEmpty().allSatisfy(row -> assertThat(row.get("met"))
+                .isInstanceOf(Boolean.class));
+    }
+
+    @Test
+    void bench_quick_showsProgressOnTheErrorStream() {
+        assertThat(run.err()).contains("[#", "round 1/1");
+    }
+
+    @Test
+    void bench_plot_writesAPngImage() throws Exception {
+        Path png = dir.resolve("bench.png");
+
+        assertThat(png).exists();
+        BufferedImage image = ImageIO.read(png.toFile());
+        assertThat(image.getWidth()).isEqualTo(1060);
+        assertThat(image.getHeight()).isEqualTo(560);
+        assertThat(Files.size(png)).isGreaterThan(1000);
+    }
+
+    private static double figure(String group, String scenario, String metric, String side) {
+        return JsonReader.objects(report.get("rows")).stream()
+                .filter(row -> row.get("group").equals(group)
+                        && row.get("scenario").equals(scenario)
+                        && row.get("metric").equals(metric))
+                .map(row -> (Double) row.get(side))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no row " + group + " / " + scenario + " / " + metric));
+    }
+}

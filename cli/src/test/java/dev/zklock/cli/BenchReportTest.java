@@ -1,0 +1,126 @@
+package dev.zklock.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import org.HdrHistogram.Histogram;
+import org.junit.jupiter.api.Test;
+
+/** The report's rows, ratios and targets, from made-up measurements: arithmetic and layout only. */
+final class BenchReportTest {
+    private static final Duration ONE_SECOND = Duration.ofSeconds(1);
+
+    @Test
+    void rows_uncontended_haveFiguresRatiosAndTheRawFloorLast() {
+        LockScenario scenario = LockScenario.uncontended(Recipe.reentrant(), true)
+                .target(LockScenario.ACQUIRE_P50, Target.ratioAtMost(0.7));
+        BenchReport report = report(
+                scenario,
+                Map.of(
+                        Side.ZKLOCK, measured(1000, 400_000, 3000),
+                        Side.CURATOR, measured(800, 600_000, 2400),
+                        Side.RAW, measured(1500, 320_000, 3000)));
+
+        List<BenchRow> rows = report.rows();
+
+        BenchRow p50 = row(rows, LockScenario.ACQUIRE_P50);
+        assertThat(p50.zklock()).isCloseTo(0.4, within());
+        assertThat(p50.curator()).isCloseTo(0.6, within());
+        assertThat(p50.ratio()).isCloseTo(0.667, within());
+        assertThat(p50.isMet()).isTrue();
+        assertThat(row(rows, LockScenario.VS_RAW_CREATE).zklock()).isCloseTo(1.25, within());
+        assertThat(row(rows, LockScenario.CYCLES_PER_SECOND).ratio()).isCloseTo(1.25, within());
+        assertThat(row(rows, "requests per cycle").zklock()).isCloseTo(3.0, within());
+        assertThat(rows.get(rows.size() - 1).group()).isEqualTo(LockScenario.RAW_FLOOR);
+    }
+
+    @Test
+    void text_missedTarget_isNamedInTheSummary() {
+        LockScenario scenario = LockScenario.clients(Recipe.reentrant(), 8)
+                .target(LockScenario.ACQUISITIONS_PER_SECOND, Target.ratioAtLeast(1.0));
+        BenchReport report = report(
+                scenario,
+                Map.of(
+                        Side.ZKLOCK, measured(900, 500_000, 4000),
+                        Side.CURATOR, measured(1000, 500_000, 5000)));
+
+        String text = report.text();
+
+        assertThat(text).contains("8 clients", "acquisitions/s", "900", "1000", "0.90x", ">= 1x  MISSED");
+        assertThat(report.targetSummary("  missed: "))
+                .startsWith("targets: 0 of 1 met")
+                .contains("missed: ZkReentrantLock vs InterProcessMutex, 8 clients, acquisitions/s: 0.90x");
+    }
+
+    @Test
+    void markdown_namesEachRecipeAndScenarioOnItsFirstRowOnly() {
+        LockScenario scenario = LockScenario.clients(Recipe.exclusive(), 2);
+        BenchReport report = report(
+                scenario,
+                Map.of(
+                        Side.ZKLOCK, measured(900, 500_000, 4000),
+                        Side.CURATOR, measured(300, 900_000, 2600)));
+
+        List<String> table =
+                report.markdown().lines().filter(line -> line.startsWith("|")).toList();
+
+        assertThat(table).hasSize(2 + report.rows().size());
+        assertThat(table.get(2))
+                .isEqualTo("| ZkExclusiveLock vs InterProcessSemaphoreMutex | 2 clients | acquisitions/s | 900 | 300 "
+                        + "| 3.00x |  |");
+        assertThat(table.get(3)).startsWith("|  |  | hand-off p50 (ms) | 0.500 | 0.900 | 0.56x |");
+        assertThat(report.markdown()).startsWith("_setting_").contains("targets: 0 of 0 met");
+    }
+
+    @Test
+    void isMet_comparesTheFigureAsShown() {
+        BenchRow row = new BenchRow("g", "s", "requests per acquisition", 5.004, 5.0, Target.atMost(5.0));
+
+        assertThat(row.isMet()).isTrue();
+        assertThat(Target.atMost(5.0)).hasToString("<= 5");
+        assertThat(Target.ratioAtLeast(1.2)).hasToString(">= 1.2x");
+    }
+
+    @Test
+    void turn_eachRound_startsWithTheNextSide() {
+        List<Side> sides = List.of(Side.ZKLOCK, Side.CURATOR, Side.RAW);
+
+        assertThat(BenchRunner.turn(sides, 0)).containsExactly(Side.ZKLOCK, Side.CURATOR, Side.RAW);
+        assertThat(BenchRunner.turn(sides, 1)).containsExactly(Side.CURATOR, Side.RAW, Side.ZKLOCK);
+        assertThat(BenchRunner.turn(sides, 2)).containsExactly(Side.RAW, Side.ZKLOCK, Side.CURATOR);
+    }
+
+    /** A run of {@code acquisitions} in one second, each acquire and hand-off taking {@code nanos}. */
+    private static Measurement measured(long acquisitions, long nanos, long requests) {
+        Histogram latency = Measurement.histogram();
+        latency.recordValueWithCount(nanos, acquisitions);
+        return new Measurement(
+                acquisitions,
+                ONE_SECOND.toNanos(),
+                latency,
+                latency,
+                latency,
+                acquisitions,
+                OptionalLong.of(requests),
+                OptionalLong.of(acquisitions),
+                0);
+    }
+
+    private static BenchReport report(Scenario scenario, Map<Side, Measurement> measured) {
+        return new BenchReport("setting", List.of(new BenchReport.Result(scenario, measured)));
+    }
+
+    private static BenchRow row(List<BenchRow> rows, String metric) {
+        return rows.stream()
+                .filter(row -> row.metric().equals(metric))
+                .findFirst()
+                .orElseThrow();
+    }
+
+    private static org.assertj.core.data.Offset<Double> within() {
+        return org.assertj.core.data.Offset.offset(0.01);
+    }
+}

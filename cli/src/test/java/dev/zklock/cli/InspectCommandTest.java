@@ -1,0 +1,307 @@
+package dev.zklock.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.zklock.recipes.locks.ZkReentrantLock;
+import dev.zklock.recipes.test.LockActor;
+import dev.zklock.recipes.test.ZooKeeperExtension;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.recipes.locks.InterProcessLock;
+import org.apache.curator.framework.recipes.locks.InterProcessMutex;
+import org.apache.curator.framework.recipes.locks.InterProcessReadWriteLock;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** {@code zklock inspect} against a real server, on queues made by zklock's and Curator's locks, and on bad input. */
+@Timeout(60)
+final class InspectCommandTest {
+    @RegisterExtension
+    static final ZooKeeperExtension zk = ZooKeeperExtension.server();
+
+    @Test
+    void inspect_zklockQueue_showsTheHolderThenTheWaitersInOrder() throws Exception {
+        String path = zk.path("lock");
+        try (Queue queue = new Queue()) {
+            CuratorFramework holder = queue.hold("holder", c -> new ZkReentrantLock(c, path));
+            CuratorFramework first = queue.wait("first", c -> new ZkReentrantLock(c, path), path, 2);
+            CuratorFramework second = queue.wait("second", c -> new ZkReentrantLock(c, path), path, 3);
+
+            CommandRun run = CommandRun.of("inspect", "--connect", zk.connectString(), path);
+
+            assertThat(run.exitCode()).as(run.err()).isZero();
+            assertThat(run.out()).contains(path + ": 1 holder, 2 waiting");
+            List<String> rows = rows(run.out());
+            assertThat(rows).hasSize(3);
+            assertThat(rows.get(0)).contains("holds", "exclusive", session(holder));
+            assertThat(rows.get(1)).contains("waits", "exclusive", session(first));
+            assertThat(rows.get(2)).contains("waits", "exclusive", session(second));
+        }
+    }
+
+    @Test
+    void inspect_curatorMutexQueue_showsTheHolderAndTheWaiters() throws Exception {
+        String path = zk.path("lock");
+        try (Queue queue = new Queue()) {
+            CuratorFramework holder = queue.hold("holder", c -> new InterProcessMutex(c, path));
+            CuratorFramework waiter = queue.wait("waiter", c -> new InterProcessMutex(c, path), path, 2);
+
+            CommandRun run = CommandRun.of("inspect", "--connect", zk.connectString(), path);
+
+            assertThat(run.exitCode()).as(run.err()).isZero();
+            List<String> rows = rows(run.out());
+            assertThat(rows.get(0)).contains("holds", "exclusive", session(holder), "-lock-");
+            assertThat(rows.get(1)).contains("waits", "exclusive", session(waiter), "-lock-");
+        }
+    }
+
+    @Test
+    void inspect_curatorReadWriteLock_readersBeforeTheFirstWriterHold() throws Exception {
+        String path = zk.path("rw");
+        try (Queue queue = new Queue()) {
+            queue.hold("reader-1", c -> new InterProcessReadWriteLock(c, path).readLock());
+            queue.hold("reader-2", c -> new InterProcessReadWriteLock(c, path).readLock());
+            queue.wait("writer", c -> new InterProcessReadWriteLock(c, path).writeLock(), path, 3);
+            queue.wait("reader-3", c -> new InterProcessReadWriteLock(c, path).readLock(), path, 4);
+
+            CommandRun run = CommandRun.of("inspect", "--connect", zk.connectString(), path);
+
+            assertThat(run.exitCode()).as(run.err()).isZero();
+            assertThat(run.out()).contains("2 holders, 2 waiting");
+            List<String> rows = rows(run.out());
+            assertThat(rows.get(0)).contains("holds", "read");
+            assertThat(rows.get(1)).contains("holds", "read");
+            assertThat(rows.get(2)).contains("waits", "write");
+            assertThat(rows.get(3)).contains("waits", "read");
+        }
+    }
+
+    @Test
+    void inspect_json_printsOneObjectAScriptCanRead() throws Exception {
+        String path = zk.path("lock");
+        try (Queue queue = new Queue()) {
+            CuratorFramework holder = queue.hold("holder", c -> new ZkReentrantLock(c, path));
+            queue.wait("waiter", c -> new InterProcessMutex(c, path), path, 2);
+
+            CommandRun run = CommandRun.of("inspect", "--json", "--connect", zk.connectString(), path);
+
+            assertThat(run.exitCode()).as(run.err()).isZero();
+            assertThat(run.out().strip()).doesNotContain("\n");
+            Map<String, Object> json = JsonReader.object(run.out());
+            assertThat(json)
+                    .containsEntry("path", path)
+                    .containsEntry("holders", 1.0)
+                    .containsEntry("waiters", 1.0);
+            List<Map<String, Object>> nodes = JsonReader.objects(json.get("nodes"));
+            assertThat(nodes).hasSize(2);
+            assertThat(nodes.get(0))
+                    .containsEntry("position", 1.0)
+                    .containsEntry("kind", "exclusive")
+                    .containsEntry("state", "holder")
+                    .containsEntry("session", session(holder))
+                    .containsKeys("node", "created", "ageMs", "data");
+            assertThat(nodes.get(1)).containsEntry("state", "waiting");
+        }
+    }
+
+    @Test
+    void inspect_watch_drawsAgainWhenTheQueueChanges() throws Exception {
+        String path = zk.path("lock");
+        CuratorFramework client = zk.newClient();
+        client.create().forPath(path);
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        try (LockActor watcher = LockActor.start("inspect-watch")) {
+            CompletableFuture<Integer> exit = watcher.submit(() -> CommandRun.into(out, err)
+                    .execute("inspect", "--watch", "--json", "--connect", zk.connectString(), path));
+            await().atMost(Duration.ofSeconds(20)).until(() -> lines(out).size() == 1);
+            assertThat(JsonReader.object(lines(out).get(0))).containsEntry("holders", 0.0);
+
+            ZkReentrantLock lock = new ZkReentrantLock(client, path);
+            lock.acquire();
+            await().atMost(Duration.ofSeconds(20)).until(() -> lines(out).stream()
+                    .anyMatch(line -> JsonReader.object(line).get("holders").equals(1.0)));
+            lock.release();
+            await().atMost(Duration.ofSeconds(20)).until(() -> {
+                List<String> lines = lines(out);
+                return JsonReader.object(lines.get(lines.size() - 1))
+                        .get("holders")
+                        .equals(0.0);
+            });
+
+            watcher.interrupt();
+            assertThat(exit.get(20, TimeUnit.SECONDS)).as(err.toString()).isZero();
+        }
+    }
+
+    @Test
+    void inspect_existingPathWithoutNodes_showsAFreeLock() throws Exception {
+        String path = zk.path("free");
+        zk.newClient().create().forPath(path);
+
+        CommandRun run = CommandRun.of("inspect", "--connect", zk.connectString(), path);
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.out()).contains(path + ": free");
+    }
+
+    @Test
+    void inspect_missingPath_failsNamingThePath() {
+        String path = zk.path("no-such-lock");
+
+        CommandRun run = CommandRun.of("inspect", "--connect", zk.connectString(), path);
+
+        assertThat(run.exitCode()).isEqualTo(1);
+        assertThat(run.err()).contains("no lock at '" + path + "'").doesNotContain("Exception");
+    }
+
+    @Test
+    void inspect_pathWhoseChildrenAreNotLockNodes_failsNamingThePath() throws Exception {
+        String path = zk.path("config");
+        CuratorFramework client = zk.newClient();
+        client.create().forPath(path);
+        client.create().forPath(path + "/timeout");
+        client.create().forPath(path + "/retries");
+
+        CommandRun run = CommandRun.of("inspect", "--connect", zk.connectString(), path);
+
+        assertThat(run.exitCode()).isEqualTo(1);
+        assertThat(run.err()).contains("'" + path + "' holds no lock", "retries, timeout");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"localhost:99999", "localhost:port", "zk1:2181,,zk2:2181"})
+    void inspect_malformedConnectString_failsAsBadUsageNamingIt(String connect) {
+        CommandRun run = CommandRun.of("inspect", "--connect", connect, "/locks/a");
+
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).contains("malformed connect string '" + connect + "'");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"locks/a", "/locks/a/", "/locks//a"})
+    void inspect_invalidPath_failsAsBadUsageNamingIt(String path) {
+        CommandRun run = CommandRun.of("inspect", "--connect", zk.connectString(), path);
+
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).contains("invalid lock path '" + path + "'");
+    }
+
+    @Test
+    @Timeout(30)
+    void inspect_unreachableServer_failsWithinTheTimeLimit() throws IOException {
+        String connect = "127.0.0.1:" + closedPort();
+
+        CommandRun run = CommandRun.of("inspect", "--timeout-ms", "1000", "--connect", connect, "/locks/a");
+
+        assertThat(run.exitCode()).isEqualTo(1);
+        assertThat(run.err()).contains("cannot reach ZooKeeper at '" + connect + "' within 1000 ms");
+    }
+
+    /** Returns a port nothing listens on: one the system just handed out and took back. */
+    static int closedPort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+
+    private static String session(CuratorFramework client) throws Exception {
+        return "0x"
+                + Long.toHexString(client.getZookeeperClient().getZooKeeper().getSessionId());
+    }
+
+    /** The table's rows: the lines after the header line that starts with '#'. */
+    private static List<String> rows(String out) {
+        List<String> lines = out.lines().toList();
+        int header = 0;
+        while (!lines.get(header).trim().startsWith("#")) {
+            header++;
+        }
+        return lines.subList(header + 1, lines.size()).stream()
+                .filter(line -> line.trim().matches("\\d+ .*"))
+                .toList();
+    }
+
+    private static List<String> lines(StringWriter out) {
+        return out.toString().lines().filter(line -> !line.isBlank()).toList();
+    }
+
+    /**
+     * Lock holders and waiters, each with a client and an actor of its own: holders acquire at once; waiters acquire
+     * until the queue has the node count given. Closing releases everyone in queue order, so no node is left behind.
+     */
+    private static final class Queue implements AutoCloseable {
+        private final List<Member> members = new ArrayList<>();
+
+        CuratorFramework hold(String name, Function<CuratorFramework, InterProcessLock> locks) throws Exception {
+            Member member = join(name, locks, () -> {
+                member(name).lock.acquire();
+                return true;
+            });
+            member.acquired.get(20, TimeUnit.SECONDS);
+            return member.client;
+        }
+
+        CuratorFramework wait(String name, Function<CuratorFramework, InterProcessLock> locks, String path, int nodes) {
+            Member member = join(name, locks, () -> member(name).lock.acquire(30, TimeUnit.SECONDS));
+            await().atMost(Duration.ofSeconds(20))
+                    .until(() -> member.client.getChildren().forPath(path).size() == nodes);
+            return member.client;
+        }
+
+        private Member join(
+                String name, Function<CuratorFramework, InterProcessLock> locks, LockActor.Action<Boolean> acquire) {
+            CuratorFramework client = zk.newClient();
+            Member member = new Member(name, client, locks.apply(client), LockActor.start(name));
+            members.add(member);
+            member.acquired = member.actor.submit(acquire);
+            return member;
+        }
+
+        private Member member(String name) {
+            return members.stream().filter(m -> m.name.equals(name)).findFirst().orElseThrow();
+        }
+
+        @Override
+        public void close() throws Exception {
+            for (Member member : members) {
+                assertThat(member.acquired.get(30, TimeUnit.SECONDS)).isTrue();
+                member.actor
+                        .submit(() -> {
+                            member.lock.release();
+                            return null;
+                        })
+                        .get(30, TimeUnit.SECONDS);
+                member.actor.close();
+            }
+        }
+    }
+
+    private static final class Member {
+        final String name;
+        final CuratorFramework client;
+        final InterProcessLock lock;
+        final LockActor actor;
+        CompletableFuture<Boolean> acquired;
+
+        Member(String name, CuratorFramework client, InterProcessLock lock, LockActor actor) {
+            this.name = name;
+            this.client = client;
+            this.lock = lock;
+            this.actor = actor;
+        }
+    }
+}

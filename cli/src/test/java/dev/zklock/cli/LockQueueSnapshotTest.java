@@ -1,0 +1,84 @@
+package dev.zklock.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Who holds, as Curator's recipes decide it, from names alone; no ZooKeeper needed for a pure decision. */
+final class LockQueueSnapshotTest {
+    private static final String UUID_PREFIX = "_c_0b1e5b7e-8d3c-4e0a-9f21-3f6c2a9d4e11-";
+
+    @Test
+    void of_exclusiveNodes_firstHoldsOthersWait() {
+        LockQueueSnapshot snapshot = snapshot("lock-0000000003", "lock-0000000004", "lock-0000000007");
+
+        assertThat(holds(snapshot)).containsExactly(true, false, false);
+        assertThat(snapshot.holders()).isEqualTo(1);
+        assertThat(snapshot.waiters()).isEqualTo(2);
+    }
+
+    @Test
+    void of_readWriteNodes_readersBeforeTheFirstWriterHold() {
+        LockQueueSnapshot snapshot =
+                snapshot("__READ__0000000001", "__READ__0000000002", "__WRIT__0000000003", "__READ__0000000004");
+
+        assertThat(holds(snapshot)).containsExactly(true, true, false, false);
+    }
+
+    @Test
+    void of_writerFirst_onlyTheWriterHolds() {
+        LockQueueSnapshot snapshot = snapshot("__WRIT__0000000001", "__READ__0000000002", "__WRIT__0000000003");
+
+        assertThat(holds(snapshot)).containsExactly(true, false, false);
+    }
+
+    @Test
+    void of_readNodeOfADowngradingWriter_holdsBesideItsWriter() {
+        // Curator's downgrade: a plain EPHEMERAL read node that carries the holding writer's sequence number.
+        LockQueueSnapshot snapshot = snapshot("__WRIT__0000000005", "__READ__0000000005", "__READ__0000000006");
+
+        assertThat(holds(snapshot)).containsExactly(true, true, false);
+    }
+
+    @Test
+    void of_nodes_numberedInQueueOrderWithTheirKinds() {
+        LockQueueSnapshot snapshot = snapshot("__READ__0000000001", "__WRIT__0000000002");
+
+        assertThat(snapshot.nodes())
+                .extracting(LockQueueSnapshot.Node::position, LockQueueSnapshot.Node::kind)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(1, LockNodeKind.READ),
+                        org.assertj.core.groups.Tuple.tuple(2, LockNodeKind.WRITE));
+    }
+
+    @Test
+    void of_notALockNode_throwsNamingIt() {
+        List<LockQueueSnapshot.Read> reads = List.of(new LockQueueSnapshot.Read("config", 0, 0, new byte[0]));
+
+        assertThatThrownBy(() -> LockQueueSnapshot.of("/locks/a", reads, 0, 0))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'config'");
+    }
+
+    @Test
+    void session_isHexWithPrefix() {
+        LockQueueSnapshot.Node node =
+                new LockQueueSnapshot.Node(1, "lock-0000000001", LockNodeKind.EXCLUSIVE, true, 0x1000a2bL, 0, null);
+
+        assertThat(node.session()).isEqualTo("0x1000a2b");
+    }
+
+    private static LockQueueSnapshot snapshot(String... names) {
+        List<LockQueueSnapshot.Read> reads = Arrays.stream(names)
+                .map(name -> new LockQueueSnapshot.Read(UUID_PREFIX + name, 0x42, 1000, new byte[0]))
+                .toList();
+        return LockQueueSnapshot.of("/locks/a", reads, 0, 2000);
+    }
+
+    private static List<Boolean> holds(LockQueueSnapshot snapshot) {
+        return snapshot.nodes().stream().map(LockQueueSnapshot.Node::holds).toList();
+    }
+}

@@ -1,0 +1,194 @@
+package dev.zklock.recipes.locks;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ForkJoinPool;
+import org.apache.curator.framework.api.transaction.CuratorOp;
+
+/**
+ * What every single-path lock shares, on top of one {@link LockQueue}: the timed acquire methods, state listeners,
+ * fencing and inspection. Subclasses decide who owns a hold: the current thread (reentrant locks) or the instance
+ * ({@link ZkExclusiveLock}). Safe for use by multiple threads.
+ */
+abstract class AbstractZkLock extends TimedLock {
+    final LockQueue queue;
+    final List<LockStateListener> listeners = new CopyOnWriteArrayList<>();
+
+    AbstractZkLock(LockQueue queue) {
+        this.queue = queue;
+    }
+
+    /**
+     * Returns the state of the caller's hold (the current thread's for a lock owned per thread, the instance's for
+     * {@link ZkExclusiveLock}): HELD, IN_DOUBT while the connection is suspended, or LOST once the session ended or our
+     * node was found gone. No ZooKeeper call.
+     *
+     * @return the state, or empty if there is no such hold
+     */
+    public Optional<LockState> holdState() {
+        return Optional.ofNullable(currentHold()).map(Hold::state);
+    }
+
+    /**
+     * Returns the fencing token of the caller's hold: the creation zxid of our node, which is larger for every later
+     * acquisition of this path, across the whole ensemble and even after the container parent was reaped and made
+     * again. Pass it with every write to a resource the lock protects, and have the resource reject a token smaller
+     * than the largest it has seen. No ZooKeeper call.
+     *
+     * @return the token, a positive number
+     * @throws IllegalMonitorStateException if there is no such hold
+     */
+    public long fencingToken() {
+        return requireHold().node().token();
+    }
+
+    /**
+     * Returns a check of our node for a Curator transaction, so that a write to ZooKeeper commits only while the
+     * caller's hold is in place: {@code client.transaction().forOperations(lock.holdCheck(), write)} fails, writing
+     * nothing, once our node is gone. No ZooKeeper call until the transaction runs.
+     *
+     * @return a check operation on our node (any version)
+     * @throws IllegalMonitorStateException if there is no such hold
+     */
+    public CuratorOp holdCheck() {
+        return queue.checkOp(requireHold().node());
+    }
+
+    /**
+     * Adds a listener that hears every state change of every hold of this lock. No ZooKeeper call: the client's one
+     * connection-state listener does the watching.
+     *
+     * @param listener the listener; called on a notification thread, so it must not block
+     * @throws NullPointerException if {@code listener} is null
+     */
+    public void addStateListener(LockStateListener listener) {
+        listeners.add(Objects.requireNonNull(listener, "listener"));
+    }
+
+    /**
+     * Removes a listener added with {@link #addStateListener}; does nothing if it is not there.
+     *
+     * @param listener the listener to remove
+     * @throws NullPointerException if {@code listener} is null
+     */
+    public void removeStateListener(LockStateListener listener) {
+        listeners.remove(Objects.requireNonNull(listener, "listener"));
+    }
+
+    /**
+     * Returns the full paths of the nodes in the queue, holder first: for monitoring, not for synchronization control.
+     * One listing.
+     *
+     * @return the paths in queue order (relative to the client's namespace), empty if the lock path does not exist
+     * @throws InterruptedException if the thread is interrupted while listing
+     * @throws ZkLockException if ZooKeeper refuses the listing
+     */
+    public List<String> participantNodes() throws InterruptedException {
+        return queue.participantNodes();
+    }
+
+    /**
+     * Returns the lock path, relative to the client's namespace.
+     *
+     * @return the path given to the constructor
+     */
+    public String path() {
+        return queue.path();
+    }
+
+    /**
+     * Acquires the lock without blocking a thread: the future completes with a hold that belongs to the hold itself,
+     * not to a thread, so any thread may close it. Each call takes its own place in the queue and completes as its own
+     * hold, whichever thread asks (an async hold is not reentrant, and never counts as a hold of the calling thread).
+     * The wait rides on ZooKeeper watches; dependent stages run on the common fork-join pool, never on ZooKeeper's
+     * event thread. Cancelling the future withdraws from the queue and deletes our node.
+     *
+     * <p>Cost: as {@link #acquire()}; no thread waits.
+     *
+     * @param timeout the longest time to wait; zero or negative makes a single try that never waits
+     * @return a future of the hold; it fails with {@link LockTimeoutException} if the time runs out (nothing is left
+     *     behind), with {@link ZkLockException} if ZooKeeper refuses a request
+     * @throws NullPointerException if {@code timeout} is null
+     * @throws IllegalStateException if the client is not started or is closed
+     */
+    public CompletableFuture<LockHold> acquireAsync(Duration timeout) {
+        Objects.requireNonNull(timeout, "timeout");
+        return acquireAsync(new AsyncAttempt(queue, timeout));
+    }
+
+    /**
+     * Acquires the lock without blocking a thread, waiting as long as it takes; see {@link #acquireAsync(Duration)}.
+     *
+     * @return a future of the hold; it fails with {@link ZkLockException} if ZooKeeper refuses a request
+     * @throws IllegalStateException if the client is not started or is closed
+     */
+    public CompletableFuture<LockHold> acquireAsync() {
+        return acquireAsync(new AsyncAttempt(queue, null));
+    }
+
+    @Override
+    String lockName() {
+        return queue.path();
+    }
+
+    @Override
+    LockHold newHold() {
+        Hold hold = requireHold();
+        return new LockHold(queue.path(), Map.of(queue.path(), hold.node().token()), hold::state, this::release);
+    }
+
+    private CompletableFuture<LockHold> acquireAsync(AsyncAttempt attempt) {
+        Checks.requireStarted(queue.client(), queue.path());
+        CompletableFuture<LockHold> result = new CompletableFuture<>();
+        long start = System.nanoTime();
+        CompletableFuture<LockNode> outcome = attempt.start();
+        outcome.whenComplete((node, failure) -> ForkJoinPool.commonPool().execute(() -> {
+            if (failure == null || failure instanceof LockTimeoutException) {
+                queue.metrics().acquire(queue.path(), failure == null, System.nanoTime() - start);
+            }
+            if (failure != null) {
+                result.completeExceptionally(failure instanceof CompletionException ? failure.getCause() : failure);
+                return;
+            }
+            Hold hold = queue.track(node, listeners);
+            LockHold lockHold = new LockHold(
+                    queue.path(), Map.of(queue.path(), node.token()), hold::state, () -> queue.release(hold));
+            if (!result.complete(lockHold)) {
+                lockHold.close(); // cancelled while the lock was being granted
+            }
+        }));
+        result.whenComplete((hold, failure) -> {
+            if (result.isCancelled()) {
+                outcome.cancel(false);
+            }
+        });
+        return result;
+    }
+
+    void setHooks(QueueHooks hooks) {
+        queue.setHooks(hooks);
+    }
+
+    /** Returns the hold the caller refers to (the current thread's, or the instance's), or null. */
+    abstract Hold currentHold();
+
+    /** Returns the caller's hold; throws the JDK's exception for an unheld monitor if there is none. */
+    Hold requireHold() {
+        return Optional.ofNullable(currentHold()).orElseThrow(() -> HoldCounts.notHeld(queue.path()));
+    }
+
+    /** Throws if the caller's hold was lost and not yet released: it must not be entered again, nor doubled. */
+    void requireNotLost(Hold hold) {
+        Checks.requireState(
+                hold == null || hold.state() != LockState.LOST,
+                "the hold of lock '%s' was lost (its session ended or its node went); release it before acquiring"
+                        + " again",
+                queue.path());
+    }
+}

@@ -1,0 +1,43 @@
+package dev.zklock.recipes.locks;
+
+import java.util.Objects;
+import org.apache.curator.framework.CuratorFramework;
+
+/**
+ * Metrics listeners on every lock used through one client. All methods are safe for use by multiple threads and cost
+ * no ZooKeeper call.
+ *
+ * <pre>{@code
+ * LockMetrics.addListener(client, new MicrometerLockMetrics(meterRegistry));
+ * }</pre>
+ *
+ * @since 0.1.0
+ */
+public final class LockMetrics {
+    private LockMetrics() {}
+
+    /**
+     * Adds a listener that hears every acquisition, timeout, release and loss of every lock used through
+     * {@code client}.
+     *
+     * @param client the client whose locks to measure
+     * @param listener the listener
+     * @throws NullPointerException if an argument is null
+     */
+    public static void addListener(CuratorFramework client, LockMetricsListener listener) {
+        Objects.requireNonNull(client, "client");
+        ConnectionTracker.of(client).metrics().add(Objects.requireNonNull(listener, "listener"));
+    }
+
+    /**
+     * Removes a listener added with {@link #addListener}; does nothing if it is not there.
+     *
+     * @param client the client it was added for
+     * @param listener the listener to remove
+     * @throws NullPointerException if an argument is null
+     */
+    public static void removeListener(CuratorFramework client, LockMetricsListener listener) {
+        Objects.requireNonNull(client, "client");
+        ConnectionTracker.of(client).metrics().remove(Objects.requireNonNull(listener, "listener"));
+    }
+}

@@ -1,0 +1,58 @@
+package dev.zklock.recipes.locks;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** The metrics listeners of one client, told in turn; one that throws is logged and skipped. Thread-safe. */
+final class MetricsDispatch {
+    private static final Logger logger = LoggerFactory.getLogger(MetricsDispatch.class);
+
+    private final List<LockMetricsListener> listeners = new CopyOnWriteArrayList<>();
+
+    void add(LockMetricsListener listener) {
+        listeners.add(listener);
+    }
+
+    void remove(LockMetricsListener listener) {
+        listeners.remove(listener);
+    }
+
+    void acquire(String lockPath, boolean acquired, long waitedNanos) {
+        if (listeners.isEmpty()) {
+            return;
+        }
+        Duration waited = Duration.ofNanos(waitedNanos);
+        tell(lockPath, l -> {
+            if (acquired) {
+                l.acquired(lockPath, waited);
+            } else {
+                l.timedOut(lockPath, waited);
+            }
+        });
+    }
+
+    void released(String lockPath, long heldNanos) {
+        if (!listeners.isEmpty()) {
+            Duration held = Duration.ofNanos(heldNanos);
+            tell(lockPath, l -> l.released(lockPath, held));
+        }
+    }
+
+    void lost(String lockPath) {
+        tell(lockPath, l -> l.lost(lockPath));
+    }
+
+    private void tell(String lockPath, Consumer<LockMetricsListener> call) {
+        for (LockMetricsListener listener : listeners) {
+            try {
+                call.accept(listener);
+            } catch (RuntimeException e) {
+                logger.warn("{}: lock metrics listener {} threw", lockPath, listener, e);
+            }
+        }
+    }
+}

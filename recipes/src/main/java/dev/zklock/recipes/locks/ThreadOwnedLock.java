@@ -1,0 +1,123 @@
+package dev.zklock.recipes.locks;
+
+import java.util.Optional;
+
+/**
+ * What every lock owned per thread shares: local hold counts, so that re-entry and inner releases cost no ZooKeeper
+ * call. Safe for use by multiple threads; ownership is per thread.
+ */
+abstract class ThreadOwnedLock extends AbstractZkLock {
+    final HoldCounts<Hold> holds;
+    /** Threads inside a first acquire of this instance: a registry must not forget an instance in use. */
+    private final java.util.concurrent.atomic.AtomicInteger busy = new java.util.concurrent.atomic.AtomicInteger();
+
+    ThreadOwnedLock(LockQueue queue) {
+        super(queue);
+        this.holds = new HoldCounts<>(queue.path());
+    }
+
+    /**
+     * Releases one hold of the current thread. When the hold count reaches zero our node is deleted (one request) and
+     * the next waiter is woken; inner releases cost nothing. If the connection is down, the delete is left to Curator's
+     * guaranteed delete, which retries when the connection comes back, and the method returns normally: the local hold
+     * is gone either way. Releasing a {@linkplain LockState#LOST lost} hold, or after the client was closed, only
+     * clears the local hold and throws nothing.
+     *
+     * @throws IllegalMonitorStateException if the current thread does not hold the lock
+     * @throws ZkLockException if ZooKeeper refuses the delete (for example for lack of permission)
+     */
+    @Override
+    public void release() {
+        Hold hold = holds.release();
+        if (hold != null) {
+            queue.release(hold);
+        }
+    }
+
+    /**
+     * Tells whether any thread of this process holds the lock through this instance, a lost hold not counting. For
+     * monitoring, not for synchronization control; no ZooKeeper call.
+     *
+     * @return {@code true} if some thread holds this lock instance and has not lost it
+     */
+    @Override
+    public boolean isAcquiredInThisProcess() {
+        return holds.anyMatch(hold -> hold.state() != LockState.LOST);
+    }
+
+    /**
+     * Tells whether the current thread holds the lock: false once the hold is {@linkplain LockState#LOST lost}, even
+     * before the thread releases it. No ZooKeeper call.
+     *
+     * @return {@code true} if the current thread holds this lock and has not lost it
+     */
+    public boolean isHeldByCurrentThread() {
+        Hold hold = holds.heldByCurrentThread();
+        return hold != null && hold.state() != LockState.LOST;
+    }
+
+    /**
+     * Tells whether the current thread holds the lock: Curator's name of {@link #isHeldByCurrentThread()}, so that code
+     * moving from {@code InterProcessMutex} needs only its type changed. No ZooKeeper call.
+     *
+     * @return {@code true} if the current thread holds this lock and has not lost it
+     */
+    public boolean isOwnedByCurrentThread() {
+        return isHeldByCurrentThread();
+    }
+
+    /**
+     * Returns the full paths of the nodes in the queue: Curator's name of {@link #participantNodes()}, for code moving
+     * from {@code InterProcessMutex}. One listing.
+     *
+     * @return the paths in queue order (relative to the client's namespace)
+     * @throws InterruptedException if the thread is interrupted while listing
+     * @throws ZkLockException if ZooKeeper refuses the listing
+     */
+    public java.util.Collection<String> getParticipantNodes() throws InterruptedException {
+        return participantNodes();
+    }
+
+    /**
+     * Returns the number of holds of the current thread: acquisitions not yet matched by a release. No ZooKeeper call.
+     *
+     * @return the hold count, or zero if the current thread does not hold the lock
+     */
+    public int getHoldCount() {
+        return holds.holdCount();
+    }
+
+    /** Tells whether a thread holds this instance (even a lost hold) or is acquiring it; for a registry's eviction. */
+    boolean isInUse() {
+        return busy.get() > 0 || !holds.isEmpty();
+    }
+
+    /** Takes the first hold of the current thread: by default a place in the queue. */
+    Optional<LockNode> enter(Deadline deadline) throws InterruptedException {
+        return queue.acquire(deadline);
+    }
+
+    @Override
+    final Hold currentHold() {
+        return holds.heldByCurrentThread();
+    }
+
+    @Override
+    final boolean acquire(Deadline deadline) throws InterruptedException {
+        requireNotLost(holds.heldByCurrentThread());
+        if (holds.reenter()) {
+            return true;
+        }
+        long start = System.nanoTime();
+        busy.incrementAndGet();
+        Optional<LockNode> node;
+        try {
+            node = enter(deadline);
+        } finally {
+            busy.decrementAndGet();
+        }
+        node.ifPresent(granted -> holds.hold(queue.track(granted, listeners)));
+        queue.metrics().acquire(queue.path(), node.isPresent(), System.nanoTime() - start);
+        return node.isPresent();
+    }
+}

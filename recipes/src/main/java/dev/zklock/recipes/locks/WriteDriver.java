@@ -1,0 +1,27 @@
+package dev.zklock.recipes.locks;
+
+/**
+ * The driver of a write lock: a writer holds when it is first, and otherwise watches the node just before it. When
+ * that node is a writer, its deletion is followed by a listing even if it was the only node ahead: a Curator writer
+ * that downgrades creates a read node carrying its own sequence number, which appears ahead of us after we listed.
+ */
+final class WriteDriver implements LockDriver {
+    static final WriteDriver INSTANCE = new WriteDriver();
+
+    private WriteDriver() {}
+
+    @Override
+    public LockDecision decide(LockQueueView view) {
+        int ourIndex = view.ourIndex();
+        if (ourIndex == 0) {
+            return LockDecision.holds();
+        }
+        String ahead = view.children().get(ourIndex - 1);
+        return NodeNames.isWriter(ahead) ? LockDecision.watchAndRelist(ahead) : LockDecision.watch(ahead);
+    }
+
+    @Override
+    public String toString() {
+        return "LockDriver.write()";
+    }
+}

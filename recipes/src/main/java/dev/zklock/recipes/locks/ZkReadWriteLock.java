@@ -1,0 +1,213 @@
+package dev.zklock.recipes.locks;
+
+import java.util.List;
+import java.util.Optional;
+import org.apache.curator.framework.CuratorFramework;
+
+/**
+ * A distributed read/write lock on a ZooKeeper path: many readers or one writer. The zklock counterpart of Curator's
+ * {@code InterProcessReadWriteLock}, shaped like the JDK's {@code ReadWriteLock}.
+ *
+ * <h2>Semantics</h2>
+ *
+ * <p>{@link #readLock()} and {@link #writeLock()} are two locks over one queue under the path. A reader holds when no
+ * writer is queued before it; a writer holds when it is first. Order is FIFO by ZooKeeper sequence, so a reader that
+ * arrives behind a queued writer waits for it: writers cannot starve. Both locks are reentrant per thread.
+ * <b>Downgrade:</b> a thread that holds the write lock may take the read lock (at once, without waiting) and then
+ * release the write lock; no other writer can get in between. <b>Upgrade</b> cannot succeed (two readers asking for the
+ * write lock would wait for each other forever), so a thread that holds only the read lock and asks for the write lock
+ * through the same {@code ZkReadWriteLock} gets an {@link IllegalStateException} at once, rather than waiting out its
+ * timeout. Nodes are named as Curator names them ({@code _c_<uuid>-__READ__<sequence>} and
+ * {@code _c_<uuid>-__WRIT__<sequence>}, a downgrade's read node carrying the writer's sequence), so a zklock and a
+ * Curator read/write lock on one path work together.
+ *
+ * <h2>Thread safety</h2>
+ *
+ * <p>Instances are safe for use by multiple threads; ownership of each lock is per thread.
+ *
+ * <h2>ZooKeeper cost</h2>
+ *
+ * <ul>
+ *   <li>uncontended acquire of either lock: one round trip (a create and a listing, pipelined: 2 requests); a
+ *       downgrade: the same, and never waits;
+ *   <li>re-entry, inner releases, and the upgrade check: none;
+ *   <li>waiting: a reader holds one watch, on the nearest writer before it, so a write release wakes exactly the
+ *       readers behind that writer; a writer watches the node just before it. After the watched node goes: no request
+ *       when it was the only node ahead (a reader behind its writer, or a writer behind its last reader), otherwise one
+ *       listing; a writer whose watched node is a writer always lists, because a Curator downgrade can put a read node
+ *       ahead of it;
+ *   <li>release: one request (a delete); an acquire that gives up: one delete, and one watch removal if it waited.
+ * </ul>
+ *
+ * <h2>Failure behaviour</h2>
+ *
+ * <p>As {@link ZkReentrantLock}: each hold lives as long as the session that created its node; fence writes with
+ * {@link ReadLock#fencingToken()} or {@link WriteLock#fencingToken()}; a timed-out, interrupted or failed acquire
+ * deletes its node; release is a guaranteed delete.
+ *
+ * <h2>Usage</h2>
+ *
+ * <pre>{@code
+ * ZkReadWriteLock rw = new ZkReadWriteLock(client, "/locks/catalog");
+ * rw.writeLock().acquire();
+ * try {
+ *     catalog.rebuild(rw.writeLock().fencingToken());
+ *     rw.readLock().acquire();          // downgrade: never waits
+ * } finally {
+ *     rw.writeLock().release();         // readers may enter; writers still wait for our read lock
+ * }
+ * try {
+ *     catalog.publish();
+ * } finally {
+ *     rw.readLock().release();
+ * }
+ * }</pre>
+ *
+ * @since 0.1.0
+ */
+public final class ZkReadWriteLock {
+    private final ReadLock readLock;
+    private final WriteLock writeLock;
+
+    /**
+     * Creates a read/write lock on {@code path}. No ZooKeeper call; the client need not be started yet.
+     *
+     * @param client the client to use; its namespace, ACL provider and default node data apply
+     * @param path the lock path, absolute, relative to the client's namespace
+     * @throws NullPointerException if an argument is null
+     * @throws IllegalArgumentException if {@code path} is not a valid ZooKeeper path
+     */
+    public ZkReadWriteLock(CuratorFramework client, String path) {
+        this.writeLock =
+                new WriteLock(new LockQueue(client, path, NodeNames.WRITE_LOCK_NAME, LockDriver.write(), null));
+        this.readLock = new ReadLock(new LockQueue(client, path, NodeNames.READ_LOCK_NAME, LockDriver.read(), null));
+    }
+
+    /**
+     * Returns the read lock: shared among readers, excluded by writers.
+     *
+     * @return the read lock of this instance
+     */
+    public ReadLock readLock() {
+        return readLock;
+    }
+
+    /**
+     * Returns the write lock: excludes readers and other writers.
+     *
+     * @return the write lock of this instance
+     */
+    public WriteLock writeLock() {
+        return writeLock;
+    }
+
+    /**
+     * Returns the full paths of every node in the queue, readers and writers, in queue order: for monitoring, not for
+     * synchronization control. One listing.
+     *
+     * @return the paths (relative to the client's namespace), empty if the lock path does not exist
+     * @throws InterruptedException if the thread is interrupted while listing
+     * @throws ZkLockException if ZooKeeper refuses the listing
+     */
+    public List<String> participantNodes() throws InterruptedException {
+        return readLock.queue.participantNodes();
+    }
+
+    /**
+     * Returns the lock path, relative to the client's namespace.
+     *
+     * @return the path given to the constructor
+     */
+    public String path() {
+        return readLock.queue.path();
+    }
+
+    @Override
+    public String toString() {
+        return "ZkReadWriteLock[" + path() + "]";
+    }
+
+    /**
+     * The read lock of a {@link ZkReadWriteLock}: shared among readers, reentrant per thread. A thread that holds the
+     * write lock takes it at once (a downgrade). See {@link ZkReadWriteLock} for semantics, cost and failure behaviour.
+     *
+     * <p>Instances are safe for use by multiple threads; ownership is per thread.
+     *
+     * @since 0.1.0
+     */
+    public final class ReadLock extends ThreadOwnedLock {
+        private ReadLock(LockQueue queue) {
+            super(queue);
+        }
+
+        @Override
+        Optional<LockNode> enter(Deadline deadline) throws InterruptedException {
+            Hold write = writeLock.holds.heldByCurrentThread();
+            return write != null ? queue.acquireAlongside(write.node(), deadline) : queue.acquire(deadline);
+        }
+
+        /**
+         * Returns the full paths of the read nodes in the queue, in queue order: for monitoring, not for
+         * synchronization control. One listing.
+         *
+         * @return the paths of read nodes (relative to the client's namespace)
+         * @throws InterruptedException if the thread is interrupted while listing
+         * @throws ZkLockException if ZooKeeper refuses the listing
+         */
+        @Override
+        public List<String> participantNodes() throws InterruptedException {
+            return queue.participantNodes().stream()
+                    .filter(node -> !NodeNames.isWriter(node))
+                    .toList();
+        }
+
+        @Override
+        public String toString() {
+            return "ZkReadWriteLock.ReadLock[" + queue.path() + "]";
+        }
+    }
+
+    /**
+     * The write lock of a {@link ZkReadWriteLock}: exclusive, reentrant per thread. A thread that holds only the read
+     * lock cannot take it (an upgrade would wait forever): it gets an {@link IllegalStateException} at once. See
+     * {@link ZkReadWriteLock} for semantics, cost and failure behaviour.
+     *
+     * <p>Instances are safe for use by multiple threads; ownership is per thread.
+     *
+     * @since 0.1.0
+     */
+    public final class WriteLock extends ThreadOwnedLock {
+        private WriteLock(LockQueue queue) {
+            super(queue);
+        }
+
+        @Override
+        Optional<LockNode> enter(Deadline deadline) throws InterruptedException {
+            Checks.requireState(
+                    readLock.holds.heldByCurrentThread() == null,
+                    "thread '%s' holds the read lock of '%s' and asks for its write lock: an upgrade would wait"
+                            + " forever; release the read lock first",
+                    Thread.currentThread().getName(),
+                    queue.path());
+            return queue.acquire(deadline);
+        }
+
+        /**
+         * Returns the full paths of the write nodes in the queue, in queue order: for monitoring, not for
+         * synchronization control. One listing.
+         *
+         * @return the paths of write nodes (relative to the client's namespace)
+         * @throws InterruptedException if the thread is interrupted while listing
+         * @throws ZkLockException if ZooKeeper refuses the listing
+         */
+        @Override
+        public List<String> participantNodes() throws InterruptedException {
+            return queue.participantNodes().stream().filter(NodeNames::isWriter).toList();
+        }
+
+        @Override
+        public String toString() {
+            return "ZkReadWriteLock.WriteLock[" + queue.path() + "]";
+        }
+    }
+}
