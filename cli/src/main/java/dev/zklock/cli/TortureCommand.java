@@ -128,7 +128,7 @@ final class TortureCommand implements Callable<Integer> {
                         + "--threads %d)%n",
                 report.seed(), seconds, report.seed(), servers, clients, threads);
         out.printf(
-                "ran               %d s on %d server(s), %d clients, %d threads, %d lock paths%n",
+                "ran               %d s on %d server(s), %d clients, %d threads, %d lock paths per family%n",
                 report.elapsed().toSeconds(), servers, settings.clients(), settings.threads(), settings.lockPaths());
         out.printf(
                 "acquisitions      %d %s, timeouts %d%n",

@@ -17,12 +17,13 @@ final class TortureCommandTest {
     @Test
     void torture_shortSeededRun_reportsEveryFigureAndExitsZero() {
         int status =
-                run("torture", "--seconds", "4", "--seed", "42", "--servers", "1", "--clients", "4", "--threads", "5");
+                run("torture", "--seconds", "4", "--seed", "42", "--servers", "1", "--clients", "6", "--threads", "7");
 
         assertThat(status).as("exit status; stdout:%n%s%nstderr:%n%s", out, err).isZero();
         assertThat(out.toString())
                 .contains("seed              42 (replay: zklock torture --seconds 4 --seed 42")
-                .containsPattern("acquisitions +[1-9]\\d* \\{curator-mutex=\\d+, zk-exclusive=\\d+, zk-reentrant=\\d+}")
+                .containsPattern("acquisitions +[1-9]\\d* \\{curator-mutex=\\d+, zk-exclusive=\\d+, zk-multi=\\d+, "
+                        + "zk-read=\\d+, zk-reentrant=\\d+, zk-write=\\d+}")
                 .containsPattern("faults +\\d+ \\{")
                 .contains("overlaps          0", "token regressions 0", "leaked nodes      0", "stuck waiters     0")
                 .contains("verdict           clean");

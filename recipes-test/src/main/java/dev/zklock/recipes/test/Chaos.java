@@ -2,7 +2,9 @@ package dev.zklock.recipes.test;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.SplittableRandom;
 import java.util.concurrent.CountDownLatch;
@@ -14,9 +16,9 @@ import org.apache.curator.framework.CuratorFramework;
 
 /**
  * The chaos workload: many clients, each on its own session, contend for a few lock paths with locks of several
- * {@linkplain LockKind kinds} (zklock's and Curator's, on the same paths), while real faults hit them: session
- * expiries, dropped connections, server restarts and, in an ensemble, leader kills. A {@link SafetyMonitor} records
- * every hold and wait; the run ends with a check that no lock node was left behind once every thread stopped.
+ * {@linkplain LockKind kinds} (zklock's and Curator's, sharing the paths of their family), while real faults hit them:
+ * session expiries, dropped connections, server restarts and, in an ensemble, leader kills. A {@link SafetyMonitor}
+ * records every hold and wait; the run ends with a check that no lock node was left behind once every thread stopped.
  *
  * <pre>{@code
  * ChaosReport report = Chaos.run(ChaosSettings.defaults(seed, Duration.ofSeconds(60)), servers, clients, "/chaos",
@@ -50,8 +52,8 @@ public final class Chaos {
      * @param settings what to run
      * @param servers the servers to run against (and to stop and restart)
      * @param clientFactory makes a started, connected client with the given name; the caller closes them after the run
-     * @param basePath the path under which the run puts its lock paths ({@code basePath/lock-0}, ...); the locks make
-     *     it if need be
+     * @param basePath the path under which the run puts its lock paths, {@code settings.lockPaths()} per family of
+     *     kinds ({@code basePath/mutex-0}, ..., {@code basePath/read-write-0}, ...); the locks make it if need be
      * @param progress told of the counts about once a second while the workload runs, on the calling thread
      * @return the report; check {@link ChaosReport#isClean()}
      * @throws InterruptedException if the calling thread is interrupted (the workload is stopped first)
@@ -72,14 +74,14 @@ public final class Chaos {
         ChaosCounters counters = new ChaosCounters();
         SplittableRandom seeds = new SplittableRandom(settings.seed());
         List<FaultInjector.Planned> plan = FaultInjector.plan(settings, servers.size(), seeds.split());
-        List<String> paths = IntStream.range(0, settings.lockPaths())
-                .mapToObj(i -> basePath + "/lock-" + i)
-                .toList();
+        Map<String, List<String>> pathsByFamily = pathsByFamily(settings, basePath);
+        List<String> paths =
+                pathsByFamily.values().stream().flatMap(List::stream).toList();
         List<CuratorFramework> clients = IntStream.range(0, settings.clients())
                 .mapToObj(i -> clientFactory.apply(clientName(i)))
                 .toList();
         CountDownLatch stop = new CountDownLatch(1);
-        List<Thread> actors = actors(settings, clients, paths, monitor, counters, seeds, stop);
+        List<Thread> actors = actors(settings, clients, pathsByFamily, monitor, counters, seeds, stop);
         long start = System.nanoTime();
         Thread injector = daemon(
                 new FaultInjector(plan, servers, clients, paths, monitor, counters, stop, start),
@@ -106,17 +108,33 @@ public final class Chaos {
         return counters.report(settings.seed(), elapsed, monitor.report());
     }
 
+    /** Each family of kinds gets lock paths of its own: {@code basePath/<family>-<i>}. */
+    private static Map<String, List<String>> pathsByFamily(ChaosSettings settings, String basePath) {
+        Map<String, List<String>> paths = new LinkedHashMap<>();
+        for (LockKind kind : settings.kinds()) {
+            if (kind.pathsPerLock() > settings.lockPaths()) {
+                throw new IllegalArgumentException(kind.name() + " takes " + kind.pathsPerLock()
+                        + " lock paths, more than the " + settings.lockPaths() + " of the settings");
+            }
+            paths.computeIfAbsent(kind.family(), family -> IntStream.range(0, settings.lockPaths())
+                    .mapToObj(i -> basePath + "/" + family + "-" + i)
+                    .toList());
+        }
+        return paths;
+    }
+
     private static List<Thread> actors(
             ChaosSettings settings,
             List<CuratorFramework> clients,
-            List<String> paths,
+            Map<String, List<String>> paths,
             SafetyMonitor monitor,
             ChaosCounters counters,
             SplittableRandom seeds,
             CountDownLatch stop) {
         List<List<Contender>> shared = new ArrayList<>();
         for (int c = 0; c < clients.size(); c++) {
-            shared.add(contenders(kindOf(settings, c), clients.get(c), paths));
+            LockKind kind = kindOf(settings, c);
+            shared.add(contenders(kind, clients.get(c), paths.get(kind.family())));
         }
         List<Thread> threads = new ArrayList<>();
         for (int t = 0; t < settings.threads(); t++) {
@@ -124,7 +142,7 @@ public final class Chaos {
             LockKind kind = kindOf(settings, c);
             List<Contender> contenders = kind.isOwnedPerThread() || t < clients.size()
                     ? shared.get(c)
-                    : contenders(kind, clients.get(c), paths);
+                    : contenders(kind, clients.get(c), paths.get(kind.family()));
             String name = clientName(c) + "/" + kind.name() + "/t" + t;
             threads.add(daemon(
                     new ChaosActor(name, kind, contenders, monitor, counters, seeds.split(), settings, stop),
@@ -135,11 +153,10 @@ public final class Chaos {
 
     /** One lock object per path, or per window of paths for a kind that takes several. */
     private static List<Contender> contenders(LockKind kind, CuratorFramework client, List<String> paths) {
-        int width = Math.min(kind.pathsPerLock(), paths.size());
         List<Contender> contenders = new ArrayList<>();
         for (int first = 0; first < paths.size(); first++) {
             List<String> window = new ArrayList<>();
-            for (int i = 0; i < width; i++) {
+            for (int i = 0; i < kind.pathsPerLock(); i++) {
                 window.add(paths.get((first + i) % paths.size()));
             }
             contenders.add(kind.newContender(client, window));

@@ -16,7 +16,8 @@ import java.util.Objects;
  * @param clients clients, each on its own session (at least 1)
  * @param threads threads that loop acquire, hold, release; thread {@code i} uses client {@code i % clients}, so the
  *     threads beyond the number of clients share clients (and, for kinds owned per thread, lock objects)
- * @param lockPaths lock paths the threads contend for (at least 1)
+ * @param lockPaths lock paths the threads contend for, per family of kinds (at least 1, and at least the paths one
+ *     multi-lock takes)
  * @param kinds the lock kinds; client {@code i} uses kind {@code i % kinds.size()}
  * @param faultWeights the relative frequency of each fault kind; a kind that is missing, weighs 0 or does not apply to
  *     the servers is never injected
@@ -64,7 +65,8 @@ public record ChaosSettings(
     }
 
     /**
-     * Returns the default run: 12 clients and 16 threads on 3 lock paths, every built-in lock kind, a fault every 800
+     * Returns the default run: 12 clients and 16 threads on 3 lock paths per family, every built-in lock kind, a fault
+     * every 800
      * ms on average (session expiries and connection drops four times as often as server restarts and leader kills),
      * acquires of up to 3 s and holds of up to 20 ms (one in ten up to 200 ms).
      *

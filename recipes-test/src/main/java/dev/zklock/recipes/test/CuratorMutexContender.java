@@ -14,7 +14,12 @@ import org.apache.zookeeper.data.Stat;
  * acquisition more than Curator's own.
  */
 final class CuratorMutexContender implements Contender {
-    static final LockKind KIND = new SinglePathKind("curator-mutex", true, CuratorMutexContender::new);
+    static final LockKind KIND = new BuiltInKind(
+            "curator-mutex",
+            LockKind.MUTEX,
+            1,
+            true,
+            (client, paths) -> new CuratorMutexContender(client, paths.get(0)));
 
     private final CuratorFramework client;
     private final String path;

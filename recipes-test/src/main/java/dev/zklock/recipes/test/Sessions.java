@@ -3,6 +3,7 @@ package dev.zklock.recipes.test;
 import java.util.List;
 import java.util.OptionalLong;
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.data.Stat;
 
 /** Which ZooKeeper session owns what, as far as a client can tell; every method is quiet about connection trouble. */
@@ -30,12 +31,20 @@ final class Sessions {
     }
 
     /**
-     * Returns the session that owns the node among {@code nodes} created at {@code token} (its creation zxid), or empty
-     * if none of them is (any longer) there or they cannot be read now. One request per node.
+     * Returns the session that owns the child of {@code lockPath} created at {@code token} (its creation zxid), or
+     * empty if it is no longer there or cannot be read now. One listing and one request per child.
      */
-    static OptionalLong ownerOf(CuratorFramework client, List<String> nodes, long token) throws InterruptedException {
-        for (String node : nodes) {
-            Stat stat = statQuietly(client, node);
+    static OptionalLong ownerOf(CuratorFramework client, String lockPath, long token) throws InterruptedException {
+        List<String> children;
+        try {
+            children = client.getChildren().forPath(lockPath);
+        } catch (InterruptedException e) {
+            throw e;
+        } catch (Exception goneOrUnreachable) {
+            return OptionalLong.empty();
+        }
+        for (String child : children) {
+            Stat stat = statQuietly(client, ZKPaths.makePath(lockPath, child));
             if (stat != null && stat.getCzxid() == token) {
                 return OptionalLong.of(stat.getEphemeralOwner());
             }

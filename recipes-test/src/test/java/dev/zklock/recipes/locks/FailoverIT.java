@@ -186,7 +186,7 @@ final class FailoverIT {
         AtomicBoolean stop = new AtomicBoolean();
         List<AtomicInteger> counts = new ArrayList<>();
         List<CompletableFuture<Void>> loops = new ArrayList<>();
-        for (LockKind kind : LockKind.builtIn()) {
+        for (LockKind kind : LockKind.mutexes()) {
             Contender contender = kind.newContender(zk.newClient(), List.of(zk.path("lock")));
             AtomicInteger count = new AtomicInteger();
             counts.add(count);
@@ -213,7 +213,7 @@ final class FailoverIT {
     /** Queues a zklock reentrant, a zklock exclusive and a Curator waiter behind {@code holder}, in that order. */
     private List<CompletableFuture<Void>> queueWaiters(ZkReentrantLock holder, List<String> order) throws Exception {
         List<CompletableFuture<Void>> waiters = new ArrayList<>();
-        for (LockKind kind : LockKind.builtIn()) {
+        for (LockKind kind : LockKind.mutexes()) {
             Contender contender = kind.newContender(zk.newClient(), List.of(holder.path()));
             int queued = holder.participantNodes().size();
             waiters.add(actor(kind.name()).submit(() -> {

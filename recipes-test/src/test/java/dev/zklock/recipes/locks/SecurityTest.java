@@ -24,20 +24,21 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Lock nodes under digest-authenticated ACLs given by the client's {@link ACLProvider}: the holder's credentials own
- * the lock path and every node in it, so a client without them (none, or a wrong password) can neither break a held
- * lock nor read who holds it, for zklock's locks and Curator's mutex alike ({@code ClientSetupTest} checks the ACL
- * the nodes get). ZooKeeper checks a delete against the
- * ACL of the parent, so what protects a lock node is the ACL of the lock path: the last test shows what happens when the
- * lock path was made open beforehand.
+ * Lock nodes under digest-authenticated ACLs given by the client's
+ * {@link org.apache.curator.framework.api.ACLProvider}: the holder's credentials own the lock path and every node in
+ * it, so a client without them (none, or a wrong password) can neither break a held lock nor read who holds it, for
+ * zklock's locks (the write lock among them) and Curator's mutex alike ({@code ClientSetupTest} checks the ACL the
+ * nodes get). ZooKeeper checks a delete against the ACL of the parent, so what protects a lock node is the ACL of the
+ * lock path: the last test shows what happens when the lock path was made open beforehand.
  */
 @Timeout(60)
 final class SecurityTest {
     @RegisterExtension
     static final ZooKeeperExtension zk = ZooKeeperExtension.server();
 
+    /** The kinds whose holder excludes a second contender of the same kind on one path. */
     static Stream<LockKind> kinds() {
-        return LockKind.builtIn().stream();
+        return Stream.concat(LockKind.mutexes().stream(), Stream.of(LockKind.zkWrite()));
     }
 
     @ParameterizedTest
