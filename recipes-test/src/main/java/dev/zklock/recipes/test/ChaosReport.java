@@ -6,7 +6,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * What a chaos run did and what its {@link SafetyMonitor} saw.
+ * What a chaos run did and what its {@link SafetyMonitor} saw. Immutable, so safe for use by multiple threads.
  *
  * @param seed the seed of the run: the same seed replays the same fault schedule and choices
  * @param elapsed how long the workload ran so far

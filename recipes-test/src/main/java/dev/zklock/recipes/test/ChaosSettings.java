@@ -9,7 +9,8 @@ import java.util.Objects;
 /**
  * What one chaos run does: how long, how many clients and threads on how many lock paths of which kinds, and which real
  * faults how often. Everything random in a run comes from {@link #seed()}: the fault schedule and each thread's choices
- * of lock, timeout and hold time are the same for the same seed and settings; thread timing is not.
+ * of lock, timeout and hold time are the same for the same seed and settings; thread timing is not. Immutable, so safe
+ * for use by multiple threads.
  *
  * @param seed the one source of randomness
  * @param duration how long the workload and the faults run (the final checks come on top)

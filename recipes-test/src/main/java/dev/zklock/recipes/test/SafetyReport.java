@@ -4,7 +4,7 @@ import java.util.List;
 
 /**
  * What a {@link SafetyMonitor} saw: how many holds and waits it recorded, and how many times each safety property was
- * broken, with the first violations spelled out.
+ * broken, with the first violations spelled out. Immutable, so safe for use by multiple threads.
  *
  * @param holds holds entered
  * @param lostHolds holds whose session ended while they were held (or before they were recorded): lost, not broken
