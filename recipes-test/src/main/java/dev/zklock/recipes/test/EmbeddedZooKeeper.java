@@ -1,7 +1,5 @@
 package dev.zklock.recipes.test;
 
-import static org.awaitility.Awaitility.await;
-
 import java.io.IOException;
 import java.lang.reflect.Method;
 import java.net.InetSocketAddress;
@@ -22,7 +20,6 @@ import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.QuorumConfigBuilder;
 import org.apache.curator.test.TestingZooKeeperServer;
 import org.apache.zookeeper.ZooKeeper;
-import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * Real ZooKeeper servers in this JVM: one standalone server, or an ensemble of several ({@code curator-test}'s
@@ -214,14 +211,12 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
      */
     public int leader() {
         try {
-            return await("a leader among " + connectString())
-                    .atMost(QUORUM_WAIT)
-                    .pollInterval(Duration.ofMillis(50))
-                    .pollInSameThread()
-                    .until(this::currentLeader, Optional::isPresent)
-                    .orElseThrow();
-        } catch (ConditionTimeoutException e) {
-            throw new IllegalStateException("no server of " + connectString() + " leads after " + QUORUM_WAIT, e);
+            return Poll.until(QUORUM_WAIT, this::currentLeader)
+                    .orElseThrow(() -> new IllegalStateException(
+                            "no server of " + connectString() + " leads after " + QUORUM_WAIT));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for a leader among " + connectString(), e);
         }
     }
 
@@ -319,7 +314,7 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
         return running.size() > servers.size() / 2;
     }
 
-    private void awaitQuorum() {
+    private void awaitQuorum() throws InterruptedException {
         leader();
         for (int i = 0; i < servers.size(); i++) {
             if (isRunning(i)) {
@@ -328,12 +323,10 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
         }
     }
 
-    private void awaitServing(int server) {
-        await("server " + server + " at " + connectString(server) + " serving")
-                .atMost(QUORUM_WAIT)
-                .pollInterval(Duration.ofMillis(50))
-                .pollInSameThread()
-                .until(() -> Mntr.serverState("127.0.0.1", port(server)).isPresent());
+    private void awaitServing(int server) throws InterruptedException {
+        Poll.until(QUORUM_WAIT, () -> Mntr.serverState("127.0.0.1", port(server)))
+                .orElseThrow(() -> new IllegalStateException(
+                        "server " + server + " at " + connectString(server) + " does not serve after " + QUORUM_WAIT));
     }
 
     private Optional<Integer> currentLeader() {

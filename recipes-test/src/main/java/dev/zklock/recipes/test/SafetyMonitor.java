@@ -1,7 +1,5 @@
 package dev.zklock.recipes.test;
 
-import static org.awaitility.Awaitility.await;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -11,13 +9,13 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.data.Stat;
-import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * Watches lock holders for the four safety properties of a lock and counts every breach: two live holders at once
@@ -287,18 +285,11 @@ public final class SafetyMonitor {
      */
     public int checkNoNodesLeft(CuratorFramework observer, Collection<String> lockPaths, Duration settle)
             throws InterruptedException {
-        try {
-            await("no lock node left under " + lockPaths)
-                    .atMost(settle)
-                    .pollInterval(Duration.ofMillis(50))
-                    .pollInSameThread()
-                    .until(() -> nodesUnder(observer, lockPaths).isEmpty());
-            return 0;
-        } catch (ConditionTimeoutException e) {
-            Map<String, List<String>> left = nodesUnder(observer, lockPaths);
-            left.forEach(this::nodesLeft);
-            return left.values().stream().mapToInt(List::size).sum();
-        }
+        Map<String, List<String>> left = Poll.until(settle, () -> Optional.of(nodesUnder(observer, lockPaths))
+                        .filter(Map::isEmpty))
+                .orElseGet(() -> nodesUnderQuietly(observer, lockPaths));
+        left.forEach(this::nodesLeft);
+        return left.values().stream().mapToInt(List::size).sum();
     }
 
     /**
@@ -366,6 +357,16 @@ public final class SafetyMonitor {
             throw new IllegalStateException("cannot list the lock nodes under " + lockPaths, e);
         }
         return left;
+    }
+
+    private static Map<String, List<String>> nodesUnderQuietly(
+            CuratorFramework observer, Collection<String> lockPaths) {
+        try {
+            return nodesUnder(observer, lockPaths);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while listing the lock nodes under " + lockPaths, e);
+        }
     }
 
     private static List<String> childrenOf(CuratorFramework observer, String lockPath) throws Exception {
