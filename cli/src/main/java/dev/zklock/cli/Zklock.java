@@ -12,7 +12,13 @@ import picocli.CommandLine.Command;
         description = "ZooKeeper locks that run beside Apache Curator.",
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {"0:success", "1:failure (unreachable server, no lock at the path, ...)", "2:bad usage"},
-        subcommands = {DemoCommand.class, InspectCommand.class, BenchCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {
+            DemoCommand.class,
+            InspectCommand.class,
+            BenchCommand.class,
+            TortureCommand.class,
+            CommandLine.HelpCommand.class
+        })
 public final class Zklock implements Callable<Integer> {
     /**
      * Runs the command and exits with its status.

@@ -1,9 +1,6 @@
 package dev.zklock.recipes.test;
 
-import java.io.IOException;
-import java.util.HashMap;
 import java.util.Map;
-import org.apache.zookeeper.client.FourLetterWordMain;
 
 /**
  * The request and packet counters of a running ZooKeeper server, read with the {@code mntr} four-letter word. Every
@@ -34,25 +31,14 @@ public record ServerCounters(long packetsReceived, long packetsSent) {
      * @throws IllegalStateException if the server cannot be asked, or does not allow {@code mntr}
      */
     public static ServerCounters read(String host, int port) {
-        String reply;
-        try {
-            reply = FourLetterWordMain.send4LetterWord(host, port, "mntr");
-        } catch (IOException | org.apache.zookeeper.common.X509Exception.SSLContextException e) {
-            throw new IllegalStateException("cannot read mntr from " + host + ":" + port, e);
-        }
-        Map<String, Long> values = new HashMap<>();
-        for (String line : reply.split("\n")) {
-            String[] parts = line.trim().split("\\s+");
-            if (parts.length == 2 && parts[1].matches("-?\\d+")) {
-                values.put(parts[0], Long.parseLong(parts[1]));
-            }
-        }
-        Long received = values.get("zk_packets_received");
-        Long sent = values.get("zk_packets_sent");
+        Map<String, String> values = Mntr.read(host, port);
+        String received = values.get("zk_packets_received");
+        String sent = values.get("zk_packets_sent");
         if (received == null || sent == null) {
-            throw new IllegalStateException("mntr of " + host + ":" + port + " has no packet counters: " + reply);
+            throw new IllegalStateException(
+                    "mntr of " + host + ":" + port + " has no packet counters (does it allow mntr?): " + values);
         }
-        return new ServerCounters(received, sent);
+        return new ServerCounters(Long.parseLong(received), Long.parseLong(sent));
     }
 
     /**

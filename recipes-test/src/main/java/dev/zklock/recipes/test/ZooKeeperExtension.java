@@ -15,7 +15,6 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.imps.CuratorFrameworkState;
 import org.apache.curator.retry.ExponentialBackoffRetry;
-import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
@@ -23,8 +22,9 @@ import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * A JUnit 5 extension that runs one real ZooKeeper server ({@code curator-test}'s {@link TestingServer}) per test
- * class, hands each test fresh clients and a base path of its own, and checks after every test that nothing leaked.
+ * A JUnit 5 extension that runs real ZooKeeper per test class, one standalone server ({@link #server()}) or an
+ * ensemble of several ({@link #ensemble(int)}), hands each test fresh clients and a base path of its own, and checks
+ * after every test that nothing leaked.
  *
  * <pre>{@code
  * @RegisterExtension
@@ -39,8 +39,11 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  *
  * <p>After each test the extension fails it if a lock node (a protected {@code _c_} node) made by one of the test's
  * sessions is still in the tree, if one of the test's clients still has a watch registered, or if the test left a
- * non-daemon thread running; then it closes the test's clients. Faults are real: {@link #expireSession} ends a session
- * on the server, {@link #stopServer()} and {@link #restartServer()} stop and start the server.
+ * non-daemon thread running (the servers' own threads aside); then it closes the test's clients and starts again any
+ * server the test stopped. Faults are real: {@link #expireSession} ends a session on the server,
+ * {@link #dropConnection} closes a client's TCP connection, {@link #stopServer()} and {@link #restartServer()} stop and
+ * start every server, and in an ensemble {@link #killLeader()}, {@link #killFollower()}, {@link #stopServer(int)} and
+ * {@link #restartServer(int)} take single servers down and up.
  *
  * <p>Register it in a {@code static} field. Its methods are safe to call from the test's actors as well as the test
  * thread.
@@ -52,33 +55,51 @@ public final class ZooKeeperExtension
     private final List<CuratorFramework> clients = new CopyOnWriteArrayList<>();
     private final Set<Long> sessions = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final AtomicInteger testCounter = new AtomicInteger();
+    private final int serverCount;
     private final int sessionTimeoutMs;
     private final int connectionTimeoutMs;
-    private TestingServer server;
+    private EmbeddedZooKeeper servers;
     private CuratorFramework admin;
-    private volatile boolean serverStopped;
     private volatile String basePath;
     private volatile Set<Thread> threadsBefore = Set.of();
 
-    private ZooKeeperExtension(int sessionTimeoutMs, int connectionTimeoutMs) {
+    private ZooKeeperExtension(int serverCount, int sessionTimeoutMs, int connectionTimeoutMs) {
+        this.serverCount = serverCount;
         this.sessionTimeoutMs = sessionTimeoutMs;
         this.connectionTimeoutMs = connectionTimeoutMs;
     }
 
     /**
-     * Returns an extension with one server per test class; clients get a 10 s session and a 5 s connection timeout.
+     * Returns an extension with one standalone server per test class; clients get a 10 s session and a 5 s connection
+     * timeout.
      *
      * @return a new extension
      */
     public static ZooKeeperExtension server() {
-        return new ZooKeeperExtension(10_000, 5_000);
+        return new ZooKeeperExtension(1, 10_000, 5_000);
+    }
+
+    /**
+     * Returns an extension with an ensemble of {@code servers} real servers per test class (3 start in about 1.5 s);
+     * clients know every server, get a 10 s session and a 5 s connection timeout, and move to another server when
+     * theirs goes down.
+     *
+     * @param servers the number of servers, at least 1
+     * @return a new extension
+     * @throws IllegalArgumentException if {@code servers} is less than 1
+     */
+    public static ZooKeeperExtension ensemble(int servers) {
+        if (servers < 1) {
+            throw new IllegalArgumentException("an ensemble needs at least 1 server, not " + servers);
+        }
+        return new ZooKeeperExtension(servers, 10_000, 5_000);
     }
 
     @Override
     public void beforeAll(ExtensionContext context) throws Exception {
         System.setProperty(ServerCounters.FOUR_LETTER_WORDS, "*");
         System.setProperty("znode.container.checkIntervalMs", "100");
-        server = new TestingServer(true);
+        servers = EmbeddedZooKeeper.startEnsemble(serverCount);
         admin = builder().build();
         admin.start();
         awaitConnected(admin);
@@ -89,8 +110,8 @@ public final class ZooKeeperExtension
         if (admin != null) {
             admin.close();
         }
-        if (server != null) {
-            server.close();
+        if (servers != null) {
+            servers.close();
         }
     }
 
@@ -108,10 +129,8 @@ public final class ZooKeeperExtension
     @Override
     public void afterEach(ExtensionContext context) throws Exception {
         try {
-            if (serverStopped) {
-                restartServer();
-            }
-            LeakChecks.assertNoLockNodes(server.getConnectString(), sessions);
+            servers.restartStopped();
+            LeakChecks.assertNoLockNodes(servers.connectString(), sessions);
             for (CuratorFramework client : clients) {
                 LeakChecks.assertNoWatches(client);
             }
@@ -177,21 +196,35 @@ public final class ZooKeeperExtension
     }
 
     /**
-     * Returns the connect string of the server.
+     * Returns the connect string of the server, or of every server of the ensemble.
      *
-     * @return {@code host:port}
+     * @return {@code host:port[,host:port...]}
      */
     public String connectString() {
-        return server.getConnectString();
+        return servers.connectString();
     }
 
     /**
-     * Returns the server's request counters now.
+     * Returns the request counters of the server; only for a single server, since each server counts its own.
      *
      * @return a reading of the counters
+     * @throws IllegalStateException in ensemble mode: use {@link #servers()}{@code .counters(index)}
      */
     public ServerCounters counters() {
-        return ServerCounters.read("127.0.0.1", server.getPort());
+        if (servers.size() != 1) {
+            throw new IllegalStateException(
+                    "counters() reads a single server; in an ensemble of " + servers.size() + " read one server");
+        }
+        return servers.counters(0);
+    }
+
+    /**
+     * Returns the servers, for faults and questions this extension has no shortcut for.
+     *
+     * @return the running servers of this test class
+     */
+    public EmbeddedZooKeeper servers() {
+        return servers;
     }
 
     /**
@@ -206,29 +239,98 @@ public final class ZooKeeperExtension
     }
 
     /**
-     * Stops the server; every client loses its connection. The server is restarted after the test if need be.
+     * Closes the client's TCP connection, for real; the session lives on and the client connects again, in an ensemble
+     * possibly to another server. See {@link Faults#dropConnection}.
      *
-     * @throws IOException if the server does not stop
+     * @param client a client made by this extension
      */
-    public void stopServer() throws IOException {
-        serverStopped = true;
-        server.stop();
+    public void dropConnection(CuratorFramework client) {
+        Faults.dropConnection(client);
     }
 
     /**
-     * Starts the server again on the same port and data, so sessions that have not timed out survive.
+     * Stops every server; every client loses its connection. The servers are started again after the test if need be.
      *
-     * @throws Exception if the server does not start
+     * @throws IOException if a server does not stop
+     */
+    public void stopServer() throws IOException {
+        servers.stopAll();
+    }
+
+    /**
+     * Starts every stopped server again on the same port and data, so sessions that have not timed out survive, and
+     * waits until they serve.
+     *
+     * @throws Exception if a server does not start
      */
     public void restartServer() throws Exception {
-        Set<Thread> before = Set.copyOf(Thread.getAllStackTraces().keySet());
-        server.restart();
-        serverStopped = false;
-        Set<Thread> serverThreads =
-                new java.util.HashSet<>(Thread.getAllStackTraces().keySet());
-        serverThreads.removeAll(before);
-        serverThreads.addAll(threadsBefore);
-        threadsBefore = Set.copyOf(serverThreads); // the server's own new threads are not the test's leak
+        servers.restartStopped();
+    }
+
+    /**
+     * Stops one server of the ensemble; its clients move to another server. Started again after the test if need be.
+     *
+     * @param server the server's index, from 0
+     * @throws IOException if the server does not stop
+     */
+    public void stopServer(int server) throws IOException {
+        servers.stop(server);
+    }
+
+    /**
+     * Starts one stopped server again on the same port and data, and waits until it serves.
+     *
+     * @param server the server's index, from 0
+     * @throws Exception if it does not start or join its ensemble
+     */
+    public void restartServer(int server) throws Exception {
+        servers.restart(server);
+    }
+
+    /**
+     * Returns the index of the server that leads the ensemble, waiting for an election to end.
+     *
+     * @return the leader's index (0 for a single server)
+     */
+    public int leader() {
+        return servers.leader();
+    }
+
+    /**
+     * Stops the server that leads the ensemble; the others elect a new leader. Restart it with
+     * {@link #restartServer(int)}, or leave it to the extension after the test.
+     *
+     * @return the index of the server that was stopped
+     * @throws IOException if the server does not stop
+     */
+    public int killLeader() throws IOException {
+        int leader = servers.leader();
+        servers.stop(leader);
+        return leader;
+    }
+
+    /**
+     * Stops a running server that does not lead the ensemble; the quorum stays.
+     *
+     * @return the index of the server that was stopped
+     * @throws IOException if the server does not stop
+     * @throws IllegalStateException if no server but the leader runs (or the server is standalone)
+     */
+    public int killFollower() throws IOException {
+        int follower = servers.follower()
+                .orElseThrow(() -> new IllegalStateException("no follower runs in " + servers.connectString()));
+        servers.stop(follower);
+        return follower;
+    }
+
+    /**
+     * Returns the index of the server {@code client} is connected to now.
+     *
+     * @param client a client made by this extension
+     * @return the server's index, or -1 if the client is not connected
+     */
+    public int serverOf(CuratorFramework client) {
+        return servers.serverOf(client).orElse(-1);
     }
 
     /**
@@ -251,7 +353,7 @@ public final class ZooKeeperExtension
 
     private CuratorFrameworkFactory.Builder builder() {
         return CuratorFrameworkFactory.builder()
-                .connectString(server.getConnectString())
+                .connectString(servers.connectString())
                 .sessionTimeoutMs(sessionTimeoutMs)
                 .connectionTimeoutMs(connectionTimeoutMs)
                 .retryPolicy(new ExponentialBackoffRetry(50, 5, 500));
@@ -260,7 +362,7 @@ public final class ZooKeeperExtension
     private void awaitConnected(CuratorFramework client) {
         try {
             assertThat(client.blockUntilConnected(connectionTimeoutMs, TimeUnit.MILLISECONDS))
-                    .as("client connected to %s", server.getConnectString())
+                    .as("client connected to %s", servers.connectString())
                     .isTrue();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -4,97 +4,266 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.zklock.recipes.test.ZooKeeperExtension;
+import java.lang.reflect.Executable;
+import java.lang.reflect.Method;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.stream.Stream;
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.recipes.locks.InterProcessLock;
+import org.assertj.core.api.SoftAssertions;
+import org.junit.jupiter.api.Disabled;
+import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** Every bad input gets a clear exception that names the value, before any ZooKeeper call, and leaves no node. */
+/**
+ * Every bad input gets a clear exception that names the value, before any ZooKeeper call, and leaves no node. The
+ * sweeps find the public constructors and methods (inherited ones too) of every lock type by reflection, so a method
+ * added later is swept too, and must be given an expectation here.
+ */
 @Timeout(60)
 final class BadInputTest {
     @RegisterExtension
     static final ZooKeeperExtension zk = ZooKeeperExtension.server();
 
-    @Test
-    void constructors_nullArguments_throwNamingTheParameter() {
-        CuratorFramework client = zk.newClient();
+    /** Every public lock type, made on a client: the multi-lock takes the paths "lock" and "other". */
+    private static final Map<Class<?>, Function<CuratorFramework, Object>> LOCKS = new LinkedHashMap<>();
 
-        assertThatThrownBy(() -> new ZkReentrantLock(null, "/a"))
-                .isInstanceOf(NullPointerException.class)
-                .hasMessage("client");
-        assertThatThrownBy(() -> new ZkReentrantLock(client, null))
-                .isInstanceOf(NullPointerException.class)
-                .hasMessage("path");
-        assertThatThrownBy(() -> new ZkReentrantLock(client, "/a", null))
-                .isInstanceOf(NullPointerException.class)
-                .hasMessage("driver");
-        assertThatThrownBy(() -> new ZkExclusiveLock(null, "/a"))
-                .isInstanceOf(NullPointerException.class)
-                .hasMessage("client");
-        assertThatThrownBy(() -> new ZkExclusiveLock(client, null))
-                .isInstanceOf(NullPointerException.class)
-                .hasMessage("path");
-        assertThatThrownBy(() -> new ZkReadWriteLock(null, "/a"))
-                .isInstanceOf(NullPointerException.class)
-                .hasMessage("client");
-        assertThatThrownBy(() -> new ZkReadWriteLock(client, null))
-                .isInstanceOf(NullPointerException.class)
-                .hasMessage("path");
+    static {
+        LOCKS.put(ZkReentrantLock.class, client -> new ZkReentrantLock(client, zk.path("lock")));
+        LOCKS.put(ZkExclusiveLock.class, client -> new ZkExclusiveLock(client, zk.path("lock")));
+        LOCKS.put(ZkReadWriteLock.class, client -> new ZkReadWriteLock(client, zk.path("lock")));
+        LOCKS.put(ZkReadWriteLock.ReadLock.class, client -> new ZkReadWriteLock(client, zk.path("lock")).readLock());
+        LOCKS.put(ZkReadWriteLock.WriteLock.class, client -> new ZkReadWriteLock(client, zk.path("lock")).writeLock());
+        LOCKS.put(ZkMultiLock.class, client -> new ZkMultiLock(client, List.of(zk.path("lock"), zk.path("other"))));
     }
 
-    @ParameterizedTest
-    @ValueSource(strings = {"", "locks/a", "/locks/a/", "/locks//a", "/locks/./a", "/locks/../a", "/locks/a\u0000"})
-    void constructors_malformedPath_throwIllegalArgumentNamingThePath(String path) {
-        CuratorFramework client = zk.newClient();
+    /** What a public method does when the client is not started or is closed. */
+    private enum OnIdleClient {
+        /** It needs ZooKeeper: {@link IllegalStateException} naming the client state and the lock path. */
+        FAILS_ON_CLIENT_STATE,
+        /** It needs a hold: {@link IllegalMonitorStateException} naming the lock path and the thread. */
+        FAILS_AS_NOT_HELD,
+        /** It answers from local state. */
+        ANSWERS
+    }
 
-        assertThatThrownBy(() -> new ZkReentrantLock(client, path))
+    private static final Map<String, OnIdleClient> ON_IDLE_CLIENT = Map.ofEntries(
+            Map.entry("acquire()", OnIdleClient.FAILS_ON_CLIENT_STATE),
+            Map.entry("acquire(long,TimeUnit)", OnIdleClient.FAILS_ON_CLIENT_STATE),
+            Map.entry("acquire(Duration)", OnIdleClient.FAILS_ON_CLIENT_STATE),
+            Map.entry("hold()", OnIdleClient.FAILS_ON_CLIENT_STATE),
+            Map.entry("hold(Duration)", OnIdleClient.FAILS_ON_CLIENT_STATE),
+            Map.entry("acquireAsync()", OnIdleClient.FAILS_ON_CLIENT_STATE),
+            Map.entry("acquireAsync(Duration)", OnIdleClient.FAILS_ON_CLIENT_STATE),
+            Map.entry("participantNodes()", OnIdleClient.FAILS_ON_CLIENT_STATE),
+            Map.entry("getParticipantNodes()", OnIdleClient.FAILS_ON_CLIENT_STATE),
+            Map.entry("release()", OnIdleClient.FAILS_AS_NOT_HELD),
+            Map.entry("fencingToken()", OnIdleClient.FAILS_AS_NOT_HELD),
+            Map.entry("fencingTokens()", OnIdleClient.FAILS_AS_NOT_HELD),
+            Map.entry("holdCheck()", OnIdleClient.FAILS_AS_NOT_HELD),
+            Map.entry("isAcquiredInThisProcess()", OnIdleClient.ANSWERS),
+            Map.entry("isHeldByCurrentThread()", OnIdleClient.ANSWERS),
+            Map.entry("isOwnedByCurrentThread()", OnIdleClient.ANSWERS),
+            Map.entry("getHoldCount()", OnIdleClient.ANSWERS),
+            Map.entry("holdState()", OnIdleClient.ANSWERS),
+            Map.entry("addStateListener(LockStateListener)", OnIdleClient.ANSWERS),
+            Map.entry("removeStateListener(LockStateListener)", OnIdleClient.ANSWERS),
+            Map.entry("asLock()", OnIdleClient.ANSWERS),
+            Map.entry("readLock()", OnIdleClient.ANSWERS),
+            Map.entry("writeLock()", OnIdleClient.ANSWERS),
+            Map.entry("path()", OnIdleClient.ANSWERS),
+            Map.entry("paths()", OnIdleClient.ANSWERS),
+            Map.entry("toString()", OnIdleClient.ANSWERS));
+
+    static Stream<Named<Class<?>>> lockTypes() {
+        return LOCKS.keySet().stream().map(type -> Named.of(type.getSimpleName(), type));
+    }
+
+    /** The lock types that are locks themselves (the read/write pair is not), for the acquire tests. */
+    static Stream<Named<Class<?>>> acquirableTypes() {
+        return lockTypes().filter(type -> InterProcessLock.class.isAssignableFrom(type.getPayload()));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("lockTypes")
+    void publicConstructorsAndMethods_nullArgument_throwNullPointerNamingTheParameterAndCreateNothing(Class<?> type) {
+        CuratorFramework client = zk.newClient();
+        SoftAssertions softly = new SoftAssertions();
+        for (Executable member : PublicSurface.of(type)) {
+            for (int i = 0; i < member.getParameterCount(); i++) {
+                if (member.getParameterTypes()[i].isPrimitive()) {
+                    continue;
+                }
+                Object[] arguments = arguments(member, client);
+                arguments[i] = null;
+                Object target = member instanceof Method ? LOCKS.get(type).apply(client) : null;
+                softly.assertThat(PublicSurface.thrownBy(member, target, arguments))
+                        .as("%s with argument %d null", PublicSurface.signature(member), i)
+                        .isInstanceOf(NullPointerException.class)
+                        .hasMessage(PublicSurface.parameterName(member, i));
+            }
+        }
+        softly.assertAll();
+        assertNoLockPath();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("lockTypes")
+    void publicMethods_onAnUnstartedOrClosedClient_throwNamingStateAndPathOrAnswerLocally(Class<?> type) {
+        CuratorFramework closed = zk.newClient();
+        closed.close();
+        Map<String, CuratorFramework> clients = Map.of("LATENT", zk.newUnstartedClient(), "STOPPED", closed);
+        SoftAssertions softly = new SoftAssertions();
+        for (Method method : publicMethodsOf(type)) {
+            OnIdleClient expected = ON_IDLE_CLIENT.get(PublicSurface.signature(method));
+            assertThat(expected)
+                    .as("an expectation for %s: every public method needs one", PublicSurface.signature(method))
+                    .isNotNull();
+            for (Map.Entry<String, CuratorFramework> client : clients.entrySet()) {
+                Object lock = LOCKS.get(type).apply(client.getValue());
+                Throwable thrown = PublicSurface.thrownBy(method, lock, arguments(method, client.getValue()));
+                String as = PublicSurface.signature(method) + " on a client in state " + client.getKey();
+                switch (expected) {
+                    case FAILS_ON_CLIENT_STATE -> softly.assertThat(thrown)
+                            .as(as)
+                            .isInstanceOf(IllegalStateException.class)
+                            .hasMessageContaining(client.getKey())
+                            .hasMessageContaining(zk.path("lock"));
+                    case FAILS_AS_NOT_HELD -> softly.assertThat(thrown)
+                            .as(as)
+                            .isInstanceOf(IllegalMonitorStateException.class)
+                            .hasMessageContaining(zk.path("lock"))
+                            .hasMessageContaining(Thread.currentThread().getName());
+                    case ANSWERS -> softly.assertThat(thrown).as(as).isNull();
+                }
+            }
+        }
+        softly.assertAll();
+        assertNoLockPath();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("acquirableTypes")
+    void acquireAndHold_whenAlreadyInterrupted_throwNamingThePathClearTheFlagAndCreateNothing(Class<?> type) {
+        CuratorFramework client = zk.newClient();
+        Object lock = LOCKS.get(type).apply(client);
+        SoftAssertions softly = new SoftAssertions();
+        for (Method method : publicMethodsOf(type)) {
+            if (!method.getName().equals("acquire") && !method.getName().equals("hold")) {
+                continue;
+            }
+            Thread.currentThread().interrupt();
+            Throwable thrown = PublicSurface.thrownBy(method, lock, arguments(method, client));
+
+            String as = PublicSurface.signature(method);
+            softly.assertThat(Thread.interrupted())
+                    .as("interrupt flag after %s threw", as)
+                    .isFalse();
+            softly.assertThat(thrown)
+                    .as(as)
+                    .isInstanceOf(InterruptedException.class)
+                    .hasMessageContaining(zk.path("lock"));
+        }
+        softly.assertAll();
+        assertNoLockPath();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("acquirableTypes")
+    void acquire_extremeTimeouts_saturateToWaitingOrMakeOneTry(Class<?> type) throws Exception {
+        TimedLock lock = (TimedLock) LOCKS.get(type).apply(zk.newClient());
+        ZkReadWriteLock other = new ZkReadWriteLock(zk.newClient(), zk.path("lock"));
+        assertThat(lock.acquire(Long.MAX_VALUE, TimeUnit.DAYS)).isTrue();
+        releaseTheOnlyNode(lock, other);
+        assertThat(lock.acquire(Long.MIN_VALUE, TimeUnit.NANOSECONDS)).isTrue();
+        releaseTheOnlyNode(lock, other);
+        assertThat(lock.acquire(Duration.ofSeconds(Long.MAX_VALUE, 999_999_999)))
+                .isTrue();
+        releaseTheOnlyNode(lock, other);
+        assertThat(lock.acquire(Duration.ofSeconds(Long.MIN_VALUE))).isTrue();
+        releaseTheOnlyNode(lock, other);
+
+        other.writeLock().acquire();
+        assertThat(lock.acquire(Long.MIN_VALUE, TimeUnit.NANOSECONDS)).isFalse();
+        assertThat(lock.acquire(Duration.ofSeconds(Long.MIN_VALUE))).isFalse();
+        assertThat(lock.acquire(-1, TimeUnit.DAYS)).isFalse();
+        assertThat(other.participantNodes()).hasSize(1);
+        other.writeLock().release();
+        assertThat(other.participantNodes()).isEmpty();
+    }
+
+    /**
+     * A path longer than a ZooKeeper request may be (the server's {@code jute.maxbuffer}, 1 MB by default) is taken
+     * as valid: every create then makes the server drop the client's connection, so every other lock on the client
+     * sees it SUSPENDED; a timed acquire returns false only after its timeout plus connection timeouts, and an untimed
+     * one never returns (measured on a 1 MB path: {@code acquire(2 s)} returned false after 9.1 s; {@code acquire()}
+     * was still waiting after 15 s, the client SUSPENDED 14 times meanwhile). It should be refused before any
+     * ZooKeeper call, as other malformed paths are.
+     */
+    @Disabled("library bug: a lock path longer than ZooKeeper's request limit is accepted; every create drops the "
+            + "connection and an untimed acquire never returns")
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(classes = {ZkReentrantLock.class, ZkExclusiveLock.class, ZkReadWriteLock.class})
+    void constructors_pathLongerThanAZooKeeperRequestMayBe_throwIllegalArgumentNamingItsLength(Class<?> type)
+            throws Exception {
+        String path = zk.path("a".repeat(1 << 20));
+
+        assertThat(PublicSurface.thrownBy(
+                        type.getConstructor(CuratorFramework.class, String.class),
+                        null,
+                        new Object[] {zk.newClient(), path}))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("'" + path + "'");
-        assertThatThrownBy(() -> new ZkExclusiveLock(client, path))
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("'" + path + "'");
-        assertThatThrownBy(() -> new ZkReadWriteLock(client, path))
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("'" + path + "'");
-        assertThatThrownBy(() -> new ZkMultiLock(client, List.of("/ok", path)))
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("'" + path + "'");
+                .hasMessageContaining(String.valueOf(path.length()));
+        assertNoLockPath();
     }
 
     @Test
-    void acquire_nullTimeUnitOrDuration_throwsNamingTheParameterAndCreatesNothing() throws Exception {
-        ZkReentrantLock reentrant = new ZkReentrantLock(zk.newClient(), zk.path("lock"));
-        ZkExclusiveLock exclusive = new ZkExclusiveLock(zk.newClient(), zk.path("lock"));
-
-        assertThatThrownBy(() -> reentrant.acquire(1, null))
-                .isInstanceOf(NullPointerException.class)
-                .hasMessage("unit");
-        assertThatThrownBy(() -> reentrant.acquire((Duration) null))
-                .isInstanceOf(NullPointerException.class)
-                .hasMessage("timeout");
-        assertThatThrownBy(() -> exclusive.acquire(1, null))
-                .isInstanceOf(NullPointerException.class)
-                .hasMessage("unit");
-        assertThatThrownBy(() -> exclusive.acquire((Duration) null))
-                .isInstanceOf(NullPointerException.class)
-                .hasMessage("timeout");
-        ZkReadWriteLock readWrite = new ZkReadWriteLock(zk.newClient(), zk.path("lock"));
-        assertThatThrownBy(() -> readWrite.readLock().acquire(1, null)).isInstanceOf(NullPointerException.class);
-        assertThatThrownBy(() -> readWrite.writeLock().acquire((Duration) null))
-                .isInstanceOf(NullPointerException.class);
-        ZkMultiLock multi = new ZkMultiLock(zk.newClient(), List.of(zk.path("lock"), zk.path("other")));
-        assertThatThrownBy(() -> multi.acquire(1, null))
-                .isInstanceOf(NullPointerException.class)
-                .hasMessage("unit");
-        assertThatThrownBy(() -> multi.acquire((Duration) null))
-                .isInstanceOf(NullPointerException.class)
-                .hasMessage("timeout");
-        assertThat(reentrant.participantNodes()).isEmpty();
+    void constructors_malformedPath_throwIllegalArgumentNamingThePath() {
+        CuratorFramework client = zk.newClient();
+        List<String> malformed = List.of(
+                "",
+                "locks/a",
+                "/locks/a/",
+                "/locks//a",
+                "/locks/./a",
+                "/locks/../a",
+                "/locks/.",
+                "/locks/..",
+                "/locks/a\u0000",
+                "/locks/a\u0001",
+                "/locks/a\u001f",
+                "/locks/a\u007f",
+                "/locks/a\u009f",
+                "/locks/a\ud800",
+                "/locks/a\uf8ff",
+                "/locks/a\ufff0",
+                "/locks/a\uffff");
+        SoftAssertions softly = new SoftAssertions();
+        for (String path : malformed) {
+            softly.assertThatThrownBy(() -> new ZkReentrantLock(client, path))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("'" + path + "'");
+            softly.assertThatThrownBy(() -> new ZkExclusiveLock(client, path))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("'" + path + "'");
+            softly.assertThatThrownBy(() -> new ZkReadWriteLock(client, path))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("'" + path + "'");
+            softly.assertThatThrownBy(() -> new ZkMultiLock(client, List.of("/ok", path)))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("'" + path + "'");
+        }
+        softly.assertAll();
     }
 
     @Test
@@ -106,47 +275,6 @@ final class BadInputTest {
 
         assertThat(lock.getHoldCount()).isEqualTo(1);
         lock.release();
-    }
-
-    @Test
-    void acquire_unstartedClient_throwsIllegalStateNamingStateAndPath() throws Exception {
-        CuratorFramework unstarted = zk.newUnstartedClient();
-        ZkReentrantLock reentrant = new ZkReentrantLock(unstarted, zk.path("lock"));
-        ZkExclusiveLock exclusive = new ZkExclusiveLock(unstarted, zk.path("lock"));
-
-        assertThatThrownBy(reentrant::acquire)
-                .isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("LATENT")
-                .hasMessageContaining(zk.path("lock"));
-        assertThatThrownBy(() -> exclusive.acquire(1, TimeUnit.SECONDS))
-                .isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("LATENT")
-                .hasMessageContaining(zk.path("lock"));
-        assertThatThrownBy(reentrant::participantNodes).isInstanceOf(IllegalStateException.class);
-        assertThatThrownBy(() -> new ZkReadWriteLock(unstarted, zk.path("lock"))
-                        .readLock()
-                        .acquire())
-                .isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("LATENT");
-        assertThatThrownBy(() -> new ZkMultiLock(unstarted, List.of(zk.path("lock"))).acquire())
-                .isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("LATENT");
-        assertThat(new ZkReentrantLock(zk.newClient(), zk.path("lock")).participantNodes())
-                .isEmpty();
-    }
-
-    @Test
-    void acquire_closedClient_throwsIllegalStateNamingStateAndPath() throws Exception {
-        CuratorFramework client = zk.newClient();
-        ZkReentrantLock lock = new ZkReentrantLock(client, zk.path("lock"));
-        client.close();
-
-        assertThatThrownBy(() -> lock.acquire(Duration.ofSeconds(1)))
-                .isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("STOPPED")
-                .hasMessageContaining(zk.path("lock"));
-        assertThat(new ZkReentrantLock(zk.newClient(), zk.path("lock")).participantNodes())
-                .isEmpty();
     }
 
     @Test
@@ -212,5 +340,32 @@ final class BadInputTest {
                 .hasMessageContaining(zk.path("lock"));
         assertThat(new ZkReentrantLock(zk.newClient(), zk.path("lock")).participantNodes())
                 .isEmpty();
+    }
+
+    private static List<Method> publicMethodsOf(Class<?> type) {
+        return PublicSurface.of(type).stream()
+                .filter(member -> member instanceof Method)
+                .map(member -> (Method) member)
+                .toList();
+    }
+
+    private static Object[] arguments(java.lang.reflect.Executable member, CuratorFramework client) {
+        return PublicSurface.sampleArguments(member, client, zk.path("lock"), zk.path("other"));
+    }
+
+    private static void releaseTheOnlyNode(TimedLock lock, ZkReadWriteLock observer) throws Exception {
+        assertThat(observer.participantNodes()).hasSize(1);
+        lock.release();
+    }
+
+    /** Nothing was asked of ZooKeeper: not even the container parents of the lock paths exist. */
+    private static void assertNoLockPath() {
+        try {
+            CuratorFramework observer = zk.newClient();
+            assertThat(observer.checkExists().forPath(zk.path("lock"))).isNull();
+            assertThat(observer.checkExists().forPath(zk.path("other"))).isNull();
+        } catch (Exception e) {
+            throw new AssertionError("cannot look for the lock paths", e);
+        }
     }
 }

@@ -10,7 +10,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.api.ACLProvider;
 import org.apache.curator.framework.recipes.locks.InterProcessMutex;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.ZooDefs;
@@ -48,20 +47,9 @@ final class ClientSetupTest {
 
     @Test
     void acquire_clientWithAclProvider_givesNodesTheProvidersAcl() throws Exception {
-        ACLProvider creatorOnly = new ACLProvider() {
-            @Override
-            public List<ACL> getDefaultAcl() {
-                return ZooDefs.Ids.CREATOR_ALL_ACL;
-            }
-
-            @Override
-            public List<ACL> getAclForPath(String path) {
-                return ZooDefs.Ids.CREATOR_ALL_ACL;
-            }
-        };
         byte[] credentials = "alice:secret".getBytes(StandardCharsets.UTF_8);
         CuratorFramework alice = zk.newClient(
-                builder -> builder.authorization("digest", credentials).aclProvider(creatorOnly));
+                builder -> builder.authorization("digest", credentials).aclProvider(Acls.CREATOR_ONLY));
         CuratorFramework stranger = zk.newClient();
         ZkReentrantLock lock = new ZkReentrantLock(alice, zk.path("lock"));
 

@@ -1,0 +1,189 @@
+package dev.zklock.cli;
+
+import dev.zklock.recipes.test.Chaos;
+import dev.zklock.recipes.test.ChaosReport;
+import dev.zklock.recipes.test.ChaosSettings;
+import dev.zklock.recipes.test.EmbeddedZooKeeper;
+import dev.zklock.recipes.test.FaultKind;
+import dev.zklock.recipes.test.SafetyReport;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.stream.Collectors;
+import org.apache.curator.framework.CuratorFramework;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * The chaos suite as a command: clients on an embedded ZooKeeper ensemble contend for zklock's and Curator's locks on
+ * shared paths while sessions expire, connections drop, servers restart and leaders die; a progress bar on stderr, the
+ * safety monitor's report on stdout, and exit status 1 if any safety property broke.
+ */
+@Command(
+        name = "torture",
+        mixinStandardHelpOptions = true,
+        description = "Contending clients, zklock's and Curator's locks on shared paths, and real faults (session "
+                + "expiries, connection drops, server restarts, leader kills) on an embedded ensemble; reports "
+                + "acquisitions, faults, overlaps, token regressions, leaked nodes and stuck waiters. Exit status 1 "
+                + "on any violation.")
+final class TortureCommand implements Callable<Integer> {
+    private static final String BASE_PATH = "/zklock-torture";
+    private static final int SESSION_TIMEOUT_MS = 10_000;
+    private static final int CONNECTION_TIMEOUT_MS = 5_000;
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--seconds", defaultValue = "60", description = "how long to run (default: ${DEFAULT-VALUE})")
+    long seconds;
+
+    @Option(names = "--seed", description = "the seed that replays a run's scenario (default: random, printed)")
+    Long seed;
+
+    @Option(names = "--servers", defaultValue = "3", description = "servers, 1 to 7 (default: ${DEFAULT-VALUE})")
+    int servers;
+
+    @Option(names = "--clients", defaultValue = "12", description = "clients (default: ${DEFAULT-VALUE})")
+    int clients;
+
+    @Option(
+            names = "--threads",
+            defaultValue = "16",
+            description = "threads, at least --clients (default: ${DEFAULT-VALUE})")
+    int threads;
+
+    private long barSeconds; // confined to the command's thread
+
+    @Override
+    public Integer call() throws Exception {
+        checkOptions();
+        long runSeed = seed != null ? seed : ThreadLocalRandom.current().nextLong();
+        ChaosSettings settings =
+                ChaosSettings.defaults(runSeed, Duration.ofSeconds(seconds)).withClients(clients, threads);
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        err.printf(
+                "zklock torture: seed %d, %d s, %d server(s), %d clients, %d threads; starting ZooKeeper...%n",
+                runSeed, seconds, servers, clients, threads);
+        err.flush();
+        Progress bar = new Progress(err, (int) seconds);
+        ChaosReport report;
+        try (EmbeddedZooKeeper zooKeeper = EmbeddedZooKeeper.startEnsemble(servers);
+                RunClients made = new RunClients(zooKeeper.connectString())) {
+            report = Chaos.run(settings, zooKeeper, made::newClient, BASE_PATH, progress -> show(bar, progress));
+            show(bar, report);
+            bar.finish();
+        }
+        printReport(out, report, settings);
+        return report.isClean() ? 0 : 1;
+    }
+
+    private void checkOptions() {
+        if (seconds < 1) {
+            throw new ParameterException(spec.commandLine(), "--seconds must be at least 1, not " + seconds);
+        }
+        if (servers < 1 || servers > 7) {
+            throw new ParameterException(spec.commandLine(), "--servers must be 1 to 7, not " + servers);
+        }
+        if (clients < 1) {
+            throw new ParameterException(spec.commandLine(), "--clients must be at least 1, not " + clients);
+        }
+        if (threads < clients) {
+            throw new ParameterException(
+                    spec.commandLine(), "--threads must be at least --clients (" + clients + "), not " + threads);
+        }
+    }
+
+    /** Moves the bar to the seconds elapsed and shows the counts. */
+    private void show(Progress bar, ChaosReport progress) {
+        for (; barSeconds < Math.min(seconds, progress.elapsed().toSeconds()); barSeconds++) {
+            bar.stepDone();
+        }
+        bar.running(status(progress));
+    }
+
+    private static String status(ChaosReport progress) {
+        SafetyReport safety = progress.safety();
+        return String.format(
+                "%d s, %d acquisitions, %d faults, violations %d",
+                progress.elapsed().toSeconds(),
+                progress.acquisitions(),
+                progress.faultCount(),
+                safety.overlaps() + safety.tokenRegressions() + safety.leakedNodes() + safety.stuckWaiters());
+    }
+
+    private void printReport(PrintWriter out, ChaosReport report, ChaosSettings settings) {
+        SafetyReport safety = report.safety();
+        out.printf(
+                "seed              %d (replay: zklock torture --seconds %d --seed %d --servers %d --clients %d "
+                        + "--threads %d)%n",
+                report.seed(), seconds, report.seed(), servers, clients, threads);
+        out.printf(
+                "ran               %d s on %d server(s), %d clients, %d threads, %d lock paths per family%n",
+                report.elapsed().toSeconds(), servers, settings.clients(), settings.threads(), settings.lockPaths());
+        out.printf(
+                "acquisitions      %d %s, timeouts %d%n",
+                report.acquisitions(), new TreeMap<>(report.acquisitionsByKind()), report.timeouts());
+        out.printf("faults            %d %s%n", report.faultCount(), faultsByKind(report.faults()));
+        report.failedFaults().entrySet().stream()
+                .sorted(Map.Entry.comparingByKey())
+                .forEach(failed -> out.printf("  not injected    %d x %s%n", failed.getValue(), failed.getKey()));
+        out.printf("holds lost        %d (session ended while held: not a violation)%n", safety.lostHolds());
+        out.printf("errors            %s%n", report.errors().isEmpty() ? "none" : new TreeMap<>(report.errors()));
+        out.printf("overlaps          %d%n", safety.overlaps());
+        out.printf("token regressions %d%n", safety.tokenRegressions());
+        out.printf("leaked nodes      %d%n", safety.leakedNodes());
+        out.printf("stuck waiters     %d%n", safety.stuckWaiters());
+        for (String violation : safety.firstViolations()) {
+            out.printf("  %s%n", violation);
+        }
+        out.println(report.isClean() ? "verdict           clean" : "verdict           VIOLATIONS (see above)");
+        out.flush();
+    }
+
+    private static String faultsByKind(Map<FaultKind, Long> faults) {
+        List<String> parts = new ArrayList<>();
+        for (FaultKind kind : FaultKind.values()) {
+            if (faults.containsKey(kind)) {
+                parts.add(kind.name().toLowerCase(Locale.ROOT).replace('_', ' ') + " " + faults.get(kind));
+            }
+        }
+        return parts.stream().collect(Collectors.joining(", ", "{", "}"));
+    }
+
+    /** The clients of one run, each named by the data of its nodes; all closed with it. Safe for use by threads. */
+    private static final class RunClients implements AutoCloseable {
+        private final String connectString;
+        private final List<CuratorFramework> made = new ArrayList<>();
+
+        RunClients(String connectString) {
+            this.connectString = connectString;
+        }
+
+        synchronized CuratorFramework newClient(String name) {
+            try {
+                CuratorFramework client =
+                        Clients.connect(connectString, name, SESSION_TIMEOUT_MS, CONNECTION_TIMEOUT_MS);
+                made.add(client);
+                return client;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while connecting client " + name, e);
+            }
+        }
+
+        @Override
+        public synchronized void close() {
+            made.forEach(CuratorFramework::close);
+        }
+    }
+}

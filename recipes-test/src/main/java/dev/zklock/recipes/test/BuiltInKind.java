@@ -1,0 +1,36 @@
+package dev.zklock.recipes.test;
+
+import java.util.List;
+import java.util.function.BiFunction;
+import org.apache.curator.framework.CuratorFramework;
+
+/**
+ * A {@link LockKind} made of its properties and a factory.
+ *
+ * @param name the kind's name in reports
+ * @param family the family of kinds that may share a lock path
+ * @param pathsPerLock how many lock paths one lock object takes
+ * @param isOwnedPerThread whether the threads of one client may share a lock object
+ * @param factory makes a contender from a client and its lock paths
+ */
+record BuiltInKind(
+        String name,
+        String family,
+        int pathsPerLock,
+        boolean isOwnedPerThread,
+        BiFunction<CuratorFramework, List<String>, Contender> factory)
+        implements LockKind {
+    @Override
+    public Contender newContender(CuratorFramework client, List<String> lockPaths) {
+        if (lockPaths.size() != pathsPerLock) {
+            throw new IllegalArgumentException(
+                    name + " takes " + pathsPerLock + " lock path(s), not " + lockPaths.size() + ": " + lockPaths);
+        }
+        return factory.apply(client, lockPaths);
+    }
+
+    @Override
+    public String toString() {
+        return name;
+    }
+}

@@ -1,0 +1,203 @@
+package dev.zklock.recipes.test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.SplittableRandom;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.stream.IntStream;
+import org.apache.curator.framework.CuratorFramework;
+
+/**
+ * The chaos workload: many clients, each on its own session, contend for a few lock paths with locks of several
+ * {@linkplain LockKind kinds} (zklock's and Curator's, sharing the paths of their family), while real faults hit them:
+ * session expiries, dropped connections, server restarts and, in an ensemble, leader kills. A {@link SafetyMonitor}
+ * records every hold and wait; the run ends with a check that no lock node was left behind once every thread stopped.
+ *
+ * <pre>{@code
+ * ChaosReport report = Chaos.run(ChaosSettings.defaults(seed, Duration.ofSeconds(60)), servers, clients, "/chaos",
+ *         progress -> {});
+ * assertThat(report.safety().overlaps()).as(report.toString()).isZero();
+ * }</pre>
+ *
+ * <p>One seed drives everything random: the fault plan and every thread's choices of lock, timeout and hold time. A run
+ * with the same seed and settings replays them; the interleaving of threads differs from run to run, so the seed
+ * reproduces the scenario, not the exact timing. The suite {@code ChaosIT} and the command {@code zklock torture} are
+ * the two ways to run it.
+ *
+ * <p>Thread-safe: a run keeps all its state to itself. The calling thread reports progress; the workload runs on daemon
+ * threads of its own.
+ */
+public final class Chaos {
+    /** How long a thread may take to finish its round after the workload stops, beyond its own acquire timeout. */
+    private static final Duration FINISH_GRACE = Duration.ofSeconds(60);
+
+    /** How long deferred deletes get to land before the nodes left count as leaked. */
+    private static final Duration SETTLE = Duration.ofSeconds(30);
+
+    private static final Duration PROGRESS_EVERY = Duration.ofSeconds(1);
+
+    private Chaos() {}
+
+    /**
+     * Runs the workload and the faults for {@code settings.duration()}, then stops them, waits for every thread to
+     * finish its round, and checks that no lock node is left; returns what happened.
+     *
+     * @param settings what to run
+     * @param servers the servers to run against (and to stop and restart)
+     * @param clientFactory makes a started, connected client with the given name; the caller closes them after the run
+     * @param basePath the path under which the run puts its lock paths, {@code settings.lockPaths()} per family of
+     *     kinds ({@code basePath/mutex-0}, ..., {@code basePath/read-write-0}, ...); the locks make it if need be
+     * @param progress told of the counts about once a second while the workload runs, on the calling thread
+     * @return the report; check {@link ChaosReport#isClean()}
+     * @throws InterruptedException if the calling thread is interrupted (the workload is stopped first)
+     */
+    public static ChaosReport run(
+            ChaosSettings settings,
+            EmbeddedZooKeeper servers,
+            Function<String, CuratorFramework> clientFactory,
+            String basePath,
+            Consumer<ChaosReport> progress)
+            throws InterruptedException {
+        Objects.requireNonNull(settings, "settings");
+        Objects.requireNonNull(servers, "servers");
+        Objects.requireNonNull(clientFactory, "clientFactory");
+        Objects.requireNonNull(basePath, "basePath");
+        Objects.requireNonNull(progress, "progress");
+        SafetyMonitor monitor = SafetyMonitor.create();
+        ChaosCounters counters = new ChaosCounters();
+        SplittableRandom seeds = new SplittableRandom(settings.seed());
+        List<FaultInjector.Planned> plan = FaultInjector.plan(settings, servers.size(), seeds.split());
+        Map<String, List<String>> pathsByFamily = pathsByFamily(settings, basePath);
+        List<String> paths =
+                pathsByFamily.values().stream().flatMap(List::stream).toList();
+        List<CuratorFramework> clients = IntStream.range(0, settings.clients())
+                .mapToObj(i -> clientFactory.apply(clientName(i)))
+                .toList();
+        CountDownLatch stop = new CountDownLatch(1);
+        List<Thread> actors = actors(settings, clients, pathsByFamily, monitor, counters, seeds, stop);
+        long start = System.nanoTime();
+        Thread injector = daemon(
+                new FaultInjector(plan, servers, clients, paths, monitor, counters, stop, start),
+                "chaos-fault-injector");
+        actors.forEach(Thread::start);
+        injector.start();
+        try {
+            long end = start + settings.duration().toNanos();
+            for (long left = end - System.nanoTime(); left > 0; left = end - System.nanoTime()) {
+                stop.await(Math.min(left, PROGRESS_EVERY.toNanos()), TimeUnit.NANOSECONDS);
+                progress.accept(counters.report(settings.seed(), elapsed(start), monitor.report(stuckAfter(settings))));
+            }
+        } finally {
+            stop.countDown();
+        }
+        Duration elapsed = elapsed(start);
+        finish(settings, servers, injector, actors);
+        List<Thread> stuck = actors.stream().filter(Thread::isAlive).toList();
+        monitor.checkNoNodesLeft(clientFactory.apply("observer"), paths, SETTLE);
+        for (Thread thread : stuck) {
+            thread.interrupt();
+            thread.join(TimeUnit.SECONDS.toMillis(10));
+        }
+        return counters.report(settings.seed(), elapsed, monitor.report());
+    }
+
+    /** Each family of kinds gets lock paths of its own: {@code basePath/<family>-<i>}. */
+    private static Map<String, List<String>> pathsByFamily(ChaosSettings settings, String basePath) {
+        Map<String, List<String>> paths = new LinkedHashMap<>();
+        for (LockKind kind : settings.kinds()) {
+            if (kind.pathsPerLock() > settings.lockPaths()) {
+                throw new IllegalArgumentException(kind.name() + " takes " + kind.pathsPerLock()
+                        + " lock paths, more than the " + settings.lockPaths() + " of the settings");
+            }
+            paths.computeIfAbsent(kind.family(), family -> IntStream.range(0, settings.lockPaths())
+                    .mapToObj(i -> basePath + "/" + family + "-" + i)
+                    .toList());
+        }
+        return paths;
+    }
+
+    private static List<Thread> actors(
+            ChaosSettings settings,
+            List<CuratorFramework> clients,
+            Map<String, List<String>> paths,
+            SafetyMonitor monitor,
+            ChaosCounters counters,
+            SplittableRandom seeds,
+            CountDownLatch stop) {
+        List<List<Contender>> shared = new ArrayList<>();
+        for (int c = 0; c < clients.size(); c++) {
+            LockKind kind = kindOf(settings, c);
+            shared.add(contenders(kind, clients.get(c), paths.get(kind.family())));
+        }
+        List<Thread> threads = new ArrayList<>();
+        for (int t = 0; t < settings.threads(); t++) {
+            int c = t % clients.size();
+            LockKind kind = kindOf(settings, c);
+            List<Contender> contenders = kind.isOwnedPerThread() || t < clients.size()
+                    ? shared.get(c)
+                    : contenders(kind, clients.get(c), paths.get(kind.family()));
+            String name = clientName(c) + "/" + kind.name() + "/t" + t;
+            threads.add(daemon(
+                    new ChaosActor(name, kind, contenders, monitor, counters, seeds.split(), settings, stop),
+                    "chaos-" + name));
+        }
+        return threads;
+    }
+
+    /** One lock object per path, or per window of paths for a kind that takes several. */
+    private static List<Contender> contenders(LockKind kind, CuratorFramework client, List<String> paths) {
+        List<Contender> contenders = new ArrayList<>();
+        for (int first = 0; first < paths.size(); first++) {
+            List<String> window = new ArrayList<>();
+            for (int i = 0; i < kind.pathsPerLock(); i++) {
+                window.add(paths.get((first + i) % paths.size()));
+            }
+            contenders.add(kind.newContender(client, window));
+        }
+        return contenders;
+    }
+
+    /** Waits for the injector's last fault and the threads' last rounds, and brings every server back. */
+    private static void finish(ChaosSettings settings, EmbeddedZooKeeper servers, Thread injector, List<Thread> actors)
+            throws InterruptedException {
+        injector.join(TimeUnit.MINUTES.toMillis(2));
+        try {
+            servers.restartStopped();
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot bring the servers back after the chaos run", e);
+        }
+        long deadline = System.nanoTime() + stuckAfter(settings).toNanos();
+        for (Thread actor : actors) {
+            actor.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+        }
+    }
+
+    private static LockKind kindOf(ChaosSettings settings, int client) {
+        return settings.kinds().get(client % settings.kinds().size());
+    }
+
+    private static Duration stuckAfter(ChaosSettings settings) {
+        return settings.maxAcquireTimeout().plus(FINISH_GRACE);
+    }
+
+    private static Duration elapsed(long startNanos) {
+        return Duration.ofNanos(System.nanoTime() - startNanos);
+    }
+
+    private static String clientName(int index) {
+        return String.format("client-%02d", index);
+    }
+
+    private static Thread daemon(Runnable runnable, String name) {
+        Thread thread = new Thread(runnable, name);
+        thread.setDaemon(true);
+        return thread;
+    }
+}

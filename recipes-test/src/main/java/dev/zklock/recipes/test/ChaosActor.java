@@ -1,0 +1,113 @@
+package dev.zklock.recipes.test;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.SplittableRandom;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.locks.LockSupport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One thread of the chaos workload: until told to stop, picks a lock, acquires it with a drawn timeout, holds it for a
+ * drawn time and releases it, telling the monitor of each step. Confined to its thread.
+ */
+final class ChaosActor implements Runnable {
+    private static final Logger logger = LoggerFactory.getLogger(ChaosActor.class);
+
+    private final String name;
+    private final LockKind kind;
+    private final List<Contender> contenders;
+    private final SafetyMonitor monitor;
+    private final ChaosCounters counters;
+    private final SplittableRandom random;
+    private final ChaosSettings settings;
+    private final CountDownLatch stop;
+
+    ChaosActor(
+            String name,
+            LockKind kind,
+            List<Contender> contenders,
+            SafetyMonitor monitor,
+            ChaosCounters counters,
+            SplittableRandom random,
+            ChaosSettings settings,
+            CountDownLatch stop) {
+        this.name = name;
+        this.kind = kind;
+        this.contenders = List.copyOf(contenders);
+        this.monitor = monitor;
+        this.counters = counters;
+        this.random = random;
+        this.settings = settings;
+        this.stop = stop;
+    }
+
+    @Override
+    public void run() {
+        while (stop.getCount() > 0) {
+            if (!round()) {
+                return;
+            }
+        }
+    }
+
+    /** One acquire, hold and release; false if the thread was interrupted, which only a run that gives up does. */
+    private boolean round() {
+        // Every round draws the same numbers, whatever happens, so a seed replays each thread's choices.
+        Contender contender = contenders.get(random.nextInt(contenders.size()));
+        Duration timeout = drawTimeout();
+        long holdNanos = drawHold();
+        SafetyMonitor.Waiter waiter = monitor.startWaiting(name, contender.lockPaths());
+        Optional<List<SafetyMonitor.Claim>> claims;
+        try {
+            claims = contender.acquire(timeout);
+        } catch (InterruptedException e) {
+            return false; // the waiter stays unfinished: the run gave up on it, and the report counts it as stuck
+        } catch (Exception e) {
+            waiter.finished();
+            failed("acquire", contender, e);
+            return true;
+        }
+        waiter.finished();
+        if (claims.isEmpty()) {
+            counters.timedOut();
+            return true;
+        }
+        counters.acquired(kind);
+        if (claims.get().isEmpty()) {
+            counters.unidentifiedHold();
+        }
+        List<SafetyMonitor.Hold> holds =
+                claims.get().stream().map(claim -> monitor.enter(name, claim)).toList();
+        LockSupport.parkNanos(holdNanos); // the holder's work: the longer it holds, the likelier an overlap shows
+        holds.forEach(SafetyMonitor.Hold::exit);
+        try {
+            contender.release();
+        } catch (Exception e) {
+            failed("release", contender, e);
+        }
+        return true;
+    }
+
+    /** Up to the maximum hold; one hold in ten up to ten times longer, so that faults aimed at holders find some. */
+    private long drawHold() {
+        boolean longHold = random.nextInt(10) == 0;
+        long nanos = random.nextLong(settings.maxHold().toNanos() + 1);
+        return longHold ? nanos * 10 : nanos;
+    }
+
+    private Duration drawTimeout() {
+        boolean once = random.nextInt(5) == 0;
+        long maxNanos = settings.maxAcquireTimeout().toNanos();
+        long nanos = maxNanos == 0 ? 0 : 1 + random.nextLong(maxNanos);
+        return once ? Duration.ZERO : Duration.ofNanos(nanos);
+    }
+
+    private void failed(String operation, Contender contender, Exception e) {
+        if (counters.error(kind, operation, e)) {
+            logger.warn("chaos: {} {} of {} failed (first of its sort)", name, operation, contender, e);
+        }
+    }
+}

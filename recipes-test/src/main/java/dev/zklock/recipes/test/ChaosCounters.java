@@ -1,0 +1,79 @@
+package dev.zklock.recipes.test;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
+import org.apache.zookeeper.KeeperException;
+
+/** The counts of one chaos run, kept by its threads and read for progress and the report. Thread-safe. */
+final class ChaosCounters {
+    private final Map<String, LongAdder> acquisitions = new ConcurrentHashMap<>();
+    private final Map<String, LongAdder> errors = new ConcurrentHashMap<>();
+    private final Map<FaultKind, LongAdder> faults = new ConcurrentHashMap<>();
+    private final LongAdder timeouts = new LongAdder();
+    private final LongAdder unidentified = new LongAdder();
+    private final Map<String, LongAdder> failedFaults = new ConcurrentHashMap<>();
+
+    void acquired(LockKind kind) {
+        acquisitions.computeIfAbsent(kind.name(), k -> new LongAdder()).increment();
+    }
+
+    void timedOut() {
+        timeouts.increment();
+    }
+
+    void unidentifiedHold() {
+        unidentified.increment();
+    }
+
+    /** Counts an error by kind, operation and exception; returns whether it is the first of its sort. */
+    boolean error(LockKind kind, String operation, Throwable error) {
+        String key = kind.name() + " " + operation + ": " + describe(error);
+        LongAdder count = errors.computeIfAbsent(key, k -> new LongAdder());
+        count.increment();
+        return count.sum() == 1;
+    }
+
+    void injected(FaultKind kind) {
+        faults.computeIfAbsent(kind, k -> new LongAdder()).increment();
+    }
+
+    /** Counts a fault that could not be injected, by kind and reason (numbers and ids left out, so reasons add up). */
+    void faultFailed(FaultKind kind, Throwable reason) {
+        String message = String.valueOf(reason.getMessage()).replaceAll("0x[0-9a-fA-F]+|@[0-9a-fA-F]+|\\d+", "#");
+        String key = kind + ": " + message.substring(0, Math.min(message.length(), 100));
+        failedFaults.computeIfAbsent(key, k -> new LongAdder()).increment();
+    }
+
+    ChaosReport report(long seed, Duration elapsed, SafetyReport safety) {
+        Map<String, Long> byKind = sums(acquisitions);
+        long total = byKind.values().stream().mapToLong(Long::longValue).sum();
+        return new ChaosReport(
+                seed,
+                elapsed,
+                total,
+                byKind,
+                timeouts.sum(),
+                unidentified.sum(),
+                sums(errors),
+                sums(faults),
+                sums(failedFaults),
+                safety);
+    }
+
+    private static <K> Map<K, Long> sums(Map<K, LongAdder> adders) {
+        Map<K, Long> sums = new ConcurrentHashMap<>();
+        adders.forEach((key, adder) -> sums.put(key, adder.sum()));
+        return sums;
+    }
+
+    private static String describe(Throwable error) {
+        Throwable cause = error;
+        while (cause.getCause() != null && !(cause instanceof KeeperException)) {
+            cause = cause.getCause();
+        }
+        String name = error.getClass().getSimpleName();
+        return cause instanceof KeeperException keeper && cause != error ? name + " " + keeper.code() : name;
+    }
+}

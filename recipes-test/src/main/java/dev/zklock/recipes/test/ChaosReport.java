@@ -1,0 +1,83 @@
+package dev.zklock.recipes.test;
+
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * What a chaos run did and what its {@link SafetyMonitor} saw. Immutable, so safe for use by multiple threads.
+ *
+ * @param seed the seed of the run: the same seed replays the same fault schedule and choices
+ * @param elapsed how long the workload ran so far
+ * @param acquisitions acquires that returned holding
+ * @param acquisitionsByKind the same by lock kind name
+ * @param timeouts acquires whose time ran out
+ * @param unidentifiedHolds acquisitions whose hold was lost before it could be identified and recorded
+ * @param errors failed acquires and releases, by "kind operation: exception" (ZooKeeper refused, or gave up retrying)
+ * @param faults faults injected, by kind
+ * @param failedFaults faults that could not be injected, by "KIND: reason" (for example a session that had just ended
+ *     anyway, or a client with no connection to drop)
+ * @param safety what the monitor saw
+ */
+public record ChaosReport(
+        long seed,
+        Duration elapsed,
+        long acquisitions,
+        Map<String, Long> acquisitionsByKind,
+        long timeouts,
+        long unidentifiedHolds,
+        Map<String, Long> errors,
+        Map<FaultKind, Long> faults,
+        Map<String, Long> failedFaults,
+        SafetyReport safety) {
+
+    /**
+     * Copies the maps, sorted for reading.
+     *
+     * @throws NullPointerException if an argument is null
+     */
+    public ChaosReport {
+        acquisitionsByKind = Map.copyOf(acquisitionsByKind);
+        errors = Map.copyOf(errors);
+        faults = Map.copyOf(faults);
+        failedFaults = Map.copyOf(failedFaults);
+    }
+
+    /**
+     * Tells whether the run broke no safety property.
+     *
+     * @return whether the {@linkplain #safety() monitor's report} is clean
+     */
+    public boolean isClean() {
+        return safety.isClean();
+    }
+
+    /**
+     * Returns the number of faults injected, of every kind.
+     *
+     * @return the sum of {@link #faults()}
+     */
+    public long faultCount() {
+        return faults.values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    /**
+     * Returns the report on several lines: the seed, the work done, the faults, the safety counts and the first
+     * violations.
+     *
+     * @return a readable report
+     */
+    @Override
+    public String toString() {
+        String nl = System.lineSeparator();
+        Map<FaultKind, Long> byKind = new EnumMap<>(FaultKind.class);
+        byKind.putAll(faults);
+        return "seed " + seed + ", " + elapsed.toSeconds() + " s" + nl
+                + "acquisitions " + acquisitions + " " + new TreeMap<>(acquisitionsByKind) + ", timeouts " + timeouts
+                + ", unidentified holds " + unidentifiedHolds + nl
+                + "faults " + faultCount() + " " + byKind + ", failed to inject " + new TreeMap<>(failedFaults) + nl
+                + "errors " + new TreeMap<>(errors) + nl
+                + safety;
+    }
+}

@@ -1,0 +1,62 @@
+package dev.zklock.recipes.locks;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.zklock.recipes.test.Chaos;
+import dev.zklock.recipes.test.ChaosReport;
+import dev.zklock.recipes.test.ChaosSettings;
+import dev.zklock.recipes.test.FaultKind;
+import dev.zklock.recipes.test.LockKind;
+import dev.zklock.recipes.test.ZooKeeperExtension;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.ThreadLocalRandom;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The chaos run as a test: every built-in lock kind on shared paths, real faults, and a clean report at the end. The
+ * subclasses choose the servers. {@code -Dzklock.chaos.seconds=N} sets the length (default 30 s per suite), and
+ * {@code -Dzklock.chaos.seed=S} replays the scenario of a failed run, whose seed the failure message names. The class
+ * timeout allows runs of up to about 20 minutes; for longer ones also pass
+ * {@code -Djunit.jupiter.execution.timeout.mode=disabled}, or use {@code zklock torture}.
+ */
+@Timeout(value = 30, unit = java.util.concurrent.TimeUnit.MINUTES)
+abstract class ChaosSuite {
+    private static final long SECONDS = Long.getLong("zklock.chaos.seconds", 30);
+
+    /** Returns the extension of the subclass, with the servers to run against. */
+    abstract ZooKeeperExtension zk();
+
+    @Test
+    void run_withRealFaults_breaksNoSafetyPropertyAndEveryKindProgresses() throws Exception {
+        long seed =
+                Long.getLong("zklock.chaos.seed", ThreadLocalRandom.current().nextLong());
+        ChaosSettings settings = ChaosSettings.defaults(seed, Duration.ofSeconds(SECONDS));
+        System.out.printf("[chaos] %s: seed %d, %d s%n", getClass().getSimpleName(), seed, SECONDS);
+
+        ChaosReport report = Chaos.run(
+                settings,
+                zk().servers(),
+                name -> zk().newClient(builder -> builder.defaultData(name.getBytes(StandardCharsets.UTF_8))),
+                zk().basePath(),
+                progress -> {});
+
+        System.out.printf("[chaos] %s:%n%s%n", getClass().getSimpleName(), report);
+        String replay = "chaos run failed; replay with -Dzklock.chaos.seed=" + seed + System.lineSeparator() + report;
+        assertThat(report.safety().overlaps()).as(replay).isZero();
+        assertThat(report.safety().tokenRegressions()).as(replay).isZero();
+        assertThat(report.safety().leakedNodes()).as(replay).isZero();
+        assertThat(report.safety().stuckWaiters()).as(replay).isZero();
+        for (LockKind kind : settings.kinds()) {
+            assertThat(report.acquisitionsByKind().getOrDefault(kind.name(), 0L))
+                    .as(replay)
+                    .isPositive();
+        }
+        for (FaultKind kind : FaultKind.values()) {
+            if (kind.appliesTo(zk().servers().size())) {
+                assertThat(report.faults().getOrDefault(kind, 0L)).as(replay).isPositive();
+            }
+        }
+    }
+}

@@ -1,0 +1,266 @@
+package dev.zklock.recipes.test;
+
+import static dev.zklock.recipes.test.SafetyMonitor.Mode.EXCLUSIVE;
+import static dev.zklock.recipes.test.SafetyMonitor.Mode.READ;
+import static dev.zklock.recipes.test.SafetyMonitor.Mode.WRITE;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.zklock.recipes.test.SafetyMonitor.Claim;
+import dev.zklock.recipes.test.SafetyMonitor.Hold;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** The monitor's bookkeeping, with planted violations; no ZooKeeper needed. */
+@Timeout(10)
+final class SafetyMonitorTest {
+    private static final String PATH = "/locks/a";
+
+    private final SafetyMonitor monitor = SafetyMonitor.create();
+
+    @Test
+    void report_ofAFreshMonitor_isClean() {
+        SafetyReport report = monitor.report();
+
+        assertThat(report.isClean()).isTrue();
+        assertThat(report.holds()).isZero();
+        assertThat(report.firstViolations()).isEmpty();
+    }
+
+    @Test
+    void enter_exclusiveHoldsOneAfterTheOther_areClean() {
+        monitor.enter("alice", new Claim(PATH, EXCLUSIVE, 10, 1)).exit();
+        monitor.enter("bob", new Claim(PATH, EXCLUSIVE, 12, 2)).exit();
+        monitor.enter("alice", new Claim("/locks/b", EXCLUSIVE, 11, 1)).exit();
+
+        assertThat(monitor.report().isClean()).isTrue();
+        assertThat(monitor.report().holds()).isEqualTo(3);
+    }
+
+    @Test
+    void enter_whileAnotherOwnerHoldsExclusively_countsAnOverlapNamingBoth() {
+        Hold alice = monitor.enter("alice", new Claim(PATH, EXCLUSIVE, 10, 1));
+
+        monitor.enter("bob", new Claim(PATH, EXCLUSIVE, 12, 2));
+
+        SafetyReport report = monitor.report();
+        assertThat(report.overlaps()).isEqualTo(1);
+        assertThat(report.isClean()).isFalse();
+        assertThat(report.firstViolations())
+                .singleElement()
+                .asString()
+                .contains("overlap on " + PATH, "alice", "bob", "token 10", "token 12");
+        alice.exit();
+    }
+
+    @Test
+    void enter_readersTogether_areNoOverlap() {
+        Hold first = monitor.enter("alice", new Claim(PATH, READ, 10, 1));
+        Hold second = monitor.enter("bob", new Claim(PATH, READ, 12, 2));
+        first.exit();
+        second.exit();
+
+        assertThat(monitor.report().isClean()).isTrue();
+    }
+
+    @Test
+    void enter_readWhileAWriteIsHeld_countsAnOverlap() {
+        monitor.enter("writer", new Claim(PATH, WRITE, 10, 1));
+
+        monitor.enter("reader", new Claim(PATH, READ, 12, 2));
+
+        assertThat(monitor.report().overlaps()).isEqualTo(1);
+    }
+
+    @Test
+    void enter_writeWhileReadsAreHeld_countsAnOverlapPerReader() {
+        monitor.enter("reader-1", new Claim(PATH, READ, 10, 1));
+        monitor.enter("reader-2", new Claim(PATH, READ, 11, 2));
+
+        monitor.enter("writer", new Claim(PATH, WRITE, 12, 3));
+
+        assertThat(monitor.report().overlaps()).isEqualTo(2);
+    }
+
+    @Test
+    void enter_readBySameOwnerWhileItsWriteIsHeld_isADowngradeNotAnOverlap() {
+        Hold write = monitor.enter("alice", new Claim(PATH, WRITE, 10, 1));
+        Hold read = monitor.enter("alice", new Claim(PATH, READ, 11, 1));
+        write.exit();
+        read.exit();
+
+        assertThat(monitor.report().isClean()).isTrue();
+    }
+
+    @Test
+    void enter_afterTheHoldersSessionEnded_isNoOverlapAndTheHoldCountsAsLost() {
+        Hold alice = monitor.enter("alice", new Claim(PATH, EXCLUSIVE, 10, 1));
+        monitor.sessionEnded(1);
+
+        Hold bob = monitor.enter("bob", new Claim(PATH, EXCLUSIVE, 12, 2));
+        alice.exit();
+        bob.exit();
+
+        SafetyReport report = monitor.report();
+        assertThat(report.isClean()).isTrue();
+        assertThat(report.lostHolds()).isEqualTo(1);
+    }
+
+    @Test
+    void enter_onASessionThatHadAlreadyEnded_isLostAndCheckedForNothing() {
+        monitor.enter("bob", new Claim(PATH, EXCLUSIVE, 12, 2)).exit();
+        monitor.sessionEnded(1);
+
+        monitor.enter("alice", new Claim(PATH, EXCLUSIVE, 10, 1)).exit();
+
+        SafetyReport report = monitor.report();
+        assertThat(report.isClean()).isTrue();
+        assertThat(report.lostHolds()).isEqualTo(1);
+        assertThat(monitor.liveClaims(PATH)).isEmpty();
+    }
+
+    @Test
+    void enter_tokenSmallerThanAnEarlierHolds_countsARegression() {
+        monitor.enter("alice", new Claim(PATH, EXCLUSIVE, 12, 1)).exit();
+
+        monitor.enter("bob", new Claim(PATH, EXCLUSIVE, 10, 2)).exit();
+
+        SafetyReport report = monitor.report();
+        assertThat(report.tokenRegressions()).isEqualTo(1);
+        assertThat(report.overlaps()).isZero();
+        assertThat(report.firstViolations())
+                .singleElement()
+                .asString()
+                .contains("token regression on " + PATH, "bob", "token 10", "token 12");
+    }
+
+    @Test
+    void enter_sameTokenTwice_countsARegression() {
+        monitor.enter("alice", new Claim(PATH, EXCLUSIVE, 12, 1)).exit();
+
+        monitor.enter("bob", new Claim(PATH, EXCLUSIVE, 12, 2)).exit();
+
+        assertThat(monitor.report().tokenRegressions()).isEqualTo(1);
+    }
+
+    @Test
+    void enter_readWithATokenBelowAnotherReadsButAboveEveryWrite_isNoRegression() {
+        monitor.enter("writer", new Claim(PATH, WRITE, 5, 1)).exit();
+        Hold later = monitor.enter("reader-2", new Claim(PATH, READ, 12, 3));
+        Hold earlier = monitor.enter("reader-1", new Claim(PATH, READ, 10, 2));
+        later.exit();
+        earlier.exit();
+
+        assertThat(monitor.report().isClean()).isTrue();
+    }
+
+    @Test
+    void enter_readWithATokenBelowAnEarlierWrite_countsARegression() {
+        monitor.enter("writer", new Claim(PATH, WRITE, 12, 1)).exit();
+
+        monitor.enter("reader", new Claim(PATH, READ, 10, 2)).exit();
+
+        assertThat(monitor.report().tokenRegressions()).isEqualTo(1);
+    }
+
+    @Test
+    void enter_writeWithATokenBelowAnEarlierRead_countsARegression() {
+        monitor.enter("reader", new Claim(PATH, READ, 12, 1)).exit();
+
+        monitor.enter("writer", new Claim(PATH, WRITE, 10, 2)).exit();
+
+        assertThat(monitor.report().tokenRegressions()).isEqualTo(1);
+    }
+
+    @Test
+    void enter_onOtherPaths_neitherOverlapsNorRegresses() {
+        Hold a = monitor.enter("alice", new Claim("/locks/a", EXCLUSIVE, 12, 1));
+        Hold b = monitor.enter("bob", new Claim("/locks/b", EXCLUSIVE, 10, 2));
+        a.exit();
+        b.exit();
+
+        assertThat(monitor.report().isClean()).isTrue();
+    }
+
+    @Test
+    void liveClaims_listsHoldsNotExitedOfSessionsAlive() {
+        Claim alice = new Claim(PATH, READ, 10, 1);
+        Claim bob = new Claim(PATH, READ, 11, 2);
+        Claim carol = new Claim(PATH, READ, 12, 3);
+        monitor.enter("alice", alice);
+        monitor.enter("bob", bob).exit();
+        monitor.enter("carol", carol);
+        monitor.sessionEnded(3);
+
+        assertThat(monitor.liveClaims(PATH)).containsExactly(alice);
+        assertThat(monitor.liveClaims("/elsewhere")).isEmpty();
+    }
+
+    @Test
+    void exit_twice_throwsIllegalStateNamingOwnerAndPath() {
+        Hold hold = monitor.enter("alice", new Claim(PATH, EXCLUSIVE, 10, 1));
+        hold.exit();
+
+        assertThatThrownBy(hold::exit)
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("alice")
+                .hasMessageContaining(PATH);
+    }
+
+    @Test
+    void report_waiterNotFinished_countsItStuck() {
+        SafetyMonitor.Waiter waiter = monitor.startWaiting("alice", PATH);
+        monitor.startWaiting("bob", PATH).finished();
+
+        SafetyReport report = monitor.report();
+
+        assertThat(report.stuckWaiters()).isEqualTo(1);
+        assertThat(report.waits()).isEqualTo(2);
+        assertThat(report.isClean()).isFalse();
+        assertThat(report.firstViolations()).singleElement().asString().contains("stuck waiter", "alice", PATH);
+        waiter.finished();
+        assertThat(monitor.report().isClean()).isTrue();
+    }
+
+    @Test
+    void report_withStuckAfter_countsOnlyWaitersOlderThanThat() {
+        monitor.startWaiting("alice", PATH);
+
+        assertThat(monitor.report(Duration.ofHours(1)).stuckWaiters()).isZero();
+        assertThat(monitor.report(Duration.ZERO).stuckWaiters()).isEqualTo(1);
+    }
+
+    @Test
+    void nodesLeft_countsEveryNodeAsLeaked() {
+        monitor.nodesLeft(PATH, List.of("_c_1-lock-0000000001", "_c_2-lock-0000000002"));
+
+        SafetyReport report = monitor.report();
+        assertThat(report.leakedNodes()).isEqualTo(2);
+        assertThat(report.firstViolations()).hasSize(2).allSatisfy(line -> assertThat(line)
+                .contains(PATH));
+    }
+
+    @Test
+    void report_keepsTheFirstTwentyViolationsAndCountsThemAll() {
+        for (int i = 0; i < 30; i++) {
+            monitor.enter("owner-" + i, new Claim(PATH, EXCLUSIVE, 100 - i, i));
+        }
+
+        SafetyReport report = monitor.report();
+        assertThat(report.overlaps()).isEqualTo(29 * 30 / 2);
+        assertThat(report.tokenRegressions()).isEqualTo(29);
+        assertThat(report.firstViolations()).hasSize(20);
+    }
+
+    @Test
+    void claim_nullPathOrMode_throwsNamingTheParameter() {
+        assertThatThrownBy(() -> new Claim(null, EXCLUSIVE, 1, 1))
+                .isInstanceOf(NullPointerException.class)
+                .hasMessage("lockPath");
+        assertThatThrownBy(() -> new Claim(PATH, null, 1, 1))
+                .isInstanceOf(NullPointerException.class)
+                .hasMessage("mode");
+    }
+}
