@@ -6,21 +6,20 @@ import java.util.Map;
  * The request and packet counters of a running ZooKeeper server, read with the {@code mntr} four-letter word. Every
  * request gets exactly one reply, so over a quiet window the difference in packets received is the number of requests
  * and the difference in packets sent minus packets received is the number of watch notifications (pings count on both
- * sides). Counters are server-wide: measure one scenario at a time. Reading the counters costs one packet received
- * and three sent, which {@link #requestsSince} and {@link #watchEventsSince} take off.
+ * sides). Counters are server-wide: measure one scenario at a time. An {@code mntr} call adds packets of its own (one
+ * received, and a number sent that grows with the size of its answer), so a reading makes a second call at once to
+ * measure that cost, and {@link #requestsSince} and {@link #watchEventsSince} take off the two calls that lie between
+ * two readings: the earlier reading's second call and the later reading's first.
  *
  * @param packetsReceived requests received by the server since it started (pings included)
  * @param packetsSent packets sent by the server since it started (replies and watch events)
+ * @param readingReceived packets received for one {@code mntr} call, measured when this reading was made
+ * @param readingSent packets sent for one {@code mntr} call, measured when this reading was made
  */
-public record ServerCounters(long packetsReceived, long packetsSent) {
+public record ServerCounters(long packetsReceived, long packetsSent, long readingReceived, long readingSent) {
 
     /** The system property that must allow {@code mntr} before the server starts. */
     public static final String FOUR_LETTER_WORDS = "zookeeper.4lw.commands.whitelist";
-
-    /** What one {@code mntr} reading adds to the counters it reads next time (measured on ZooKeeper 3.9). */
-    private static final long MNTR_RECEIVED = 1;
-
-    private static final long MNTR_SENT = 3;
 
     /**
      * Reads the counters of the server at {@code host:port}. One four-letter-word connection, not a ZooKeeper request.
@@ -31,6 +30,12 @@ public record ServerCounters(long packetsReceived, long packetsSent) {
      * @throws IllegalStateException if the server cannot be asked, or does not allow {@code mntr}
      */
     public static ServerCounters read(String host, int port) {
+        long[] first = packets(host, port);
+        long[] second = packets(host, port);
+        return new ServerCounters(first[0], first[1], second[0] - first[0], second[1] - first[1]);
+    }
+
+    private static long[] packets(String host, int port) {
         Map<String, String> values = Mntr.read(host, port);
         String received = values.get("zk_packets_received");
         String sent = values.get("zk_packets_sent");
@@ -38,7 +43,7 @@ public record ServerCounters(long packetsReceived, long packetsSent) {
             throw new IllegalStateException(
                     "mntr of " + host + ":" + port + " has no packet counters (does it allow mntr?): " + values);
         }
-        return new ServerCounters(Long.parseLong(received), Long.parseLong(sent));
+        return new long[] {Long.parseLong(received), Long.parseLong(sent)};
     }
 
     /**
@@ -48,7 +53,7 @@ public record ServerCounters(long packetsReceived, long packetsSent) {
      * @return the number of requests in between
      */
     public long requestsSince(ServerCounters earlier) {
-        return packetsReceived - earlier.packetsReceived - MNTR_RECEIVED;
+        return packetsReceived - earlier.packetsReceived - earlier.readingReceived - readingReceived;
     }
 
     /**
@@ -58,6 +63,6 @@ public record ServerCounters(long packetsReceived, long packetsSent) {
      * @return the number of watch events in between
      */
     public long watchEventsSince(ServerCounters earlier) {
-        return (packetsSent - earlier.packetsSent - MNTR_SENT) - requestsSince(earlier);
+        return (packetsSent - earlier.packetsSent - earlier.readingSent - readingSent) - requestsSince(earlier);
     }
 }

@@ -16,7 +16,6 @@ import java.util.stream.Stream;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.locks.InterProcessLock;
 import org.assertj.core.api.SoftAssertions;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -203,15 +202,12 @@ final class BadInputTest {
     }
 
     /**
-     * A path longer than a ZooKeeper request may be (the server's {@code jute.maxbuffer}, 1 MB by default) is taken
-     * as valid: every create then makes the server drop the client's connection, so every other lock on the client
-     * sees it SUSPENDED; a timed acquire returns false only after its timeout plus connection timeouts, and an untimed
-     * one never returns (measured on a 1 MB path: {@code acquire(2 s)} returned false after 9.1 s; {@code acquire()}
-     * was still waiting after 15 s, the client SUSPENDED 14 times meanwhile). It should be refused before any
-     * ZooKeeper call, as other malformed paths are.
+     * A path longer than a ZooKeeper request may be (the server's {@code jute.maxbuffer}, 1 MB by default) used to be
+     * taken as valid: every create then made the server drop the client's connection, so every other lock on the
+     * client saw it SUSPENDED, and an untimed acquire never returned (measured on a 1 MB path: {@code acquire(2 s)}
+     * returned false after 9.1 s; {@code acquire()} was still waiting after 15 s). It is refused before any ZooKeeper
+     * call, as other malformed paths are.
      */
-    @Disabled("library bug: a lock path longer than ZooKeeper's request limit is accepted; every create drops the "
-            + "connection and an untimed acquire never returns")
     @ParameterizedTest(name = "{0}")
     @ValueSource(classes = {ZkReentrantLock.class, ZkExclusiveLock.class, ZkReadWriteLock.class})
     void constructors_pathLongerThanAZooKeeperRequestMayBe_throwIllegalArgumentNamingItsLength(Class<?> type)

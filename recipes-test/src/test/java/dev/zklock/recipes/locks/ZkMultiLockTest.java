@@ -92,8 +92,8 @@ final class ZkMultiLockTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("at least one lock");
         assertThatThrownBy(() -> new ZkMultiLock(java.util.Arrays.asList(new ZkReentrantLock(client, "/a"), null)))
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("lock 1");
+                .isInstanceOf(NullPointerException.class)
+                .hasMessage("locks[1]");
     }
 
     @Test

@@ -361,7 +361,7 @@ final class AsyncAttempt {
         }
         clearWatch();
         if (ours != null) {
-            FrontNodes.remove(queue.fixed(ours.path()));
+            FrontNodes.released(queue.fixed(ours.path()));
             deleteQuietly(ours);
         }
     }

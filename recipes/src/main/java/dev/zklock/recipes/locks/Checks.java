@@ -9,6 +9,13 @@ import org.apache.zookeeper.common.PathUtils;
 
 /** Argument and state checks whose messages name the offending value; all run before any ZooKeeper call. */
 final class Checks {
+    /**
+     * The longest lock path taken. ZooKeeper refuses a request larger than the server's {@code jute.maxbuffer} (1 MB
+     * by default) by dropping the connection, which would suspend every lock of the client on each try; lock paths are
+     * far shorter than this in practice.
+     */
+    static final int MAX_PATH_LENGTH = 16_384;
+
     private Checks() {}
 
     static void requireArgument(boolean expression, String template, Object... args) {
@@ -26,6 +33,11 @@ final class Checks {
     /** Returns {@code path} if it is an absolute ZooKeeper path that can hold lock nodes. */
     static String lockPath(String path) {
         Objects.requireNonNull(path, "path");
+        if (path.length() > MAX_PATH_LENGTH) {
+            throw new IllegalArgumentException(String.format(
+                    "invalid lock path of %d characters ('%s...'): longer than %d",
+                    path.length(), path.substring(0, 40), MAX_PATH_LENGTH));
+        }
         try {
             PathUtils.validatePath(path);
         } catch (IllegalArgumentException e) {

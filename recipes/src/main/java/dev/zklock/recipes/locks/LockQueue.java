@@ -124,7 +124,7 @@ final class LockQueue {
                 logger.debug("{}: released {}", path, node);
             }
         } finally {
-            FrontNodes.remove(fixed(node.path()));
+            FrontNodes.released(fixed(node.path()));
         }
     }
 

@@ -5,6 +5,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.recipes.locks.InterProcessLock;
@@ -22,8 +23,8 @@ final class MemberLocks {
         Checks.requireArgument(!locks.isEmpty(), "a multi-lock needs at least one lock, got none");
         List<InterProcessLock> ordered = new ArrayList<>();
         for (int i = 0; i < locks.size(); i++) {
-            InterProcessLock lock = locks.get(i);
-            Checks.requireArgument(lock != null, "lock %d of %s is null", i, locks);
+            int index = i;
+            InterProcessLock lock = Objects.requireNonNull(locks.get(i), () -> "locks[" + index + "]");
             ordered.add(lock);
         }
         if (ordered.stream().allMatch(lock -> pathOf(lock).isPresent())) {

@@ -50,7 +50,7 @@ final class MultiQueue {
         try {
             deleteAll(nodes);
         } finally {
-            nodes.forEach(node -> FrontNodes.remove(queues.get(0).fixed(node.path())));
+            nodes.forEach(node -> FrontNodes.released(queues.get(0).fixed(node.path())));
         }
     }
 
