@@ -76,6 +76,16 @@ final class BenchReportTest {
     }
 
     @Test
+    void plus_addsSharedAcquisitionsAndTimeouts() {
+        Measurement sum = measured(10, 8, 1, 40).plus(measured(20, 12, 3, 80));
+
+        assertThat(sum.acquisitions()).isEqualTo(30);
+        assertThat(sum.sharedAcquisitions()).isEqualTo(20);
+        assertThat(sum.timeouts()).isEqualTo(4);
+        assertThat(sum.exclusivePerSecond()).isCloseTo(5.0, within());
+    }
+
+    @Test
     void isMet_comparesTheFigureAsShown() {
         BenchRow row = new BenchRow("g", "s", "requests per acquisition", 5.004, 5.0, Target.atMost(5.0));
 
@@ -95,10 +105,24 @@ final class BenchReportTest {
 
     /** A run of {@code acquisitions} in one second, each acquire and hand-off taking {@code nanos}. */
     private static Measurement measured(long acquisitions, long nanos, long requests) {
+        return measured(acquisitions, 0, 0, nanos, requests);
+    }
+
+    /**
+     * A run of {@code acquisitions} in one second, {@code shared} of them by readers, besides {@code timeouts} acquires
+     * that gave up; each acquire and hand-off taking a millisecond.
+     */
+    private static Measurement measured(long acquisitions, long shared, long timeouts, long requests) {
+        return measured(acquisitions, shared, timeouts, 1_000_000, requests);
+    }
+
+    private static Measurement measured(long acquisitions, long shared, long timeouts, long nanos, long requests) {
         Histogram latency = Measurement.histogram();
-        latency.recordValueWithCount(nanos, acquisitions);
+        latency.recordValueWithCount(nanos, Math.max(acquisitions, 1));
         return new Measurement(
                 acquisitions,
+                shared,
+                timeouts,
                 ONE_SECOND.toNanos(),
                 latency,
                 latency,
