@@ -1,20 +1,21 @@
 package dev.zklock.cli;
 
 import dev.zklock.recipes.locks.ZkExclusiveLock;
+import dev.zklock.recipes.locks.ZkReadWriteLock;
 import dev.zklock.recipes.locks.ZkReentrantLock;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.locks.InterProcessLock;
 import org.apache.curator.framework.recipes.locks.InterProcessMutex;
+import org.apache.curator.framework.recipes.locks.InterProcessReadWriteLock;
 import org.apache.curator.framework.recipes.locks.InterProcessSemaphoreMutex;
 
 /**
  * A zklock lock and its Curator counterpart, as the bench pits them against each other: both made the same way on the
  * same client and path. Either a whole recipe, or the part of one that is a plain lock on its own (the read lock of a
- * read/write lock; a multi-lock over a given number of paths). What is not a plain lock gets a {@link Scenario} of its
- * own.
+ * read/write lock; a multi-lock over a given number of paths). What is not a plain lock (readers and a writer at once)
+ * gets a {@link Scenario} of its own.
  *
  * @param key unique among recipes, usable in a ZooKeeper path and in JSON, e.g. "reentrant", "multi-8"
  * @param zklockName the zklock class
@@ -67,14 +68,30 @@ record Recipe(
                 false);
     }
 
-    /** Returns every recipe the bench knows. */
-    static List<Recipe> all() {
-        return List.of(reentrant(), exclusive());
+    /** The read lock of {@code ZkReadWriteLock} against that of {@code InterProcessReadWriteLock}. */
+    static Recipe readLock() {
+        return new Recipe(
+                "readwrite-read",
+                "ZkReadWriteLock",
+                "InterProcessReadWriteLock",
+                "read lock",
+                1,
+                (client, path) -> new ZkReadWriteLock(client, path).readLock(),
+                (client, path) -> new InterProcessReadWriteLock(client, path).readLock(),
+                false);
     }
 
-    /** Returns the recipe named {@code key} on the command line. */
-    static Optional<Recipe> named(String key) {
-        return all().stream().filter(recipe -> recipe.key().equals(key)).findFirst();
+    /** The write lock of {@code ZkReadWriteLock} against that of {@code InterProcessReadWriteLock}. */
+    static Recipe writeLock() {
+        return new Recipe(
+                "readwrite-write",
+                "ZkReadWriteLock",
+                "InterProcessReadWriteLock",
+                "write lock",
+                1,
+                (client, path) -> new ZkReadWriteLock(client, path).writeLock(),
+                (client, path) -> new InterProcessReadWriteLock(client, path).writeLock(),
+                false);
     }
 
     /** Returns the title of the recipe's rows: "ZkReentrantLock vs InterProcessMutex". */

@@ -76,6 +76,28 @@ final class BenchReportTest {
     }
 
     @Test
+    void rows_readWriteMix_splitReaderAndWriterAcquisitions() {
+        ReadWriteScenario scenario = ReadWriteScenario.mix(8, 1)
+                .target(ReadWriteScenario.READER_ACQUISITIONS_PER_SECOND, Target.ratioAtLeast(1.2));
+        BenchReport report = report(
+                scenario,
+                Map.of(
+                        Side.ZKLOCK, measured(900, 800, 0, 3600),
+                        Side.CURATOR, measured(720, 640, 0, 3240)));
+
+        List<BenchRow> rows = report.rows();
+
+        assertThat(rows).extracting(BenchRow::scenario).containsOnly("8 readers + 1 writer, separate clients");
+        BenchRow readers = row(rows, ReadWriteScenario.READER_ACQUISITIONS_PER_SECOND);
+        assertThat(readers.zklock()).isCloseTo(800, within());
+        assertThat(readers.ratio()).isCloseTo(1.25, within());
+        assertThat(readers.isMet()).isTrue();
+        assertThat(row(rows, ReadWriteScenario.WRITER_ACQUISITIONS_PER_SECOND).curator())
+                .isCloseTo(80, within());
+        assertThat(row(rows, LockScenario.REQUESTS_PER_ACQUISITION).curator()).isCloseTo(4.5, within());
+    }
+
+    @Test
     void plus_addsSharedAcquisitionsAndTimeouts() {
         Measurement sum = measured(10, 8, 1, 40).plus(measured(20, 12, 3, 80));
 
