@@ -26,7 +26,8 @@ import picocli.CommandLine.Spec;
             "Measures each zklock recipe against its Curator counterpart on the same ZooKeeper, in the same run,",
             "alternating: uncontended latency and cycles/s beside the raw floor (one create + one delete),",
             "contended acquisitions/s and hand-off latency for separate clients and for threads sharing one lock",
-            "object, readers and writers at once, and the ZooKeeper requests and watch events the servers counted."
+            "object, readers and writers at once, multi-locks over 1, 4 and 8 paths and in crossed orders, and the",
+            "ZooKeeper requests and watch events the servers counted."
         })
 final class BenchCommand implements Callable<Integer> {
     @Spec
@@ -71,8 +72,8 @@ final class BenchCommand implements Callable<Integer> {
     @Option(
             names = "--recipes",
             split = ",",
-            defaultValue = "reentrant,exclusive,readwrite",
-            description = "recipes to measure: reentrant, exclusive, readwrite (default: ${DEFAULT-VALUE})")
+            defaultValue = "reentrant,exclusive,readwrite,multi",
+            description = "recipes to measure: reentrant, exclusive, readwrite, multi (default: ${DEFAULT-VALUE})")
     List<String> recipes;
 
     @Option(

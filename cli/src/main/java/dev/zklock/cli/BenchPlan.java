@@ -5,18 +5,22 @@ import java.util.List;
 
 /**
  * Which scenarios a bench run measures, in order, with the targets the issue set for zklock against Curator: on the
- * {@code ZkReentrantLock} / {@code InterProcessMutex} rows, the pair the issue names for the plain locks, and on the
- * read/write mix. The other rows are shown without targets.
+ * {@code ZkReentrantLock} / {@code InterProcessMutex} rows, the pair the issue names for the plain locks; on the
+ * read/write mix; on the multi-lock over 8 paths and the multi-locks in crossed orders. The other rows are shown
+ * without targets.
  */
 final class BenchPlan {
     /** The recipes a run can measure, by their names on the command line, in the order they run. */
-    static final List<String> RECIPES = List.of("reentrant", "exclusive", "readwrite");
+    static final List<String> RECIPES = List.of("reentrant", "exclusive", "readwrite", "multi");
 
     /**
      * The readers of the read/write mixes: with one writer, as the issue sets its target; with two, beside it without a
      * target, where a reader's nearest writer ahead is often not the first.
      */
     static final int MIX_READERS = 8;
+
+    /** The path counts of the uncontended multi-lock rows. */
+    static final List<Integer> MULTI_PATHS = List.of(1, 4, 8);
 
     private BenchPlan() {}
 
@@ -25,8 +29,9 @@ final class BenchPlan {
      * uncontended, then separate clients at each count in {@code clients}, the hand-off between two waiting clients
      * (for the targeted recipe), then threads sharing one lock object at each count in {@code threads} for the recipes
      * whose lock objects threads can share. For the read/write lock: its read lock and its write lock uncontended, then
-     * readers with one writer and with two at once. The raw floor runs beside the targeted recipe's uncontended row, or
-     * else the first one.
+     * readers with one writer and with two at once. For the multi-lock: uncontended over each count of paths, then two
+     * clients with their paths crossed. The raw floor runs beside the targeted recipe's uncontended row, or else the
+     * first one.
      *
      * @throws IllegalArgumentException if a name is not one of {@link #RECIPES}
      */
@@ -42,6 +47,7 @@ final class BenchPlan {
                 case "reentrant" -> scenarios.addAll(reentrant(clients, threads));
                 case "exclusive" -> scenarios.addAll(plain(Recipe.exclusive(), rawFloor, clients, threads));
                 case "readwrite" -> scenarios.addAll(readWrite(rawFloor));
+                case "multi" -> scenarios.addAll(multi(rawFloor));
                 default -> throw new AssertionError("recipe '" + recipe + "' has no scenarios");
             }
         }
@@ -98,5 +104,18 @@ final class BenchPlan {
                 ReadWriteScenario.mix(MIX_READERS, 1)
                         .target(ReadWriteScenario.READER_ACQUISITIONS_PER_SECOND, Target.ratioAtLeast(1.2)),
                 ReadWriteScenario.mix(MIX_READERS, 2));
+    }
+
+    private static List<Scenario> multi(boolean rawFloor) {
+        List<Scenario> scenarios = new ArrayList<>();
+        for (int paths : MULTI_PATHS) {
+            LockScenario scenario = LockScenario.uncontended(Recipe.multi(paths), rawFloor && scenarios.isEmpty());
+            if (paths == 8) {
+                scenario.target(LockScenario.ACQUIRE_P50, Target.ratioAtMost(0.2));
+            }
+            scenarios.add(scenario);
+        }
+        scenarios.add(new CrossedMultiLockScenario().target(CrossedMultiLockScenario.TIMED_OUT, Target.atMost(0)));
+        return scenarios;
     }
 }

@@ -1,12 +1,15 @@
 package dev.zklock.cli;
 
 import dev.zklock.recipes.locks.ZkExclusiveLock;
+import dev.zklock.recipes.locks.ZkMultiLock;
 import dev.zklock.recipes.locks.ZkReadWriteLock;
 import dev.zklock.recipes.locks.ZkReentrantLock;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.locks.InterProcessLock;
+import org.apache.curator.framework.recipes.locks.InterProcessMultiLock;
 import org.apache.curator.framework.recipes.locks.InterProcessMutex;
 import org.apache.curator.framework.recipes.locks.InterProcessReadWriteLock;
 import org.apache.curator.framework.recipes.locks.InterProcessSemaphoreMutex;
@@ -14,8 +17,8 @@ import org.apache.curator.framework.recipes.locks.InterProcessSemaphoreMutex;
 /**
  * A zklock lock and its Curator counterpart, as the bench pits them against each other: both made the same way on the
  * same client and path. Either a whole recipe, or the part of one that is a plain lock on its own (the read lock of a
- * read/write lock; a multi-lock over a given number of paths). What is not a plain lock (readers and a writer at once)
- * gets a {@link Scenario} of its own.
+ * read/write lock; a multi-lock over a given number of paths). What is not a plain lock (readers and a writer at once,
+ * multi-locks in crossed orders) gets a {@link Scenario} of its own.
  *
  * @param key unique among recipes, usable in a ZooKeeper path and in JSON, e.g. "reentrant", "multi-8"
  * @param zklockName the zklock class
@@ -94,6 +97,31 @@ record Recipe(
                 false);
     }
 
+    /**
+     * {@code ZkMultiLock} over {@code count} paths against {@code InterProcessMultiLock} over an
+     * {@code InterProcessMutex} on each of the same paths, in the same order.
+     */
+    static Recipe multi(int count) {
+        return multi(count, false);
+    }
+
+    /** As {@link #multi(int)}, with the same paths given in the reverse order. */
+    static Recipe multiInReverse(int count) {
+        return multi(count, true);
+    }
+
+    private static Recipe multi(int count, boolean reverse) {
+        return new Recipe(
+                "multi-" + count + (reverse ? "-reverse" : ""),
+                "ZkMultiLock",
+                "InterProcessMultiLock",
+                count + (count == 1 ? " path" : " paths") + (reverse ? " in reverse order" : ""),
+                count,
+                (client, path) -> new ZkMultiLock(client, ordered(lockPaths(path, count), reverse)),
+                (client, path) -> new InterProcessMultiLock(client, ordered(lockPaths(path, count), reverse)),
+                false);
+    }
+
     /** Returns the title of the recipe's rows: "ZkReentrantLock vs InterProcessMutex". */
     String title() {
         return zklockName + " vs " + curatorName;
@@ -122,5 +150,14 @@ record Recipe(
             children.add(path + "/" + i);
         }
         return List.copyOf(children);
+    }
+
+    private static List<String> ordered(List<String> paths, boolean reverse) {
+        if (!reverse) {
+            return paths;
+        }
+        List<String> reversed = new ArrayList<>(paths);
+        Collections.reverse(reversed);
+        return List.copyOf(reversed);
     }
 }

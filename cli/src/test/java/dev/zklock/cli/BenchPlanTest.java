@@ -58,6 +58,23 @@ final class BenchPlanTest {
     }
 
     @Test
+    void of_multi_runsEachPathCountUncontendedThenCrossedOrders() {
+        List<Scenario> plan = BenchPlan.of(List.of("multi", "readwrite"), CLIENTS, THREADS);
+
+        assertThat(plan.subList(4, plan.size()))
+                .extracting(Scenario::key)
+                .containsExactly(
+                        "multi-1-uncontended-1", "multi-4-uncontended-1", "multi-8-uncontended-1", "multi-crossed-2");
+        assertThat(plan.subList(4, plan.size()))
+                .extracting(Scenario::name)
+                .containsExactly(
+                        "uncontended, 1 path",
+                        "uncontended, 4 paths",
+                        "uncontended, 8 paths",
+                        "2 clients, 2 paths in opposite orders, timeout 250 ms");
+    }
+
+    @Test
     void of_unknownRecipe_throwsIllegalArgumentNamingIt() {
         assertThatThrownBy(() -> BenchPlan.of(List.of("readwrite", "semaphore"), CLIENTS, THREADS))
                 .isInstanceOf(IllegalArgumentException.class)

@@ -98,6 +98,24 @@ final class BenchReportTest {
     }
 
     @Test
+    void rows_crossedMultiLocks_showTimedOutAcquiresInPercentOfAllAcquires() {
+        CrossedMultiLockScenario scenario =
+                new CrossedMultiLockScenario().target(CrossedMultiLockScenario.TIMED_OUT, Target.atMost(0));
+        BenchReport report = report(
+                scenario,
+                Map.of(
+                        Side.ZKLOCK, measured(1000, 0, 0, 6000),
+                        Side.CURATOR, measured(3, 0, 1, 60)));
+
+        BenchRow timedOut = row(report.rows(), CrossedMultiLockScenario.TIMED_OUT);
+
+        assertThat(timedOut.zklock()).isZero();
+        assertThat(timedOut.curator()).isCloseTo(25.0, within());
+        assertThat(timedOut.isMet()).isTrue();
+        assertThat(report.text()).contains("timed-out acquires (%)", "0.00", "25.00", "<= 0  met");
+    }
+
+    @Test
     void plus_addsSharedAcquisitionsAndTimeouts() {
         Measurement sum = measured(10, 8, 1, 40).plus(measured(20, 12, 3, 80));
 
