@@ -65,7 +65,9 @@ final class BenchCommandTest {
             } else if (!row.get("metric").toString().startsWith("hand-off") && !isCrossed(row)) {
                 assertThat(row).as("%s", row).doesNotContainEntry("zklock", null);
                 assertThat(row).as("%s", row).doesNotContainEntry("curator", null);
-                assertThat(row).as("%s", row).doesNotContainEntry("ratio", null);
+                if (!row.get("curator").equals(0.0)) { // e.g. no watch event in so short a run: no ratio
+                    assertThat(row).as("%s", row).doesNotContainEntry("ratio", null);
+                }
             }
         }
     }
