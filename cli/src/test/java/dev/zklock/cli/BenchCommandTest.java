@@ -12,6 +12,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * {@code zklock bench --quick} on its own embedded server, run once for the class: every row of every recipe is there,
@@ -72,37 +74,26 @@ final class BenchCommandTest {
         }
     }
 
-    @Test
-    void bench_quick_countsTheRequestsOfEachCycle() {
-        // Counted by the server, not guessed: a create, the pipelined listing and a delete for zklock; a create and a
-        // delete for the raw floor; the pings of idle clients add a little at most.
-        assertThat(figure("ZkReentrantLock vs InterProcessMutex", "uncontended", "requests per cycle", "zklock"))
-                .isBetween(3.0, 3.1);
-        assertThat(figure("ZkReentrantLock vs InterProcessMutex", "uncontended", "requests per cycle", "curator"))
-                .isBetween(3.0, 3.1);
-        assertThat(figure(LockScenario.RAW_FLOOR, "uncontended", "requests per cycle", "zklock"))
-                .isBetween(2.0, 2.1);
-    }
-
-    @Test
-    void bench_quick_countsTheRequestsOfReadLockCycles() {
-        // As an exclusive lock: a create, a listing and a delete for each.
-        String readWrite = "ZkReadWriteLock vs InterProcessReadWriteLock";
-        assertThat(figure(readWrite, "uncontended, read lock", "requests per cycle", "zklock"))
-                .isBetween(3.0, 3.1);
-        assertThat(figure(readWrite, "uncontended, read lock", "requests per cycle", "curator"))
-                .isBetween(3.0, 3.1);
-    }
-
-    @Test
-    void bench_quick_countsTheRequestsOfMultiLockCycles() {
-        // zklock: one transaction of 8 creates with the 8 listings pipelined behind it, one transaction of 8 deletes.
-        // Curator: a create, a listing and a delete per path.
-        String multi = "ZkMultiLock vs InterProcessMultiLock";
-        assertThat(figure(multi, "uncontended, 8 paths", "requests per cycle", "zklock"))
-                .isBetween(10.0, 10.1);
-        assertThat(figure(multi, "uncontended, 8 paths", "requests per cycle", "curator"))
-                .isBetween(24.0, 24.1);
+    /**
+     * Counted by the server, not guessed; the pings of idle clients add a little at most. An uncontended cycle of a
+     * lock or a read lock: a create, a listing and a delete, on both sides. The raw floor: a create and a delete. A
+     * multi-lock over 8 paths: for zklock, one transaction of 8 creates with the 8 listings pipelined behind it, and one
+     * transaction of 8 deletes; for Curator, a create, a listing and a delete per path.
+     */
+    @ParameterizedTest(name = "{0}, {1}, {2}: {3} requests per cycle")
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "ZkReentrantLock vs InterProcessMutex|uncontended|zklock|3",
+                "ZkReentrantLock vs InterProcessMutex|uncontended|curator|3",
+                LockScenario.RAW_FLOOR + "|uncontended|zklock|2",
+                "ZkReadWriteLock vs InterProcessReadWriteLock|uncontended, read lock|zklock|3",
+                "ZkReadWriteLock vs InterProcessReadWriteLock|uncontended, read lock|curator|3",
+                "ZkMultiLock vs InterProcessMultiLock|uncontended, 8 paths|zklock|10",
+                "ZkMultiLock vs InterProcessMultiLock|uncontended, 8 paths|curator|24"
+            })
+    void bench_quick_countsTheRequestsOfEachCycle(String group, String scenario, String side, double requests) {
+        assertThat(figure(group, scenario, "requests per cycle", side)).isBetween(requests, requests + 0.1);
     }
 
     @Test
