@@ -74,6 +74,8 @@ final class AlternatingLoop {
             ServerReadings.Window window = ServerReadings.Window.between(before, ensemble.counters());
             return new Measurement(
                     count,
+                    0,
+                    0,
                     nanos,
                     acquire,
                     release,

@@ -26,7 +26,8 @@ import picocli.CommandLine.Spec;
             "Measures each zklock recipe against its Curator counterpart on the same ZooKeeper, in the same run,",
             "alternating: uncontended latency and cycles/s beside the raw floor (one create + one delete),",
             "contended acquisitions/s and hand-off latency for separate clients and for threads sharing one lock",
-            "object, and the ZooKeeper requests and watch events the servers counted."
+            "object, readers and writers at once, multi-locks over 1, 4 and 8 paths and in crossed orders, and the",
+            "ZooKeeper requests and watch events the servers counted."
         })
 final class BenchCommand implements Callable<Integer> {
     @Spec
@@ -71,8 +72,8 @@ final class BenchCommand implements Callable<Integer> {
     @Option(
             names = "--recipes",
             split = ",",
-            defaultValue = "reentrant,exclusive",
-            description = "recipes to measure: reentrant, exclusive (default: ${DEFAULT-VALUE})")
+            defaultValue = "reentrant,exclusive,readwrite,multi",
+            description = "recipes to measure: reentrant, exclusive, readwrite, multi (default: ${DEFAULT-VALUE})")
     List<String> recipes;
 
     @Option(
@@ -177,10 +178,11 @@ final class BenchCommand implements Callable<Integer> {
         for (int n : threadCounts) {
             requireContenders("--threads", n);
         }
-        List<Recipe> chosen = new ArrayList<>();
-        for (String key : recipes) {
-            chosen.add(Recipe.named(key.trim())
-                    .orElseThrow(() -> usage("unknown recipe '" + key + "': expected reentrant or exclusive")));
+        List<String> chosen = recipes.stream().map(String::trim).toList();
+        for (String key : chosen) {
+            if (!BenchPlan.RECIPES.contains(key)) {
+                throw usage("unknown recipe '" + key + "': expected one of " + String.join(", ", BenchPlan.RECIPES));
+            }
         }
         Duration duration = Duration.ofNanos(Math.round(secs * 1e9));
         Duration warmUp = Duration.ofNanos(
@@ -200,7 +202,7 @@ final class BenchCommand implements Callable<Integer> {
 
     /** The checked options of one run. */
     private record Settings(
-            List<Recipe> recipes,
+            List<String> recipes,
             List<Integer> clients,
             List<Integer> threads,
             Duration duration,

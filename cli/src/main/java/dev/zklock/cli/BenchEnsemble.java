@@ -114,6 +114,13 @@ final class BenchEnsemble implements AutoCloseable {
         }
     }
 
+    /** Makes each of {@code paths} as {@link #makePath(String)} does. */
+    void makePaths(List<String> paths) throws Exception {
+        for (String path : paths) {
+            makePath(path);
+        }
+    }
+
     /**
      * Reads the counters of every server, or returns empty if one cannot be asked (a real ensemble that does not allow
      * the {@code mntr} four-letter word).

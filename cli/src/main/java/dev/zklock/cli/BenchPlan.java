@@ -4,64 +4,118 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Which scenarios a bench run measures, in order, with the targets the issue set for zklock against Curator. The
- * targets are set on the {@code ZkReentrantLock} / {@code InterProcessMutex} rows, the pair the issue names; the other
- * recipes are shown without targets.
+ * Which scenarios a bench run measures, in order, with the targets the issue set for zklock against Curator: on the
+ * {@code ZkReentrantLock} / {@code InterProcessMutex} rows, the pair the issue names for the plain locks; on the
+ * read/write mix; on the multi-lock over 8 paths and the multi-locks in crossed orders. The other rows are shown
+ * without targets.
  */
 final class BenchPlan {
+    /** The recipes a run can measure, by their names on the command line, in the order they run. */
+    static final List<String> RECIPES = List.of("reentrant", "exclusive", "readwrite", "multi");
+
+    /**
+     * The readers of the read/write mixes: with one writer, as the issue sets its target; with two, beside it without a
+     * target, where a reader's nearest writer ahead is often not the first.
+     */
+    static final int MIX_READERS = 8;
+
+    /** The path counts of the uncontended multi-lock rows. */
+    static final List<Integer> MULTI_PATHS = List.of(1, 4, 8);
+
     private BenchPlan() {}
 
     /**
-     * Returns the scenarios for {@code recipes}: uncontended (the raw floor beside the targeted recipe, or else the
-     * first), then separate clients at each count in {@code clients}, the hand-off between two waiting clients (for
-     * the targeted recipe), then threads sharing one lock object at each count in {@code threads} for the recipes whose
-     * lock objects threads can share.
+     * Returns the scenarios for {@code recipes} (names from {@link #RECIPES}, run in that order). For the plain locks:
+     * uncontended, then separate clients at each count in {@code clients}, the hand-off between two waiting clients
+     * (for the targeted recipe), then threads sharing one lock object at each count in {@code threads} for the recipes
+     * whose lock objects threads can share. For the read/write lock: its read lock and its write lock uncontended, then
+     * readers with one writer and with two at once. For the multi-lock: uncontended over each count of paths, then two
+     * clients with their paths crossed. The raw floor runs beside the targeted recipe's uncontended row, or else the
+     * first one.
+     *
+     * @throws IllegalArgumentException if a name is not one of {@link #RECIPES}
      */
-    static List<Scenario> of(List<Recipe> recipes, List<Integer> clients, List<Integer> threads) {
+    static List<Scenario> of(List<String> recipes, List<Integer> clients, List<Integer> threads) {
+        recipes.stream().filter(recipe -> !RECIPES.contains(recipe)).findFirst().ifPresent(unknown -> {
+            throw new IllegalArgumentException("unknown recipe '" + unknown + "': expected one of " + RECIPES);
+        });
+        boolean reentrant = recipes.contains("reentrant");
         List<Scenario> scenarios = new ArrayList<>();
-        boolean anyTargeted = recipes.stream().anyMatch(BenchPlan::isTargeted);
-        for (Recipe recipe : recipes) {
-            boolean targeted = isTargeted(recipe);
-            LockScenario uncontended =
-                    LockScenario.uncontended(recipe, targeted || (!anyTargeted && scenarios.isEmpty()));
-            if (targeted) {
-                uncontended
-                        .target(LockScenario.ACQUIRE_P50, Target.ratioAtMost(0.7))
-                        .target(LockScenario.VS_RAW_CREATE, Target.atMost(1.25))
-                        .target(LockScenario.CYCLES_PER_SECOND, Target.ratioAtLeast(1.2));
-            }
-            scenarios.add(uncontended);
-            for (int n : clients) {
-                LockScenario scenario = LockScenario.clients(recipe, n);
-                if (targeted) {
-                    scenario.target(LockScenario.WATCH_EVENTS_PER_RELEASE, Target.atMost(1.0));
-                    if (n == 8 || n == 32) {
-                        scenario.target(LockScenario.ACQUISITIONS_PER_SECOND, Target.ratioAtLeast(1.0))
-                                .target(LockScenario.REQUESTS_PER_ACQUISITION, Target.atMost(5.0));
-                    }
-                }
-                scenarios.add(scenario);
-            }
-            if (targeted) {
-                scenarios.add(LockScenario.handOff(recipe)
-                        .target(LockScenario.HAND_OFF_P50, Target.ratioAtMost(0.8))
-                        .target(LockScenario.WATCH_EVENTS_PER_RELEASE, Target.atMost(1.0)));
-            }
-            for (int n : recipe.sharedByThreads() ? threads : List.<Integer>of()) {
-                LockScenario scenario = LockScenario.sharedLock(recipe, n);
-                if (targeted && (n == 8 || n == 32)) {
-                    scenario.target(LockScenario.ACQUISITIONS_PER_SECOND, Target.ratioAtLeast(2.0));
-                }
-                if (targeted && n == 32) {
-                    scenario.target(LockScenario.REQUESTS_PER_ACQUISITION, Target.atMost(5.5));
-                }
-                scenarios.add(scenario);
+        for (String recipe : RECIPES.stream().filter(recipes::contains).toList()) {
+            boolean rawFloor = recipe.equals("reentrant") || (!reentrant && scenarios.isEmpty());
+            switch (recipe) {
+                case "reentrant" -> scenarios.addAll(reentrant(clients, threads));
+                case "exclusive" -> scenarios.addAll(plain(Recipe.exclusive(), rawFloor, clients, threads));
+                case "readwrite" -> scenarios.addAll(readWrite(rawFloor));
+                case "multi" -> scenarios.addAll(multi(rawFloor));
+                default -> throw new AssertionError("recipe '" + recipe + "' has no scenarios");
             }
         }
         return scenarios;
     }
 
-    private static boolean isTargeted(Recipe recipe) {
-        return recipe.key().equals(Recipe.reentrant().key());
+    private static List<Scenario> reentrant(List<Integer> clients, List<Integer> threads) {
+        List<Scenario> scenarios = new ArrayList<>();
+        scenarios.add(LockScenario.uncontended(Recipe.reentrant(), true)
+                .target(LockScenario.ACQUIRE_P50, Target.ratioAtMost(0.7))
+                .target(LockScenario.VS_RAW_CREATE, Target.atMost(1.25))
+                .target(LockScenario.CYCLES_PER_SECOND, Target.ratioAtLeast(1.2)));
+        for (int n : clients) {
+            LockScenario scenario = LockScenario.clients(Recipe.reentrant(), n)
+                    .target(LockScenario.WATCH_EVENTS_PER_RELEASE, Target.atMost(1.0));
+            if (n == 8 || n == 32) {
+                scenario.target(LockScenario.ACQUISITIONS_PER_SECOND, Target.ratioAtLeast(1.0))
+                        .target(LockScenario.REQUESTS_PER_ACQUISITION, Target.atMost(5.0));
+            }
+            scenarios.add(scenario);
+        }
+        scenarios.add(LockScenario.handOff(Recipe.reentrant())
+                .target(LockScenario.HAND_OFF_P50, Target.ratioAtMost(0.8))
+                .target(LockScenario.WATCH_EVENTS_PER_RELEASE, Target.atMost(1.0)));
+        for (int n : threads) {
+            LockScenario scenario = LockScenario.sharedLock(Recipe.reentrant(), n);
+            if (n == 8 || n == 32) {
+                scenario.target(LockScenario.ACQUISITIONS_PER_SECOND, Target.ratioAtLeast(2.0));
+            }
+            if (n == 32) {
+                scenario.target(LockScenario.REQUESTS_PER_ACQUISITION, Target.atMost(5.5));
+            }
+            scenarios.add(scenario);
+        }
+        return scenarios;
+    }
+
+    private static List<Scenario> plain(Recipe recipe, boolean rawFloor, List<Integer> clients, List<Integer> threads) {
+        List<Scenario> scenarios = new ArrayList<>();
+        scenarios.add(LockScenario.uncontended(recipe, rawFloor));
+        for (int n : clients) {
+            scenarios.add(LockScenario.clients(recipe, n));
+        }
+        for (int n : recipe.sharedByThreads() ? threads : List.<Integer>of()) {
+            scenarios.add(LockScenario.sharedLock(recipe, n));
+        }
+        return scenarios;
+    }
+
+    private static List<Scenario> readWrite(boolean rawFloor) {
+        return List.of(
+                LockScenario.uncontended(Recipe.readLock(), rawFloor),
+                LockScenario.uncontended(Recipe.writeLock(), false),
+                ReadWriteScenario.mix(MIX_READERS, 1)
+                        .target(ReadWriteScenario.READER_ACQUISITIONS_PER_SECOND, Target.ratioAtLeast(1.2)),
+                ReadWriteScenario.mix(MIX_READERS, 2));
+    }
+
+    private static List<Scenario> multi(boolean rawFloor) {
+        List<Scenario> scenarios = new ArrayList<>();
+        for (int paths : MULTI_PATHS) {
+            LockScenario scenario = LockScenario.uncontended(Recipe.multi(paths), rawFloor && scenarios.isEmpty());
+            if (paths == 8) {
+                scenario.target(LockScenario.ACQUIRE_P50, Target.ratioAtMost(0.2));
+            }
+            scenarios.add(scenario);
+        }
+        scenarios.add(new CrossedMultiLockScenario().target(CrossedMultiLockScenario.TIMED_OUT, Target.atMost(0)));
+        return scenarios;
     }
 }

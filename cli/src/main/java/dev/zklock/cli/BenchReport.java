@@ -175,6 +175,8 @@ record BenchReport(String setting, List<Result> results) {
     private static Map<String, Object> counts(Measurement m) {
         return Json.object(
                 "acquisitions", m.acquisitions(),
+                "sharedAcquisitions", m.sharedAcquisitions(),
+                "timeouts", m.timeouts(),
                 "seconds", Json.round(m.elapsedNanos() / 1e9, 3),
                 "requests", m.requests().isPresent() ? m.requests().getAsLong() : null,
                 "watchEvents", m.watchEvents().isPresent() ? m.watchEvents().getAsLong() : null,

@@ -2,7 +2,9 @@ package dev.zklock.cli;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
@@ -15,24 +17,29 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import org.HdrHistogram.Histogram;
-import org.apache.curator.framework.recipes.locks.InterProcessLock;
 
 /**
  * Runs contenders that loop acquire/release, each on a thread of its own, all started at once, for a time; and counts
- * what the servers saw meanwhile. Nothing is done while holding (the loop measures the lock alone), unless a hold time
- * is given: then each holder keeps the lock that long, so that the others are already waiting when it releases.
+ * what the servers saw meanwhile. Each side's contenders run on their own, one side after the other. Nothing is done
+ * while holding (the loop measures the lock alone), unless a hold time is given: then each holder keeps the lock that
+ * long, so that the others are already waiting when it releases. A contender with a timeout counts the acquires that
+ * gave up and goes on with the next.
  *
  * <p>The counters are read after every contender is ready and before any starts, and again after the last one has
  * finished: every request in between belongs to the run (and to the pings of idle clients, a few per ten seconds).
+ *
+ * <p>Overlaps are counted as a check on the locks: an exclusive holder beside anyone, or a reader beside an exclusive
+ * holder. Hand-off is timed from an exclusive holder's release to the next exclusive holder's acquisition.
  */
 final class LockLoop {
     /** How long a contender may take to finish after the run's time is up before the bench gives up. */
     private static final Duration GRACE = Duration.ofSeconds(60);
 
-    private final List<InterProcessLock> locks;
+    private final List<Contender> contenders;
     private final BenchEnsemble ensemble;
     private final long holdNanos;
-    private final AtomicInteger inside = new AtomicInteger();
+    private final AtomicInteger readersInside = new AtomicInteger();
+    private final AtomicInteger exclusiveInside = new AtomicInteger();
     private final AtomicLong overlaps = new AtomicLong();
     private final CountDownLatch ready;
     private final CountDownLatch go = new CountDownLatch(1);
@@ -40,37 +47,49 @@ final class LockLoop {
     private volatile long releasedAt;
     private volatile int releasedBy = -1;
 
-    private LockLoop(List<InterProcessLock> locks, BenchEnsemble ensemble, Duration hold) {
-        this.locks = locks;
+    private LockLoop(List<Contender> contenders, BenchEnsemble ensemble, Duration hold) {
+        this.contenders = contenders;
         this.ensemble = ensemble;
         this.holdNanos = hold.toNanos();
-        this.ready = new CountDownLatch(locks.size());
+        this.ready = new CountDownLatch(contenders.size());
     }
 
     /**
-     * Runs one contender per lock object (the same object may be given more than once, for threads that share it).
+     * Runs the contenders of each side in {@code order}, one side after the other, each for {@code duration}.
      *
-     * @param locks the lock of each contender
-     * @param duration how long the contenders loop; each finishes the cycle it is in
+     * @param order the sides in the order to run them
+     * @param contenders makes the contenders of a side, on the locks of that side
+     * @param duration how long each side's contenders loop
      * @param hold how long each holder keeps the lock before it releases; zero for not at all
      * @param ensemble where the counters are read
      */
-    static Measurement run(List<InterProcessLock> locks, Duration duration, Duration hold, BenchEnsemble ensemble)
+    static Map<Side, Measurement> eachSide(
+            List<Side> order, ContendersOf contenders, Duration duration, Duration hold, BenchEnsemble ensemble)
             throws Exception {
-        return new LockLoop(locks, ensemble, hold).run(duration);
+        Map<Side, Measurement> measured = new EnumMap<>(Side.class);
+        for (Side side : order) {
+            measured.put(side, new LockLoop(contenders.of(side), ensemble, hold).run(duration));
+        }
+        return measured;
+    }
+
+    /** Makes the contenders of one side. */
+    @FunctionalInterface
+    interface ContendersOf {
+        List<Contender> of(Side side) throws Exception;
     }
 
     private Measurement run(Duration duration) throws Exception {
-        ExecutorService threads = Executors.newFixedThreadPool(locks.size(), runnable -> {
+        ExecutorService threads = Executors.newFixedThreadPool(contenders.size(), runnable -> {
             Thread thread = new Thread(runnable, "bench-contender");
             thread.setDaemon(true);
             return thread;
         });
         try {
             List<Future<Result>> results = new ArrayList<>();
-            for (int i = 0; i < locks.size(); i++) {
+            for (int i = 0; i < contenders.size(); i++) {
                 int contender = i;
-                results.add(threads.submit(() -> loop(contender, locks.get(contender))));
+                results.add(threads.submit(() -> loop(contender, contenders.get(contender))));
             }
             ready.await();
             Optional<ServerReadings> before = ensemble.counters();
@@ -78,12 +97,16 @@ final class LockLoop {
             deadline = start + duration.toNanos();
             go.countDown();
             long acquisitions = 0;
+            long shared = 0;
+            long timeouts = 0;
             Histogram acquire = Measurement.histogram();
             Histogram release = Measurement.histogram();
             Histogram handOff = Measurement.histogram();
             for (Future<Result> future : results) {
                 Result result = awaitResult(future, duration);
                 acquisitions += result.acquisitions;
+                shared += result.shared;
+                timeouts += result.timeouts;
                 acquire.add(result.acquire);
                 release.add(result.release);
                 handOff.add(result.handOff);
@@ -92,6 +115,8 @@ final class LockLoop {
             ServerReadings.Window window = ServerReadings.Window.between(before, ensemble.counters());
             return new Measurement(
                     acquisitions,
+                    shared,
+                    timeouts,
                     elapsed,
                     acquire,
                     release,
@@ -105,33 +130,51 @@ final class LockLoop {
         }
     }
 
-    private Result loop(int contender, InterProcessLock lock) throws Exception {
+    private Result loop(int index, Contender contender) throws Exception {
         Result result = new Result();
         ready.countDown();
         go.await();
         do {
             long asked = System.nanoTime();
-            lock.acquire();
-            long acquired = System.nanoTime();
-            if (inside.incrementAndGet() != 1) {
-                overlaps.incrementAndGet();
+            if (!contender.acquire()) {
+                result.timeouts++;
+                continue;
             }
+            long acquired = System.nanoTime();
+            enter(contender.shared());
             result.acquire.recordValue(Math.min(acquired - asked, Measurement.MAX_NANOS));
-            if (releasedBy >= 0 && releasedBy != contender) {
+            if (!contender.shared() && releasedBy >= 0 && releasedBy != index) {
                 result.handOff.recordValue(Math.min(acquired - releasedAt, Measurement.MAX_NANOS));
             }
             result.acquisitions++;
+            result.shared += contender.shared() ? 1 : 0;
             if (holdNanos > 0) {
                 LockSupport.parkNanos(holdNanos);
             }
-            inside.decrementAndGet();
+            (contender.shared() ? readersInside : exclusiveInside).decrementAndGet();
             long releasing = System.nanoTime();
-            releasedAt = releasing;
-            releasedBy = contender;
-            lock.release();
+            if (!contender.shared()) {
+                releasedAt = releasing;
+                releasedBy = index;
+            }
+            contender.lock().release();
             result.release.recordValue(Math.min(System.nanoTime() - releasing, Measurement.MAX_NANOS));
         } while (System.nanoTime() - deadline < 0);
         return result;
+    }
+
+    /** Counts an overlap if the holder that has just entered is not allowed beside those inside. */
+    private void enter(boolean shared) {
+        boolean allowed;
+        if (shared) {
+            readersInside.incrementAndGet();
+            allowed = exclusiveInside.get() == 0;
+        } else {
+            allowed = exclusiveInside.incrementAndGet() == 1 && readersInside.get() == 0;
+        }
+        if (!allowed) {
+            overlaps.incrementAndGet();
+        }
     }
 
     private static Result awaitResult(Future<Result> future, Duration duration) throws Exception {
@@ -151,5 +194,7 @@ final class LockLoop {
         final Histogram release = Measurement.histogram();
         final Histogram handOff = Measurement.histogram();
         long acquisitions;
+        long shared;
+        long timeouts;
     }
 }

@@ -4,17 +4,16 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.function.ToDoubleFunction;
 import org.apache.curator.framework.recipes.locks.InterProcessLock;
 
 /**
- * The scenarios of a plain lock recipe: one contender alone (with the raw floor beside it), N contenders each on a
- * client (session) of its own, or N threads sharing one client and one lock object. Each contender loops
- * acquire/release with nothing done while holding.
+ * The scenarios of a plain lock recipe, or of the part of one that is a plain lock (a read lock, a multi-lock over n
+ * paths): one contender alone (with the raw floor beside it), N contenders each on a client (session) of its own, or N
+ * threads sharing one client and one lock object. Each contender loops acquire/release with nothing done while
+ * holding.
  */
 final class LockScenario implements Scenario {
     /** How the contenders of a scenario are laid out. */
@@ -48,7 +47,7 @@ final class LockScenario implements Scenario {
     private final Layout layout;
     private final int contenders;
     private final List<Side> sides;
-    private final Map<String, Target> targets = new HashMap<>();
+    private final Targets targets = new Targets();
 
     private LockScenario(Recipe recipe, Layout layout, int contenders, List<Side> sides) {
         this.recipe = recipe;
@@ -83,7 +82,7 @@ final class LockScenario implements Scenario {
 
     /** Sets the target of the row named {@code metric}; returns this scenario. */
     LockScenario target(String metric, Target target) {
-        targets.put(metric, target);
+        targets.set(metric, target);
         return this;
     }
 
@@ -94,12 +93,14 @@ final class LockScenario implements Scenario {
 
     @Override
     public String name() {
-        return switch (layout) {
-            case UNCONTENDED -> "uncontended";
-            case CLIENTS -> contenders + " clients";
-            case SHARED_LOCK -> contenders + " threads, 1 lock object";
-            case HAND_OFF -> "hand-off, 2 clients holding " + HAND_OFF_HOLD.toMillis() + " ms";
-        };
+        String name =
+                switch (layout) {
+                    case UNCONTENDED -> "uncontended";
+                    case CLIENTS -> contenders + " clients";
+                    case SHARED_LOCK -> contenders + " threads, 1 lock object";
+                    case HAND_OFF -> "hand-off, 2 clients holding " + HAND_OFF_HOLD.toMillis() + " ms";
+                };
+        return recipe.part().isEmpty() ? name : name + ", " + recipe.part();
     }
 
     @Override
@@ -129,7 +130,7 @@ final class LockScenario implements Scenario {
     @Override
     public void prepare(BenchEnsemble ensemble) throws Exception {
         for (Side side : sides) {
-            ensemble.makePath(path(ensemble, side));
+            ensemble.makePaths(recipe.lockPaths(path(ensemble, side)));
         }
         ensemble.client(layout == Layout.SHARED_LOCK ? 0 : contenders - 1);
     }
@@ -143,62 +144,49 @@ final class LockScenario implements Scenario {
             }
             return AlternatingLoop.run(order, locks, duration.multipliedBy(order.size()), ensemble);
         }
-        Map<Side, Measurement> measured = new EnumMap<>(Side.class);
-        for (Side side : order) {
-            String path = path(ensemble, side);
-            List<InterProcessLock> locks = new ArrayList<>();
-            if (layout != Layout.SHARED_LOCK) {
-                for (int i = 0; i < contenders; i++) {
-                    locks.add(recipe.make(side, ensemble.client(i), path));
-                }
-            } else {
-                locks.addAll(Collections.nCopies(contenders, recipe.make(side, ensemble.client(0), path)));
-            }
-            Duration hold = layout == Layout.HAND_OFF ? HAND_OFF_HOLD : Duration.ZERO;
-            measured.put(side, LockLoop.run(locks, duration, hold, ensemble));
+        Duration hold = layout == Layout.HAND_OFF ? HAND_OFF_HOLD : Duration.ZERO;
+        return LockLoop.eachSide(order, side -> contenders(ensemble, side), duration, hold, ensemble);
+    }
+
+    private List<Contender> contenders(BenchEnsemble ensemble, Side side) throws InterruptedException {
+        String path = path(ensemble, side);
+        if (layout == Layout.SHARED_LOCK) {
+            return Collections.nCopies(contenders, Contender.exclusive(recipe.make(side, ensemble.client(0), path)));
         }
-        return measured;
+        List<Contender> each = new ArrayList<>();
+        for (int i = 0; i < contenders; i++) {
+            each.add(Contender.exclusive(recipe.make(side, ensemble.client(i), path)));
+        }
+        return each;
     }
 
     @Override
     public List<BenchRow> rows(Map<Side, Measurement> measured) {
-        Measurement zklock = measured.get(Side.ZKLOCK);
-        Measurement curator = measured.get(Side.CURATOR);
         List<BenchRow> rows = new ArrayList<>();
         if (layout == Layout.UNCONTENDED) {
-            rows.add(row(ACQUIRE_P50, zklock, curator, m -> m.acquireMillis(50)));
-            rows.add(row("acquire p99 (ms)", zklock, curator, m -> m.acquireMillis(99)));
-            rows.add(row("release p50 (ms)", zklock, curator, m -> m.releaseMillis(50)));
+            rows.add(targets.row(this, measured, ACQUIRE_P50, m -> m.acquireMillis(50)));
+            rows.add(targets.row(this, measured, "acquire p99 (ms)", m -> m.acquireMillis(99)));
+            rows.add(targets.row(this, measured, "release p50 (ms)", m -> m.releaseMillis(50)));
             Measurement raw = measured.get(Side.RAW);
             if (raw != null) {
                 double create = raw.acquireMillis(50);
-                rows.add(row(VS_RAW_CREATE, zklock, curator, m -> m.acquireMillis(50) / create));
+                rows.add(targets.row(this, measured, VS_RAW_CREATE, m -> m.acquireMillis(50) / create));
             }
-            rows.add(row(CYCLES_PER_SECOND, zklock, curator, Measurement::perSecond));
-            rows.add(row("requests per cycle", zklock, curator, Measurement::requestsPerAcquisition));
+            rows.add(targets.row(this, measured, CYCLES_PER_SECOND, Measurement::perSecond));
+            rows.add(targets.row(this, measured, "requests per cycle", Measurement::requestsPerAcquisition));
             if (raw != null) {
                 rows.addAll(rawFloorRows(raw));
             }
         } else {
             if (layout != Layout.HAND_OFF) {
-                rows.add(row(ACQUISITIONS_PER_SECOND, zklock, curator, Measurement::perSecond));
+                rows.add(targets.row(this, measured, ACQUISITIONS_PER_SECOND, Measurement::perSecond));
             }
-            rows.add(row(HAND_OFF_P50, zklock, curator, m -> m.handOffMillis(50)));
-            rows.add(row("hand-off p99 (ms)", zklock, curator, m -> m.handOffMillis(99)));
-            rows.add(row(REQUESTS_PER_ACQUISITION, zklock, curator, Measurement::requestsPerAcquisition));
-            rows.add(row(WATCH_EVENTS_PER_RELEASE, zklock, curator, Measurement::watchEventsPerRelease));
+            rows.add(targets.row(this, measured, HAND_OFF_P50, m -> m.handOffMillis(50)));
+            rows.add(targets.row(this, measured, "hand-off p99 (ms)", m -> m.handOffMillis(99)));
+            rows.add(targets.row(this, measured, REQUESTS_PER_ACQUISITION, Measurement::requestsPerAcquisition));
+            rows.add(targets.row(this, measured, WATCH_EVENTS_PER_RELEASE, Measurement::watchEventsPerRelease));
         }
         return rows;
-    }
-
-    private BenchRow row(String metric, Measurement zklock, Measurement curator, ToDoubleFunction<Measurement> figure) {
-        return new BenchRow(
-                group(),
-                name(),
-                metric,
-                figure.applyAsDouble(zklock),
-                figure.applyAsDouble(curator),
-                targets.get(metric));
     }
 
     private static List<BenchRow> rawFloorRows(Measurement raw) {
@@ -210,9 +198,5 @@ final class LockScenario implements Scenario {
                 new BenchRow(group, scenario, "delete p50 (ms)", raw.releaseMillis(50), Double.NaN, null),
                 new BenchRow(group, scenario, "cycles/s", raw.perSecond(), Double.NaN, null),
                 new BenchRow(group, scenario, "requests per cycle", raw.requestsPerAcquisition(), Double.NaN, null));
-    }
-
-    private String path(BenchEnsemble ensemble, Side side) {
-        return ensemble.basePath() + "/" + key() + "/" + side.name().toLowerCase(Locale.ROOT);
     }
 }

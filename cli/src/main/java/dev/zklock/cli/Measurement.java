@@ -5,12 +5,15 @@ import java.util.concurrent.TimeUnit;
 import org.HdrHistogram.Histogram;
 
 /**
- * What one bench run of one side measured: acquisitions in a time, the latency of each acquire and release, the
- * hand-off latency (from a holder's release to the next holder's acquisition, when the next holder is someone else),
- * and the ZooKeeper requests and watch events the servers counted over a number of acquisitions (all of the run's, or
- * those of a counting window of its own). Runs of several rounds {@linkplain #plus add up}. Not thread-safe.
+ * What one bench run of one side measured: acquisitions in a time (how many of them shared, by readers), acquires that
+ * timed out, the latency of each acquire and release, the hand-off latency (from a holder's release to the next
+ * holder's acquisition, when the next holder is someone else), and the ZooKeeper requests and watch events the servers
+ * counted over a number of acquisitions (all of the run's, or those of a counting window of its own). Runs of several
+ * rounds {@linkplain #plus add up}. Not thread-safe.
  *
  * @param acquisitions acquire/release cycles completed
+ * @param sharedAcquisitions of those, the cycles of a shared lock (a read lock); the others were exclusive
+ * @param timeouts acquires that gave up at their timeout, not counted in {@code acquisitions}
  * @param elapsedNanos the time those cycles took: from the start of the run until the last contender finished
  * @param acquireNanos the latency of each acquire call
  * @param releaseNanos the latency of each release call
@@ -22,6 +25,8 @@ import org.HdrHistogram.Histogram;
  */
 record Measurement(
         long acquisitions,
+        long sharedAcquisitions,
+        long timeouts,
         long elapsedNanos,
         Histogram acquireNanos,
         Histogram releaseNanos,
@@ -43,6 +48,8 @@ record Measurement(
     Measurement plus(Measurement other) {
         return new Measurement(
                 acquisitions + other.acquisitions,
+                sharedAcquisitions + other.sharedAcquisitions,
+                timeouts + other.timeouts,
                 elapsedNanos + other.elapsedNanos,
                 merged(acquireNanos, other.acquireNanos),
                 merged(releaseNanos, other.releaseNanos),
@@ -55,7 +62,23 @@ record Measurement(
 
     /** Returns acquisitions per second. */
     double perSecond() {
-        return elapsedNanos == 0 ? Double.NaN : acquisitions * 1e9 / elapsedNanos;
+        return perSecond(acquisitions);
+    }
+
+    /** Returns shared acquisitions (by readers) per second. */
+    double sharedPerSecond() {
+        return perSecond(sharedAcquisitions);
+    }
+
+    /** Returns exclusive acquisitions (by writers, or by the holders of an exclusive lock) per second. */
+    double exclusivePerSecond() {
+        return perSecond(acquisitions - sharedAcquisitions);
+    }
+
+    /** Returns the acquires that timed out, in percent of all acquires, or NaN if there was none. */
+    double timedOutPercent() {
+        long attempts = acquisitions + timeouts;
+        return attempts == 0 ? Double.NaN : timeouts * 100.0 / attempts;
     }
 
     /** Returns a percentile of the acquire latency in milliseconds, or NaN if nothing was recorded. */
@@ -81,6 +104,10 @@ record Measurement(
     /** Returns watch events per acquisition (each acquisition ends in one release), or NaN if not counted. */
     double watchEventsPerRelease() {
         return watchEvents.isPresent() && counted > 0 ? watchEvents.getAsLong() / (double) counted : Double.NaN;
+    }
+
+    private double perSecond(long count) {
+        return elapsedNanos == 0 ? Double.NaN : count * 1e9 / elapsedNanos;
     }
 
     private static double millis(Histogram histogram, double percentile) {

@@ -1,27 +1,43 @@
 package dev.zklock.cli;
 
 import dev.zklock.recipes.locks.ZkExclusiveLock;
+import dev.zklock.recipes.locks.ZkMultiLock;
+import dev.zklock.recipes.locks.ZkReadWriteLock;
 import dev.zklock.recipes.locks.ZkReentrantLock;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
-import java.util.Optional;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.locks.InterProcessLock;
+import org.apache.curator.framework.recipes.locks.InterProcessMultiLock;
 import org.apache.curator.framework.recipes.locks.InterProcessMutex;
+import org.apache.curator.framework.recipes.locks.InterProcessReadWriteLock;
 import org.apache.curator.framework.recipes.locks.InterProcessSemaphoreMutex;
 
 /**
  * A zklock lock and its Curator counterpart, as the bench pits them against each other: both made the same way on the
- * same client and path. A recipe whose shape differs (a read/write lock, a multi-lock) gets a {@link Scenario} of its
- * own instead.
+ * same client and path. Either a whole recipe, or the part of one that is a plain lock on its own (the read lock of a
+ * read/write lock; a multi-lock over a given number of paths). What is not a plain lock (readers and a writer at once,
+ * multi-locks in crossed orders) gets a {@link Scenario} of its own.
  *
- * @param key the name on the command line ({@code --recipes})
+ * @param key unique among recipes, usable in a ZooKeeper path and in JSON, e.g. "reentrant", "multi-8"
  * @param zklockName the zklock class
  * @param curatorName the Curator class
+ * @param part what of the pair is measured, e.g. "read lock", "8 paths"; empty for a whole recipe
+ * @param paths how many lock paths one lock takes: 1, or more for a multi-lock; see {@link #lockPaths(String)}
  * @param zklock makes the zklock lock
  * @param curator makes the Curator lock
  * @param sharedByThreads whether threads of one process may share one lock object, each holding in turn
  */
-record Recipe(String key, String zklockName, String curatorName, Maker zklock, Maker curator, boolean sharedByThreads) {
+record Recipe(
+        String key,
+        String zklockName,
+        String curatorName,
+        String part,
+        int paths,
+        Maker zklock,
+        Maker curator,
+        boolean sharedByThreads) {
 
     /** Makes one lock object on a client and path. */
     @FunctionalInterface
@@ -35,6 +51,8 @@ record Recipe(String key, String zklockName, String curatorName, Maker zklock, M
                 "reentrant",
                 "ZkReentrantLock",
                 "InterProcessMutex",
+                "",
+                1,
                 ZkReentrantLock::new,
                 InterProcessMutex::new,
                 true);
@@ -46,19 +64,62 @@ record Recipe(String key, String zklockName, String curatorName, Maker zklock, M
                 "exclusive",
                 "ZkExclusiveLock",
                 "InterProcessSemaphoreMutex",
+                "",
+                1,
                 ZkExclusiveLock::new,
                 InterProcessSemaphoreMutex::new,
                 false);
     }
 
-    /** Returns every recipe the bench knows. */
-    static List<Recipe> all() {
-        return List.of(reentrant(), exclusive());
+    /** The read lock of {@code ZkReadWriteLock} against that of {@code InterProcessReadWriteLock}. */
+    static Recipe readLock() {
+        return new Recipe(
+                "readwrite-read",
+                "ZkReadWriteLock",
+                "InterProcessReadWriteLock",
+                "read lock",
+                1,
+                (client, path) -> new ZkReadWriteLock(client, path).readLock(),
+                (client, path) -> new InterProcessReadWriteLock(client, path).readLock(),
+                false);
     }
 
-    /** Returns the recipe named {@code key} on the command line. */
-    static Optional<Recipe> named(String key) {
-        return all().stream().filter(recipe -> recipe.key().equals(key)).findFirst();
+    /** The write lock of {@code ZkReadWriteLock} against that of {@code InterProcessReadWriteLock}. */
+    static Recipe writeLock() {
+        return new Recipe(
+                "readwrite-write",
+                "ZkReadWriteLock",
+                "InterProcessReadWriteLock",
+                "write lock",
+                1,
+                (client, path) -> new ZkReadWriteLock(client, path).writeLock(),
+                (client, path) -> new InterProcessReadWriteLock(client, path).writeLock(),
+                false);
+    }
+
+    /**
+     * {@code ZkMultiLock} over {@code count} paths against {@code InterProcessMultiLock} over an
+     * {@code InterProcessMutex} on each of the same paths, in the same order.
+     */
+    static Recipe multi(int count) {
+        return multi(count, false);
+    }
+
+    /** As {@link #multi(int)}, with the same paths given in the reverse order. */
+    static Recipe multiInReverse(int count) {
+        return multi(count, true);
+    }
+
+    private static Recipe multi(int count, boolean reverse) {
+        return new Recipe(
+                "multi-" + count + (reverse ? "-reverse" : ""),
+                "ZkMultiLock",
+                "InterProcessMultiLock",
+                count + (count == 1 ? " path" : " paths") + (reverse ? " in reverse order" : ""),
+                count,
+                (client, path) -> new ZkMultiLock(client, ordered(lockPaths(path, count), reverse)),
+                (client, path) -> new InterProcessMultiLock(client, ordered(lockPaths(path, count), reverse)),
+                false);
     }
 
     /** Returns the title of the recipe's rows: "ZkReentrantLock vs InterProcessMutex". */
@@ -66,12 +127,37 @@ record Recipe(String key, String zklockName, String curatorName, Maker zklock, M
         return zklockName + " vs " + curatorName;
     }
 
-    /** Makes the lock of {@code side}; the raw floor's is a create and a delete on the raw handle. */
+    /** Makes the lock of {@code side} on {@code path}; the raw floor's is a create and a delete on the raw handle. */
     InterProcessLock make(Side side, CuratorFramework client, String path) {
         return switch (side) {
             case ZKLOCK -> zklock.make(client, path);
             case CURATOR -> curator.make(client, path);
             case RAW -> new RawFloorLock(client, path);
         };
+    }
+
+    /** Returns the lock paths a lock made on {@code path} takes: the path itself, or one child of it per path. */
+    List<String> lockPaths(String path) {
+        return lockPaths(path, paths);
+    }
+
+    private static List<String> lockPaths(String path, int count) {
+        if (count == 1) {
+            return List.of(path);
+        }
+        List<String> children = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            children.add(path + "/" + i);
+        }
+        return List.copyOf(children);
+    }
+
+    private static List<String> ordered(List<String> paths, boolean reverse) {
+        if (!reverse) {
+            return paths;
+        }
+        List<String> reversed = new ArrayList<>(paths);
+        Collections.reverse(reversed);
+        return List.copyOf(reversed);
     }
 }

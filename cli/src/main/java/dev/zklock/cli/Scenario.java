@@ -2,6 +2,7 @@ package dev.zklock.cli;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -22,14 +23,18 @@ interface Scenario {
     /** Returns a key unique in the run, usable in a ZooKeeper path and in JSON, e.g. "reentrant-clients-8". */
     String key();
 
-    /** Returns the sides this scenario measures, zklock and Curator first. */
-    List<Side> sides();
+    /** Returns the sides this scenario measures, zklock and Curator first; by default those two alone. */
+    default List<Side> sides() {
+        return List.of(Side.ZKLOCK, Side.CURATOR);
+    }
 
     /**
      * Returns the series this scenario is a point of in the plot of acquisitions per second against contenders, e.g.
-     * "separate clients", or empty if it is not plotted.
+     * "separate clients", or empty if it is not plotted; by default empty.
      */
-    String series();
+    default String series() {
+        return "";
+    }
 
     /** Returns the number of contenders: the x of its point in the plot. */
     int contenders();
@@ -49,4 +54,9 @@ interface Scenario {
 
     /** Returns the report's rows for this scenario from what every side measured over all rounds. */
     List<BenchRow> rows(Map<Side, Measurement> measured);
+
+    /** Returns the path under which the locks of {@code side} live in this scenario: one per scenario and side. */
+    default String path(BenchEnsemble ensemble, Side side) {
+        return ensemble.basePath() + "/" + key() + "/" + side.name().toLowerCase(Locale.ROOT);
+    }
 }

@@ -76,6 +76,56 @@ final class BenchReportTest {
     }
 
     @Test
+    void rows_readWriteMix_splitReaderAndWriterAcquisitions() {
+        ReadWriteScenario scenario = ReadWriteScenario.mix(8, 1)
+                .target(ReadWriteScenario.READER_ACQUISITIONS_PER_SECOND, Target.ratioAtLeast(1.2));
+        BenchReport report = report(
+                scenario,
+                Map.of(
+                        Side.ZKLOCK, measured(900, 800, 0, 3600),
+                        Side.CURATOR, measured(720, 640, 0, 3240)));
+
+        List<BenchRow> rows = report.rows();
+
+        assertThat(rows).extracting(BenchRow::scenario).containsOnly("8 readers + 1 writer, separate clients");
+        BenchRow readers = row(rows, ReadWriteScenario.READER_ACQUISITIONS_PER_SECOND);
+        assertThat(readers.zklock()).isCloseTo(800, within());
+        assertThat(readers.ratio()).isCloseTo(1.25, within());
+        assertThat(readers.isMet()).isTrue();
+        assertThat(row(rows, ReadWriteScenario.WRITER_ACQUISITIONS_PER_SECOND).curator())
+                .isCloseTo(80, within());
+        assertThat(row(rows, LockScenario.REQUESTS_PER_ACQUISITION).curator()).isCloseTo(4.5, within());
+    }
+
+    @Test
+    void rows_crossedMultiLocks_showTimedOutAcquiresInPercentOfAllAcquires() {
+        CrossedMultiLockScenario scenario =
+                new CrossedMultiLockScenario().target(CrossedMultiLockScenario.TIMED_OUT, Target.atMost(0));
+        BenchReport report = report(
+                scenario,
+                Map.of(
+                        Side.ZKLOCK, measured(1000, 0, 0, 6000),
+                        Side.CURATOR, measured(3, 0, 1, 60)));
+
+        BenchRow timedOut = row(report.rows(), CrossedMultiLockScenario.TIMED_OUT);
+
+        assertThat(timedOut.zklock()).isZero();
+        assertThat(timedOut.curator()).isCloseTo(25.0, within());
+        assertThat(timedOut.isMet()).isTrue();
+        assertThat(report.text()).contains("timed-out acquires (%)", "0.00", "25.00", "<= 0  met");
+    }
+
+    @Test
+    void plus_addsSharedAcquisitionsAndTimeouts() {
+        Measurement sum = measured(10, 8, 1, 40).plus(measured(20, 12, 3, 80));
+
+        assertThat(sum.acquisitions()).isEqualTo(30);
+        assertThat(sum.sharedAcquisitions()).isEqualTo(20);
+        assertThat(sum.timeouts()).isEqualTo(4);
+        assertThat(sum.exclusivePerSecond()).isCloseTo(5.0, within());
+    }
+
+    @Test
     void isMet_comparesTheFigureAsShown() {
         BenchRow row = new BenchRow("g", "s", "requests per acquisition", 5.004, 5.0, Target.atMost(5.0));
 
@@ -95,10 +145,24 @@ final class BenchReportTest {
 
     /** A run of {@code acquisitions} in one second, each acquire and hand-off taking {@code nanos}. */
     private static Measurement measured(long acquisitions, long nanos, long requests) {
+        return measured(acquisitions, 0, 0, nanos, requests);
+    }
+
+    /**
+     * A run of {@code acquisitions} in one second, {@code shared} of them by readers, besides {@code timeouts} acquires
+     * that gave up; each acquire and hand-off taking a millisecond.
+     */
+    private static Measurement measured(long acquisitions, long shared, long timeouts, long requests) {
+        return measured(acquisitions, shared, timeouts, 1_000_000, requests);
+    }
+
+    private static Measurement measured(long acquisitions, long shared, long timeouts, long nanos, long requests) {
         Histogram latency = Measurement.histogram();
-        latency.recordValueWithCount(nanos, acquisitions);
+        latency.recordValueWithCount(nanos, Math.max(acquisitions, 1));
         return new Measurement(
                 acquisitions,
+                shared,
+                timeouts,
                 ONE_SECOND.toNanos(),
                 latency,
                 latency,

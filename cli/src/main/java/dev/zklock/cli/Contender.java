@@ -1,0 +1,41 @@
+package dev.zklock.cli;
+
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.framework.recipes.locks.InterProcessLock;
+
+/**
+ * One contender of a {@link LockLoop}: the lock it loops on, whether it shares that lock with the other shared
+ * contenders (a reader) or holds it alone, and how long each acquire may wait before it gives up.
+ *
+ * @param lock the lock
+ * @param shared true for a reader, which may hold together with other readers; false for an exclusive holder
+ * @param timeout how long an acquire may wait; empty to wait as long as it takes
+ */
+record Contender(InterProcessLock lock, boolean shared, Optional<Duration> timeout) {
+
+    /** A contender that holds {@code lock} alone and waits for it as long as it takes. */
+    static Contender exclusive(InterProcessLock lock) {
+        return new Contender(lock, false, Optional.empty());
+    }
+
+    /** A reader: holds {@code lock} together with other readers, and waits for it as long as it takes. */
+    static Contender reader(InterProcessLock lock) {
+        return new Contender(lock, true, Optional.empty());
+    }
+
+    /** A contender that holds {@code lock} alone and gives up an acquire after {@code timeout}. */
+    static Contender exclusive(InterProcessLock lock, Duration timeout) {
+        return new Contender(lock, false, Optional.of(timeout));
+    }
+
+    /** Acquires the lock; returns false if the acquire gave up at its timeout. */
+    boolean acquire() throws Exception {
+        if (timeout.isEmpty()) {
+            lock.acquire();
+            return true;
+        }
+        return lock.acquire(timeout.get().toNanos(), TimeUnit.NANOSECONDS);
+    }
+}

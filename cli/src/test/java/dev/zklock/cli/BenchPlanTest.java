@@ -1,0 +1,83 @@
+package dev.zklock.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Which scenarios a run measures for the recipes on the command line, in which order, and where the floor runs. */
+final class BenchPlanTest {
+    private static final List<Integer> CLIENTS = List.of(2);
+    private static final List<Integer> THREADS = List.of(4);
+
+    @Test
+    void of_readWrite_runsItsLocksAloneThenTheMixes() {
+        List<Scenario> plan = BenchPlan.of(List.of("readwrite"), CLIENTS, THREADS);
+
+        assertThat(plan)
+                .extracting(Scenario::key)
+                .containsExactly(
+                        "readwrite-read-uncontended-1",
+                        "readwrite-write-uncontended-1",
+                        "readwrite-mix-8-1",
+                        "readwrite-mix-8-2");
+    }
+
+    @Test
+    void of_plainLocks_runUncontendedThenClientsThenHandOffThenSharedLocks() {
+        List<Scenario> plan = BenchPlan.of(List.of("exclusive", "reentrant"), CLIENTS, THREADS);
+
+        assertThat(plan)
+                .extracting(Scenario::key)
+                .containsExactly(
+                        "reentrant-uncontended-1",
+                        "reentrant-clients-2",
+                        "reentrant-hand-off-2",
+                        "reentrant-shared-lock-4",
+                        "exclusive-uncontended-1",
+                        "exclusive-clients-2");
+    }
+
+    @Test
+    void of_withoutReentrant_runsTheRawFloorBesideTheFirstUncontendedScenarioOnly() {
+        List<Scenario> plan = BenchPlan.of(List.of("exclusive", "readwrite"), CLIENTS, THREADS);
+
+        assertThat(plan.get(0).sides()).containsExactly(Side.ZKLOCK, Side.CURATOR, Side.RAW);
+        assertThat(plan.subList(1, plan.size()))
+                .allSatisfy(scenario -> assertThat(scenario.sides()).containsExactly(Side.ZKLOCK, Side.CURATOR));
+    }
+
+    @Test
+    void of_withReentrant_runsTheRawFloorBesideItOnly() {
+        List<Scenario> plan = BenchPlan.of(BenchPlan.RECIPES, CLIENTS, THREADS);
+
+        assertThat(plan.stream().filter(scenario -> scenario.sides().contains(Side.RAW)))
+                .extracting(Scenario::key)
+                .containsExactly("reentrant-uncontended-1");
+    }
+
+    @Test
+    void of_multi_runsEachPathCountUncontendedThenCrossedOrders() {
+        List<Scenario> plan = BenchPlan.of(List.of("multi", "readwrite"), CLIENTS, THREADS);
+
+        assertThat(plan.subList(4, plan.size()))
+                .extracting(Scenario::key)
+                .containsExactly(
+                        "multi-1-uncontended-1", "multi-4-uncontended-1", "multi-8-uncontended-1", "multi-crossed-2");
+        assertThat(plan.subList(4, plan.size()))
+                .extracting(Scenario::name)
+                .containsExactly(
+                        "uncontended, 1 path",
+                        "uncontended, 4 paths",
+                        "uncontended, 8 paths",
+                        "2 clients, 2 paths in opposite orders, timeout 250 ms");
+    }
+
+    @Test
+    void of_unknownRecipe_throwsIllegalArgumentNamingIt() {
+        assertThatThrownBy(() -> BenchPlan.of(List.of("readwrite", "semaphore"), CLIENTS, THREADS))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'semaphore'");
+    }
+}
