@@ -1,5 +1,6 @@
 package dev.zklock.cli;
 
+import dev.zklock.recipes.test.EmbeddedZooKeeper;
 import dev.zklock.recipes.test.ServerCounters;
 import java.util.ArrayList;
 import java.util.List;
@@ -58,7 +59,7 @@ final class BenchEnsemble implements AutoCloseable {
     /** Starts an embedded ensemble of {@code size} servers that answer {@code mntr}; clients spread over them. */
     static BenchEnsemble embeddedCluster(int size) throws Exception {
         System.setProperty(ServerCounters.FOUR_LETTER_WORDS, "*");
-        TestingCluster cluster = new TestingCluster(size);
+        TestingCluster cluster = new TestingCluster(EmbeddedZooKeeper.instanceSpecs(size));
         try {
             cluster.start();
         } catch (Exception e) {

@@ -89,7 +89,7 @@ final class BenchCommandTest {
                 LockScenario.RAW_FLOOR + "|uncontended|zklock|2",
                 "ZkReadWriteLock vs InterProcessReadWriteLock|uncontended, read lock|zklock|3",
                 "ZkReadWriteLock vs InterProcessReadWriteLock|uncontended, read lock|curator|3",
-                "ZkMultiLock vs InterProcessMultiLock|uncontended, 8 paths|zklock|10",
+                "ZkMultiLock vs InterProcessMultiLock|uncontended, 8 paths|zklock|3",
                 "ZkMultiLock vs InterProcessMultiLock|uncontended, 8 paths|curator|24"
             })
     void bench_quick_countsTheRequestsOfEachCycle(String group, String scenario, String side, double requests) {

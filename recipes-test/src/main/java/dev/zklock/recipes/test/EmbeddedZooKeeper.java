@@ -16,6 +16,7 @@ import java.util.concurrent.Executors;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.test.DirectoryUtils;
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.QuorumConfigBuilder;
 import org.apache.curator.test.TestingZooKeeperServer;
@@ -48,9 +49,7 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
             thread.setDaemon(true);
             return thread;
         });
-        List<InstanceSpec> specs = IntStream.range(0, count)
-                .mapToObj(i -> new InstanceSpec(null, -1, -1, -1, true, i + 1))
-                .collect(Collectors.toList());
+        List<InstanceSpec> specs = instanceSpecs(count);
         QuorumConfigBuilder config = new QuorumConfigBuilder(specs);
         servers = new ArrayList<>();
         for (int i = 0; i < count; i++) {
@@ -65,6 +64,32 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
             close();
             throw e;
         }
+    }
+
+    /**
+     * Returns the specs of {@code count} servers whose client, election and quorum ports are all distinct. curator-test
+     * picks each random port by opening and closing a socket, and the system can hand the same port out twice, which
+     * makes a {@code TestingCluster} fail to start ("Multiple entries with same key").
+     *
+     * @param count how many servers
+     * @return specs with distinct ports, server ids 1 to {@code count}, data deleted on close
+     */
+    public static List<InstanceSpec> instanceSpecs(int count) {
+        Set<Integer> ports = new java.util.HashSet<>();
+        List<InstanceSpec> specs = new ArrayList<>();
+        while (specs.size() < count) {
+            InstanceSpec spec = new InstanceSpec(null, -1, -1, -1, true, specs.size() + 1);
+            if (ports.add(spec.getPort()) & ports.add(spec.getElectionPort()) & ports.add(spec.getQuorumPort())) {
+                specs.add(spec);
+            } else {
+                try {
+                    DirectoryUtils.deleteRecursively(spec.getDataDirectory());
+                } catch (java.io.IOException e) {
+                    // an empty temporary directory left behind: harmless
+                }
+            }
+        }
+        return specs;
     }
 
     /**

@@ -24,9 +24,9 @@ final class MultiAttempt {
     /*
      * Implementation notes.
      *
-     * 1. Entering costs one round trip for any number of paths: one multi() creates our protected
-     *    EPHEMERAL_SEQUENTIAL node in every queue (create2 operations, so each result carries its stat), and the
-     *    listings of every path are pipelined behind it on the same session.
+     * 1. Entering costs one round trip and two requests for any number of paths: one multi() creates our protected
+     *    EPHEMERAL_SEQUENTIAL node in every queue (create2 operations, so each result carries its stat), and one
+     *    read-only multi() listing every path is pipelined behind it on the same session.
      * 2. All our nodes enter their queues at one point of ZooKeeper's total order. Two multi-locks that share paths are
      *    therefore in the same order in every shared queue: the earlier one is ahead everywhere, so neither can wait
      *    for the other in a cycle, whatever order their paths were given in (ZkMultiLockTest, deadlock case).
@@ -139,10 +139,7 @@ final class MultiAttempt {
                                 .build()));
             }
             pendingCreate = session.multi(creates);
-            List<CompletableFuture<Reply>> listed = new ArrayList<>();
-            for (LockQueue queue : queues) {
-                listed.add(session.children(queue.fixed(queue.path())));
-            }
+            CompletableFuture<List<Reply>> listed = session.childrenOfAll(fixedPaths());
             first.hooks().createSent(first.path(), prefix);
             MultiReply created = deadline.await(pendingCreate, first.requestTimeoutNanos());
             if (created == null) {
@@ -179,13 +176,14 @@ final class MultiAttempt {
         }
     }
 
-    private List<Listing> listingsAfterEntry(List<CompletableFuture<Reply>> listed) throws InterruptedException {
+    private List<Listing> listingsAfterEntry(CompletableFuture<List<Reply>> listed) throws InterruptedException {
+        List<Reply> replies = deadline.await(listed, first.requestTimeoutNanos());
+        if (replies == null) {
+            return null;
+        }
         List<Listing> listings = new ArrayList<>();
         for (int i = 0; i < positions.size(); i++) {
-            Reply reply = first.awaitReply(listed.get(i), deadline);
-            if (reply == null) {
-                return null;
-            }
+            Reply reply = replies.get(i);
             Listing listing = new Listing(reply);
             listings.add(
                     reply.isOk() && listing.holdsPlaceOf(positions.get(i).node())
@@ -193,6 +191,14 @@ final class MultiAttempt {
                             : positions.get(i).list());
         }
         return listings;
+    }
+
+    private List<String> fixedPaths() {
+        List<String> paths = new ArrayList<>();
+        for (LockQueue queue : queues) {
+            paths.add(queue.fixed(queue.path()));
+        }
+        return paths;
     }
 
     private List<Listing> listAll() throws InterruptedException {
@@ -219,16 +225,12 @@ final class MultiAttempt {
                 return false;
             }
             session.sync(first.fixed(first.path()));
-            List<CompletableFuture<Reply>> listed = new ArrayList<>();
-            for (LockQueue queue : queues) {
-                listed.add(session.children(queue.fixed(queue.path())));
+            List<Reply> listings = deadline.await(session.childrenOfAll(fixedPaths()), first.requestTimeoutNanos());
+            if (listings == null) {
+                return false;
             }
             List<String> ours = new ArrayList<>();
-            for (CompletableFuture<Reply> future : listed) {
-                Reply listing = first.awaitReply(future, deadline);
-                if (listing == null) {
-                    return false;
-                }
+            for (Reply listing : listings) {
                 listing.children().stream()
                         .filter(name -> name.startsWith(prefix))
                         .findFirst()

@@ -35,8 +35,9 @@ import org.apache.curator.framework.recipes.locks.InterProcessLock;
  *
  * <h2>ZooKeeper cost</h2>
  *
- * <p>Over paths: an uncontended acquire is one round trip for any number of paths (one transaction creating every node,
- * with the listings of every path pipelined behind it: n + 1 requests); release is one transaction (1 request);
+ * <p>Over paths: an uncontended acquire is one round trip and two requests for any number of paths (one transaction
+ * creating every node, and one read-only transaction listing every path, pipelined behind it); release is one
+ * transaction (1 request);
  * re-entry costs nothing; waiting costs, per blocked path, what a {@link ZkReentrantLock} waiter pays. Over locks: the
  * sum of the members' costs.
  *

@@ -1,5 +1,6 @@
 package dev.zklock.recipes.locks;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.apache.curator.framework.CuratorFramework;
@@ -8,6 +9,7 @@ import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.KeeperException.Code;
 import org.apache.zookeeper.Op;
+import org.apache.zookeeper.OpResult;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.ACL;
@@ -74,6 +76,30 @@ final class ZkSession {
                         reply.complete(new MultiReply(Code.get(rc), results == null ? List.of() : results, sessionId)),
                 null);
         return reply;
+    }
+
+    /**
+     * Lists the children of every path in one read-only transaction: one request for any number of paths. The replies
+     * come in the order of {@code paths}, each with its own code (a missing path is NONODE for that path alone).
+     */
+    CompletableFuture<List<Reply>> childrenOfAll(List<String> paths) {
+        List<Op> reads = new ArrayList<>();
+        for (String path : paths) {
+            reads.add(Op.getChildren(path));
+        }
+        return multi(reads).thenApply(reply -> {
+            List<Reply> replies = new ArrayList<>();
+            for (int i = 0; i < paths.size(); i++) {
+                OpResult result = reply.results().size() > i ? reply.results().get(i) : null;
+                if (result instanceof OpResult.GetChildrenResult listing) {
+                    replies.add(new Reply(Code.OK, null, null, listing.getChildren(), sessionId));
+                } else {
+                    Code code = result instanceof OpResult.ErrorResult error ? Code.get(error.getErr()) : reply.code();
+                    replies.add(new Reply(code, null, null, List.of(), sessionId));
+                }
+            }
+            return replies;
+        });
     }
 
     CompletableFuture<Reply> children(String path) {
