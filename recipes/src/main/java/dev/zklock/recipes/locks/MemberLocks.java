@@ -65,7 +65,7 @@ final class MemberLocks {
      * suppressed.
      */
     static void releaseAll(List<InterProcessLock> taken) {
-        RuntimeException failure = null;
+        Failures failures = new Failures();
         for (int i = taken.size() - 1; i >= 0; i--) {
             try {
                 taken.get(i).release();
@@ -78,16 +78,10 @@ final class MemberLocks {
                                 false,
                                 null,
                                 e);
-                if (failure == null) {
-                    failure = unchecked;
-                } else {
-                    failure.addSuppressed(unchecked);
-                }
+                failures.add(unchecked);
             }
         }
-        if (failure != null) {
-            throw failure;
-        }
+        failures.throwIfAny();
     }
 
     /** Returns the fencing tokens of the zklock members held by the current thread, by path. */

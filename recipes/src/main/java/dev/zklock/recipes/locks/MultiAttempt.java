@@ -272,16 +272,12 @@ final class MultiAttempt {
     }
 
     private void abandon() {
-        RuntimeException failure = null;
+        Failures failures = new Failures();
         for (Position position : positions) {
             try {
                 position.leave();
             } catch (RuntimeException e) {
-                if (failure == null) {
-                    failure = e;
-                } else {
-                    failure.addSuppressed(e);
-                }
+                failures.add(e);
             }
         }
         if (pendingCreate != null) {
@@ -300,9 +296,7 @@ final class MultiAttempt {
             });
             pendingCreate = null;
         }
-        if (failure != null) {
-            throw failure;
-        }
+        failures.throwIfAny();
     }
 
     private static LockNode nodeOf(LockQueue queue, String fixedPath, Stat stat, ZkSession session) {

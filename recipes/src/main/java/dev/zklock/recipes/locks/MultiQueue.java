@@ -98,21 +98,15 @@ final class MultiQueue {
 
     private boolean deleteEach(List<LockNode> nodes) {
         boolean allGone = true;
-        ZkLockException failure = null;
+        Failures failures = new Failures();
         for (LockNode node : nodes) {
             try {
                 allGone &= queueOf(node).delete(node.path());
             } catch (ZkLockException e) {
-                if (failure == null) {
-                    failure = e;
-                } else {
-                    failure.addSuppressed(e);
-                }
+                failures.add(e);
             }
         }
-        if (failure != null) {
-            throw failure;
-        }
+        failures.throwIfAny();
         return allGone;
     }
 
