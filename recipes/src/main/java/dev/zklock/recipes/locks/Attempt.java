@@ -62,40 +62,31 @@ final class Attempt {
     }
 
     Optional<LockNode> run() throws InterruptedException {
-        try {
-            Listing listing = enter();
-            while (listing != null) {
-                if (!listing.holdsPlaceOf(position.node())) {
-                    listing = reenter();
-                    continue;
-                }
-                LockQueueView view = position.view(listing);
-                LockDecision decision = alongsideSequence != null ? LockDecision.holds() : queue.decide(view);
-                if (decision.holdsLock()) {
-                    position.granted(view);
-                    logger.debug("{}: {} holds the lock after {} µs", queue.path(), position.node(), elapsedMicros());
-                    return Optional.of(position.node());
-                }
-                if (deadline.hasPassed()) {
-                    break;
-                }
-                listing = position.await(view, decision);
+        return GiveUp.onFailure(this::runOnce, this::abandon);
+    }
+
+    private Optional<LockNode> runOnce() throws InterruptedException {
+        Listing listing = enter();
+        while (listing != null) {
+            if (!listing.holdsPlaceOf(position.node())) {
+                listing = reenter();
+                continue;
             }
-            logger.debug("{}: gave up after {} µs ({})", queue.path(), elapsedMicros(), deadline);
-            abandon();
-            return Optional.empty();
-        } catch (InterruptedException e) {
-            abandon();
-            Thread.interrupted(); // InterruptedException clears the flag: keep the JDK's meaning even after cleanup
-            throw e;
-        } catch (RuntimeException | Error e) {
-            try {
-                abandon();
-            } catch (RuntimeException cleanupFailure) {
-                e.addSuppressed(cleanupFailure);
+            LockQueueView view = position.view(listing);
+            LockDecision decision = alongsideSequence != null ? LockDecision.holds() : queue.decide(view);
+            if (decision.holdsLock()) {
+                position.granted(view);
+                logger.debug("{}: {} holds the lock after {} µs", queue.path(), position.node(), elapsedMicros());
+                return Optional.of(position.node());
             }
-            throw e;
+            if (deadline.hasPassed()) {
+                break;
+            }
+            listing = position.await(view, decision);
         }
+        logger.debug("{}: gave up after {} µs ({})", queue.path(), elapsedMicros(), deadline);
+        abandon();
+        return Optional.empty();
     }
 
     /** Creates our node and reads the pipelined listing; null if the deadline passed while disconnected. */

@@ -66,32 +66,22 @@ final class MultiAttempt {
     }
 
     Optional<List<LockNode>> run() throws InterruptedException {
-        try {
-            List<Listing> listings = enter();
-            while (listings != null) {
-                Outcome outcome = waitInTurn(listings);
-                if (outcome == Outcome.HELD) {
-                    List<LockNode> nodes =
-                            positions.stream().map(Position::node).toList();
-                    logger.debug("{} and {} more: hold {}", first.path(), queues.size() - 1, nodes);
-                    return Optional.of(nodes);
-                }
-                listings = outcome == Outcome.LOST_PLACE ? reenter() : null;
+        return GiveUp.onFailure(this::runOnce, this::abandon);
+    }
+
+    private Optional<List<LockNode>> runOnce() throws InterruptedException {
+        List<Listing> listings = enter();
+        while (listings != null) {
+            Outcome outcome = waitInTurn(listings);
+            if (outcome == Outcome.HELD) {
+                List<LockNode> nodes = positions.stream().map(Position::node).toList();
+                logger.debug("{} and {} more: hold {}", first.path(), queues.size() - 1, nodes);
+                return Optional.of(nodes);
             }
-            abandon();
-            return Optional.empty();
-        } catch (InterruptedException e) {
-            abandon();
-            Thread.interrupted();
-            throw e;
-        } catch (RuntimeException | Error e) {
-            try {
-                abandon();
-            } catch (RuntimeException cleanupFailure) {
-                e.addSuppressed(cleanupFailure);
-            }
-            throw e;
+            listings = outcome == Outcome.LOST_PLACE ? reenter() : null;
         }
+        abandon();
+        return Optional.empty();
     }
 
     /** Waits in each queue in turn, starting from the listings read at entry. */
