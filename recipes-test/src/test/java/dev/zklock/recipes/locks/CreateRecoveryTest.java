@@ -7,7 +7,10 @@ import dev.zklock.recipes.test.TcpProxy;
 import dev.zklock.recipes.test.ZooKeeperExtension;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.utils.ZKPaths;
+import org.apache.zookeeper.CreateMode;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -37,6 +40,7 @@ final class CreateRecoveryTest {
     private TcpProxy proxy;
     private CuratorFramework proxied;
     private ZkReentrantLock observer;
+    private CuratorFramework direct;
 
     @BeforeEach
     void setUp() throws Exception {
@@ -44,7 +48,7 @@ final class CreateRecoveryTest {
         proxied = zk.newClient(
                 // a short session: ZooKeeper's client gives a silent connection up after two thirds of it
                 builder -> builder.connectString(proxy.connectString()).sessionTimeoutMs(4000));
-        CuratorFramework direct = zk.newClient();
+        direct = zk.newClient();
         observer = new ZkReentrantLock(direct, zk.path("lock"));
         // A persistent lock path: the test server reaps empty containers every 100 ms, and a reaped path would turn
         // the faulted create into a NONODE, so the faulted create is the only request that matters.
@@ -101,6 +105,38 @@ final class CreateRecoveryTest {
         assertThat(observer.participantNodes()).hasSize(1);
         lock.release();
         assertThat(observer.participantNodes()).isEmpty();
+    }
+
+    @Test
+    void acquire_whenTheCreateIsLostAndAnotherSessionMadeANodeWithOurId_createsItsOwnNode() throws Exception {
+        ZkReentrantLock lock = new ZkReentrantLock(proxied, zk.path("lock"));
+        AtomicReference<String> planted = new AtomicReference<>();
+        lock.setHooks(new QueueHooks() {
+            @Override
+            public void createSent(String lockPath, String prefix) {
+                if (planted.get() == null) {
+                    // Protection ids are not secret: another session makes a node bearing ours (ranked last).
+                    planted.set(ZKPaths.makePath(lockPath, prefix + "9999999999"));
+                    try {
+                        direct.create().withMode(CreateMode.EPHEMERAL).forPath(planted.get());
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                    proxy.dropConnections();
+                    proxy.resume();
+                }
+            }
+        });
+        proxy.holdRequests();
+
+        assertThat(lock.acquire(20, TimeUnit.SECONDS)).isTrue();
+
+        assertThat(planted.get()).isNotNull();
+        assertThat(lock.participantNodes()).hasSize(2).contains(planted.get());
+        lock.release();
+        // Our hold was our own node: the other session's node is still there, and only it.
+        assertThat(observer.participantNodes()).containsExactly(planted.get());
+        direct.delete().forPath(planted.get());
     }
 
     @Test

@@ -148,10 +148,7 @@ final class AsyncAttempt {
     /** After a create whose reply was lost: find our node by its prefix (same session only) or create again. */
     private void recover(long sessionBefore, String ourPrefix, ZkSession session) {
         if (session.sessionId() != sessionBefore) {
-            synchronized (this) {
-                prefix = NodeNames.newPrefix(queue.lockName());
-            }
-            create(session);
+            enterUnderFreshId(session);
             return;
         }
         session.sync(queue.fixed(queue.path()));
@@ -172,14 +169,24 @@ final class AsyncAttempt {
                     String childPath = queue.fixed(ZKPaths.makePath(queue.path(), child));
                     session.exists(childPath)
                             .thenAccept(found -> run(() -> {
-                                if (found.isOk()
+                                if (found.isOwnedBy(session.sessionId())
                                         && keep(nodeOf(childPath, found.stat().getCzxid(), session.sessionId()))) {
                                     list();
+                                } else if (found.isOk() && !found.isOwnedBy(session.sessionId())) {
+                                    enterUnderFreshId(session); // another session's node bears our id: not ours
                                 } else if (!found.isOk()) {
                                     whenConnected(now -> recover(sessionBefore, ourPrefix, now));
                                 }
                             }));
                 }));
+    }
+
+    /** Creates our node again under a fresh protection id (a node under the old one is not ours, or is gone). */
+    private void enterUnderFreshId(ZkSession session) {
+        synchronized (this) {
+            prefix = NodeNames.newPrefix(queue.lockName());
+        }
+        create(session);
     }
 
     private void decide(Listing listing) {

@@ -181,6 +181,12 @@ final class Attempt {
             if (found == null) {
                 return false;
             }
+            if (found.isOk() && !found.isOwnedBy(session.sessionId())) {
+                // Another session made a node with our protection id: not ours. Create ours under a fresh id.
+                pendingCreate = null;
+                prefix = NodeNames.newPrefix(queue.lockName());
+                return false;
+            }
             if (found.isOk()) {
                 pendingCreate = null;
                 position.enteredWith(nodeOf(childPath, found.stat(), session));

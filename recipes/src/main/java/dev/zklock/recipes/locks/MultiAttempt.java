@@ -238,6 +238,12 @@ final class MultiAttempt {
             if (stat == null) {
                 return false;
             }
+            if (stat.isOk() && !stat.isOwnedBy(session.sessionId())) {
+                // Another session made a node with our protection id: not ours. Create ours under a fresh id.
+                pendingCreate = null;
+                prefix = NodeNames.newPrefix(lockName);
+                return false;
+            }
             if (stat.isOk()) {
                 pendingCreate = null;
                 for (int i = 0; i < positions.size(); i++) {

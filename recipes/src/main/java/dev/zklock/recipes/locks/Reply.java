@@ -18,6 +18,14 @@ record Reply(Code code, String name, Stat stat, List<String> children, long sess
         return code == Code.OK;
     }
 
+    /**
+     * Tells whether this reply to a read of a node's stat shows a node that {@code session} owns (its ephemeral
+     * owner). A node found by its protection id after a lost create is ours only then: the id is not a secret.
+     */
+    boolean isOwnedBy(long session) {
+        return isOk() && stat != null && stat.getEphemeralOwner() == session;
+    }
+
     /** Tells whether the request may succeed on a later try: the connection or the session was lost meanwhile. */
     boolean isRetryable() {
         return code == Code.CONNECTIONLOSS
