@@ -9,7 +9,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * The lock nodes of this process that were granted their lock with no node ranked before them, kept until a little
  * after they are released. Process-wide and safe for use by multiple threads; keys are namespace-fixed node paths,
- * unique across ensembles because every node name carries a random UUID.
+ * unique across ensembles because every node name carries a protection id this process hands out once
+ * ({@link NodeNames#newProtectionId()}).
  *
  * <p>Why: a waiter whose watched node is deleted cannot tell, from ZooKeeper's event alone, a release (nothing ahead
  * is left) from a give-up (nodes ahead may remain), so it must list the queue again. When the deleted node was ours and
