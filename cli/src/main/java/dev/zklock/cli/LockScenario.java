@@ -37,6 +37,7 @@ final class LockScenario implements Scenario {
     static final String RAW_FLOOR = "raw floor (one create + one delete, raw ZooKeeper handle)";
     static final String ACQUIRE_P50 = "acquire p50 (ms)";
     static final String VS_RAW_CREATE = "acquire p50 / raw create p50";
+    static final String RAW_LISTED_P50 = "create + pipelined listing p50 (ms)";
     static final String CYCLES_PER_SECOND = "cycles/s";
     static final String ACQUISITIONS_PER_SECOND = "acquisitions/s";
     static final String HAND_OFF_P50 = "hand-off p50 (ms)";
@@ -62,7 +63,9 @@ final class LockScenario implements Scenario {
                 recipe,
                 Layout.UNCONTENDED,
                 1,
-                rawFloor ? List.of(Side.ZKLOCK, Side.CURATOR, Side.RAW) : List.of(Side.ZKLOCK, Side.CURATOR));
+                rawFloor
+                        ? List.of(Side.ZKLOCK, Side.CURATOR, Side.RAW, Side.RAW_LISTED)
+                        : List.of(Side.ZKLOCK, Side.CURATOR));
     }
 
     /** {@code n} contenders, each on a client of its own. */
@@ -175,7 +178,7 @@ final class LockScenario implements Scenario {
             rows.add(targets.row(this, measured, CYCLES_PER_SECOND, Measurement::perSecond));
             rows.add(targets.row(this, measured, "requests per cycle", Measurement::requestsPerAcquisition));
             if (raw != null) {
-                rows.addAll(rawFloorRows(raw));
+                rows.addAll(rawFloorRows(raw, measured.get(Side.RAW_LISTED), measured.get(Side.CURATOR)));
             }
         } else {
             if (layout != Layout.HAND_OFF) {
@@ -189,14 +192,39 @@ final class LockScenario implements Scenario {
         return rows;
     }
 
-    private static List<BenchRow> rawFloorRows(Measurement raw) {
+    /**
+     * The raw floor's rows; with a measured create + listing, also the lowest acquire ratio to Curator that a lock
+     * which lists its queue after its create could reach on this server (its acquire p50 over Curator's).
+     */
+    private static List<BenchRow> rawFloorRows(Measurement raw, Measurement listed, Measurement curator) {
         String group = RAW_FLOOR;
         String scenario = "uncontended";
-        return List.of(
+        List<BenchRow> rows = new ArrayList<>(List.of(
                 new BenchRow(group, scenario, "create p50 (ms)", raw.acquireMillis(50), Double.NaN, null),
                 new BenchRow(group, scenario, "create p99 (ms)", raw.acquireMillis(99), Double.NaN, null),
                 new BenchRow(group, scenario, "delete p50 (ms)", raw.releaseMillis(50), Double.NaN, null),
                 new BenchRow(group, scenario, "cycles/s", raw.perSecond(), Double.NaN, null),
-                new BenchRow(group, scenario, "requests per cycle", raw.requestsPerAcquisition(), Double.NaN, null));
+                new BenchRow(group, scenario, "requests per cycle", raw.requestsPerAcquisition(), Double.NaN, null)));
+        if (listed != null) {
+            double pair = listed.acquireMillis(50);
+            rows.add(new BenchRow(group, scenario, RAW_LISTED_P50, pair, Double.NaN, null));
+            rows.add(new BenchRow(
+                    group,
+                    scenario,
+                    "create + listing p50 / raw create p50",
+                    pair / raw.acquireMillis(50),
+                    Double.NaN,
+                    null));
+            if (curator != null) {
+                rows.add(new BenchRow(
+                        group,
+                        scenario,
+                        "create + listing p50 / Curator acquire p50",
+                        pair / curator.acquireMillis(50),
+                        Double.NaN,
+                        null));
+            }
+        }
+        return rows;
     }
 }

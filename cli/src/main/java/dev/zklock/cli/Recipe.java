@@ -132,7 +132,8 @@ record Recipe(
         return switch (side) {
             case ZKLOCK -> zklock.make(client, path);
             case CURATOR -> curator.make(client, path);
-            case RAW -> new RawFloorLock(client, path);
+            case RAW -> new RawFloorLock(client, path, false);
+            case RAW_LISTED -> new RawFloorLock(client, path, true);
         };
     }
 

@@ -7,7 +7,12 @@ enum Side {
     /** Curator's counterpart of the recipe. */
     CURATOR("Curator"),
     /** No lock: one create and one delete on the raw ZooKeeper handle, the least any lock can cost. */
-    RAW("raw floor");
+    RAW("raw floor"),
+    /**
+     * No lock either: one create with a listing sent behind it without waiting, then one delete, on the raw handle. The
+     * least a lock that lists its queue can cost; what zklock's uncontended acquire is, without zklock's code.
+     */
+    RAW_LISTED("raw create + listing");
 
     private final String label;
 

@@ -43,7 +43,7 @@ final class BenchPlanTest {
     void of_withoutReentrant_runsTheRawFloorBesideTheFirstUncontendedScenarioOnly() {
         List<Scenario> plan = BenchPlan.of(List.of("exclusive", "readwrite"), CLIENTS, THREADS);
 
-        assertThat(plan.get(0).sides()).containsExactly(Side.ZKLOCK, Side.CURATOR, Side.RAW);
+        assertThat(plan.get(0).sides()).containsExactly(Side.ZKLOCK, Side.CURATOR, Side.RAW, Side.RAW_LISTED);
         assertThat(plan.subList(1, plan.size()))
                 .allSatisfy(scenario -> assertThat(scenario.sides()).containsExactly(Side.ZKLOCK, Side.CURATOR));
     }

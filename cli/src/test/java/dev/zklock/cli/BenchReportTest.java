@@ -38,6 +38,26 @@ final class BenchReportTest {
     }
 
     @Test
+    void rows_withTheListedFloor_giveTheLowestRatioToCuratorAListingLockCanReach() {
+        LockScenario scenario = LockScenario.uncontended(Recipe.reentrant(), true);
+        BenchReport report = report(
+                scenario,
+                Map.of(
+                        Side.ZKLOCK, measured(1000, 400_000, 3000),
+                        Side.CURATOR, measured(800, 600_000, 2400),
+                        Side.RAW, measured(1500, 320_000, 3000),
+                        Side.RAW_LISTED, measured(1400, 360_000, 4200)));
+
+        List<BenchRow> rows = report.rows();
+
+        assertThat(row(rows, LockScenario.RAW_LISTED_P50).zklock()).isCloseTo(0.36, within());
+        assertThat(row(rows, "create + listing p50 / raw create p50").zklock()).isCloseTo(1.125, within());
+        assertThat(row(rows, "create + listing p50 / Curator acquire p50").zklock())
+                .isCloseTo(0.6, within());
+        assertThat(row(rows, LockScenario.RAW_LISTED_P50).group()).isEqualTo(LockScenario.RAW_FLOOR);
+    }
+
+    @Test
     void text_missedTarget_isNamedInTheSummary() {
         LockScenario scenario = LockScenario.clients(Recipe.reentrant(), 8)
                 .target(LockScenario.ACQUISITIONS_PER_SECOND, Target.ratioAtLeast(1.0));
