@@ -109,6 +109,10 @@ final class InspectCommand implements Callable<Integer> {
                     note("connection " + state + "; waiting for ZooKeeper at '" + connect + "'");
                     continue;
                 }
+                if (change == ConnectionState.CONNECTED) {
+                    // The first connection, which Curator may announce after the first drawing: nothing changed.
+                    continue;
+                }
                 drawAgain(reader, watcher);
             }
         } catch (InterruptedException stopped) {

@@ -177,6 +177,31 @@ final class ZkReadWriteLockTest {
     }
 
     @Test
+    void readLock_byAnotherThreadWhileTheWriteLockIsHeld_waitsLikeAnyReader() throws Exception {
+        ZkReadWriteLock lock = newLock();
+        lock.writeLock().acquire();
+        try (LockActor other = LockActor.start("other-thread")) {
+            assertThat(other.submit(() -> lock.readLock().acquire(200, TimeUnit.MILLISECONDS))
+                            .get())
+                    .isFalse();
+            assertThat(lock.participantNodes()).singleElement().asString().contains("-__WRIT__");
+
+            CompletableFuture<Boolean> read = other.submit(() -> lock.readLock().acquire(30, TimeUnit.SECONDS));
+            await().until(() -> lock.participantNodes().size() == 2);
+            assertThat(read).isNotDone();
+            lock.writeLock().release();
+            assertThat(read.get()).isTrue();
+            assertThat(lock.readLock().isHeldByCurrentThread()).isFalse();
+            other.submit(() -> {
+                        lock.readLock().release();
+                        return null;
+                    })
+                    .join();
+        }
+        assertThat(lock.participantNodes()).isEmpty();
+    }
+
+    @Test
     void locks_areReentrantPerThread_andReleaseChecksTheOwner() throws Exception {
         ZkReadWriteLock lock = newLock();
         lock.writeLock().acquire();
