@@ -129,6 +129,38 @@ final class SessionFaultsTest {
     }
 
     @Test
+    void release_ofAHoldLostWhileTheServerWasDown_deletesTheNodeTheServerStillKeeps() throws Exception {
+        CuratorFramework holderClient = zk.newClient(builder -> builder.sessionTimeoutMs(4_000));
+        ZkReentrantLock holder = new ZkReentrantLock(holderClient, zk.path("lock"));
+        holder.acquire();
+        String node = holder.participantNodes().get(0);
+        CountDownLatch lost = new CountDownLatch(1);
+        CountDownLatch reconnected = new CountDownLatch(1);
+        holderClient.getConnectionStateListenable().addListener((c, state) -> {
+            if (state == ConnectionState.LOST) {
+                lost.countDown();
+            } else if (state == ConnectionState.RECONNECTED && lost.getCount() == 0) {
+                reconnected.countDown();
+            }
+        });
+
+        zk.stopServer();
+        assertThat(lost.await(60, TimeUnit.SECONDS)).isTrue();
+        zk.restartServer();
+        assertThat(reconnected.await(60, TimeUnit.SECONDS)).isTrue();
+        await().pollInSameThread()
+                .untilAsserted(() -> assertThat(holder.holdState()).contains(LockState.LOST));
+        CuratorFramework other = zk.newClient();
+        // The server was down while the client gave the session up: it keeps the old session, and its node, for now.
+        assertThat(other.checkExists().forPath(node)).isNotNull();
+
+        holder.release();
+
+        assertThat(other.checkExists().forPath(node)).isNull();
+        assertThat(holder.isHeldByCurrentThread()).isFalse();
+    }
+
+    @Test
     void acquire_timedWhileServerIsDown_returnsFalseAndCreatesNothing() throws Exception {
         ZkReentrantLock lock = new ZkReentrantLock(zk.newClient(), zk.path("lock"));
         zk.stopServer();

@@ -9,7 +9,8 @@ package dev.zklock.recipes.locks;
  *       may expire (then another client may take the lock). A holder should stop work that must never overlap, or
  *       carry on only with writes its resource can fence by the token.
  *   <li>{@link #LOST}: the session ended, or our node was found gone: another client may hold the lock now. The
- *       holder must stop, and release the lock (which only clears the local hold) before acquiring it again.
+ *       holder must stop, and release the lock (which clears the local hold and deletes what may be left of its node;
+ *       it throws nothing for a node already gone) before acquiring it again.
  * </ul>
  *
  * <p>IN_DOUBT turns back into HELD after a reconnect that finds our node still there and owned by the current

@@ -72,7 +72,8 @@ public final class ZkExclusiveLock extends AbstractZkLock {
     /**
      * Releases the hold of this instance, from any thread: deletes our node (one request), which wakes the next waiter.
      * If the connection is down, the delete is left to Curator's guaranteed delete and the method returns normally.
-     * Releasing a {@linkplain LockState#LOST lost} hold only clears it and throws nothing.
+     * Releasing a {@linkplain LockState#LOST lost} hold clears it and deletes what may be left of its node,
+     * throwing nothing for a node already gone.
      *
      * @throws IllegalMonitorStateException if this instance holds no lock
      * @throws ZkLockException if ZooKeeper refuses the delete (for example for lack of permission)
