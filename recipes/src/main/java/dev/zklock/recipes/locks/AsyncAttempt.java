@@ -256,12 +256,10 @@ final class AsyncAttempt {
                         }
                         clearWatch();
                         if (reply.code() == Code.NONODE) {
-                            afterDeletion(
-                                    view,
-                                    nodeToWatch,
-                                    onlyBlocker,
-                                    mayAssume && FrontNodes.contains(path),
-                                    session.sessionId());
+                            boolean fromFront = mayAssume && FrontNodes.contains(path);
+                            ReleasesInFlight.after(path)
+                                    .thenRun(() -> run(() -> afterDeletion(
+                                            view, nodeToWatch, onlyBlocker, fromFront, session.sessionId())));
                         } else if (reply.isRetryable()) {
                             watch(view, decision);
                         } else {

@@ -117,6 +117,8 @@ final class LockQueue {
     /** Deletes a held node. Never blocks past one request timeout, and never throws for a lost connection. */
     void release(LockNode node) {
         hooks.beforeRelease(path, node.name());
+        String fixedPath = fixed(node.path());
+        CompletableFuture<Void> release = ReleasesInFlight.begin(fixedPath);
         try {
             if (client.getState() != CuratorFrameworkState.STARTED) {
                 logger.debug("{}: client closed; {} went with its session", path, node);
@@ -124,7 +126,8 @@ final class LockQueue {
                 logger.debug("{}: released {}", path, node);
             }
         } finally {
-            FrontNodes.released(fixed(node.path()));
+            FrontNodes.released(fixedPath);
+            ReleasesInFlight.end(fixedPath, release);
         }
     }
 

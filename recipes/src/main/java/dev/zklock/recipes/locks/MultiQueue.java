@@ -3,6 +3,7 @@ package dev.zklock.recipes.locks;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.Op;
 import org.slf4j.Logger;
@@ -47,10 +48,17 @@ final class MultiQueue {
             queues.get(i).untrack(holds.get(i));
             nodes.add(holds.get(i).node());
         }
+        List<String> fixedPaths =
+                nodes.stream().map(node -> queues.get(0).fixed(node.path())).toList();
+        List<CompletableFuture<Void>> releases =
+                fixedPaths.stream().map(ReleasesInFlight::begin).toList();
         try {
             deleteAll(nodes);
         } finally {
-            nodes.forEach(node -> FrontNodes.released(queues.get(0).fixed(node.path())));
+            for (int i = 0; i < fixedPaths.size(); i++) {
+                FrontNodes.released(fixedPaths.get(i));
+                ReleasesInFlight.end(fixedPaths.get(i), releases.get(i));
+            }
         }
     }
 

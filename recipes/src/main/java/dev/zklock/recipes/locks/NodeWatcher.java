@@ -32,7 +32,10 @@ final class NodeWatcher implements Watcher {
     @Override
     public void process(WatchedEvent event) {
         switch (event.getType()) {
-            case NodeDeleted -> wake.complete(FrontNodes.contains(path) ? Wake.DELETED_FROM_FRONT : Wake.DELETED);
+            case NodeDeleted -> {
+                Wake deleted = FrontNodes.contains(path) ? Wake.DELETED_FROM_FRONT : Wake.DELETED;
+                ReleasesInFlight.after(path).thenRun(() -> wake.complete(deleted));
+            }
             case NodeDataChanged, NodeCreated, NodeChildrenChanged -> wake.complete(Wake.CHANGED);
             case None -> {
                 // A disconnection keeps the watch: ZooKeeper sets it again on reconnect and fires it if the node went

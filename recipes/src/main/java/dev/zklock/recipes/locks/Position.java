@@ -1,6 +1,7 @@
 package dev.zklock.recipes.locks;
 
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.KeeperException.Code;
@@ -72,6 +73,9 @@ final class Position {
             if (reply.code() == Code.NONODE) {
                 clearWatch();
                 boolean fromFront = mayAssume && FrontNodes.contains(path);
+                if (!releaseOver(path)) {
+                    return null;
+                }
                 return afterDeletion(view, nodeToWatch, onlyBlocker, fromFront, session.sessionId());
             }
             if (reply.isRetryable()) {
@@ -100,6 +104,12 @@ final class Position {
                     break; // the data changed: the watch is spent, set it again
             }
         }
+    }
+
+    /** Waits until this process no longer releases {@code path} ({@link ReleasesInFlight}); false at the deadline. */
+    private boolean releaseOver(String path) throws InterruptedException {
+        CompletableFuture<Void> release = ReleasesInFlight.after(path);
+        return release.isDone() || deadline.await(release.thenApply(over -> Boolean.TRUE), 0) != null;
     }
 
     /**

@@ -20,9 +20,9 @@ abstract class ThreadOwnedLock extends AbstractZkLock {
      * Releases one hold of the current thread. When the hold count reaches zero our node is deleted (one request) and
      * the next waiter is woken; inner releases cost nothing. If the connection is down, the delete is left to Curator's
      * guaranteed delete, which retries when the connection comes back, and the method returns normally: the local hold
-     * is gone either way. Releasing a {@linkplain LockState#LOST lost} hold clears the local hold and deletes what may be left of its
-     * node (a server that was down may not have expired the old session yet), throwing nothing for a node already
-     * gone; after the client was closed it only clears the local hold.
+     * is gone either way. Releasing a {@linkplain LockState#LOST lost} hold clears the local hold and deletes what may
+     * be left of its node (a server that was down may not have expired the old session yet), throwing nothing for a
+     * node already gone; after the client was closed it only clears the local hold.
      *
      * @throws IllegalMonitorStateException if the current thread does not hold the lock
      * @throws ZkLockException if ZooKeeper refuses the delete (for example for lack of permission)
