@@ -29,7 +29,8 @@ final class PublicSurface {
             LockDriver.class, "driver",
             TimeUnit.class, "unit",
             Duration.class, "timeout",
-            LockStateListener.class, "listener");
+            LockStateListener.class, "listener",
+            byte[].class, "lockData");
 
     private PublicSurface() {}
 
@@ -125,6 +126,8 @@ final class PublicSurface {
             return Duration.ofSeconds(1);
         } else if (type == LockStateListener.class) {
             return (LockStateListener) event -> {};
+        } else if (type == byte[].class) {
+            return new byte[] {1, 2, 3};
         }
         throw new AssertionError("no sample value for a parameter of type " + type.getName());
     }

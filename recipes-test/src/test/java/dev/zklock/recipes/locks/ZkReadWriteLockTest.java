@@ -15,6 +15,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -174,6 +175,24 @@ final class ZkReadWriteLockTest {
                     })
                     .join();
         }
+    }
+
+    @Test
+    void nodes_carryTheLockDataGiven_asCopiedWhenTheLockWasMade() throws Exception {
+        byte[] data = {1, 2, 3, 4};
+        ZkReadWriteLock lock = new ZkReadWriteLock(zk.newClient(), zk.path("rw"), data);
+        data[0] = 5;
+        CuratorFramework reader = zk.newClient();
+
+        lock.writeLock().acquire();
+        lock.readLock().acquire();
+
+        assertThat(lock.participantNodes())
+                .hasSize(2)
+                .allSatisfy(node -> assertThat(reader.getData().forPath(node)).containsExactly(1, 2, 3, 4));
+        lock.readLock().release();
+        lock.writeLock().release();
+        assertThat(lock.participantNodes()).isEmpty();
     }
 
     @Test

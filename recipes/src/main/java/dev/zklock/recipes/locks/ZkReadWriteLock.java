@@ -1,6 +1,7 @@
 package dev.zklock.recipes.locks;
 
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import org.apache.curator.framework.CuratorFramework;
 
@@ -78,9 +79,35 @@ public final class ZkReadWriteLock {
      * @throws IllegalArgumentException if {@code path} is not a valid ZooKeeper path
      */
     public ZkReadWriteLock(CuratorFramework client, String path) {
-        this.writeLock =
-                new WriteLock(new LockQueue(client, path, NodeNames.WRITE_LOCK_NAME, LockDriver.write(), null));
-        this.readLock = new ReadLock(new LockQueue(client, path, NodeNames.READ_LOCK_NAME, LockDriver.read(), null));
+        this(writeQueue(client, path, null), readQueue(client, path, null));
+    }
+
+    /**
+     * Creates a read/write lock on {@code path} whose nodes carry {@code lockData}, as Curator's
+     * {@code InterProcessReadWriteLock(client, basePath, lockData)} does: for example the holder's name, which
+     * {@code zklock inspect} shows. No ZooKeeper call; the client need not be started yet.
+     *
+     * @param client the client to use; its namespace and ACL provider apply
+     * @param path the lock path, absolute, relative to the client's namespace
+     * @param lockData the data of every node of this lock; copied, so later changes to the array do not matter
+     * @throws NullPointerException if an argument is null
+     * @throws IllegalArgumentException if {@code path} is not a valid ZooKeeper path
+     */
+    public ZkReadWriteLock(CuratorFramework client, String path, byte[] lockData) {
+        this(writeQueue(client, path, Objects.requireNonNull(lockData, "lockData")), readQueue(client, path, lockData));
+    }
+
+    private ZkReadWriteLock(LockQueue writeQueue, LockQueue readQueue) {
+        this.writeLock = new WriteLock(writeQueue);
+        this.readLock = new ReadLock(readQueue);
+    }
+
+    private static LockQueue writeQueue(CuratorFramework client, String path, byte[] lockData) {
+        return new LockQueue(client, path, NodeNames.WRITE_LOCK_NAME, LockDriver.write(), lockData);
+    }
+
+    private static LockQueue readQueue(CuratorFramework client, String path, byte[] lockData) {
+        return new LockQueue(client, path, NodeNames.READ_LOCK_NAME, LockDriver.read(), lockData);
     }
 
     /**
