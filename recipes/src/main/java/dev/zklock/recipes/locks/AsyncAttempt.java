@@ -225,7 +225,7 @@ final class AsyncAttempt {
                 mayAssume && queue.decide(view.without(nodeToWatch)).holdsLock();
         String path = queue.fixed(ZKPaths.makePath(queue.path(), nodeToWatch));
         whenConnected(session -> {
-            NodeWatcher nodeWatcher = new NodeWatcher(path);
+            NodeWatcher nodeWatcher = new NodeWatcher(path, session.sessionId());
             synchronized (this) {
                 if (over) {
                     return;
@@ -257,7 +257,7 @@ final class AsyncAttempt {
                         clearWatch();
                         if (reply.code() == Code.NONODE) {
                             boolean fromFront = mayAssume && FrontNodes.contains(path);
-                            ReleasesInFlight.after(path)
+                            ReleasesInFlight.after(path, session.sessionId())
                                     .thenRun(() -> run(() -> afterDeletion(
                                             view, nodeToWatch, onlyBlocker, fromFront, session.sessionId())));
                         } else if (reply.isRetryable()) {

@@ -118,7 +118,7 @@ final class LockQueue {
     void release(LockNode node) {
         hooks.beforeRelease(path, node.name());
         String fixedPath = fixed(node.path());
-        CompletableFuture<Void> release = ReleasesInFlight.begin(fixedPath);
+        CompletableFuture<Void> release = ReleasesInFlight.begin(fixedPath, node.sessionId());
         try {
             if (client.getState() != CuratorFrameworkState.STARTED) {
                 logger.debug("{}: client closed; {} went with its session", path, node);

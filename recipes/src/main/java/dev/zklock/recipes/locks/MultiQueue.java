@@ -50,8 +50,10 @@ final class MultiQueue {
         }
         List<String> fixedPaths =
                 nodes.stream().map(node -> queues.get(0).fixed(node.path())).toList();
-        List<CompletableFuture<Void>> releases =
-                fixedPaths.stream().map(ReleasesInFlight::begin).toList();
+        List<CompletableFuture<Void>> releases = new ArrayList<>();
+        for (int i = 0; i < nodes.size(); i++) {
+            releases.add(ReleasesInFlight.begin(fixedPaths.get(i), nodes.get(i).sessionId()));
+        }
         try {
             deleteAll(nodes);
         } finally {

@@ -23,10 +23,15 @@ final class NodeWatcher implements Watcher {
 
     private final CompletableFuture<Wake> wake = new CompletableFuture<>();
     private final String path;
+    private final long sessionId;
 
-    /** @param path the namespace-fixed path of the watched node */
-    NodeWatcher(String path) {
+    /**
+     * @param path the namespace-fixed path of the watched node
+     * @param sessionId the session the watch is set on
+     */
+    NodeWatcher(String path, long sessionId) {
         this.path = path;
+        this.sessionId = sessionId;
     }
 
     @Override
@@ -34,7 +39,7 @@ final class NodeWatcher implements Watcher {
         switch (event.getType()) {
             case NodeDeleted -> {
                 Wake deleted = FrontNodes.contains(path) ? Wake.DELETED_FROM_FRONT : Wake.DELETED;
-                ReleasesInFlight.after(path).thenRun(() -> wake.complete(deleted));
+                ReleasesInFlight.after(path, sessionId).thenRun(() -> wake.complete(deleted));
             }
             case NodeDataChanged, NodeCreated, NodeChildrenChanged -> wake.complete(Wake.CHANGED);
             case None -> {

@@ -67,13 +67,13 @@ final class Position {
             if (session == null) {
                 return null;
             }
-            NodeWatcher nodeWatcher = new NodeWatcher(path);
+            NodeWatcher nodeWatcher = new NodeWatcher(path, session.sessionId());
             setWatch(nodeWatcher, path, session);
             Reply reply = session.watchDataNow(path, nodeWatcher);
             if (reply.code() == Code.NONODE) {
                 clearWatch();
                 boolean fromFront = mayAssume && FrontNodes.contains(path);
-                if (!releaseOver(path)) {
+                if (!releaseOver(path, session.sessionId())) {
                     return null;
                 }
                 return afterDeletion(view, nodeToWatch, onlyBlocker, fromFront, session.sessionId());
@@ -107,8 +107,8 @@ final class Position {
     }
 
     /** Waits until this process no longer releases {@code path} ({@link ReleasesInFlight}); false at the deadline. */
-    private boolean releaseOver(String path) throws InterruptedException {
-        CompletableFuture<Void> release = ReleasesInFlight.after(path);
+    private boolean releaseOver(String path, long sessionId) throws InterruptedException {
+        CompletableFuture<Void> release = ReleasesInFlight.after(path, sessionId);
         return release.isDone() || deadline.await(release.thenApply(over -> Boolean.TRUE), 0) != null;
     }
 
