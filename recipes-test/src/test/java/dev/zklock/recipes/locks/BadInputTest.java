@@ -74,6 +74,7 @@ final class BadInputTest {
             Map.entry("isHeldByCurrentThread()", OnIdleClient.ANSWERS),
             Map.entry("isOwnedByCurrentThread()", OnIdleClient.ANSWERS),
             Map.entry("getHoldCount()", OnIdleClient.ANSWERS),
+            Map.entry("getLockPath()", OnIdleClient.ANSWERS),
             Map.entry("holdState()", OnIdleClient.ANSWERS),
             Map.entry("addStateListener(LockStateListener)", OnIdleClient.ANSWERS),
             Map.entry("removeStateListener(LockStateListener)", OnIdleClient.ANSWERS),

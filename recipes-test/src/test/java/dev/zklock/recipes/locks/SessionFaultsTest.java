@@ -38,8 +38,12 @@ final class SessionFaultsTest {
             assertThat(waiter.participantNodes()).hasSize(1);
             actor.run(waiter::release).join();
         }
+        String lostNode = holder.getLockPath(); // still known until released, as Curator's getLockPath() is
+        assertThat(lostNode).isNotNull();
+        assertThat(zk.newClient().checkExists().forPath(lostNode)).isNull();
         holder.release(); // the node went with the session: clears the local hold, throws nothing
         assertThat(holder.isHeldByCurrentThread()).isFalse();
+        assertThat(holder.getLockPath()).isNull();
     }
 
     @Test

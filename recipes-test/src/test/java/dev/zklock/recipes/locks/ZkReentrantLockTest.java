@@ -215,15 +215,21 @@ final class ZkReentrantLockTest {
     }
 
     @Test
-    void curatorNames_isOwnedByCurrentThreadAndGetParticipantNodes_answerAsTheirZklockNames() throws Exception {
+    void curatorNames_isOwnedByCurrentThreadGetParticipantNodesAndGetLockPath_answerAsCuratorsMutex() throws Exception {
         ZkReentrantLock lock = new ZkReentrantLock(zk.newClient(), zk.path("lock"));
         assertThat(lock.isOwnedByCurrentThread()).isFalse();
+        assertThat(lock.getLockPath()).isNull();
 
         lock.acquire();
 
         assertThat(lock.isOwnedByCurrentThread()).isTrue();
         assertThat(lock.getParticipantNodes()).containsExactlyElementsOf(lock.participantNodes());
+        assertThat(lock.getLockPath()).isEqualTo(lock.participantNodes().get(0));
+        try (LockActor other = LockActor.start("other")) {
+            assertThat(other.submit(lock::getLockPath).get()).isNull();
+        }
         lock.release();
         assertThat(lock.isOwnedByCurrentThread()).isFalse();
+        assertThat(lock.getLockPath()).isNull();
     }
 }

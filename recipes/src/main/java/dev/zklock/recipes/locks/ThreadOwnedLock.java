@@ -80,6 +80,18 @@ abstract class ThreadOwnedLock extends AbstractZkLock {
     }
 
     /**
+     * Returns the path of the current thread's lock node, as Curator's {@code InterProcessMutex.getLockPath()} does: for
+     * logs and for checks of one's own node. No ZooKeeper call.
+     *
+     * @return the node's full path (relative to the client's namespace), also for a lost hold until it is released; or
+     *     null if the current thread holds nothing
+     */
+    public String getLockPath() {
+        Hold hold = holds.heldByCurrentThread();
+        return hold == null ? null : hold.node().path();
+    }
+
+    /**
      * Returns the number of holds of the current thread: acquisitions not yet matched by a release. No ZooKeeper call.
      *
      * @return the hold count, or zero if the current thread does not hold the lock
