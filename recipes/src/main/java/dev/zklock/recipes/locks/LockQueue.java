@@ -117,8 +117,7 @@ final class LockQueue {
     /** Deletes a held node. Never blocks past one request timeout, and never throws for a lost connection. */
     void release(LockNode node) {
         hooks.beforeRelease(path, node.name());
-        String fixedPath = fixed(node.path());
-        CompletableFuture<Void> release = ReleasesInFlight.begin(fixedPath, node.sessionId());
+        ReleasesInFlight.Release release = ReleasesInFlight.begin(fixed(node.path()), node.sessionId());
         try {
             if (client.getState() != CuratorFrameworkState.STARTED) {
                 logger.debug("{}: client closed; {} went with its session", path, node);
@@ -126,8 +125,8 @@ final class LockQueue {
                 logger.debug("{}: released {}", path, node);
             }
         } finally {
-            FrontNodes.released(fixedPath);
-            ReleasesInFlight.end(fixedPath, release);
+            FrontNodes.released(release.path());
+            ReleasesInFlight.end(release);
         }
     }
 

@@ -3,7 +3,6 @@ package dev.zklock.recipes.locks;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.Op;
 import org.slf4j.Logger;
@@ -48,18 +47,15 @@ final class MultiQueue {
             queues.get(i).untrack(holds.get(i));
             nodes.add(holds.get(i).node());
         }
-        List<String> fixedPaths =
-                nodes.stream().map(node -> queues.get(0).fixed(node.path())).toList();
-        List<CompletableFuture<Void>> releases = new ArrayList<>();
-        for (int i = 0; i < nodes.size(); i++) {
-            releases.add(ReleasesInFlight.begin(fixedPaths.get(i), nodes.get(i).sessionId()));
-        }
+        List<ReleasesInFlight.Release> releases = nodes.stream()
+                .map(node -> ReleasesInFlight.begin(queues.get(0).fixed(node.path()), node.sessionId()))
+                .toList();
         try {
             deleteAll(nodes);
         } finally {
-            for (int i = 0; i < fixedPaths.size(); i++) {
-                FrontNodes.released(fixedPaths.get(i));
-                ReleasesInFlight.end(fixedPaths.get(i), releases.get(i));
+            for (ReleasesInFlight.Release release : releases) {
+                FrontNodes.released(release.path());
+                ReleasesInFlight.end(release);
             }
         }
     }

@@ -47,19 +47,19 @@ final class ReleasesInFlight {
      * Records that this process is about to delete {@code fixedPath}, made by session {@code sessionId}, to release it;
      * give the result to {@link #end}.
      */
-    static CompletableFuture<Void> begin(String fixedPath, long sessionId) {
-        CompletableFuture<Void> release = new CompletableFuture<>();
-        RELEASING.put(fixedPath, new Release(release, sessionId));
+    static Release begin(String fixedPath, long sessionId) {
+        Release release = new Release(fixedPath, sessionId, new CompletableFuture<>());
+        RELEASING.put(fixedPath, release);
         return release;
     }
 
     /**
-     * Records that the release of {@code fixedPath} is over (its delete answered, or left to the background). Wakes no
-     * thread: those that wait for it look.
+     * Records that a release is over (its delete answered, or left to the background). Wakes no thread: those that
+     * wait for it look.
      */
-    static void end(String fixedPath, CompletableFuture<Void> release) {
-        RELEASING.computeIfPresent(fixedPath, (path, known) -> known.over() == release ? null : known);
-        release.complete(null);
+    static void end(Release release) {
+        RELEASING.remove(release.path(), release);
+        release.over().complete(null);
     }
 
     /**
@@ -100,5 +100,9 @@ final class ReleasesInFlight {
                 TimeUnit.MICROSECONDS);
     }
 
-    private record Release(CompletableFuture<Void> over, long sessionId) {}
+    /**
+     * One release in progress: the namespace-fixed path of the node, the session that made it, and a future completed
+     * when the release is over (used as a flag: nothing depends on it).
+     */
+    record Release(String path, long sessionId, CompletableFuture<Void> over) {}
 }
