@@ -89,6 +89,41 @@ final class AsyncAcquireTest {
         holder.release();
     }
 
+    /**
+     * A single try that gives up before its create's reply came must still delete what the create made. Actors: one
+     * client trying {@code acquireAsync} with a zero or negative timeout 100 times, first while another client holds
+     * the lock, then while nobody does. Forbidden: a node of the trying client left in the queue (it would block every
+     * other client of the path until its session ends), or another client unable to take the free lock afterwards.
+     */
+    @Test
+    void acquireAsync_withZeroOrNegativeTimeout_leavesNoNodeWhetherHeldOrFree() throws Exception {
+        for (boolean reentrant : new boolean[] {true, false}) {
+            String path = zk.path(reentrant ? "reentrant" : "exclusive");
+            CuratorFramework trying = zk.newClient();
+            ZkReentrantLock other = new ZkReentrantLock(zk.newClient(), path);
+            other.acquire();
+            tryAsync100Times(trying, path, reentrant);
+            other.release();
+            tryAsync100Times(trying, path, reentrant);
+
+            await().until(() -> other.participantNodes().isEmpty());
+            assertThat(other.acquire(Duration.ZERO)).isTrue();
+            other.release();
+        }
+    }
+
+    private static void tryAsync100Times(CuratorFramework client, String path, boolean reentrant) throws Exception {
+        for (int i = 0; i < 100; i++) {
+            Duration timeout = i % 2 == 0 ? Duration.ZERO : Duration.ofMillis(-5);
+            AbstractZkLock lock = reentrant ? new ZkReentrantLock(client, path) : new ZkExclusiveLock(client, path);
+            try {
+                lock.acquireAsync(timeout).get(10, TimeUnit.SECONDS).close();
+            } catch (ExecutionException e) {
+                assertThat(e.getCause()).isInstanceOf(LockTimeoutException.class);
+            }
+        }
+    }
+
     @Test
     void acquireAsync_twiceFromOneThread_takesTwoPlacesInTheQueue() throws Exception {
         ZkReadWriteLock readWrite = new ZkReadWriteLock(zk.newClient(), zk.path("rw"));

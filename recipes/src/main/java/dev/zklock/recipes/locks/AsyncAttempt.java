@@ -53,6 +53,7 @@ final class AsyncAttempt {
     private NodeWatcher watcher; // guarded by this
     private String watchedPath; // guarded by this
     private ZkSession watchSession; // guarded by this
+    private String lostCreate; // guarded by this: the prefix of a create whose reply was lost, until found or redone
 
     /** @param timeout how long the acquire may take, or null for as long as it takes */
     AsyncAttempt(LockQueue queue, Duration timeout) {
@@ -119,7 +120,8 @@ final class AsyncAttempt {
         CreateRequest request = queue.createRequest(ourPrefix, CreateMode.EPHEMERAL_SEQUENTIAL);
         CompletableFuture<Reply> created = queue.createOn(session, request);
         CompletableFuture<Reply> listed = session.children(queue.fixed(queue.path()));
-        created.thenAccept(reply -> run(() -> onCreated(session, ourPrefix, reply, listed)));
+        // Not run(): the reply to a create is handled even when the attempt is over, so that what it made is removed.
+        created.thenAccept(reply -> onCreated(session, ourPrefix, reply, listed));
     }
 
     private void onCreated(ZkSession session, String ourPrefix, Reply created, CompletableFuture<Reply> listed) {
@@ -127,6 +129,26 @@ final class AsyncAttempt {
             LockNode ours = nodeOf(created.name(), created.stat().getCzxid(), session.sessionId());
             if (!keep(ours)) {
                 return;
+            }
+        } else if (created.isRetryable()) {
+            boolean late;
+            synchronized (this) {
+                late = over;
+                lostCreate = late ? null : ourPrefix;
+            }
+            if (late) {
+                queue.sweepInBackground(ourPrefix);
+                return;
+            }
+        }
+        run(() -> afterCreate(session, ourPrefix, created, listed));
+    }
+
+    private void afterCreate(ZkSession session, String ourPrefix, Reply created, CompletableFuture<Reply> listed) {
+        if (created.isOk()) {
+            LockNode ours;
+            synchronized (this) {
+                ours = node;
             }
             listed.thenAccept(listing -> run(() -> {
                 Listing entered = new Listing(listing);
@@ -163,6 +185,9 @@ final class AsyncAttempt {
                             .findFirst()
                             .orElse(null);
                     if (child == null) {
+                        synchronized (this) {
+                            lostCreate = null; // after a sync, a listing without it: the create made nothing
+                        }
                         create(session);
                         return;
                     }
@@ -185,6 +210,7 @@ final class AsyncAttempt {
     private void enterUnderFreshId(ZkSession session) {
         synchronized (this) {
             prefix = NodeNames.newPrefix(queue.lockName());
+            lostCreate = null; // a node under the old id is not ours, or went with its session
         }
         create(session);
     }
@@ -320,6 +346,7 @@ final class AsyncAttempt {
     /** Keeps {@code created} as our node unless the attempt is over, in which case it is deleted. */
     private boolean keep(LockNode created) {
         synchronized (this) {
+            lostCreate = null;
             if (!over) {
                 node = created;
                 return true;
@@ -356,13 +383,20 @@ final class AsyncAttempt {
     /** The attempt ends without the lock: remove our watch and delete our node, without waiting for either. */
     private void abandon() {
         LockNode ours;
+        String lostCreate;
         synchronized (this) {
             over = true;
             ours = node;
             node = null;
+            lostCreate = this.lostCreate;
             if (watcher != null) {
                 watchSession.removeWatch(watchedPath, watcher);
             }
+        }
+        if (lostCreate != null) {
+            // Only the protected prefix can find what a create whose reply was lost made. A create whose reply is yet
+            // to come needs nothing here: onCreated deletes what it made, or sweeps if that reply is lost.
+            queue.sweepInBackground(lostCreate);
         }
         clearWatch();
         if (ours != null) {
