@@ -119,7 +119,7 @@ abstract class AbstractZkLock extends TimedLock {
      */
     public CompletableFuture<LockHold> acquireAsync(Duration timeout) {
         Objects.requireNonNull(timeout, "timeout");
-        return acquireAsync(new AsyncAttempt(queue, timeout));
+        return acquireAsync(new CallbackRunner(List.of(queue), timeout));
     }
 
     /**
@@ -129,7 +129,7 @@ abstract class AbstractZkLock extends TimedLock {
      * @throws IllegalStateException if the client is not started or is closed
      */
     public CompletableFuture<LockHold> acquireAsync() {
-        return acquireAsync(new AsyncAttempt(queue, null));
+        return acquireAsync(new CallbackRunner(List.of(queue), null));
     }
 
     @Override
@@ -143,12 +143,12 @@ abstract class AbstractZkLock extends TimedLock {
         return new LockHold(queue.path(), Map.of(queue.path(), hold.node().token()), hold::state, this::release);
     }
 
-    private CompletableFuture<LockHold> acquireAsync(AsyncAttempt attempt) {
+    private CompletableFuture<LockHold> acquireAsync(CallbackRunner runner) {
         Checks.requireStarted(queue.client(), queue.path());
         CompletableFuture<LockHold> result = new CompletableFuture<>();
         long start = System.nanoTime();
-        CompletableFuture<LockNode> outcome = attempt.start();
-        outcome.whenComplete((node, failure) -> ForkJoinPool.commonPool().execute(() -> {
+        CompletableFuture<List<LockNode>> outcome = runner.start();
+        outcome.whenComplete((nodes, failure) -> ForkJoinPool.commonPool().execute(() -> {
             if (failure == null || failure instanceof LockTimeoutException) {
                 queue.metrics().acquire(queue.path(), failure == null, System.nanoTime() - start);
             }
@@ -156,6 +156,7 @@ abstract class AbstractZkLock extends TimedLock {
                 result.completeExceptionally(failure instanceof CompletionException ? failure.getCause() : failure);
                 return;
             }
+            LockNode node = nodes.get(0);
             Hold hold = queue.track(node, listeners);
             LockHold lockHold = new LockHold(
                     queue.path(), Map.of(queue.path(), node.token()), hold::state, () -> queue.release(hold));

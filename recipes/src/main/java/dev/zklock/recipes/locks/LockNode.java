@@ -15,7 +15,7 @@ final class LockNode {
     private final String path;
     private final String name;
     private final long sessionId;
-    private final CompletableFuture<Reply> created;
+    private final CompletableFuture<Long> created;
     private volatile long token;
 
     /** A node whose token is known. */
@@ -24,7 +24,7 @@ final class LockNode {
         this.token = token;
     }
 
-    private LockNode(String path, String name, long sessionId, CompletableFuture<Reply> created) {
+    private LockNode(String path, String name, long sessionId, CompletableFuture<Long> created) {
         this.path = path;
         this.name = name;
         this.sessionId = sessionId;
@@ -32,7 +32,7 @@ final class LockNode {
     }
 
     /** A node found in a listing while the reply to its create, read already, is still on its way to us. */
-    static LockNode createdBy(String path, String name, long sessionId, CompletableFuture<Reply> created) {
+    static LockNode createdBy(String path, String name, long sessionId, CompletableFuture<Long> created) {
         return new LockNode(path, name, sessionId, created);
     }
 
@@ -55,8 +55,7 @@ final class LockNode {
     long token() {
         long known = token;
         if (known == 0) {
-            Reply reply = Uninterruptibles.await(created, Long.MAX_VALUE);
-            known = reply.stat().getCzxid();
+            known = Uninterruptibles.await(created, Long.MAX_VALUE);
             token = known;
         }
         return known;

@@ -18,7 +18,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The queue of one lock path: what every recipe shares to take a place in the queue, wait for its turn, and leave.
- * One instance per lock object; it holds no per-acquisition state (that lives in {@link Attempt}) and is safe for use
+ * One instance per lock object; it holds no per-acquisition state (that lives in {@link Acquisition}) and is safe for use
  * by multiple threads.
  *
  * <p>Paths kept here are relative to the client's namespace, as Curator's are; {@link #fixed(String)} prefixes the
@@ -56,7 +56,7 @@ final class LockQueue {
      */
     Optional<LockNode> acquire(Deadline deadline) throws InterruptedException {
         checkCanAcquire();
-        return new Attempt(this, deadline, null).run();
+        return new BlockingRunner(List.of(this), deadline, null).run().map(nodes -> nodes.get(0));
     }
 
     /**
@@ -65,7 +65,9 @@ final class LockQueue {
      */
     Optional<LockNode> acquireAlongside(LockNode alongside, Deadline deadline) throws InterruptedException {
         checkCanAcquire();
-        return new Attempt(this, deadline, NodeNames.sequenceKey(alongside.name())).run();
+        return new BlockingRunner(List.of(this), deadline, NodeNames.sequenceKey(alongside.name()))
+                .run()
+                .map(nodes -> nodes.get(0));
     }
 
     /** Checks, before any ZooKeeper call, that an acquire may start. */
@@ -363,8 +365,8 @@ final class LockQueue {
                 CreateMode.fromFlag(request.getFlags(), CreateMode.EPHEMERAL_SEQUENTIAL));
     }
 
-    /** Waits for the reply to a request until the deadline, but at least one request timeout. */
-    Reply awaitReply(CompletableFuture<Reply> reply, Deadline deadline) throws InterruptedException {
+    /** Waits for the reply to a request until the deadline, but at least one request timeout; null if none came. */
+    <T> T awaitReply(CompletableFuture<T> reply, Deadline deadline) throws InterruptedException {
         return deadline.await(reply, requestTimeoutNanos());
     }
 }

@@ -10,7 +10,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The queues of several exclusive lock paths, entered and left together with one ZooKeeper transaction each way.
- * Safe for use by multiple threads; it keeps no per-acquisition state (that lives in {@link MultiAttempt}).
+ * Safe for use by multiple threads; it keeps no per-acquisition state (that lives in {@link Acquisition}).
  */
 final class MultiQueue {
     private static final Logger logger = LoggerFactory.getLogger(MultiQueue.class);
@@ -65,7 +65,7 @@ final class MultiQueue {
         for (LockQueue queue : queues) {
             queue.checkCanAcquire();
         }
-        return new MultiAttempt(queues, deadline, LOCK_NAME).run();
+        return new BlockingRunner(queues, deadline, null).run();
     }
 
     /**

@@ -1,0 +1,283 @@
+package dev.zklock.recipes.locks;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import org.apache.curator.utils.ZKPaths;
+import org.apache.zookeeper.KeeperException.Code;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs one {@link Acquisition} on the calling thread, which waits for each reply and wake-up itself: the runner of
+ * {@code acquire()}. Where the caller waits anyway, requests are synchronous (ZooKeeper's client wakes a thread waiting
+ * for a synchronous reply itself, one thread hop sooner than a callback), and an uncontended acquire of one queue is
+ * one round trip: the create is sent, the listing right behind it, and our node is taken from the listing without
+ * waiting for the create's reply to be handed over. Confined to the acquiring thread, apart from the cleanup a late
+ * create reply gets.
+ */
+final class BlockingRunner {
+    private static final Logger logger = LoggerFactory.getLogger(BlockingRunner.class);
+
+    private final QueueRequests requests;
+    private final LockQueue first;
+    private final Deadline deadline;
+    private final Acquisition acquisition;
+    private final long startNanos = System.nanoTime();
+
+    private boolean deadlineTold;
+    private long createSession;
+    private CompletableFuture<Event> pendingCreate; // a create whose reply was not handed to the acquisition
+    private NodeWatcher watcher;
+    private ZkSession watchSession;
+    private String watchedPath;
+
+    BlockingRunner(List<LockQueue> queues, Deadline deadline, String alongsideSequence) {
+        this.requests = new QueueRequests(queues);
+        this.first = requests.first();
+        this.deadline = deadline;
+        this.acquisition = new Acquisition(queues, alongsideSequence);
+    }
+
+    /** Runs the acquisition: our nodes, one per queue, or empty if the deadline passed first (nothing left behind). */
+    Optional<List<LockNode>> run() throws InterruptedException {
+        Command end;
+        try {
+            end = drive(acquisition.start());
+        } catch (InterruptedException e) {
+            leave(acquisition.abandon(null));
+            Thread.interrupted(); // the JDK's meaning: the flag is clear when InterruptedException is thrown
+            throw e;
+        } catch (RuntimeException | Error e) {
+            try {
+                leave(acquisition.abandon(e instanceof RuntimeException runtime ? runtime : null));
+            } catch (RuntimeException cleanupFailure) {
+                e.addSuppressed(cleanupFailure);
+            }
+            throw e;
+        }
+        if (end instanceof Command.Granted granted) {
+            requests.granted(granted);
+            logger.debug("{}: {} holds the lock after {} µs", first.path(), granted.nodes(), elapsedMicros());
+            return Optional.of(granted.nodes());
+        }
+        Command.GiveUp giveUp = (Command.GiveUp) end;
+        leave(giveUp);
+        if (giveUp.failure() != null) {
+            throw giveUp.failure();
+        }
+        logger.debug("{}: gave up after {} µs ({})", first.path(), elapsedMicros(), deadline);
+        return Optional.empty();
+    }
+
+    private Command drive(Command command) throws InterruptedException {
+        while (!(command instanceof Command.Granted) && !(command instanceof Command.GiveUp)) {
+            command = execute(command);
+        }
+        return command;
+    }
+
+    private Command execute(Command command) throws InterruptedException {
+        if (command instanceof Command.Create create) {
+            return create(create);
+        }
+        if (command instanceof Command.ListQueue list) {
+            ZkSession session = first.connectedSession(deadline);
+            return session == null ? feed(new Event.TimedOut()) : feed(requests.listNow(session, list.queue()));
+        }
+        if (command instanceof Command.Watch watch) {
+            return watch(watch);
+        }
+        if (command instanceof Command.MakeParents) {
+            requests.makeParents();
+            return feed(new Event.ParentsMade());
+        }
+        if (command instanceof Command.Recover) {
+            ZkSession session = first.connectedSession(deadline);
+            return session == null
+                    ? feed(new Event.TimedOut())
+                    : feed(await(requests.recoveryListing(session, createSession)));
+        }
+        if (command instanceof Command.CheckOwner check) {
+            ZkSession session = first.connectedSession(deadline);
+            return session == null
+                    ? feed(new Event.TimedOut())
+                    : feed(await(requests.checkOwner(session, check.queue(), check.name())));
+        }
+        if (command instanceof Command.Delete delete) {
+            deleteNow(delete.nodes());
+            return feed(new Event.Deleted());
+        }
+        throw new AssertionError("a blocking acquisition cannot " + command);
+    }
+
+    /** Creates our nodes with the listing pipelined behind the create; see the class notes for the one round trip. */
+    private Command create(Command.Create create) throws InterruptedException {
+        ZkSession session = first.connectedSession(deadline);
+        if (session == null) {
+            return feed(new Event.TimedOut());
+        }
+        createSession = session.sessionId();
+        pendingCreate = requests.create(session, create);
+        if (requests.queues().size() > 1) {
+            CompletableFuture<Event> listed = requests.listAll(session);
+            first.hooks().createSent(first.path(), create.prefix());
+            Command next = feed(takeCreateReply(await(pendingCreate)));
+            return next instanceof Command.Await ? feed(await(listed)) : next;
+        }
+        first.hooks().createSent(first.path(), create.prefix());
+        Event listed = requests.listNow(session, 0);
+        String ours = listed instanceof Event.Listed listing ? childWithPrefix(listing, create.prefix()) : null;
+        Event created;
+        if (ours != null) {
+            // The create made our node: its reply came before the listing's. Go on without waiting for the hop that
+            // hands the create's reply over; the fencing token is read from it when asked for.
+            CompletableFuture<Long> token = pendingCreate.thenApply(
+                    reply -> ((Event.Created) reply).nodes().get(0).token());
+            created = new Event.Created(
+                    session.sessionId(),
+                    List.of(LockNode.createdBy(
+                            ZKPaths.makePath(first.path(), ours), ours, session.sessionId(), token)));
+            pendingCreate = null;
+        } else {
+            created = takeCreateReply(await(pendingCreate));
+        }
+        if (created instanceof Event.Created entered) {
+            List<String> children =
+                    listed instanceof Event.Listed listing ? listing.children().get(0) : List.of();
+            first.hooks().entered(first.path(), entered.nodes().get(0).name(), children);
+        }
+        Command next = feed(created);
+        return next instanceof Command.Await ? feed(listed) : next;
+    }
+
+    /** Hands the create's reply to the acquisition: from here on it, not the runner, answers for what it made. */
+    private Event takeCreateReply(Event reply) {
+        pendingCreate = null;
+        return reply;
+    }
+
+    private static String childWithPrefix(Event.Listed listing, String prefix) {
+        for (String child : listing.children().get(0)) {
+            if (child.startsWith(prefix)) {
+                return child;
+            }
+        }
+        return null;
+    }
+
+    /** Sets the watch, then waits for it to fire or for the deadline. */
+    private Command watch(Command.Watch watch) throws InterruptedException {
+        ZkSession session = first.connectedSession(deadline);
+        if (session == null) {
+            return feed(new Event.TimedOut());
+        }
+        String path = requests.fixedPath(watch.queue(), watch.name());
+        NodeWatcher nodeWatcher = new NodeWatcher(path, session.sessionId());
+        watcher = nodeWatcher;
+        watchSession = session;
+        watchedPath = path;
+        Reply reply = session.watchDataNow(path, nodeWatcher);
+        if (reply.code() == Code.NONODE) {
+            clearWatch();
+            boolean fromFront = FrontNodes.contains(path);
+            if (!releaseOver(path, session.sessionId())) {
+                return feed(new Event.TimedOut());
+            }
+            return feed(new Event.WatchedGone(fromFront));
+        }
+        if (!reply.isOk()) {
+            clearWatch();
+            return feed(new Event.Failed(reply.code()));
+        }
+        logger.debug("{}: {} watches {}", first.path(), watch.queue(), watch.name());
+        first.hooks().watchSet(first.path(), ourNodeName(watch.queue()), watch.name());
+        Command next = feed(new Event.WatchSet());
+        if (!(next instanceof Command.Await)) {
+            return next;
+        }
+        NodeWatcher.Wake wake = nodeWatcher.await(deadline);
+        if (wake == null) {
+            return feed(new Event.TimedOut());
+        }
+        clearWatch();
+        return feed(new Event.Woken(wake));
+    }
+
+    private String ourNodeName(int queue) {
+        return acquisition.ourNode(queue);
+    }
+
+    /** Waits until this process no longer releases {@code path} ({@link ReleasesInFlight}); false at the deadline. */
+    private boolean releaseOver(String path, long sessionId) throws InterruptedException {
+        CompletableFuture<Void> release = ReleasesInFlight.after(path, sessionId);
+        return release.isDone() || deadline.await(release.thenApply(over -> Boolean.TRUE), 0) != null;
+    }
+
+    /** Tells the acquisition {@code event}, after telling it that the deadline passed if it did and it does not know. */
+    private Command feed(Event event) {
+        if (!deadlineTold && deadline.hasPassed()) {
+            deadlineTold = true;
+            Command answer = acquisition.on(new Event.DeadlinePassed());
+            if (!(answer instanceof Command.Await)) {
+                return answer;
+            }
+        }
+        return acquisition.on(event);
+    }
+
+    /** Waits for a reply until the deadline, but at least one request timeout; a reply that never came is lost. */
+    private Event await(CompletableFuture<Event> reply) throws InterruptedException {
+        Event event = first.awaitReply(reply, deadline);
+        return event != null ? event : new Event.Failed(Code.CONNECTIONLOSS);
+    }
+
+    private void deleteNow(List<LockNode> nodes) {
+        Failures failures = new Failures();
+        for (LockNode node : nodes) {
+            try {
+                first.delete(node.path());
+            } catch (RuntimeException e) {
+                failures.add(e);
+            }
+        }
+        failures.throwIfAny();
+    }
+
+    /** Leaves the queues: removes our watch, deletes our nodes, sweeps for a lost create, and answers a late one. */
+    private void leave(Command command) {
+        if (watcher != null) {
+            watchSession.removeWatch(watchedPath, watcher);
+            clearWatch();
+        }
+        if (pendingCreate != null) {
+            CompletableFuture<Event> late = pendingCreate;
+            pendingCreate = null;
+            late.thenAccept(reply -> {
+                Command cleanUp;
+                synchronized (acquisition) { // the reply's thread, after the acquiring thread has left
+                    cleanUp = acquisition.on(reply);
+                }
+                if (cleanUp instanceof Command.CleanUp lateCleanUp) {
+                    requests.cleanUp(lateCleanUp);
+                }
+            });
+        }
+        if (command instanceof Command.GiveUp giveUp) {
+            deleteNow(giveUp.nodes());
+            if (giveUp.sweepPrefix() != null) {
+                requests.sweep(giveUp.sweepPrefix());
+            }
+        }
+    }
+
+    private void clearWatch() {
+        watcher = null;
+        watchSession = null;
+        watchedPath = null;
+    }
+
+    private long elapsedMicros() {
+        return (System.nanoTime() - startNanos) / 1000;
+    }
+}

@@ -1,0 +1,50 @@
+package dev.zklock.recipes.locks;
+
+import java.util.List;
+
+/**
+ * What an {@link Acquisition} asks its runner to do next. Immutable values; each runner does them its own way
+ * (blocking on the caller's thread, or with callbacks), and reports back with an {@link Event}.
+ */
+sealed interface Command {
+    /** Nothing to do now: wait for the reply, wake-up or deadline already under way. */
+    record Await() implements Command {}
+
+    /**
+     * Create our node in every queue (one create, or one transaction for several) named {@code prefix} plus the
+     * sequence, or, with {@code alongsideSequence}, a plain ephemeral node carrying that sequence; and list every queue
+     * pipelined behind it on the same session.
+     */
+    record Create(String prefix, String alongsideSequence) implements Command {}
+
+    /** Make the lock paths as containers, then report {@link Event.ParentsMade}. */
+    record MakeParents() implements Command {}
+
+    /** List queue {@code queue} on the current session. */
+    record ListQueue(int queue) implements Command {}
+
+    /** After a lost create reply: wait for a connection, sync, and list every queue to find {@code prefix}. */
+    record Recover(String prefix) implements Command {}
+
+    /** Read the stat of node {@code name} in queue {@code queue}, to see whether our session owns it. */
+    record CheckOwner(int queue, String name) implements Command {}
+
+    /** Set a data watch on node {@code name} of queue {@code queue}, then wait for it to fire. */
+    record Watch(int queue, String name) implements Command {}
+
+    /** Delete {@code nodes} (our place, lost), then report {@link Event.Deleted}. */
+    record Delete(List<LockNode> nodes) implements Command {}
+
+    /** The end: the acquisition holds {@code nodes}, one per queue; {@code front} marks those granted from the front. */
+    record Granted(List<LockNode> nodes, List<Boolean> front) implements Command {}
+
+    /**
+     * The end without the lock: delete {@code nodes}, remove the watch if one is set, and sweep the queues for
+     * {@code sweepPrefix} (a create whose reply was lost) unless it is null. {@code failure} is null for a timeout or an
+     * interrupt, else the error to throw.
+     */
+    record GiveUp(List<LockNode> nodes, String sweepPrefix, RuntimeException failure) implements Command {}
+
+    /** Cleanup after the end, for a late reply: delete {@code nodes} and sweep for {@code sweepPrefix} if not null. */
+    record CleanUp(List<LockNode> nodes, String sweepPrefix) implements Command {}
+}

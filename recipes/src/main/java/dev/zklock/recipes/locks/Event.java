@@ -1,0 +1,58 @@
+package dev.zklock.recipes.locks;
+
+import java.util.List;
+import org.apache.zookeeper.KeeperException.Code;
+
+/**
+ * What happens to one acquisition, as its runner tells the {@link Acquisition}: every reply, watch event, deadline and
+ * connection fact the algorithm reacts to, in one place. Immutable values.
+ */
+sealed interface Event {
+    /** The create of our nodes (one per queue, in queue order) succeeded on {@code sessionId}. */
+    record Created(long sessionId, List<LockNode> nodes) implements Event {}
+
+    /**
+     * The request in flight failed with {@code code} (a reply that never came within a request timeout is
+     * CONNECTIONLOSS). For a create, a retryable code means the reply was lost and the node may exist.
+     */
+    record Failed(Code code) implements Event {}
+
+    /** The lock paths (or the missing one) were made as containers. */
+    record ParentsMade() implements Event {}
+
+    /**
+     * The children of the queues listed, in queue order, on {@code sessionId} (a missing lock path lists as empty; a
+     * queue whose listing failed is null); for a {@link Command.ListQueue} the one queue's children.
+     */
+    record Listed(long sessionId, List<List<String>> children) implements Event {}
+
+    /**
+     * After a create whose reply was lost: the queues listed after a sync, on the session that sent the create; or
+     * {@code sameSession} false when the session is another one now (a node made on the ended one is not ours).
+     */
+    record RecoveryListed(boolean sameSession, List<List<String>> children) implements Event {}
+
+    /**
+     * The owner check of a node found by our prefix: {@code owned} if session {@code sessionId}, ours, owns it (false
+     * if it is gone, or another session's); {@code czxid} its creation zxid.
+     */
+    record OwnerChecked(boolean owned, long sessionId, long czxid) implements Event {}
+
+    /** The watch on the node to watch is set: the node exists, and its change will wake us. */
+    record WatchSet() implements Event {}
+
+    /** The node to watch was already gone when we read it; {@code fromFront} if it had held from the front here. */
+    record WatchedGone(boolean fromFront) implements Event {}
+
+    /** The watch fired. */
+    record Woken(NodeWatcher.Wake wake) implements Event {}
+
+    /** Our nodes, deleted to enter again, are gone (or left to the background). */
+    record Deleted() implements Event {}
+
+    /** The deadline passed while a request was in flight: the acquisition goes on until it would wait. */
+    record DeadlinePassed() implements Event {}
+
+    /** The deadline passed while the runner waited for a connection or a wake-up: the acquisition gives up. */
+    record TimedOut() implements Event {}
+}

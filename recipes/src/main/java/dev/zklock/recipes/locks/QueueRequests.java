@@ -1,0 +1,203 @@
+package dev.zklock.recipes.locks;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.apache.curator.utils.ZKPaths;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.CreateOptions;
+import org.apache.zookeeper.KeeperException.Code;
+import org.apache.zookeeper.Op;
+import org.apache.zookeeper.OpResult;
+import org.apache.zookeeper.proto.CreateRequest;
+
+/**
+ * The ZooKeeper requests of the {@link Command}s of one acquisition over one or several queues, each answered as the
+ * {@link Event} its reply means. Both runners send through here, so a reply means the same to either. Immutable and
+ * safe for use by multiple threads; paths handed to {@link ZkSession} are fixed for the client's namespace.
+ */
+final class QueueRequests {
+    private final List<LockQueue> queues;
+
+    QueueRequests(List<LockQueue> queues) {
+        this.queues = List.copyOf(queues);
+    }
+
+    LockQueue first() {
+        return queues.get(0);
+    }
+
+    List<LockQueue> queues() {
+        return queues;
+    }
+
+    /**
+     * Sends the create of our node in every queue: one create (2 requests with the listing {@link #listAll} sends
+     * behind it), or one transaction for several queues. Answers {@link Event.Created} or {@link Event.Failed}.
+     */
+    CompletableFuture<Event> create(ZkSession session, Command.Create create) {
+        long sessionId = session.sessionId();
+        if (queues.size() == 1) {
+            return first().createOn(session, createRequest(first(), create))
+                    .thenApply(reply -> reply.isOk()
+                            ? new Event.Created(
+                                    sessionId,
+                                    List.of(nodeOf(0, reply.name(), reply.stat().getCzxid(), sessionId)))
+                            : new Event.Failed(reply.code()));
+        }
+        List<Op> creates = new ArrayList<>();
+        for (LockQueue queue : queues) {
+            CreateRequest request = createRequest(queue, create);
+            creates.add(Op.create(
+                    request.getPath(),
+                    request.getData(),
+                    CreateOptions.newBuilder(
+                                    request.getAcl(),
+                                    CreateMode.fromFlag(request.getFlags(), CreateMode.EPHEMERAL_SEQUENTIAL))
+                            .build()));
+        }
+        return session.multi(creates).thenApply(reply -> {
+            if (!reply.isOk()) {
+                return new Event.Failed(reply.code());
+            }
+            List<LockNode> nodes = new ArrayList<>();
+            for (int i = 0; i < queues.size(); i++) {
+                OpResult.CreateResult result =
+                        (OpResult.CreateResult) reply.results().get(i);
+                nodes.add(nodeOf(i, result.getPath(), result.getStat().getCzxid(), sessionId));
+            }
+            return new Event.Created(sessionId, nodes);
+        });
+    }
+
+    private static CreateRequest createRequest(LockQueue queue, Command.Create create) {
+        return create.alongsideSequence() == null
+                ? queue.createRequest(create.prefix(), CreateMode.EPHEMERAL_SEQUENTIAL)
+                : queue.createRequest(create.prefix() + create.alongsideSequence(), CreateMode.EPHEMERAL);
+    }
+
+    /** Lists every queue, in one read-only transaction for several: answers {@link Event.Listed} or a failure. */
+    CompletableFuture<Event> listAll(ZkSession session) {
+        if (queues.size() == 1) {
+            return list(session, 0);
+        }
+        List<String> paths =
+                queues.stream().map(queue -> queue.fixed(queue.path())).toList();
+        return session.childrenOfAll(paths).thenApply(replies -> {
+            List<List<String>> listings = new ArrayList<>();
+            for (Reply reply : replies) {
+                listings.add(reply.isOk() ? reply.children() : reply.code() == Code.NONODE ? List.of() : null);
+            }
+            return new Event.Listed(session.sessionId(), listings);
+        });
+    }
+
+    /** Lists queue {@code queue}: {@link Event.Listed} (empty for a missing lock path) or {@link Event.Failed}. */
+    CompletableFuture<Event> list(ZkSession session, int queue) {
+        LockQueue lockQueue = queues.get(queue);
+        return session.children(lockQueue.fixed(lockQueue.path())).thenApply(QueueRequests::listed);
+    }
+
+    /** As {@link #list}, waiting for the reply on the calling thread (one thread hop less). */
+    Event listNow(ZkSession session, int queue) throws InterruptedException {
+        LockQueue lockQueue = queues.get(queue);
+        return listed(session.childrenNow(lockQueue.fixed(lockQueue.path())));
+    }
+
+    private static Event listed(Reply reply) {
+        if (reply.isOk() || reply.code() == Code.NONODE) {
+            return new Event.Listed(reply.sessionId(), List.of(reply.children()));
+        }
+        return new Event.Failed(reply.code());
+    }
+
+    /**
+     * After a lost create reply: on the session that sent it, a sync (so the server we read from has caught up with a
+     * create still in flight) and a listing of every queue; on another session, at once {@code sameSession} false.
+     */
+    CompletableFuture<Event> recoveryListing(ZkSession session, long createSession) {
+        if (session.sessionId() != createSession) {
+            return CompletableFuture.completedFuture(new Event.RecoveryListed(false, List.of()));
+        }
+        session.sync(first().fixed(first().path()));
+        return listAll(session).thenApply(event -> {
+            if (event instanceof Event.Listed listed) {
+                return new Event.RecoveryListed(true, listed.children());
+            }
+            return event;
+        });
+    }
+
+    /** Reads the stat of a node found by our prefix: {@link Event.OwnerChecked}, or a retryable failure. */
+    CompletableFuture<Event> checkOwner(ZkSession session, int queue, String name) {
+        return session.exists(fixedPath(queue, name)).thenApply(reply -> {
+            if (reply.isOk() || reply.code() == Code.NONODE) {
+                long czxid = reply.isOk() ? reply.stat().getCzxid() : 0;
+                return new Event.OwnerChecked(reply.isOwnedBy(session.sessionId()), session.sessionId(), czxid);
+            }
+            return new Event.Failed(reply.code());
+        });
+    }
+
+    /** Makes every lock path, as containers; blocks. */
+    void makeParents() throws InterruptedException {
+        for (LockQueue queue : queues) {
+            queue.createParents();
+        }
+    }
+
+    String fixedPath(int queue, String name) {
+        LockQueue lockQueue = queues.get(queue);
+        return lockQueue.fixed(ZKPaths.makePath(lockQueue.path(), name));
+    }
+
+    /** Records the nodes just granted with no node before them, for the waiters behind them ({@link FrontNodes}). */
+    void granted(Command.Granted granted) {
+        for (int i = 0; i < granted.nodes().size(); i++) {
+            if (granted.front().get(i)) {
+                FrontNodes.add(first().fixed(granted.nodes().get(i).path()));
+            }
+        }
+    }
+
+    /**
+     * Deletes {@code nodes} without waiting: on the current session if connected, else (or if the connection is lost
+     * on the way) by Curator's guaranteed delete when it returns. Never blocks, so it may run on ZooKeeper's event
+     * thread; one request per node.
+     */
+    void deleteLater(List<LockNode> nodes) {
+        LockQueue queue = first();
+        ZkSession session = queue.client().getZookeeperClient().isConnected() ? queue.currentSessionQuietly() : null;
+        for (LockNode node : nodes) {
+            if (session == null) {
+                queue.deleteInBackground(node.path());
+            } else {
+                session.delete(queue.fixed(node.path())).thenAccept(reply -> {
+                    if (reply.isRetryable()) {
+                        queue.deleteInBackground(node.path());
+                    }
+                });
+            }
+        }
+    }
+
+    /** Does a cleanup without waiting: deletes its nodes and sweeps for its prefix. */
+    void cleanUp(Command.CleanUp cleanUp) {
+        deleteLater(cleanUp.nodes());
+        if (cleanUp.sweepPrefix() != null) {
+            sweep(cleanUp.sweepPrefix());
+        }
+    }
+
+    /** Finds, in the background, every node a create with {@code prefix} may have made, and deletes it. */
+    void sweep(String prefix) {
+        for (LockQueue queue : queues) {
+            queue.sweepInBackground(prefix);
+        }
+    }
+
+    private LockNode nodeOf(int queue, String fixedPath, long czxid, long sessionId) {
+        String name = ZKPaths.getNodeFromPath(fixedPath);
+        return new LockNode(ZKPaths.makePath(queues.get(queue).path(), name), name, czxid, sessionId);
+    }
+}
