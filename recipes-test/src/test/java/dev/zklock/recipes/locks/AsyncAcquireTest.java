@@ -112,6 +112,39 @@ final class AsyncAcquireTest {
         }
     }
 
+    @Test
+    void acquireAsync_withZeroTimeoutOnAFreeLock_holdsIt() throws Exception {
+        ZkExclusiveLock lock = new ZkExclusiveLock(zk.newClient(), zk.path("lock"));
+
+        LockHold hold = lock.acquireAsync(Duration.ZERO).get(10, TimeUnit.SECONDS);
+
+        assertThat(lock.participantNodes()).hasSize(1);
+        hold.close();
+        assertThat(lock.participantNodes()).isEmpty();
+    }
+
+    @Test
+    void acquireAsync_whenTheWaitersSessionExpires_entersAgainAndHoldsAfterTheRelease() throws Exception {
+        ZkReentrantLock holder = new ZkReentrantLock(zk.newClient(), zk.path("lock"));
+        CuratorFramework waiterClient = zk.newClient();
+        ZkReentrantLock waiter = new ZkReentrantLock(waiterClient, zk.path("lock"));
+        holder.acquire();
+        CompletableFuture<LockHold> pending = waiter.acquireAsync(Duration.ofSeconds(60));
+        await().until(() -> holder.participantNodes().size() == 2);
+        String firstWaiterNode = holder.participantNodes().get(1);
+
+        zk.expireSession(waiterClient);
+        await().until(() -> {
+            List<String> nodes = holder.participantNodes();
+            return nodes.size() == 2 && !nodes.contains(firstWaiterNode);
+        });
+
+        assertThat(pending).isNotDone();
+        holder.release();
+        pending.get(30, TimeUnit.SECONDS).close();
+        assertThat(holder.participantNodes()).isEmpty();
+    }
+
     private static void tryAsync100Times(CuratorFramework client, String path, boolean reentrant) throws Exception {
         for (int i = 0; i < 100; i++) {
             Duration timeout = i % 2 == 0 ? Duration.ZERO : Duration.ofMillis(-5);

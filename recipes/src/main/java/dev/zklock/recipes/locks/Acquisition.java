@@ -30,10 +30,11 @@ final class Acquisition {
      *    its deletion would mean. A waiter keeps a few words, whatever the queue's length.
      * 3. Waiting: a data-read watch on the one node the driver names (on a node already gone the read fails with
      *    NONODE and leaves no watch). When that node goes: if the driver holds without it, the lock is ours with no
-     *    further request (sequence numbers only grow, and the driver is monotone: RequestCountTest); likewise if it
-     *    held from the front in this process, for the view without everything up to it; a driver that asked to list
-     *    again (a Curator downgrade may put a node ahead of ours: DowngradeInteropTest) lists; otherwise one listing,
-     *    because a node ahead may have given up rather than released. Earlier nodes are never checked one by one.
+     *    further request (sequence numbers only grow, and the driver is monotone: RequestCountTest,
+     *    AcquisitionTest); likewise if it held from the front in this process, for the view without everything up
+     *    to it; a driver that asked to list again (a Curator downgrade may put a node ahead of ours:
+     *    ReadWriteInteropTest) lists; otherwise one listing, because a node ahead may have given up rather than
+     *    released. Earlier nodes are never checked one by one.
      * 4. Several queues are waited on one after another in their (sorted) order: holding is monotone, so a queue that
      *    held stays held, and the verdicts read at entry stay usable for the later queues.
      * 5. A create whose reply was lost is found again by its protected prefix, after a sync, on the same session only:
@@ -41,7 +42,8 @@ final class Acquisition {
      *    without our node, or on another session, means our place is lost: our nodes are deleted and we enter again
      *    at the back under a fresh prefix (SessionFaultsTest).
      * 6. The deadline ends the acquisition only where it would wait (a watch, or a connection): a request already
-     *    sent is answered, so a zero or negative timeout makes one whole try (ZkReentrantLockTest).
+     *    sent is answered, so a zero or negative timeout makes one whole try, for every runner (AcquisitionTest,
+     *    AsyncAcquireTest).
      * 7. Every end that is not "held" (timeout, interrupt, cancel, error) deletes our nodes, removes our watch, sweeps
      *    for a create whose reply was lost, and answers a create's reply that comes after the end with its cleanup
      *    (AsyncAcquireTest, CreateRecoveryTest, AcquisitionTest).

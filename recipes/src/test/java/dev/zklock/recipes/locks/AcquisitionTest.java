@@ -1,0 +1,342 @@
+package dev.zklock.recipes.locks;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryOneTime;
+import org.apache.zookeeper.KeeperException.Code;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The outcome tables of one acquisition, as plain unit tests: events in, commands out, no ZooKeeper (the client is
+ * never started; the queue only names paths). The ZooKeeper suites in {@code recipes-test} run the same machine for
+ * real, through both runners.
+ */
+final class AcquisitionTest {
+    private static final long SESSION = 0x1234L;
+
+    private final CuratorFramework client = CuratorFrameworkFactory.newClient("127.0.0.1:1", new RetryOneTime(1));
+    private final LockQueue exclusive = new LockQueue(client, "/locks/a", "lock-", LockDriver.exclusive(), null);
+
+    @AfterEach
+    void close() {
+        client.close();
+    }
+
+    @Test
+    void start_createsOurNodeUnderAFreshPrefix() {
+        Acquisition acquisition = new Acquisition(List.of(exclusive), null);
+
+        Command.Create create = (Command.Create) acquisition.start();
+
+        assertThat(create.prefix()).startsWith("_c_").endsWith("-lock-");
+        assertThat(create.alongsideSequence()).isNull();
+    }
+
+    @Test
+    void listed_whenOurNodeIsFirst_isGrantedFromTheFront() {
+        Acquisition acquisition = new Acquisition(List.of(exclusive), null);
+        LockNode ours = enter(acquisition, 5);
+
+        Command command = acquisition.on(listed(ours.name(), "_c_x-lock-0000000009"));
+
+        assertThat(command).isEqualTo(new Command.Granted(List.of(ours), List.of(true)));
+    }
+
+    @Test
+    void woken_whenTheOnlyNodeAheadGoes_isGrantedWithoutAListing() {
+        Acquisition acquisition = new Acquisition(List.of(exclusive), null);
+        LockNode ours = enter(acquisition, 5);
+
+        assertThat(acquisition.on(listed("_c_x-lock-0000000004", ours.name())))
+                .isEqualTo(new Command.Watch(0, "_c_x-lock-0000000004"));
+        assertThat(acquisition.on(new Event.WatchSet())).isEqualTo(new Command.Await());
+        Command command = acquisition.on(new Event.Woken(NodeWatcher.Wake.DELETED));
+
+        assertThat(command).isEqualTo(new Command.Granted(List.of(ours), List.of(true)));
+    }
+
+    @Test
+    void woken_whenANodeAheadGoesAndOthersRemain_listsOnce() {
+        Acquisition acquisition = new Acquisition(List.of(exclusive), null);
+        LockNode ours = enter(acquisition, 5);
+        acquisition.on(listed("_c_x-lock-0000000003", "_c_y-lock-0000000004", ours.name()));
+        acquisition.on(new Event.WatchSet());
+
+        Command command = acquisition.on(new Event.Woken(NodeWatcher.Wake.DELETED));
+
+        assertThat(command).isEqualTo(new Command.ListQueue(0));
+        assertThat(acquisition.on(listed("_c_x-lock-0000000003", ours.name())))
+                .isEqualTo(new Command.Watch(0, "_c_x-lock-0000000003"));
+    }
+
+    @Test
+    void woken_whenTheWatchedNodeHeldFromTheFrontInThisProcess_isGrantedWithoutAListing() {
+        Acquisition acquisition = new Acquisition(List.of(exclusive), null);
+        LockNode ours = enter(acquisition, 5);
+        acquisition.on(listed("_c_x-lock-0000000003", "_c_y-lock-0000000004", ours.name()));
+        acquisition.on(new Event.WatchSet());
+
+        Command command = acquisition.on(new Event.Woken(NodeWatcher.Wake.DELETED_FROM_FRONT));
+
+        assertThat(command).isEqualTo(new Command.Granted(List.of(ours), List.of(true)));
+    }
+
+    @Test
+    void woken_whenTheWriteDriverWatchesAWriter_listsEvenIfItWasTheOnlyNodeAhead() {
+        LockQueue writes = new LockQueue(client, "/locks/rw", NodeNames.WRITE_LOCK_NAME, LockDriver.write(), null);
+        Acquisition acquisition = new Acquisition(List.of(writes), null);
+        Command.Create create = (Command.Create) acquisition.start();
+        LockNode ours = node(writes, create.prefix() + "0000000005");
+        acquisition.on(new Event.Created(SESSION, List.of(ours)));
+        acquisition.on(listed("_c_x-__WRIT__0000000004", ours.name()));
+        acquisition.on(new Event.WatchSet());
+
+        assertThat(acquisition.on(new Event.Woken(NodeWatcher.Wake.DELETED))).isEqualTo(new Command.ListQueue(0));
+    }
+
+    @Test
+    void woken_whenTheDataChanged_watchesTheSameNodeAgain_andWhenTheSessionEnded_lists() {
+        Acquisition acquisition = new Acquisition(List.of(exclusive), null);
+        LockNode ours = enter(acquisition, 5);
+        acquisition.on(listed("_c_x-lock-0000000004", ours.name()));
+        acquisition.on(new Event.WatchSet());
+
+        assertThat(acquisition.on(new Event.Woken(NodeWatcher.Wake.CHANGED)))
+                .isEqualTo(new Command.Watch(0, "_c_x-lock-0000000004"));
+        acquisition.on(new Event.WatchSet());
+        assertThat(acquisition.on(new Event.Woken(NodeWatcher.Wake.SESSION_ENDED)))
+                .isEqualTo(new Command.ListQueue(0));
+    }
+
+    @Test
+    void deadlinePassed_whileARequestIsInFlight_finishesTheTry_andHoldsAFreeLock() {
+        Acquisition acquisition = new Acquisition(List.of(exclusive), null);
+        Command.Create create = (Command.Create) acquisition.start();
+
+        assertThat(acquisition.on(new Event.DeadlinePassed())).isEqualTo(new Command.Await());
+        LockNode ours = node(exclusive, create.prefix() + "0000000001");
+        assertThat(acquisition.on(new Event.Created(SESSION, List.of(ours)))).isEqualTo(new Command.Await());
+
+        assertThat(acquisition.on(listed(ours.name()))).isEqualTo(new Command.Granted(List.of(ours), List.of(true)));
+    }
+
+    @Test
+    void deadlinePassed_whenTheTryWouldWait_givesUpAndDeletesOurNode() {
+        Acquisition acquisition = new Acquisition(List.of(exclusive), null);
+        LockNode ours = enter(acquisition, 5);
+        acquisition.on(new Event.DeadlinePassed());
+
+        Command command = acquisition.on(listed("_c_x-lock-0000000004", ours.name()));
+
+        assertThat(command).isEqualTo(new Command.GiveUp(List.of(ours), null, null));
+    }
+
+    @Test
+    void deadlinePassed_whileWaitingOnTheWatch_givesUp() {
+        Acquisition acquisition = new Acquisition(List.of(exclusive), null);
+        LockNode ours = enter(acquisition, 5);
+        acquisition.on(listed("_c_x-lock-0000000004", ours.name()));
+        acquisition.on(new Event.WatchSet());
+
+        assertThat(acquisition.on(new Event.DeadlinePassed())).isEqualTo(new Command.GiveUp(List.of(ours), null, null));
+        assertThat(acquisition.on(new Event.Woken(NodeWatcher.Wake.DELETED))).isEqualTo(new Command.Await());
+    }
+
+    /**
+     * Outcomes of a give-up while the create is on its way. Acceptable: the late reply's node deleted, or, if the
+     * reply is lost, its prefix swept for. Forbidden: a late node kept, or cleaned up twice.
+     */
+    @Test
+    void createReply_afterTheEnd_isAnsweredWithItsCleanupOnce() {
+        Acquisition made = new Acquisition(List.of(exclusive), null);
+        Command.Create create = (Command.Create) made.start();
+        assertThat(made.on(new Event.TimedOut())).isEqualTo(new Command.GiveUp(List.of(), null, null));
+        LockNode late = node(exclusive, create.prefix() + "0000000007");
+
+        assertThat(made.on(new Event.Created(SESSION, List.of(late))))
+                .isEqualTo(new Command.CleanUp(List.of(late), null));
+        assertThat(made.on(listed(late.name()))).isEqualTo(new Command.Await());
+
+        Acquisition lost = new Acquisition(List.of(exclusive), null);
+        Command.Create lostCreate = (Command.Create) lost.start();
+        lost.abandon(null);
+        assertThat(lost.on(new Event.Failed(Code.CONNECTIONLOSS)))
+                .isEqualTo(new Command.CleanUp(List.of(), lostCreate.prefix()));
+        assertThat(lost.on(new Event.Failed(Code.CONNECTIONLOSS))).isEqualTo(new Command.Await());
+    }
+
+    @Test
+    void createReplyLost_findsOurNodeByItsPrefixOnTheSameSession() {
+        Acquisition acquisition = new Acquisition(List.of(exclusive), null);
+        Command.Create create = (Command.Create) acquisition.start();
+        String ours = create.prefix() + "0000000005";
+
+        assertThat(acquisition.on(new Event.Failed(Code.CONNECTIONLOSS)))
+                .isEqualTo(new Command.Recover(create.prefix()));
+        assertThat(acquisition.on(new Event.RecoveryListed(true, List.of(List.of("_c_x-lock-0000000004", ours)))))
+                .isEqualTo(new Command.CheckOwner(0, ours));
+        Command command = acquisition.on(new Event.OwnerChecked(true, SESSION, 77));
+
+        assertThat(command).isEqualTo(new Command.Watch(0, "_c_x-lock-0000000004"));
+        acquisition.on(new Event.WatchSet());
+        Command.Granted granted = (Command.Granted) acquisition.on(new Event.Woken(NodeWatcher.Wake.DELETED));
+        assertThat(granted.nodes()).singleElement().satisfies(node -> {
+            assertThat(node.name()).isEqualTo(ours);
+            assertThat(node.token()).isEqualTo(77);
+            assertThat(node.sessionId()).isEqualTo(SESSION);
+        });
+    }
+
+    @Test
+    void createReplyLost_whenNoNodeBearsOurPrefix_createsAgain_andOnAnotherSessionUnderAFreshPrefix() {
+        Acquisition absent = new Acquisition(List.of(exclusive), null);
+        Command.Create first = (Command.Create) absent.start();
+        absent.on(new Event.Failed(Code.CONNECTIONLOSS));
+        assertThat(absent.on(new Event.RecoveryListed(true, List.of(List.of("_c_x-lock-0000000004")))))
+                .isEqualTo(new Command.Create(first.prefix(), null));
+
+        Acquisition moved = new Acquisition(List.of(exclusive), null);
+        Command.Create before = (Command.Create) moved.start();
+        moved.on(new Event.Failed(Code.CONNECTIONLOSS));
+        Command.Create after = (Command.Create) moved.on(new Event.RecoveryListed(false, List.of()));
+        assertThat(after.prefix()).isNotEqualTo(before.prefix());
+    }
+
+    @Test
+    void createReplyLost_whenTheFoundNodeIsNotOurs_createsUnderAFreshPrefix() {
+        Acquisition acquisition = new Acquisition(List.of(exclusive), null);
+        Command.Create create = (Command.Create) acquisition.start();
+        acquisition.on(new Event.Failed(Code.CONNECTIONLOSS));
+        acquisition.on(new Event.RecoveryListed(true, List.of(List.of(create.prefix() + "0000000003"))));
+
+        Command.Create again = (Command.Create) acquisition.on(new Event.OwnerChecked(false, SESSION, 0));
+
+        assertThat(again.prefix()).isNotEqualTo(create.prefix());
+    }
+
+    @Test
+    void timedOut_whileRecovering_givesUpAndSweepsForTheLostCreate() {
+        Acquisition acquisition = new Acquisition(List.of(exclusive), null);
+        Command.Create create = (Command.Create) acquisition.start();
+        acquisition.on(new Event.Failed(Code.CONNECTIONLOSS));
+
+        assertThat(acquisition.on(new Event.TimedOut()))
+                .isEqualTo(new Command.GiveUp(List.of(), create.prefix(), null));
+    }
+
+    @Test
+    void listed_withoutOurNode_deletesOurPlaceAndEntersAgainAtTheBack() {
+        Acquisition acquisition = new Acquisition(List.of(exclusive), null);
+        LockNode ours = enter(acquisition, 5);
+        acquisition.on(listed("_c_x-lock-0000000004", ours.name()));
+        acquisition.on(new Event.WatchSet());
+        acquisition.on(new Event.Woken(NodeWatcher.Wake.SESSION_ENDED));
+
+        assertThat(acquisition.on(listed("_c_x-lock-0000000004"))).isEqualTo(new Command.Delete(List.of(ours)));
+        Command.Create again = (Command.Create) acquisition.on(new Event.Deleted());
+        assertThat(ours.name()).doesNotStartWith(again.prefix());
+    }
+
+    @Test
+    void createFailed_whenTheLockPathIsMissing_makesItThenCreatesAgain() {
+        Acquisition acquisition = new Acquisition(List.of(exclusive), null);
+        Command.Create create = (Command.Create) acquisition.start();
+
+        assertThat(acquisition.on(new Event.Failed(Code.NONODE))).isEqualTo(new Command.MakeParents());
+        assertThat(acquisition.on(new Event.ParentsMade())).isEqualTo(create);
+    }
+
+    @Test
+    void createFailed_whenZooKeeperRefuses_givesUpWithAnErrorNamingTheLockPath() {
+        Acquisition acquisition = new Acquisition(List.of(exclusive), null);
+        acquisition.start();
+
+        Command.GiveUp giveUp = (Command.GiveUp) acquisition.on(new Event.Failed(Code.NOAUTH));
+
+        assertThat(giveUp.nodes()).isEmpty();
+        assertThat(giveUp.failure())
+                .isInstanceOf(ZkLockException.class)
+                .hasMessageContaining("/locks/a")
+                .hasMessageContaining("NOAUTH");
+    }
+
+    @Test
+    void abandon_whileWaiting_deletesOurNode_andAfterTheEnd_doesNothing() {
+        Acquisition acquisition = new Acquisition(List.of(exclusive), null);
+        LockNode ours = enter(acquisition, 5);
+        acquisition.on(listed("_c_x-lock-0000000004", ours.name()));
+        acquisition.on(new Event.WatchSet());
+
+        assertThat(acquisition.abandon(null)).isEqualTo(new Command.GiveUp(List.of(ours), null, null));
+        assertThat(acquisition.abandon(null)).isEqualTo(new Command.Await());
+    }
+
+    @Test
+    void severalQueues_areWaitedOnInTurn_andGrantedTogether() {
+        LockQueue other = new LockQueue(client, "/locks/b", "lock-", LockDriver.exclusive(), null);
+        Acquisition acquisition = new Acquisition(List.of(exclusive, other), null);
+        Command.Create create = (Command.Create) acquisition.start();
+        LockNode inA = node(exclusive, create.prefix() + "0000000002");
+        LockNode inB = node(other, create.prefix() + "0000000008");
+        acquisition.on(new Event.Created(SESSION, List.of(inA, inB)));
+
+        Command command = acquisition.on(
+                new Event.Listed(SESSION, List.of(List.of(inA.name()), List.of("_c_x-lock-0000000007", inB.name()))));
+
+        assertThat(command).isEqualTo(new Command.Watch(1, "_c_x-lock-0000000007"));
+        acquisition.on(new Event.WatchSet());
+        assertThat(acquisition.on(new Event.Woken(NodeWatcher.Wake.DELETED)))
+                .isEqualTo(new Command.Granted(List.of(inA, inB), List.of(true, true)));
+    }
+
+    @Test
+    void severalQueues_whenOneListingFailed_listThatQueueWhenItsTurnComes() {
+        LockQueue other = new LockQueue(client, "/locks/b", "lock-", LockDriver.exclusive(), null);
+        Acquisition acquisition = new Acquisition(List.of(exclusive, other), null);
+        Command.Create create = (Command.Create) acquisition.start();
+        LockNode inA = node(exclusive, create.prefix() + "0000000002");
+        LockNode inB = node(other, create.prefix() + "0000000008");
+        acquisition.on(new Event.Created(SESSION, List.of(inA, inB)));
+        List<List<String>> listings = new ArrayList<>();
+        listings.add(List.of(inA.name()));
+        listings.add(null);
+
+        assertThat(acquisition.on(new Event.Listed(SESSION, listings))).isEqualTo(new Command.ListQueue(1));
+        assertThat(acquisition.on(listed(inB.name())))
+                .isEqualTo(new Command.Granted(List.of(inA, inB), List.of(true, true)));
+    }
+
+    @Test
+    void alongside_holdsAtOnceBehindTheNodeItRanksWith() {
+        LockQueue reads = new LockQueue(client, "/locks/rw", NodeNames.READ_LOCK_NAME, LockDriver.read(), null);
+        Acquisition acquisition = new Acquisition(List.of(reads), "0000000004");
+        Command.Create create = (Command.Create) acquisition.start();
+        assertThat(create.alongsideSequence()).isEqualTo("0000000004");
+        LockNode ours = node(reads, create.prefix() + "0000000004");
+        acquisition.on(new Event.Created(SESSION, List.of(ours)));
+
+        Command command = acquisition.on(listed("_c_0-__WRIT__0000000004", ours.name())); // sorts before ours
+
+        assertThat(command).isEqualTo(new Command.Granted(List.of(ours), List.of(false)));
+    }
+
+    private LockNode enter(Acquisition acquisition, int sequence) {
+        Command.Create create = (Command.Create) acquisition.start();
+        LockNode ours = node(exclusive, create.prefix() + String.format("%010d", sequence));
+        assertThat(acquisition.on(new Event.Created(SESSION, List.of(ours)))).isEqualTo(new Command.Await());
+        return ours;
+    }
+
+    private static LockNode node(LockQueue queue, String name) {
+        return new LockNode(queue.path() + "/" + name, name, 42, SESSION);
+    }
+
+    private static Event.Listed listed(String... children) {
+        return new Event.Listed(SESSION, List.of(List.of(children)));
+    }
+}
