@@ -63,9 +63,7 @@ final class AcquisitionTest {
     @Test
     void woken_whenANodeAheadGoesAndOthersRemain_listsOnce() {
         Acquisition acquisition = new Acquisition(List.of(exclusive), null);
-        LockNode ours = enter(acquisition, 5);
-        acquisition.on(listed("_c_x-lock-0000000003", "_c_y-lock-0000000004", ours.name()));
-        acquisition.on(new Event.WatchSet());
+        LockNode ours = waitBehind(acquisition, "_c_x-lock-0000000003", "_c_y-lock-0000000004");
 
         Command command = acquisition.on(new Event.Woken(NodeWatcher.Wake.DELETED));
 
@@ -77,9 +75,7 @@ final class AcquisitionTest {
     @Test
     void woken_whenTheWatchedNodeHeldFromTheFrontInThisProcess_isGrantedWithoutAListing() {
         Acquisition acquisition = new Acquisition(List.of(exclusive), null);
-        LockNode ours = enter(acquisition, 5);
-        acquisition.on(listed("_c_x-lock-0000000003", "_c_y-lock-0000000004", ours.name()));
-        acquisition.on(new Event.WatchSet());
+        LockNode ours = waitBehind(acquisition, "_c_x-lock-0000000003", "_c_y-lock-0000000004");
 
         Command command = acquisition.on(new Event.Woken(NodeWatcher.Wake.DELETED_FROM_FRONT));
 
@@ -102,9 +98,7 @@ final class AcquisitionTest {
     @Test
     void woken_whenTheDataChanged_watchesTheSameNodeAgain_andWhenTheSessionEnded_lists() {
         Acquisition acquisition = new Acquisition(List.of(exclusive), null);
-        LockNode ours = enter(acquisition, 5);
-        acquisition.on(listed("_c_x-lock-0000000004", ours.name()));
-        acquisition.on(new Event.WatchSet());
+        LockNode ours = waitBehind(acquisition, "_c_x-lock-0000000004");
 
         assertThat(acquisition.on(new Event.Woken(NodeWatcher.Wake.CHANGED)))
                 .isEqualTo(new Command.Watch(0, "_c_x-lock-0000000004"));
@@ -139,9 +133,7 @@ final class AcquisitionTest {
     @Test
     void deadlinePassed_whileWaitingOnTheWatch_givesUp() {
         Acquisition acquisition = new Acquisition(List.of(exclusive), null);
-        LockNode ours = enter(acquisition, 5);
-        acquisition.on(listed("_c_x-lock-0000000004", ours.name()));
-        acquisition.on(new Event.WatchSet());
+        LockNode ours = waitBehind(acquisition, "_c_x-lock-0000000004");
 
         assertThat(acquisition.on(new Event.DeadlinePassed())).isEqualTo(new Command.GiveUp(List.of(ours), null, null));
         assertThat(acquisition.on(new Event.Woken(NodeWatcher.Wake.DELETED))).isEqualTo(new Command.Await());
@@ -232,9 +224,7 @@ final class AcquisitionTest {
     @Test
     void listed_withoutOurNode_deletesOurPlaceAndEntersAgainAtTheBack() {
         Acquisition acquisition = new Acquisition(List.of(exclusive), null);
-        LockNode ours = enter(acquisition, 5);
-        acquisition.on(listed("_c_x-lock-0000000004", ours.name()));
-        acquisition.on(new Event.WatchSet());
+        LockNode ours = waitBehind(acquisition, "_c_x-lock-0000000004");
         acquisition.on(new Event.Woken(NodeWatcher.Wake.SESSION_ENDED));
 
         assertThat(acquisition.on(listed("_c_x-lock-0000000004"))).isEqualTo(new Command.Delete(List.of(ours)));
@@ -268,9 +258,7 @@ final class AcquisitionTest {
     @Test
     void abandon_whileWaiting_deletesOurNode_andAfterTheEnd_doesNothing() {
         Acquisition acquisition = new Acquisition(List.of(exclusive), null);
-        LockNode ours = enter(acquisition, 5);
-        acquisition.on(listed("_c_x-lock-0000000004", ours.name()));
-        acquisition.on(new Event.WatchSet());
+        LockNode ours = waitBehind(acquisition, "_c_x-lock-0000000004");
 
         assertThat(acquisition.abandon(null)).isEqualTo(new Command.GiveUp(List.of(ours), null, null));
         assertThat(acquisition.abandon(null)).isEqualTo(new Command.Await());
@@ -329,6 +317,16 @@ final class AcquisitionTest {
         Command.Create create = (Command.Create) acquisition.start();
         LockNode ours = node(exclusive, create.prefix() + String.format("%010d", sequence));
         assertThat(acquisition.on(new Event.Created(SESSION, List.of(ours)))).isEqualTo(new Command.Await());
+        return ours;
+    }
+
+    /** Enters with sequence 5 behind {@code ahead}, and sets the watch the driver asks for. */
+    private LockNode waitBehind(Acquisition acquisition, String... ahead) {
+        LockNode ours = enter(acquisition, 5);
+        List<String> children = new ArrayList<>(List.of(ahead));
+        children.add(ours.name());
+        assertThat(acquisition.on(new Event.Listed(SESSION, List.of(children)))).isInstanceOf(Command.Watch.class);
+        assertThat(acquisition.on(new Event.WatchSet())).isEqualTo(new Command.Await());
         return ours;
     }
 
