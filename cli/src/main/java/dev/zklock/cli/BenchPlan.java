@@ -56,8 +56,10 @@ final class BenchPlan {
 
     private static List<Scenario> reentrant(List<Integer> clients, List<Integer> threads) {
         List<Scenario> scenarios = new ArrayList<>();
+        // The uncontended acquire is bounded by the floor the bench measures in the same run: no lock that lists its
+        // queue after its create can answer before a bare create with a listing pipelined behind it does.
         scenarios.add(LockScenario.uncontended(Recipe.reentrant(), true)
-                .target(LockScenario.ACQUIRE_P50, Target.ratioAtMost(0.7))
+                .target(LockScenario.VS_PIPELINED_PAIR, Target.atMost(1.1))
                 .target(LockScenario.VS_RAW_CREATE, Target.atMost(1.25))
                 .target(LockScenario.CYCLES_PER_SECOND, Target.ratioAtLeast(1.2)));
         for (int n : clients) {

@@ -37,6 +37,7 @@ final class LockScenario implements Scenario {
     static final String RAW_FLOOR = "raw floor (one create + one delete, raw ZooKeeper handle)";
     static final String ACQUIRE_P50 = "acquire p50 (ms)";
     static final String VS_RAW_CREATE = "acquire p50 / raw create p50";
+    static final String VS_PIPELINED_PAIR = "acquire p50 / create + pipelined listing p50";
     static final String RAW_LISTED_P50 = "create + pipelined listing p50 (ms)";
     static final String CYCLES_PER_SECOND = "cycles/s";
     static final String ACQUISITIONS_PER_SECOND = "acquisitions/s";
@@ -174,6 +175,11 @@ final class LockScenario implements Scenario {
             if (raw != null) {
                 double create = raw.acquireMillis(50);
                 rows.add(targets.row(this, measured, VS_RAW_CREATE, m -> m.acquireMillis(50) / create));
+            }
+            Measurement pair = measured.get(Side.RAW_LISTED);
+            if (pair != null) {
+                double floor = pair.acquireMillis(50);
+                rows.add(targets.row(this, measured, VS_PIPELINED_PAIR, m -> m.acquireMillis(50) / floor));
             }
             rows.add(targets.row(this, measured, CYCLES_PER_SECOND, Measurement::perSecond));
             rows.add(targets.row(this, measured, "requests per cycle", Measurement::requestsPerAcquisition));

@@ -39,7 +39,8 @@ final class BenchReportTest {
 
     @Test
     void rows_withTheListedFloor_giveTheLowestRatioToCuratorAListingLockCanReach() {
-        LockScenario scenario = LockScenario.uncontended(Recipe.reentrant(), true);
+        LockScenario scenario = LockScenario.uncontended(Recipe.reentrant(), true)
+                .target(LockScenario.VS_PIPELINED_PAIR, Target.atMost(1.1));
         BenchReport report = report(
                 scenario,
                 Map.of(
@@ -49,6 +50,10 @@ final class BenchReportTest {
                         Side.RAW_LISTED, measured(1400, 360_000, 4200)));
 
         List<BenchRow> rows = report.rows();
+
+        BenchRow vsPair = row(rows, LockScenario.VS_PIPELINED_PAIR);
+        assertThat(vsPair.zklock()).isCloseTo(1.111, within());
+        assertThat(vsPair.isMet()).isFalse(); // 1.11 > 1.1
 
         assertThat(row(rows, LockScenario.RAW_LISTED_P50).zklock()).isCloseTo(0.36, within());
         assertThat(row(rows, "create + listing p50 / raw create p50").zklock()).isCloseTo(1.125, within());
