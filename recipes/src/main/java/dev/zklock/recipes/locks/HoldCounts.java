@@ -2,6 +2,7 @@ package dev.zklock.recipes.locks;
 
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.function.Predicate;
 
 /**
  * Per-thread hold counts of a reentrant lock: which thread holds what (a node, or the nodes of a multi-lock), and how
@@ -67,7 +68,7 @@ final class HoldCounts<H> {
     }
 
     /** Tells whether some thread's hold matches {@code test}. */
-    boolean anyMatch(java.util.function.Predicate<H> test) {
+    boolean anyMatch(Predicate<H> test) {
         return holds.values().stream().anyMatch(hold -> test.test(hold.held));
     }
 

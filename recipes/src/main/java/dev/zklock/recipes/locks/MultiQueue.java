@@ -122,6 +122,6 @@ final class MultiQueue {
                 return queue;
             }
         }
-        throw new IllegalStateException("node " + node + " is in none of the queues");
+        throw new AssertionError("node " + node + " is in none of the queues " + queues);
     }
 }

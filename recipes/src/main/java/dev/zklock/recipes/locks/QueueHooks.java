@@ -1,5 +1,7 @@
 package dev.zklock.recipes.locks;
 
+import java.util.List;
+
 /**
  * Named points in the lock queue where a test can step in: block on a latch, throw, or inject a real fault (expire
  * the session, stop the server) at an exact moment of an acquire or release. The default does nothing. Hooks run on
@@ -12,7 +14,7 @@ interface QueueHooks {
     default void createSent(String lockPath, String protectedPrefix) {}
 
     /** Called with the first listing an acquisition read, and our node's name, before the driver decides. */
-    default void entered(String lockPath, String ourNode, java.util.List<String> children) {}
+    default void entered(String lockPath, String ourNode, List<String> children) {}
 
     /** Called after the watch on the node ahead was set, before waiting for it to fire. */
     default void watchSet(String lockPath, String ourNode, String watchedNode) {}

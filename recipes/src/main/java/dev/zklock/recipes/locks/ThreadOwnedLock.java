@@ -1,6 +1,8 @@
 package dev.zklock.recipes.locks;
 
+import java.util.Collection;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * What every lock owned per thread shares: local hold counts, so that re-entry and inner releases cost no ZooKeeper
@@ -9,7 +11,7 @@ import java.util.Optional;
 abstract class ThreadOwnedLock extends AbstractZkLock {
     final HoldCounts<Hold> holds;
     /** Threads inside a first acquire of this instance: a registry must not forget an instance in use. */
-    private final java.util.concurrent.atomic.AtomicInteger busy = new java.util.concurrent.atomic.AtomicInteger();
+    private final AtomicInteger busy = new AtomicInteger();
 
     ThreadOwnedLock(LockQueue queue) {
         super(queue);
@@ -75,7 +77,7 @@ abstract class ThreadOwnedLock extends AbstractZkLock {
      * @throws InterruptedException if the thread is interrupted while listing
      * @throws ZkLockException if ZooKeeper refuses the listing
      */
-    public java.util.Collection<String> getParticipantNodes() throws InterruptedException {
+    public Collection<String> getParticipantNodes() throws InterruptedException {
         return participantNodes();
     }
 

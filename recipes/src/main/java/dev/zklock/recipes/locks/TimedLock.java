@@ -10,7 +10,7 @@ import org.apache.curator.framework.recipes.locks.InterProcessLock;
  * on top of one package-private acquire with a deadline. Safe for use by multiple threads.
  */
 abstract class TimedLock implements InterProcessLock {
-    private volatile Lock jdkLock; // made on first use; any two racing threads may make one each, which is harmless
+    private final Lock jdkLock = newJdkLock(); // one per lock, so asLock() answers the same object every time
     /**
      * Acquires the lock, waiting as long as it takes.
      *
@@ -122,12 +122,7 @@ abstract class TimedLock implements InterProcessLock {
      * @return a {@code Lock} view of this lock, the same object on every call; no ZooKeeper call until it is used
      */
     public Lock asLock() {
-        Lock view = jdkLock;
-        if (view == null) {
-            view = newJdkLock();
-            jdkLock = view;
-        }
-        return view;
+        return jdkLock;
     }
 
     private Lock newJdkLock() {

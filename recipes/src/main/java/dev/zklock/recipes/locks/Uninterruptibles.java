@@ -22,7 +22,9 @@ final class Uninterruptibles {
                 } catch (TimeoutException e) {
                     return null;
                 } catch (ExecutionException e) {
-                    throw new IllegalStateException("a ZooKeeper callback failed", e.getCause());
+                    // Our futures are completed by ZooKeeper callbacks that cannot throw: a failure here is a library
+                    // bug.
+                    throw new AssertionError("a ZooKeeper callback failed", e.getCause());
                 }
             }
         } finally {

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeSet;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.locks.InterProcessLock;
 
@@ -67,7 +68,7 @@ public final class ZkMultiLock extends TimedLock {
     private final MultiQueue queue;
     private final MemberLocks members;
     private final HoldCounts<Held> holds;
-    private final List<LockStateListener> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final List<LockStateListener> listeners = new CopyOnWriteArrayList<>();
     private final String name;
 
     /**

@@ -3,6 +3,7 @@ package dev.zklock.recipes.locks;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.AsyncCallback;
 import org.apache.zookeeper.CreateMode;
@@ -13,6 +14,7 @@ import org.apache.zookeeper.OpResult;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.ACL;
+import org.apache.zookeeper.data.Stat;
 
 /**
  * Requests on the client's current ZooKeeper session: asynchronous ones answered by a future {@link Reply}, and
@@ -56,7 +58,7 @@ final class ZkSession {
      * with CONNECTIONLOSS: two thirds of the negotiated session timeout, the client's read timeout.
      */
     long requestTimeoutNanos() {
-        return java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(zk.getSessionTimeout() * 2L / 3);
+        return TimeUnit.MILLISECONDS.toNanos(zk.getSessionTimeout() * 2L / 3);
     }
 
     CompletableFuture<Reply> create(String path, byte[] data, List<ACL> acl, CreateMode mode) {
@@ -128,7 +130,7 @@ final class ZkSession {
      */
     Reply watchDataNow(String path, Watcher watcher) throws InterruptedException {
         try {
-            org.apache.zookeeper.data.Stat stat = new org.apache.zookeeper.data.Stat();
+            Stat stat = new Stat();
             zk.getData(path, watcher, stat);
             return new Reply(Code.OK, null, stat, List.of(), sessionId);
         } catch (KeeperException e) {
