@@ -11,12 +11,12 @@ import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.recipes.locks.InterProcessLock;
 
 /**
- * Several arbitrary {@link InterProcessLock}s taken as one: zklock locks in path order, others in the order given;
- * a failure while acquiring stops at once and releases what was taken, in reverse; release goes on past a failing
- * member and reports every failure. Immutable and safe for use by multiple threads; each member keeps its own
- * ownership rules.
+ * Several arbitrary {@link InterProcessLock}s taken as one, the {@link ZkMultiLock} over locks: zklock locks in path
+ * order, others in the order given; a failure while acquiring stops at once and releases what was taken, in reverse;
+ * release goes on past a failing member and reports every failure. Immutable and safe for use by multiple threads;
+ * each member keeps its own ownership rules (so what a thread took, it releases).
  */
-final class MemberLocks {
+final class MemberLocks implements MultiLockMembers {
     private final List<InterProcessLock> members;
 
     MemberLocks(List<? extends InterProcessLock> locks) {
@@ -38,8 +38,23 @@ final class MemberLocks {
         return members;
     }
 
-    /** Acquires every member in order, each within what is left of the deadline; empty (and nothing held) if one timed out. */
-    Optional<List<InterProcessLock>> acquire(Deadline deadline) throws InterruptedException {
+    /**
+     * Acquires every member in order, each within what is left of the deadline; empty (and nothing held) if one timed
+     * out. The members keep their own states and listeners: {@code listeners} are not used.
+     */
+    @Override
+    public Optional<Taken> acquire(Deadline deadline, List<LockStateListener> listeners) throws InterruptedException {
+        return acquireAll(deadline).map(MembersTaken::new);
+    }
+
+    @Override
+    public List<String> paths() {
+        List<String> paths = new ArrayList<>();
+        members.forEach(member -> pathOf(member).ifPresent(paths::add));
+        return List.copyOf(paths);
+    }
+
+    private Optional<List<InterProcessLock>> acquireAll(Deadline deadline) throws InterruptedException {
         List<InterProcessLock> taken = new ArrayList<>();
         try {
             for (InterProcessLock member : members) {
@@ -85,7 +100,7 @@ final class MemberLocks {
     }
 
     /** Returns the fencing tokens of the zklock members held by the current thread, by path. */
-    Map<String, Long> tokens() {
+    private Map<String, Long> tokens() {
         Map<String, Long> tokens = new LinkedHashMap<>();
         for (InterProcessLock member : members) {
             if (member instanceof ThreadOwnedLock owned) {
@@ -124,5 +139,29 @@ final class MemberLocks {
             return Optional.of(exclusive.path());
         }
         return Optional.empty();
+    }
+
+    /** The members one thread took: held while taken (each member keeps its own state). */
+    private final class MembersTaken implements Taken {
+        private final List<InterProcessLock> taken;
+
+        MembersTaken(List<InterProcessLock> taken) {
+            this.taken = taken;
+        }
+
+        @Override
+        public LockState state() {
+            return LockState.HELD;
+        }
+
+        @Override
+        public Map<String, Long> tokens() {
+            return MemberLocks.this.tokens();
+        }
+
+        @Override
+        public void release() {
+            releaseAll(taken);
+        }
     }
 }

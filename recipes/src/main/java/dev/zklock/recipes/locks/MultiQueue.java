@@ -1,7 +1,9 @@
 package dev.zklock.recipes.locks;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.Op;
@@ -9,30 +11,53 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The queues of several exclusive lock paths, entered and left together with one ZooKeeper transaction each way.
- * Safe for use by multiple threads; it keeps no per-acquisition state (that lives in {@link Acquisition}).
+ * The queues of several exclusive lock paths, entered and left together with one ZooKeeper transaction each way: the
+ * {@link ZkMultiLock} over paths. Safe for use by multiple threads; it keeps no per-acquisition state (that lives in
+ * {@link Acquisition}).
  */
-final class MultiQueue {
+final class MultiQueue implements MultiLockMembers {
     private static final Logger logger = LoggerFactory.getLogger(MultiQueue.class);
     private static final String LOCK_NAME = "lock-";
 
     private final List<LockQueue> queues;
+    private final String name;
 
-    /** @param paths distinct, valid lock paths in canonical (sorted) order */
-    MultiQueue(CuratorFramework client, List<String> paths) {
+    /**
+     * @param paths distinct, valid lock paths in canonical (sorted) order
+     * @param name what metrics and messages call the multi-lock
+     */
+    MultiQueue(CuratorFramework client, List<String> paths, String name) {
         List<LockQueue> list = new ArrayList<>();
         for (String path : paths) {
             list.add(new LockQueue(client, path, LOCK_NAME, LockDriver.exclusive(), null));
         }
         this.queues = List.copyOf(list);
+        this.name = name;
     }
 
     List<LockQueue> queues() {
         return queues;
     }
 
+    @Override
+    public List<String> paths() {
+        return queues.stream().map(LockQueue::path).toList();
+    }
+
+    /** Takes a place in every queue at once and waits until it holds all; empty if the deadline passed first. */
+    @Override
+    public Optional<Taken> acquire(Deadline deadline, List<LockStateListener> listeners) throws InterruptedException {
+        for (LockQueue queue : queues) {
+            queue.checkCanAcquire();
+        }
+        long start = System.nanoTime();
+        Optional<List<LockNode>> nodes = new BlockingRunner(queues, deadline, null).run();
+        queues.get(0).metrics().acquire(name, nodes.isPresent(), System.nanoTime() - start);
+        return nodes.map(granted -> new PathsTaken(track(granted, listeners)));
+    }
+
     /** Tracks the connection state of the nodes of one granted multi-lock. */
-    List<Hold> track(List<LockNode> nodes, List<LockStateListener> listeners) {
+    private List<Hold> track(List<LockNode> nodes, List<LockStateListener> listeners) {
         List<Hold> holds = new ArrayList<>();
         for (int i = 0; i < nodes.size(); i++) {
             holds.add(queues.get(i).track(nodes.get(i), listeners));
@@ -58,14 +83,6 @@ final class MultiQueue {
                 ReleasesInFlight.end(release);
             }
         }
-    }
-
-    /** Takes a place in every queue at once and waits until it holds all; empty if the deadline passed first. */
-    Optional<List<LockNode>> acquire(Deadline deadline) throws InterruptedException {
-        for (LockQueue queue : queues) {
-            queue.checkCanAcquire();
-        }
-        return new BlockingRunner(queues, deadline, null).run();
     }
 
     /**
@@ -123,5 +140,41 @@ final class MultiQueue {
             }
         }
         throw new AssertionError("node " + node + " is in none of the queues " + queues);
+    }
+
+    /** Our nodes in every queue, held as one. */
+    private final class PathsTaken implements Taken {
+        private final List<Hold> holds;
+
+        PathsTaken(List<Hold> holds) {
+            this.holds = holds;
+        }
+
+        @Override
+        public LockState state() {
+            LockState worst = LockState.HELD;
+            for (Hold hold : holds) {
+                LockState state = hold.state();
+                if (state.compareTo(worst) > 0) {
+                    worst = state;
+                }
+            }
+            return worst;
+        }
+
+        @Override
+        public Map<String, Long> tokens() {
+            Map<String, Long> tokens = new LinkedHashMap<>();
+            for (int i = 0; i < holds.size(); i++) {
+                tokens.put(queues.get(i).path(), holds.get(i).node().token());
+            }
+            return tokens;
+        }
+
+        @Override
+        public void release() {
+            queues.get(0).metrics().released(name, holds.get(0).heldNanos());
+            MultiQueue.this.release(holds);
+        }
     }
 }

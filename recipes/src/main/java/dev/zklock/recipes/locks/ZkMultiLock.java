@@ -1,7 +1,5 @@
 package dev.zklock.recipes.locks;
 
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -65,9 +63,8 @@ import org.apache.curator.framework.recipes.locks.InterProcessLock;
  * @since 0.1.0
  */
 public final class ZkMultiLock extends TimedLock {
-    private final MultiQueue queue;
-    private final MemberLocks members;
-    private final HoldCounts<Held> holds;
+    private final MultiLockMembers members;
+    private final HoldCounts<MultiLockMembers.Taken> holds;
     private final List<LockStateListener> listeners = new CopyOnWriteArrayList<>();
     private final String name;
 
@@ -87,9 +84,8 @@ public final class ZkMultiLock extends TimedLock {
         for (String path : paths) {
             distinct.add(Checks.lockPath(path));
         }
-        this.queue = new MultiQueue(client, List.copyOf(distinct));
-        this.members = null;
         this.name = distinct.toString();
+        this.members = new MultiQueue(client, List.copyOf(distinct), name);
         this.holds = new HoldCounts<>(name);
     }
 
@@ -102,9 +98,9 @@ public final class ZkMultiLock extends TimedLock {
      */
     public ZkMultiLock(List<? extends InterProcessLock> locks) {
         Objects.requireNonNull(locks, "locks");
-        this.members = new MemberLocks(locks);
-        this.queue = null;
-        this.name = this.members.members().toString();
+        MemberLocks memberLocks = new MemberLocks(locks);
+        this.members = memberLocks;
+        this.name = memberLocks.members().toString();
         this.holds = new HoldCounts<>(name);
     }
 
@@ -118,15 +114,9 @@ public final class ZkMultiLock extends TimedLock {
      */
     @Override
     public void release() {
-        Held held = holds.release();
-        if (held == null) {
-            return;
-        }
-        if (queue != null) {
-            queue.queues().get(0).metrics().released(name, held.holds().get(0).heldNanos());
-            queue.release(held.holds());
-        } else {
-            MemberLocks.releaseAll(held.members());
+        MultiLockMembers.Taken taken = holds.release();
+        if (taken != null) {
+            taken.release();
         }
     }
 
@@ -138,7 +128,7 @@ public final class ZkMultiLock extends TimedLock {
      */
     @Override
     public boolean isAcquiredInThisProcess() {
-        return holds.anyMatch(held -> held.state() != LockState.LOST);
+        return holds.anyMatch(taken -> taken.state() != LockState.LOST);
     }
 
     /**
@@ -147,8 +137,8 @@ public final class ZkMultiLock extends TimedLock {
      * @return {@code true} if the current thread holds every lock through this instance
      */
     public boolean isHeldByCurrentThread() {
-        Held held = holds.heldByCurrentThread();
-        return held != null && held.state() != LockState.LOST;
+        MultiLockMembers.Taken taken = holds.heldByCurrentThread();
+        return taken != null && taken.state() != LockState.LOST;
     }
 
     /**
@@ -158,7 +148,7 @@ public final class ZkMultiLock extends TimedLock {
      * @return the state, or empty if the current thread does not hold this multi-lock
      */
     public Optional<LockState> holdState() {
-        return Optional.ofNullable(holds.heldByCurrentThread()).map(Held::state);
+        return Optional.ofNullable(holds.heldByCurrentThread()).map(MultiLockMembers.Taken::state);
     }
 
     /**
@@ -200,15 +190,11 @@ public final class ZkMultiLock extends TimedLock {
      * @throws IllegalMonitorStateException if the current thread does not hold this multi-lock
      */
     public Map<String, Long> fencingTokens() {
-        Held held = Optional.ofNullable(holds.heldByCurrentThread()).orElseThrow(() -> HoldCounts.notHeld(name));
-        if (queue == null) {
-            return members.tokens();
+        MultiLockMembers.Taken taken = holds.heldByCurrentThread();
+        if (taken == null) {
+            throw HoldCounts.notHeld(name);
         }
-        Map<String, Long> tokens = new LinkedHashMap<>();
-        for (int i = 0; i < held.holds().size(); i++) {
-            tokens.put(queue.queues().get(i).path(), held.holds().get(i).node().token());
-        }
-        return tokens;
+        return taken.tokens();
     }
 
     /**
@@ -218,19 +204,13 @@ public final class ZkMultiLock extends TimedLock {
      * @return the paths, relative to the client's namespace
      */
     public List<String> paths() {
-        List<String> paths = new ArrayList<>();
-        if (queue != null) {
-            queue.queues().forEach(q -> paths.add(q.path()));
-        } else {
-            members.members().forEach(member -> MemberLocks.pathOf(member).ifPresent(paths::add));
-        }
-        return List.copyOf(paths);
+        return members.paths();
     }
 
     @Override
     LockHold newHold() {
-        Held held = holds.heldByCurrentThread();
-        return new LockHold(name, fencingTokens(), held::state, this::release);
+        MultiLockMembers.Taken taken = holds.heldByCurrentThread();
+        return new LockHold(name, taken.tokens(), taken::state, this::release);
     }
 
     @Override
@@ -238,13 +218,9 @@ public final class ZkMultiLock extends TimedLock {
         return name;
     }
 
-    void setHooks(QueueHooks hooks) {
-        queue.queues().get(0).setHooks(hooks);
-    }
-
     @Override
     boolean acquire(Deadline deadline) throws InterruptedException {
-        Held current = holds.heldByCurrentThread();
+        MultiLockMembers.Taken current = holds.heldByCurrentThread();
         Checks.requireState(
                 current == null || current.state() != LockState.LOST,
                 "the hold of multi-lock %s was lost (its session ended or a node went); release it before acquiring"
@@ -253,33 +229,13 @@ public final class ZkMultiLock extends TimedLock {
         if (holds.reenter()) {
             return true;
         }
-        long start = System.nanoTime();
-        Optional<Held> held = queue != null
-                ? queue.acquire(deadline).map(nodes -> new Held(queue.track(nodes, listeners), List.of()))
-                : members.acquire(deadline).map(taken -> new Held(List.of(), taken));
-        if (queue != null) {
-            queue.queues().get(0).metrics().acquire(name, held.isPresent(), System.nanoTime() - start);
-        }
-        held.ifPresent(holds::hold);
-        return held.isPresent();
+        Optional<MultiLockMembers.Taken> taken = members.acquire(deadline, listeners);
+        taken.ifPresent(holds::hold);
+        return taken.isPresent();
     }
 
     @Override
     public String toString() {
         return "ZkMultiLock" + name;
-    }
-
-    /** What one thread holds: our nodes (over paths) or the members taken (over locks). */
-    private record Held(List<Hold> holds, List<InterProcessLock> members) {
-        LockState state() {
-            LockState worst = LockState.HELD;
-            for (Hold hold : holds) {
-                LockState state = hold.state();
-                if (state.compareTo(worst) > 0) {
-                    worst = state;
-                }
-            }
-            return worst;
-        }
     }
 }

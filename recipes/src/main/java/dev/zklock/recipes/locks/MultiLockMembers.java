@@ -1,0 +1,35 @@
+package dev.zklock.recipes.locks;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * How a {@link ZkMultiLock} takes its locks as one: over lock paths, every node in one transaction ({@link MultiQueue}),
+ * or over arbitrary locks, one after another ({@link MemberLocks}). Implementations are safe for use by multiple
+ * threads; what one thread took is its {@link Taken}.
+ */
+interface MultiLockMembers {
+    /**
+     * Takes every lock before the deadline, or nothing.
+     *
+     * @param listeners the multi-lock's state listeners, for the holds this acquisition makes
+     * @return what was taken, or empty if the deadline passed first (nothing is left held)
+     */
+    Optional<Taken> acquire(Deadline deadline, List<LockStateListener> listeners) throws InterruptedException;
+
+    /** Returns the lock paths taken, in the order they are taken (zklock members only, over locks). */
+    List<String> paths();
+
+    /** What one acquisition of a multi-lock took: released as one. */
+    interface Taken {
+        /** Returns the worst state of the holds (LOST before IN_DOUBT before HELD). No ZooKeeper call. */
+        LockState state();
+
+        /** Returns the fencing token of each lock path taken, in path order. No ZooKeeper call. */
+        Map<String, Long> tokens();
+
+        /** Releases everything taken, going on past failures; throws the first with the others suppressed. */
+        void release();
+    }
+}
