@@ -149,17 +149,16 @@ abstract class AbstractZkLock extends TimedLock {
         long start = System.nanoTime();
         CompletableFuture<List<LockNode>> outcome = runner.start();
         outcome.whenComplete((nodes, failure) -> ForkJoinPool.commonPool().execute(() -> {
-            if (failure == null || failure instanceof LockTimeoutException) {
-                queue.metrics().acquire(queue.path(), failure == null, System.nanoTime() - start);
-            }
             if (failure != null) {
+                if (failure instanceof LockTimeoutException) {
+                    granted(Optional.empty(), start);
+                }
                 result.completeExceptionally(failure instanceof CompletionException ? failure.getCause() : failure);
                 return;
             }
-            LockNode node = nodes.get(0);
-            Hold hold = queue.track(node, listeners);
+            Hold hold = granted(Optional.of(nodes.get(0)), start).orElseThrow();
             LockHold lockHold = new LockHold(
-                    queue.path(), Map.of(queue.path(), node.token()), hold::state, () -> queue.release(hold));
+                    queue.path(), Map.of(queue.path(), hold.node().token()), hold::state, () -> queue.release(hold));
             if (!result.complete(lockHold)) {
                 lockHold.close(); // cancelled while the lock was being granted
             }
@@ -174,6 +173,25 @@ abstract class AbstractZkLock extends TimedLock {
 
     void setHooks(QueueHooks hooks) {
         queue.setHooks(hooks);
+    }
+
+    /**
+     * Takes a place in the queue until the deadline; once granted, the hold is tracked for its connection state. The
+     * one way every runner's outcome becomes a hold, and is counted in the metrics.
+     */
+    final Optional<Hold> acquireHold(Deadline deadline) throws InterruptedException {
+        long start = System.nanoTime();
+        return granted(enter(deadline), start);
+    }
+
+    /** Takes the caller's first hold: by default a place in the queue. */
+    Optional<LockNode> enter(Deadline deadline) throws InterruptedException {
+        return queue.acquire(deadline);
+    }
+
+    private Optional<Hold> granted(Optional<LockNode> node, long startNanos) {
+        queue.metrics().acquire(queue.path(), node.isPresent(), System.nanoTime() - startNanos);
+        return node.map(granted -> queue.track(granted, listeners));
     }
 
     /** Returns the hold the caller refers to (the current thread's, or the instance's), or null. */

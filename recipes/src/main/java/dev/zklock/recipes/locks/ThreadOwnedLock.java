@@ -107,11 +107,6 @@ abstract class ThreadOwnedLock extends AbstractZkLock {
         return busy.get() > 0 || !holds.isEmpty();
     }
 
-    /** Takes the first hold of the current thread: by default a place in the queue. */
-    Optional<LockNode> enter(Deadline deadline) throws InterruptedException {
-        return queue.acquire(deadline);
-    }
-
     @Override
     final Hold currentHold() {
         return holds.heldByCurrentThread();
@@ -123,16 +118,14 @@ abstract class ThreadOwnedLock extends AbstractZkLock {
         if (holds.reenter()) {
             return true;
         }
-        long start = System.nanoTime();
         busy.incrementAndGet();
-        Optional<LockNode> node;
+        Optional<Hold> hold;
         try {
-            node = enter(deadline);
+            hold = acquireHold(deadline);
         } finally {
             busy.decrementAndGet();
         }
-        node.ifPresent(granted -> holds.hold(queue.track(granted, listeners)));
-        queue.metrics().acquire(queue.path(), node.isPresent(), System.nanoTime() - start);
-        return node.isPresent();
+        hold.ifPresent(holds::hold);
+        return hold.isPresent();
     }
 }

@@ -107,11 +107,9 @@ public final class ZkExclusiveLock extends AbstractZkLock {
     @Override
     boolean acquire(Deadline deadline) throws InterruptedException {
         requireNotLost(hold.get());
-        long start = System.nanoTime();
-        Optional<LockNode> node = queue.acquire(deadline);
-        node.ifPresent(granted -> hold.set(queue.track(granted, listeners)));
-        queue.metrics().acquire(queue.path(), node.isPresent(), System.nanoTime() - start);
-        return node.isPresent();
+        Optional<Hold> granted = acquireHold(deadline);
+        granted.ifPresent(hold::set);
+        return granted.isPresent();
     }
 
     @Override
