@@ -3,6 +3,7 @@ package dev.zklock.recipes.locks;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.zklock.recipes.locks.micrometer.MicrometerLockMetrics;
 import dev.zklock.recipes.test.ZooKeeperExtension;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;

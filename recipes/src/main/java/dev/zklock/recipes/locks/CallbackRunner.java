@@ -163,6 +163,11 @@ final class CallbackRunner {
             watchedPath = path;
         }
         session.watchData(path, nodeWatcher).thenAccept(reply -> {
+            if (reply.isOk() && isOver()) {
+                // Ended while the watch was on its way: a removal sent then found no watch to remove on this client.
+                session.removeWatch(path, nodeWatcher);
+                return;
+            }
             if (reply.isOk()) {
                 first.hooks().watchSet(first.path(), ourNode(watch.queue()), watch.name());
                 feed(new Event.WatchSet());

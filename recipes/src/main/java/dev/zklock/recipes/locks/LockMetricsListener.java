@@ -4,7 +4,7 @@ import java.time.Duration;
 
 /**
  * Hears what every lock of a client does, for metrics: registered with {@link LockMetrics#addListener}. Each method has
- * an empty default, so an implementation overrides what it counts. {@code MicrometerLockMetrics} is one, for users of
+ * an empty default, so an implementation overrides what it counts. {@code dev.zklock.recipes.locks.micrometer.MicrometerLockMetrics} is one, for users of
  * Micrometer; this interface needs nothing but zklock.
  *
  * <p>Called on the thread that acquires or releases, or on a notification thread for {@link #lost}; return quickly. An

@@ -1,38 +1,20 @@
 package dev.zklock.recipes.locks;
 
-import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
-import java.util.Objects;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 /**
- * Lock metrics for Micrometer: the one zklock class that needs {@code micrometer-core} on the class path (an optional
- * dependency; nothing else loads it). Register it with {@link LockMetrics#addListener}.
+ * Lock metrics for Micrometer, at its old address: use {@link dev.zklock.recipes.locks.micrometer.MicrometerLockMetrics}
+ * instead, which this class delegates to (same meters, same tags). Thread-safe; costs no ZooKeeper call.
  *
- * <ul>
- *   <li>{@code zklock.lock.wait} (timer, tags {@code lock} and {@code outcome} = acquired or timeout): time to acquire;
- *   <li>{@code zklock.lock.hold} (timer, tag {@code lock}): time held;
- *   <li>{@code zklock.lock.acquisitions}, {@code zklock.lock.timeouts}, {@code zklock.lock.losses} (counters, tag
- *       {@code lock}).
- * </ul>
- *
- * <p>Tags stay bounded: the {@code lock} tag is what the given function makes of the lock path (by default the path),
- * and after 100 distinct values every new one is reported as {@code "_other"}, so per-entity locks (a
- * {@link ZkLockRegistry}'s) cannot flood the registry. Thread-safe; costs no ZooKeeper call.
- *
+ * @deprecated moved to {@code dev.zklock.recipes.locks.micrometer}, so that nothing in this package refers to
+ *     Micrometer; this class goes in the next minor release
  * @since 0.1.0
  */
+@Deprecated(since = "0.1.0", forRemoval = true)
 public final class MicrometerLockMetrics implements LockMetricsListener {
-    private static final int MAX_TAGS = 100;
-    private static final String OTHER = "_other";
-
-    private final MeterRegistry registry;
-    private final Function<String, String> tagOf;
-    private final Set<String> tags = ConcurrentHashMap.newKeySet();
+    private final LockMetricsListener binding;
 
     /**
      * Reports to {@code registry} with the lock path as the {@code lock} tag (at most 100 distinct values).
@@ -41,66 +23,37 @@ public final class MicrometerLockMetrics implements LockMetricsListener {
      * @throws NullPointerException if {@code registry} is null
      */
     public MicrometerLockMetrics(MeterRegistry registry) {
-        this(registry, Function.identity());
+        this.binding = new dev.zklock.recipes.locks.micrometer.MicrometerLockMetrics(registry);
     }
 
     /**
-     * Reports to {@code registry} with {@code tagOf(lockPath)} as the {@code lock} tag (at most 100 distinct values),
-     * for example the parent path of per-entity locks.
+     * Reports to {@code registry} with {@code tagOf(lockPath)} as the {@code lock} tag (at most 100 distinct values).
      *
      * @param registry where to report
      * @param tagOf makes the {@code lock} tag of a lock path
      * @throws NullPointerException if an argument is null
      */
     public MicrometerLockMetrics(MeterRegistry registry, Function<String, String> tagOf) {
-        this.registry = Objects.requireNonNull(registry, "registry");
-        this.tagOf = Objects.requireNonNull(tagOf, "tagOf");
+        this.binding = new dev.zklock.recipes.locks.micrometer.MicrometerLockMetrics(registry, tagOf);
     }
 
     @Override
     public void acquired(String lockPath, Duration waited) {
-        recordWait(lockPath, waited, "acquired", "zklock.lock.acquisitions");
+        binding.acquired(lockPath, waited);
     }
 
     @Override
     public void timedOut(String lockPath, Duration waited) {
-        recordWait(lockPath, waited, "timeout", "zklock.lock.timeouts");
+        binding.timedOut(lockPath, waited);
     }
 
     @Override
     public void released(String lockPath, Duration held) {
-        Timer.builder("zklock.lock.hold")
-                .tag("lock", tag(lockPath))
-                .register(registry)
-                .record(held);
+        binding.released(lockPath, held);
     }
 
     @Override
     public void lost(String lockPath) {
-        Counter.builder("zklock.lock.losses")
-                .tag("lock", tag(lockPath))
-                .register(registry)
-                .increment();
-    }
-
-    private void recordWait(String lockPath, Duration waited, String outcome, String counter) {
-        String lock = tag(lockPath);
-        Timer.builder("zklock.lock.wait")
-                .tags("lock", lock, "outcome", outcome)
-                .register(registry)
-                .record(waited);
-        Counter.builder(counter).tag("lock", lock).register(registry).increment();
-    }
-
-    private String tag(String lockPath) {
-        String tag = String.valueOf(tagOf.apply(lockPath));
-        if (tags.contains(tag)) {
-            return tag;
-        }
-        if (tags.size() >= MAX_TAGS) {
-            return OTHER;
-        }
-        tags.add(tag);
-        return tag;
+        binding.lost(lockPath);
     }
 }

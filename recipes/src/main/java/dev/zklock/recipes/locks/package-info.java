@@ -21,7 +21,7 @@
  * {@link dev.zklock.recipes.locks.LockStateListener}s on a lock or on every lock of a client
  * ({@link dev.zklock.recipes.locks.LockStates}), and a fencing token that grows with every acquisition of a path.
  * {@link dev.zklock.recipes.locks.LockMetrics} takes metrics listeners
- * ({@link dev.zklock.recipes.locks.MicrometerLockMetrics} for Micrometer, an optional dependency).
+ * ({@link dev.zklock.recipes.locks.micrometer.MicrometerLockMetrics} for Micrometer, an optional dependency).
  *
  * <p><b>Null policy.</b> No method of this package accepts {@code null} for any parameter, and no method returns
  * {@code null}; a {@code null} argument is rejected with a {@link java.lang.NullPointerException} that names the
