@@ -2,8 +2,7 @@ package dev.zklock.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.List;
-import java.util.Map;
+import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -26,15 +25,15 @@ final class BenchClusterIT {
                 "2");
 
         assertThat(run.exitCode()).as(run.err()).isZero();
-        Map<String, Object> report = JsonReader.object(run.out());
-        assertThat((String) report.get("setting")).contains("ensemble, 3 servers");
-        List<Map<String, Object>> rows = JsonReader.objects(report.get("rows"));
-        Map<String, Object> requests = rows.stream()
-                .filter(row -> row.get("scenario").equals("uncontended")
-                        && row.get("metric").equals("requests per cycle")
-                        && row.get("group").toString().startsWith("ZkReentrantLock"))
+        JsonNode report = run.json();
+        assertThat(report.path("setting").asText()).contains("ensemble, 3 servers");
+        JsonNode requests = report.path("rows")
+                .valueStream()
+                .filter(row -> row.path("scenario").asText().equals("uncontended")
+                        && row.path("metric").asText().equals("requests per cycle")
+                        && row.path("group").asText().startsWith("ZkReentrantLock"))
                 .findFirst()
                 .orElseThrow();
-        assertThat((Double) requests.get("zklock")).isBetween(3.0, 3.1);
+        assertThat(requests.path("zklock").asDouble(Double.NaN)).isBetween(3.0, 3.1);
     }
 }

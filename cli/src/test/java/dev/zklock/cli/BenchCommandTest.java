@@ -2,11 +2,12 @@ package dev.zklock.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.MissingNode;
 import java.awt.image.BufferedImage;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import javax.imageio.ImageIO;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -26,21 +27,21 @@ final class BenchCommandTest {
     static Path dir;
 
     private static CommandRun run;
-    private static Map<String, Object> report;
+    private static JsonNode report;
 
     @BeforeAll
     static void benchOnce() {
         run = CommandRun.of(
                 "bench", "--quick", "--json", "--plot", dir.resolve("bench.png").toString());
-        report = run.exitCode() == 0 ? JsonReader.object(run.out()) : Map.of();
+        report = run.exitCode() == 0 ? run.json() : MissingNode.getInstance();
     }
 
     @Test
     void bench_quick_exitsZeroWithOneLineOfJson() {
         assertThat(run.exitCode()).as(run.err()).isZero();
         assertThat(run.out().strip()).doesNotContain("\n");
-        assertThat((String) report.get("setting")).contains("embedded ZooKeeper, 1 server");
-        assertThat(report).containsEntry("overlaps", 0.0);
+        assertThat(report.path("setting").asText()).contains("embedded ZooKeeper, 1 server");
+        assertThat(report.path("overlaps").asLong(-1)).isZero();
     }
 
     @Test
@@ -49,8 +50,9 @@ final class BenchCommandTest {
                 .map(Scenario::key)
                 .toList();
 
-        List<String> ran = JsonReader.objects(report.get("scenarios")).stream()
-                .map(scenario -> (String) scenario.get("key"))
+        List<String> ran = report.path("scenarios")
+                .valueStream()
+                .map(scenario -> scenario.path("key").asText())
                 .toList();
 
         assertThat(ran).containsExactlyElementsOf(planned).contains("readwrite-mix-8-1", "multi-crossed-2");
@@ -58,17 +60,17 @@ final class BenchCommandTest {
 
     @Test
     void bench_quick_everyComparedRowHasBothFiguresAndTheirRatio() {
-        List<Map<String, Object>> rows = JsonReader.objects(report.get("rows"));
+        JsonNode rows = report.path("rows");
 
-        assertThat(rows).isNotEmpty();
-        for (Map<String, Object> row : rows) {
-            if (row.get("group").toString().startsWith("raw floor")) {
-                assertThat(row.get("zklock")).as("%s", row).isNotNull();
-            } else if (!row.get("metric").toString().startsWith("hand-off") && !isCrossed(row)) {
-                assertThat(row).as("%s", row).doesNotContainEntry("zklock", null);
-                assertThat(row).as("%s", row).doesNotContainEntry("curator", null);
-                if (!row.get("curator").equals(0.0)) { // e.g. no watch event in so short a run: no ratio
-                    assertThat(row).as("%s", row).doesNotContainEntry("ratio", null);
+        assertThat(rows.isEmpty()).isFalse();
+        for (JsonNode row : rows) {
+            if (row.path("group").asText().startsWith("raw floor")) {
+                assertThat(row.path("zklock").isNumber()).as("%s", row).isTrue();
+            } else if (!row.path("metric").asText().startsWith("hand-off") && !isCrossed(row)) {
+                assertThat(row.path("zklock").isNull()).as("%s", row).isFalse();
+                assertThat(row.path("curator").isNull()).as("%s", row).isFalse();
+                if (row.path("curator").asDouble() != 0.0) { // e.g. no watch event in so short a run: no ratio
+                    assertThat(row.path("ratio").isNull()).as("%s", row).isFalse();
                 }
             }
         }
@@ -100,23 +102,28 @@ final class BenchCommandTest {
     void bench_quick_crossedMultiLocksShowTheTimedOutShareOfBothSides() {
         // Curator may time out on every acquire of so short a run (its first deadlock lasts the whole timeout), so its
         // rates may be n/a; the timed-out share of each side is always known.
-        Map<String, Object> timedOut = JsonReader.objects(report.get("rows")).stream()
-                .filter(row -> isCrossed(row) && row.get("metric").equals(CrossedMultiLockScenario.TIMED_OUT))
+        JsonNode timedOut = report.path("rows")
+                .valueStream()
+                .filter(row -> isCrossed(row) && row.path("metric").asText().equals(CrossedMultiLockScenario.TIMED_OUT))
                 .findFirst()
                 .orElseThrow();
 
-        assertThat(timedOut).doesNotContainEntry("zklock", null).doesNotContainEntry("curator", null);
-        assertThat(timedOut.get("met")).isInstanceOf(Boolean.class);
+        assertThat(timedOut.path("zklock").isNull()).isFalse();
+        assertThat(timedOut.path("curator").isNull()).isFalse();
+        assertThat(timedOut.path("met").isBoolean()).isTrue();
     }
 
     @Test
     void bench_quick_targetsAreMarkedMetOrMissed() {
-        List<Map<String, Object>> targeted = JsonReader.objects(report.get("rows")).stream()
-                .filter(row -> row.get("target") != null)
+        List<JsonNode> targeted = report.path("rows")
+                .valueStream()
+                .filter(row -> row.hasNonNull("target"))
                 .toList();
 
-        assertThat(targeted).isNotEmpty().allSatisfy(row -> assertThat(row.get("met"))
-                .isInstanceOf(Boolean.class));
+        assertThat(targeted)
+                .isNotEmpty()
+                .allSatisfy(row ->
+                        assertThat(row.path("met").isBoolean()).as("%s", row).isTrue());
     }
 
     @Test
@@ -135,16 +142,17 @@ final class BenchCommandTest {
         assertThat(Files.size(png)).isGreaterThan(1000);
     }
 
-    private static boolean isCrossed(Map<String, Object> row) {
-        return row.get("scenario").toString().contains("opposite orders");
+    private static boolean isCrossed(JsonNode row) {
+        return row.path("scenario").asText().contains("opposite orders");
     }
 
     private static double figure(String group, String scenario, String metric, String side) {
-        return JsonReader.objects(report.get("rows")).stream()
-                .filter(row -> row.get("group").equals(group)
-                        && row.get("scenario").equals(scenario)
-                        && row.get("metric").equals(metric))
-                .map(row -> (Double) row.get(side))
+        return report.path("rows")
+                .valueStream()
+                .filter(row -> row.path("group").asText().equals(group)
+                        && row.path("scenario").asText().equals(scenario)
+                        && row.path("metric").asText().equals(metric))
+                .map(row -> row.path(side).asDouble(Double.NaN))
                 .findFirst()
                 .orElseThrow(() -> new AssertionError("no row " + group + " / " + scenario + " / " + metric));
     }

@@ -1,5 +1,10 @@
 package dev.zklock.cli;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import picocli.CommandLine;
@@ -12,6 +17,9 @@ import picocli.CommandLine;
  * @param err what it printed on its error stream
  */
 record CommandRun(int exitCode, String out, String err) {
+    private static final ObjectMapper READER = JsonMapper.builder()
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .build();
 
     /** Runs {@code zklock args...} on the calling thread and returns its outcome. */
     static CommandRun of(String... args) {
@@ -27,5 +35,22 @@ record CommandRun(int exitCode, String out, String err) {
         commandLine.setOut(new PrintWriter(out, true));
         commandLine.setErr(new PrintWriter(err, true));
         return commandLine;
+    }
+
+    /** Returns what the command printed on its output, read as one JSON value, as a script would read it. */
+    JsonNode json() {
+        return json(out);
+    }
+
+    /**
+     * Returns {@code text} read as one JSON value into Jackson's tree model; fails the test on anything that is not
+     * exactly one JSON value.
+     */
+    static JsonNode json(String text) {
+        try {
+            return READER.readTree(text);
+        } catch (JsonProcessingException e) {
+            throw new AssertionError("not JSON: " + text, e);
+        }
     }
 }

@@ -3,6 +3,7 @@ package dev.zklock.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.zklock.recipes.locks.ZkReentrantLock;
 import dev.zklock.recipes.test.LockActor;
 import dev.zklock.recipes.test.ZooKeeperExtension;
@@ -12,7 +13,6 @@ import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
@@ -100,20 +100,18 @@ final class InspectCommandTest {
 
             assertThat(run.exitCode()).as(run.err()).isZero();
             assertThat(run.out().strip()).doesNotContain("\n");
-            Map<String, Object> json = JsonReader.object(run.out());
-            assertThat(json)
-                    .containsEntry("path", path)
-                    .containsEntry("holders", 1.0)
-                    .containsEntry("waiters", 1.0);
-            List<Map<String, Object>> nodes = JsonReader.objects(json.get("nodes"));
-            assertThat(nodes).hasSize(2);
-            assertThat(nodes.get(0))
-                    .containsEntry("position", 1.0)
-                    .containsEntry("kind", "exclusive")
-                    .containsEntry("state", "holder")
-                    .containsEntry("session", session(holder))
-                    .containsKeys("node", "created", "ageMs", "data");
-            assertThat(nodes.get(1)).containsEntry("state", "waiting");
+            JsonNode json = run.json();
+            assertThat(json.path("path").asText()).isEqualTo(path);
+            assertThat(json.path("holders").asInt(-1)).isEqualTo(1);
+            assertThat(json.path("waiters").asInt(-1)).isEqualTo(1);
+            JsonNode nodes = json.path("nodes");
+            assertThat(nodes.size()).isEqualTo(2);
+            assertThat(nodes.get(0).path("position").asInt(-1)).isEqualTo(1);
+            assertThat(nodes.get(0).path("kind").asText()).isEqualTo("exclusive");
+            assertThat(nodes.get(0).path("state").asText()).isEqualTo("holder");
+            assertThat(nodes.get(0).path("session").asText()).isEqualTo(session(holder));
+            assertThat(nodes.get(0).fieldNames()).toIterable().contains("node", "created", "ageMs", "data");
+            assertThat(nodes.get(1).path("state").asText()).isEqualTo("waiting");
         }
     }
 
@@ -128,18 +126,20 @@ final class InspectCommandTest {
             CompletableFuture<Integer> exit = watcher.submit(() -> CommandRun.into(out, err)
                     .execute("inspect", "--watch", "--json", "--connect", zk.connectString(), path));
             await().atMost(Duration.ofSeconds(20)).until(() -> !lines(out).isEmpty());
-            assertThat(JsonReader.object(lines(out).get(0))).containsEntry("holders", 0.0);
+            assertThat(CommandRun.json(lines(out).get(0)).path("holders").asInt(-1))
+                    .isZero();
 
             ZkReentrantLock lock = new ZkReentrantLock(client, path);
             lock.acquire();
             await().atMost(Duration.ofSeconds(20)).until(() -> lines(out).stream()
-                    .anyMatch(line -> JsonReader.object(line).get("holders").equals(1.0)));
+                    .anyMatch(line -> CommandRun.json(line).path("holders").asInt(-1) == 1));
             lock.release();
             await().atMost(Duration.ofSeconds(20)).until(() -> {
                 List<String> lines = lines(out);
-                return JsonReader.object(lines.get(lines.size() - 1))
-                        .get("holders")
-                        .equals(0.0);
+                return CommandRun.json(lines.get(lines.size() - 1))
+                                .path("holders")
+                                .asInt(-1)
+                        == 0;
             });
 
             watcher.interrupt();

@@ -3,6 +3,11 @@ package dev.zklock.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.BooleanNode;
+import com.fasterxml.jackson.databind.node.DoubleNode;
+import com.fasterxml.jackson.databind.node.IntNode;
+import com.fasterxml.jackson.databind.node.NullNode;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -19,10 +24,13 @@ final class JsonTest {
         String json = Json.write(value);
 
         assertThat(json).doesNotContain("\n");
-        assertThat(JsonReader.object(json))
-                .containsEntry("text", value.get("text"))
-                .containsEntry("list", Arrays.asList(1.0, 2.5, true, null))
-                .containsEntry("nested", Map.of("empty", List.of()));
+        JsonNode read = CommandRun.json(json);
+        assertThat(read.path("text").asText()).isEqualTo(value.get("text"));
+        assertThat(read.path("list"))
+                .containsExactly(IntNode.valueOf(1), DoubleNode.valueOf(2.5), BooleanNode.TRUE, NullNode.getInstance());
+        assertThat(read.path("nested").path("empty").isArray()).isTrue();
+        assertThat(read.path("nested").path("empty").isEmpty()).isTrue();
+        assertThat(read.path("nested").size()).isEqualTo(1);
     }
 
     @Test
