@@ -9,8 +9,10 @@ import dev.zklock.recipes.test.ZooKeeperExtension;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.zookeeper.Watcher;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -134,6 +136,51 @@ final class ZkReentrantLockTest {
 
         assertThat(Thread.interrupted()).isFalse();
         assertThat(lock.participantNodes()).isEmpty();
+    }
+
+    /**
+     * The token of a node taken from the pipelined listing comes from its create's reply, which ZooKeeper's event
+     * thread hands over. Actors: a watcher that blocks that thread, the holder asking for its token. Acceptable: the
+     * token once the thread is free; an exception naming the node after one request timeout while it is blocked.
+     * Forbidden: waiting forever.
+     */
+    @Test
+    void fencingToken_whileZooKeepersEventThreadIsBlocked_failsAfterOneRequestTimeoutNamingTheNode() throws Exception {
+        CuratorFramework client = zk.newClient(builder -> builder.sessionTimeoutMs(4000));
+        ZkReentrantLock lock = new ZkReentrantLock(client, zk.path("lock"));
+        CountDownLatch blocking = new CountDownLatch(1);
+        CountDownLatch unblock = new CountDownLatch(1);
+        client.checkExists()
+                .usingWatcher((Watcher) event -> {
+                    blocking.countDown();
+                    awaitQuietly(unblock);
+                })
+                .forPath(zk.path("block"));
+        CuratorFramework other = zk.newClient();
+        other.create().creatingParentsIfNeeded().forPath(zk.path("lock")); // so the listing, too, needs no callback
+        other.create().forPath(zk.path("block"));
+        blocking.await();
+        try {
+            lock.acquire(); // the listing's reply comes straight to this thread; the create's waits for the event
+            // thread
+
+            assertThatThrownBy(lock::fencingToken)
+                    .isInstanceOf(ZkLockException.class)
+                    .hasMessageContaining(lock.getLockPath())
+                    .hasMessageContaining("event thread");
+        } finally {
+            unblock.countDown();
+        }
+        assertThat(lock.fencingToken()).isPositive();
+        lock.release();
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     @Test

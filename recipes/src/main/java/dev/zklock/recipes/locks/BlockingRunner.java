@@ -137,7 +137,11 @@ final class BlockingRunner {
             created = new Event.Created(
                     session.sessionId(),
                     List.of(LockNode.createdBy(
-                            ZKPaths.makePath(first.path(), ours), ours, session.sessionId(), token)));
+                            ZKPaths.makePath(first.path(), ours),
+                            ours,
+                            session.sessionId(),
+                            token,
+                            session.requestTimeoutNanos())));
             pendingCreate = null;
         } else {
             created = takeCreateReply(await(pendingCreate));

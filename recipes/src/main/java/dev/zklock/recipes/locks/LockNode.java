@@ -1,6 +1,8 @@
 package dev.zklock.recipes.locks;
 
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.utils.ZKPaths;
 
 /**
  * One lock node this process created and holds or waits with: its path, name and owning session, and its fencing
@@ -8,32 +10,46 @@ import java.util.concurrent.CompletableFuture;
  *
  * <p>The token comes from the create's reply. An acquire that finds our node in the pipelined listing does not wait
  * for that reply (ZooKeeper hands asynchronous replies to its event thread, one thread hop later): the reply was
- * read before the listing's, so asking for the token then costs at most that hop. Immutable apart from caching the
- * token; safe for use by multiple threads.
+ * read before the listing's, so asking for the token then costs at most that hop, and the token is kept as soon as the
+ * reply is handed over. Immutable apart from the token; safe for use by multiple threads.
  */
 final class LockNode {
     private final String path;
     private final String name;
     private final long sessionId;
-    private final CompletableFuture<Long> created;
+    private volatile CompletableFuture<Long> created; // until the token is known, then null
     private volatile long token;
+    private final long waitNanos;
 
     /** A node whose token is known. */
     LockNode(String path, String name, long token, long sessionId) {
-        this(path, name, sessionId, null);
+        this.path = path;
+        this.name = name;
+        this.sessionId = sessionId;
         this.token = token;
+        this.waitNanos = 0;
     }
 
-    private LockNode(String path, String name, long sessionId, CompletableFuture<Long> created) {
+    private LockNode(String path, String name, long sessionId, CompletableFuture<Long> created, long waitNanos) {
         this.path = path;
         this.name = name;
         this.sessionId = sessionId;
         this.created = created;
+        this.waitNanos = waitNanos;
+        created.thenAccept(known -> {
+            token = known;
+            this.created = null;
+        });
     }
 
-    /** A node found in a listing while the reply to its create, read already, is still on its way to us. */
-    static LockNode createdBy(String path, String name, long sessionId, CompletableFuture<Long> created) {
-        return new LockNode(path, name, sessionId, created);
+    /**
+     * A node found in a listing while the reply to its create, read already, is still on its way to us.
+     *
+     * @param waitNanos the longest {@link #token()} waits for that reply to be handed over (one request timeout)
+     */
+    static LockNode createdBy(
+            String path, String name, long sessionId, CompletableFuture<Long> created, long waitNanos) {
+        return new LockNode(path, name, sessionId, created, waitNanos);
     }
 
     /** The node's full path, relative to the client's namespace. */
@@ -51,14 +67,32 @@ final class LockNode {
         return sessionId;
     }
 
-    /** The fencing token: the node's creation zxid. */
+    /**
+     * The fencing token: the node's creation zxid. Waits, at most one request timeout, for the create's reply to be
+     * handed over by ZooKeeper's event thread if it has not been yet.
+     *
+     * @throws ZkLockException if the reply is not handed over in that time: something blocks ZooKeeper's event thread
+     */
     long token() {
         long known = token;
-        if (known == 0) {
-            known = Uninterruptibles.await(created, Long.MAX_VALUE);
-            token = known;
+        CompletableFuture<Long> pending = created;
+        if (known != 0 || pending == null) {
+            return token;
         }
-        return known;
+        Long handed = Uninterruptibles.await(pending, waitNanos);
+        if (handed == null) {
+            String lockPath = ZKPaths.getPathAndNode(path).getPath();
+            throw new ZkLockException(
+                    String.format(
+                            "fencing token of node '%s' of lock '%s' not known: the reply to its create was not handed"
+                                    + " over within %d ms; is a listener or watcher blocking ZooKeeper's event thread?",
+                            path, lockPath, TimeUnit.NANOSECONDS.toMillis(waitNanos)),
+                    lockPath,
+                    false,
+                    null,
+                    null);
+        }
+        return handed;
     }
 
     @Override
