@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.zklock.recipes.test.ServerCounters;
 import dev.zklock.recipes.test.ZooKeeperExtension;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.curator.framework.CuratorFramework;
@@ -70,6 +72,43 @@ final class LockLossTest {
         assertThat(lock.holdState()).contains(LockState.HELD);
         assertThat(lock.isAcquiredInThisProcess()).isTrue();
         lock.release();
+    }
+
+    /**
+     * A reconnect that kept the session checks every hold in doubt with one request (the session's ephemeral nodes),
+     * whatever their number, and tells listeners off ZooKeeper's event thread. Before: one {@code exists} per hold.
+     */
+    @Test
+    void reconnect_withManyHolds_checksThemInOneRequestAndTellsListenersOffTheEventThread() throws Exception {
+        CuratorFramework client = zk.newClient();
+        List<ZkExclusiveLock> locks = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            ZkExclusiveLock lock = new ZkExclusiveLock(client, zk.path("lock-" + i));
+            lock.acquire();
+            locks.add(lock);
+        }
+        List<String> heldAgainOn = new CopyOnWriteArrayList<>();
+        LockStateListener listener = event -> {
+            if (event.state() == LockState.HELD) {
+                heldAgainOn.add(Thread.currentThread().getName());
+            }
+        };
+        LockStates.addListener(client, listener);
+        ServerCounters before = zk.counters();
+
+        zk.dropConnection(client);
+        await().until(() -> heldAgainOn.size() == 40);
+
+        long requests = zk.counters().requestsSince(before);
+        // Constant: the reconnect, pings of the test's clients, one listing of the session's ephemeral nodes (5 here).
+        // One exists per hold, as before, would be 40 more.
+        assertThat(requests).as("requests, pings included").isLessThan(10);
+        assertThat(heldAgainOn).noneMatch(thread -> thread.endsWith("EventThread"));
+        assertThat(locks).allMatch(lock -> lock.holdState().orElseThrow() == LockState.HELD);
+        LockStates.removeListener(client, listener);
+        for (ZkExclusiveLock lock : locks) {
+            lock.release();
+        }
     }
 
     @Test

@@ -1,25 +1,29 @@
 package dev.zklock.recipes.locks;
 
 import java.lang.ref.WeakReference;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ForkJoinPool;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.framework.state.ConnectionStateListener;
 import org.apache.curator.utils.ZKPaths;
-import org.apache.zookeeper.KeeperException.Code;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Watches one client's connection for every lock held through it: one Curator connection-state listener per
  * {@code CuratorFramework} object, however many locks. SUSPENDED puts every held lock IN_DOUBT; LOST makes every held
- * lock LOST; RECONNECTED checks each lock in doubt with one {@code exists} on its node (HELD again if the node is there
- * and owned by the current session, LOST otherwise). Safe for use by multiple threads.
+ * lock LOST; RECONNECTED lists the session's ephemeral nodes in one request, whatever the number of holds, and makes
+ * each lock in doubt HELD again if its node is among them, LOST otherwise. Each transition logs one summary line;
+ * listeners are called on the thread of Curator's connection-state notifications, or, for the outcome of a reconnect,
+ * on the common fork-join pool, never on ZooKeeper's event thread. Safe for use by multiple threads.
  */
 final class ConnectionTracker implements ConnectionStateListener {
     private static final Logger logger = LoggerFactory.getLogger(ConnectionTracker.class);
@@ -77,8 +81,8 @@ final class ConnectionTracker implements ConnectionStateListener {
     @Override
     public void stateChanged(CuratorFramework changed, ConnectionState newState) {
         switch (newState) {
-            case SUSPENDED -> holds.forEach(hold -> move(hold, LockState.IN_DOUBT));
-            case LOST -> holds.forEach(hold -> move(hold, LockState.LOST));
+            case SUSPENDED -> moveAll(holds, LockState.IN_DOUBT, "the connection is suspended");
+            case LOST -> moveAll(holds, LockState.LOST, "the session is lost");
             case RECONNECTED -> verify(changed);
             default -> {
                 // CONNECTED (the first connection) and READ_ONLY change nothing for a hold.
@@ -86,7 +90,10 @@ final class ConnectionTracker implements ConnectionStateListener {
         }
     }
 
-    /** After a reconnect: each hold in doubt is ours again only if its node is there and owned by this session. */
+    /**
+     * After a reconnect: a hold in doubt is ours again only if its node is among the ephemeral nodes of the current
+     * session (one request for every hold); a hold of an ended session is lost.
+     */
     private void verify(CuratorFramework changed) {
         ZkSession session;
         try {
@@ -100,40 +107,68 @@ final class ConnectionTracker implements ConnectionStateListener {
         if (session == null) {
             return; // disconnected again: the next RECONNECTED checks
         }
+        List<Hold> inDoubt = new ArrayList<>();
+        List<Hold> ended = new ArrayList<>();
         for (Hold hold : holds) {
-            if (hold.state() != LockState.IN_DOUBT) {
-                continue;
+            if (hold.state() == LockState.IN_DOUBT) {
+                (hold.node().sessionId() == session.sessionId() ? inDoubt : ended).add(hold);
             }
-            if (hold.node().sessionId() != session.sessionId()) {
-                move(hold, LockState.LOST);
-                continue;
+        }
+        moveAll(ended, LockState.LOST, "their session ended");
+        if (inDoubt.isEmpty()) {
+            return;
+        }
+        session.ephemerals().thenAcceptAsync(reply -> settle(inDoubt, reply), ForkJoinPool.commonPool());
+    }
+
+    /** Settles the holds in doubt on the session's ephemeral nodes, off ZooKeeper's event thread. */
+    private void settle(List<Hold> inDoubt, Reply ephemerals) {
+        if (!ephemerals.isOk()) {
+            logger.warn(
+                    "client of namespace '{}': could not list the session's nodes after a reconnect ({}); {} holds stay"
+                            + " in doubt until the next reconnect",
+                    namespace,
+                    ephemerals.code(),
+                    inDoubt.size());
+            return;
+        }
+        Set<String> standing = new HashSet<>(ephemerals.children());
+        List<Hold> held = new ArrayList<>();
+        List<Hold> lost = new ArrayList<>();
+        for (Hold hold : inDoubt) {
+            (standing.contains(ZKPaths.fixForNamespace(namespace, hold.node().path())) ? held : lost).add(hold);
+        }
+        moveAll(held, LockState.HELD, "their nodes stand after a reconnect");
+        moveAll(lost, LockState.LOST, "their nodes are gone after a reconnect");
+    }
+
+    /** Moves {@code some} holds to {@code next}, telling their listeners, with one log line for them all. */
+    private void moveAll(Iterable<Hold> some, LockState next, String why) {
+        int moved = 0;
+        for (Hold hold : some) {
+            if (move(hold, next)) {
+                moved++;
             }
-            session.exists(ZKPaths.fixForNamespace(namespace, hold.node().path()))
-                    .thenAccept(reply -> {
-                        if (reply.isOk()
-                                && reply.stat().getEphemeralOwner()
-                                        == hold.node().sessionId()) {
-                            move(hold, LockState.HELD);
-                        } else if (reply.isOk() || reply.code() == Code.NONODE) {
-                            move(hold, LockState.LOST);
-                        } else {
-                            logger.debug(
-                                    "{}: could not check {} after a reconnect: {}",
-                                    hold.lockPath(),
-                                    hold.node(),
-                                    reply.code());
-                        }
-                    });
+        }
+        if (moved == 0) {
+            return;
+        }
+        if (next == LockState.HELD) {
+            logger.info("client of namespace '{}': {} held locks are {}: {}", namespace, moved, next, why);
+        } else {
+            logger.warn("client of namespace '{}': {} held locks are {}: {}", namespace, moved, next, why);
         }
     }
 
-    private void move(Hold hold, LockState next) {
+    private boolean move(Hold hold, LockState next) {
         LockStateEvent event = hold.moveTo(next);
-        if (event != null) {
-            hold.announce(event, clientListeners);
-            if (next == LockState.LOST) {
-                metrics.lost(hold.lockPath());
-            }
+        if (event == null) {
+            return false;
         }
+        hold.announce(event, clientListeners);
+        if (next == LockState.LOST) {
+            metrics.lost(hold.lockPath());
+        }
+        return true;
     }
 }

@@ -54,13 +54,12 @@ final class Hold {
         return new LockStateEvent(lockPath, node.path(), node.token(), node.sessionId(), previous, next);
     }
 
-    /** Tells the lock's listeners and then {@code clientListeners}; a listener that throws is logged and skipped. */
+    /**
+     * Tells the lock's listeners and then {@code clientListeners}; a listener that throws is logged and skipped. The
+     * client's tracker logs one line for every hold that moved at once; this logs each hold at DEBUG.
+     */
     void announce(LockStateEvent event, Iterable<LockStateListener> clientListeners) {
-        if (event.state() == LockState.HELD) {
-            logger.info("{}: {} is held again after a reconnect", lockPath, node);
-        } else {
-            logger.warn("{}: {} is {} ({} before)", lockPath, node, event.state(), event.previous());
-        }
+        logger.debug("{}: {} is {} ({} before)", lockPath, node, event.state(), event.previous());
         for (LockStateListener listener : lockListeners) {
             tell(listener, event);
         }

@@ -175,6 +175,19 @@ final class ZkSession {
         return reply;
     }
 
+    /**
+     * Lists every ephemeral node this session owns, in one request whatever their number (full paths, namespace
+     * included): how a reconnect learns which of many held nodes still stand.
+     */
+    CompletableFuture<Reply> ephemerals() {
+        CompletableFuture<Reply> reply = new CompletableFuture<>();
+        zk.getEphemerals(
+                (rc, ctx, paths) -> reply.complete(
+                        new Reply(Code.get(rc), null, null, paths == null ? List.of() : paths, sessionId)),
+                null);
+        return reply;
+    }
+
     CompletableFuture<Reply> delete(String path) {
         CompletableFuture<Reply> reply = new CompletableFuture<>();
         zk.delete(
