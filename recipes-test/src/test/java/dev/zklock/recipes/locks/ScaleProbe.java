@@ -1,5 +1,6 @@
 package dev.zklock.recipes.locks;
 
+import dev.zklock.recipes.test.Faults;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.lang.management.ManagementFactory;
@@ -10,25 +11,29 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.retry.RetryOneTime;
 import org.apache.curator.test.TestingServer;
 import org.apache.zookeeper.Watcher;
 
 /**
- * Heap per waiting acquire, measured on the client alone: one client, one lock held by another client, N waiters
- * (threads blocked in {@code acquire()}, or {@code acquireAsync} futures with no thread), heap after a full GC before
- * and while they wait, divided by N. The server runs in a child JVM so that its nodes and watches are not counted. Not
- * a test (no {@code Test} suffix): run it by hand, for the figures an issue asks for.
+ * Figures of scale, measured on the client alone (the server runs in a child JVM, so its nodes and watches are not
+ * counted). {@code threads:N} and {@code async:N}: heap per waiting acquire, with one lock held by another client and N
+ * waiters (threads blocked in {@code acquire()}, or {@code acquireAsync} futures with no thread), heap after a full GC
+ * before and while they wait, divided by N. {@code reconnect:N}: N locks held on one client, its connection dropped,
+ * and the time from RECONNECTED to the last hold HELD again. Not a test (no {@code Test} suffix): run it by hand, for
+ * the figures an issue asks for.
  *
  * <pre>{@code
  * java -cp "$(cat cp.txt):recipes-test/target/test-classes:recipes-test/target/classes:recipes/target/classes" \
- *     dev.zklock.recipes.locks.WaiterMemoryProbe threads:500 threads:2000 async:10000
+ *     dev.zklock.recipes.locks.ScaleProbe threads:500 threads:2000 async:10000
  * }</pre>
  */
-final class WaiterMemoryProbe {
-    private WaiterMemoryProbe() {}
+final class ScaleProbe {
+    private ScaleProbe() {}
 
     public static void main(String[] args) throws Exception {
         if (args.length == 1 && args[0].equals("server")) {
@@ -42,7 +47,7 @@ final class WaiterMemoryProbe {
                         ProcessHandle.current().info().command().orElse("java"),
                         "-cp",
                         System.getProperty("java.class.path"),
-                        WaiterMemoryProbe.class.getName(),
+                        ScaleProbe.class.getName(),
                         "server")
                 .redirectError(ProcessBuilder.Redirect.DISCARD)
                 .start();
@@ -51,7 +56,11 @@ final class WaiterMemoryProbe {
                     .readLine();
             for (String arg : args) {
                 String[] kindAndCount = arg.split(":");
-                measure(connect, kindAndCount[0], Integer.parseInt(kindAndCount[1]));
+                if (kindAndCount[0].equals("reconnect")) {
+                    reconnect(connect, Integer.parseInt(kindAndCount[1]));
+                } else {
+                    measure(connect, kindAndCount[0], Integer.parseInt(kindAndCount[1]));
+                }
             }
         } finally {
             server.getOutputStream().close();
@@ -101,6 +110,41 @@ final class WaiterMemoryProbe {
             }
             for (CompletableFuture<LockHold> future : futures) {
                 future.get().close();
+            }
+        }
+    }
+
+    private static void reconnect(String connect, int holds) throws Exception {
+        try (CuratorFramework client = client(connect)) {
+            List<ZkExclusiveLock> locks = new ArrayList<>();
+            for (int i = 0; i < holds; i++) {
+                ZkExclusiveLock lock = new ZkExclusiveLock(client, "/probe/reconnect-" + System.nanoTime() + "/" + i);
+                lock.acquire();
+                locks.add(lock);
+            }
+            AtomicLong reconnectedAt = new AtomicLong();
+            CountDownLatch allHeld = new CountDownLatch(holds);
+            AtomicLong lastHeldAt = new AtomicLong();
+            client.getConnectionStateListenable().addListener((c, state) -> {
+                if (state == ConnectionState.RECONNECTED) {
+                    reconnectedAt.compareAndSet(0, System.nanoTime());
+                }
+            });
+            LockStates.addListener(client, event -> {
+                if (event.state() == LockState.HELD) {
+                    lastHeldAt.set(System.nanoTime());
+                    allHeld.countDown();
+                }
+            });
+            Faults.dropConnection(client);
+            boolean done = allHeld.await(2, TimeUnit.MINUTES);
+            System.out.printf(
+                    "reconnect: %,d holds on one client, %s %.1f ms after RECONNECTED%n",
+                    holds,
+                    done ? "all HELD again" : "NOT all HELD within 2 minutes; the last so far",
+                    (lastHeldAt.get() - reconnectedAt.get()) / 1e6);
+            for (ZkExclusiveLock lock : locks) {
+                lock.release();
             }
         }
     }
