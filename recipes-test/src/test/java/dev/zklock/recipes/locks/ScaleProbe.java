@@ -56,7 +56,9 @@ final class ScaleProbe {
                     .readLine();
             for (String arg : args) {
                 String[] kindAndCount = arg.split(":");
-                if (kindAndCount[0].equals("reconnect")) {
+                if (kindAndCount[0].equals("registry")) {
+                    registry(connect, Integer.parseInt(kindAndCount[1]));
+                } else if (kindAndCount[0].equals("reconnect")) {
                     reconnect(connect, Integer.parseInt(kindAndCount[1]));
                 } else {
                     measure(connect, kindAndCount[0], Integer.parseInt(kindAndCount[1]));
@@ -111,6 +113,29 @@ final class ScaleProbe {
             for (CompletableFuture<LockHold> future : futures) {
                 future.get().close();
             }
+        }
+    }
+
+    private static void registry(String connect, int keys) throws Exception {
+        try (CuratorFramework client = client(connect)) {
+            ZkLockRegistry registry = new ZkLockRegistry(client, "/probe/registry-" + System.nanoTime());
+            int slice = Math.min(10_000, keys / 2);
+            long firstSlice = 0;
+            long lastSlice = 0;
+            for (int i = 0; i < keys; i++) {
+                long start = System.nanoTime();
+                registry.obtain("entity-" + i);
+                long took = System.nanoTime() - start;
+                if (i < slice) {
+                    firstSlice += took;
+                } else if (i >= keys - slice) {
+                    lastSlice += took;
+                }
+            }
+            System.out.printf(
+                    "registry: obtain of a new key %.1f us on average over the first %,d keys, %.1f us over the last"
+                            + " %,d (of %,d)%n",
+                    firstSlice / 1e3 / slice, slice, lastSlice / 1e3 / slice, slice, keys);
         }
     }
 

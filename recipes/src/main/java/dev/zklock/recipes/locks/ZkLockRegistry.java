@@ -2,10 +2,12 @@ package dev.zklock.recipes.locks;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Iterator;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.utils.ZKPaths;
 
@@ -19,7 +21,9 @@ import org.apache.curator.utils.ZKPaths;
  * <p>Within one registry, {@link #obtain(String)} returns the same instance for the same key for as long as the
  * instance is in use. An instance that no thread holds or is acquiring, and that nobody obtained for the idle time
  * (one minute by default), is forgotten, so a service can lock per entity without growing without bound; a lock that
- * is held, or being acquired, is never forgotten. Keep using the instance you obtained, or obtain it again: an
+ * is held, or being acquired, is never forgotten. Every 64th {@code obtain} looks at the next 128 entries, going round
+ * the map, so forgetting keeps pace with new keys at a cost per call that does not grow with the map;
+ * {@link #forgetIdle()} looks at every entry now. Keep using the instance you obtained, or obtain it again: an
  * instance forgotten while idle still works, but a later {@code obtain} of its key returns a new one.
  *
  * <pre>{@code
@@ -39,13 +43,19 @@ import org.apache.curator.utils.ZKPaths;
  */
 public final class ZkLockRegistry {
     private static final int MAX_KEY_LENGTH = 512;
+    /** Every this many obtains, one sweep step. */
     private static final int SWEEP_EVERY = 64;
+
+    /** Entries a sweep step looks at: two per obtain on average, so forgetting keeps up with new keys. */
+    private static final int SWEEP_STEP = 2 * SWEEP_EVERY;
 
     private final CuratorFramework client;
     private final String basePath;
     private final long idleNanos;
     private final Map<String, Entry> locks = new ConcurrentHashMap<>();
     private final AtomicInteger obtained = new AtomicInteger();
+    private final ReentrantLock sweeping = new ReentrantLock();
+    private Iterator<Map.Entry<String, Entry>> cursor; // guarded by sweeping: where the last sweep step stopped
 
     /**
      * Creates a registry whose idle locks are forgotten after one minute. No ZooKeeper call.
@@ -88,7 +98,7 @@ public final class ZkLockRegistry {
     public ZkReentrantLock obtain(String key) {
         String path = pathOf(key);
         if (obtained.incrementAndGet() % SWEEP_EVERY == 0) {
-            forgetIdle();
+            sweepStep();
         }
         Entry entry = locks.compute(path, (p, existing) -> {
             Entry current = existing != null ? existing : new Entry(new ZkReentrantLock(client, p));
@@ -119,7 +129,7 @@ public final class ZkLockRegistry {
 
     /**
      * Forgets every lock that is not held, not being acquired, and not obtained for the idle time. {@code obtain} does
-     * this now and then by itself. No ZooKeeper call.
+     * this for 128 entries every 64th call by itself. No ZooKeeper call.
      *
      * @return how many locks were forgotten
      */
@@ -127,12 +137,41 @@ public final class ZkLockRegistry {
         long now = System.nanoTime();
         int forgotten = 0;
         for (Map.Entry<String, Entry> e : locks.entrySet()) {
-            Entry entry = e.getValue();
-            if (now - entry.lastObtained >= idleNanos && !entry.lock.isInUse() && locks.remove(e.getKey(), entry)) {
+            if (forgetIfIdle(e, now)) {
                 forgotten++;
             }
         }
         return forgotten;
+    }
+
+    /**
+     * Looks at the next {@value #SWEEP_STEP} entries, going round the map, and forgets those that are idle: a cost
+     * that does not grow with the number of keys (a full scan every 64th call made {@code obtain} grow with the map).
+     * Skipped when another thread is at it.
+     */
+    private void sweepStep() {
+        if (!sweeping.tryLock()) {
+            return;
+        }
+        try {
+            long now = System.nanoTime();
+            for (int i = 0; i < SWEEP_STEP; i++) {
+                if (cursor == null || !cursor.hasNext()) {
+                    cursor = locks.entrySet().iterator();
+                    if (!cursor.hasNext()) {
+                        return;
+                    }
+                }
+                forgetIfIdle(cursor.next(), now);
+            }
+        } finally {
+            sweeping.unlock();
+        }
+    }
+
+    private boolean forgetIfIdle(Map.Entry<String, Entry> e, long now) {
+        Entry entry = e.getValue();
+        return now - entry.lastObtained >= idleNanos && !entry.lock.isInUse() && locks.remove(e.getKey(), entry);
     }
 
     /**
