@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.framework.recipes.locks.InterProcessMutex;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.retry.RetryOneTime;
 import org.apache.curator.test.TestingServer;
@@ -56,7 +57,9 @@ final class ScaleProbe {
                     .readLine();
             for (String arg : args) {
                 String[] kindAndCount = arg.split(":");
-                if (kindAndCount[0].equals("registry")) {
+                if (kindAndCount[0].equals("holds")) {
+                    holds(connect, Integer.parseInt(kindAndCount[1]));
+                } else if (kindAndCount[0].equals("registry")) {
                     registry(connect, Integer.parseInt(kindAndCount[1]));
                 } else if (kindAndCount[0].equals("reconnect")) {
                     reconnect(connect, Integer.parseInt(kindAndCount[1]));
@@ -113,6 +116,43 @@ final class ScaleProbe {
             for (CompletableFuture<LockHold> future : futures) {
                 future.get().close();
             }
+        }
+    }
+
+    /** Heap per held lock, the lock objects made before the baseline: zklock's reentrant lock, then Curator's mutex. */
+    private static void holds(String connect, int holds) throws Exception {
+        try (CuratorFramework client = client(connect)) {
+            String base = "/probe/holds-" + System.nanoTime();
+            List<ZkReentrantLock> ours = new ArrayList<>();
+            for (int i = 0; i < holds; i++) {
+                ours.add(new ZkReentrantLock(client, base + "/zklock/" + i));
+            }
+            long before = usedHeapAfterGc();
+            for (ZkReentrantLock lock : ours) {
+                lock.acquire();
+            }
+            drain(client);
+            double zklock = (usedHeapAfterGc() - before) / (double) holds;
+            for (ZkReentrantLock lock : ours) {
+                lock.release();
+            }
+            ours.clear();
+            List<InterProcessMutex> theirs = new ArrayList<>();
+            for (int i = 0; i < holds; i++) {
+                theirs.add(new InterProcessMutex(client, base + "/curator/" + i));
+            }
+            before = usedHeapAfterGc();
+            for (InterProcessMutex mutex : theirs) {
+                mutex.acquire();
+            }
+            double curator = (usedHeapAfterGc() - before) / (double) holds;
+            for (InterProcessMutex mutex : theirs) {
+                mutex.release();
+            }
+            System.out.printf(
+                    "holds: %,d held locks on one client, %.0f B of heap per hold for ZkReentrantLock, %.0f B for"
+                            + " InterProcessMutex (lock objects made before the baseline)%n",
+                    holds, zklock, curator);
         }
     }
 

@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
-import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.KeeperException.Code;
 import org.slf4j.Logger;
@@ -382,8 +381,7 @@ final class Acquisition {
         }
         List<LockNode> found = new ArrayList<>();
         for (int i = 0; i < queues.size(); i++) {
-            String path = ZKPaths.makePath(queues.get(i).path(), names.get(i));
-            found.add(new LockNode(path, names.get(i), checked.czxid(), checked.sessionId()));
+            found.add(new LockNode(queues.get(i).path(), names.get(i), checked.czxid(), checked.sessionId()));
         }
         nodes = List.copyOf(found);
         lostCreate = null;

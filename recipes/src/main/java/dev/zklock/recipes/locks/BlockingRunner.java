@@ -3,7 +3,6 @@ package dev.zklock.recipes.locks;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.KeeperException.Code;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -137,11 +136,7 @@ final class BlockingRunner {
             created = new Event.Created(
                     session.sessionId(),
                     List.of(LockNode.createdBy(
-                            ZKPaths.makePath(first.path(), ours),
-                            ours,
-                            session.sessionId(),
-                            token,
-                            session.requestTimeoutNanos())));
+                            first.path(), ours, session.sessionId(), token, session.requestTimeoutNanos())));
             pendingCreate = null;
         } else {
             created = takeCreateReply(await(pendingCreate));
@@ -184,7 +179,7 @@ final class BlockingRunner {
         Reply reply = session.watchDataNow(path, nodeWatcher);
         if (reply.code() == Code.NONODE) {
             clearWatch();
-            boolean fromFront = FrontNodes.contains(path);
+            boolean fromFront = FrontNodes.contains(watch.name());
             if (!releaseOver(path, session.sessionId())) {
                 return feed(new Event.TimedOut());
             }

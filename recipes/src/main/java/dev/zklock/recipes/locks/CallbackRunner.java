@@ -179,7 +179,7 @@ final class CallbackRunner {
             }
             clearWatch(nodeWatcher);
             if (reply.code() == Code.NONODE) {
-                boolean fromFront = FrontNodes.contains(path);
+                boolean fromFront = FrontNodes.contains(watch.name());
                 ReleasesInFlight.after(path, session.sessionId()).thenRun(() -> feed(new Event.WatchedGone(fromFront)));
             } else {
                 feed(new Event.Failed(reply.code()));

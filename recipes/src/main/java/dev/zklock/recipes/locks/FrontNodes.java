@@ -7,10 +7,10 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The lock nodes of this process that were granted their lock with no node ranked before them, kept until a little
- * after they are released. Process-wide and safe for use by multiple threads; keys are namespace-fixed node paths,
- * unique across ensembles because every node name carries a protection id this process hands out once
- * ({@link NodeNames#newProtectionId()}).
+ * The lock nodes of this process that were granted their lock with no node ranked before them, from just before their
+ * release's delete until a little after it. Process-wide and safe for use by multiple threads; keys are node names,
+ * unique because every name carries a protection id this process hands out once ({@link NodeNames#newProtectionId()})
+ * and other processes' ids are random. Nothing is kept while a lock is held (the node only carries a flag).
  *
  * <p>Why: a waiter whose watched node is deleted cannot tell, from ZooKeeper's event alone, a release (nothing ahead
  * is left) from a give-up (nodes ahead may remain), so it must list the queue again. When the deleted node was ours and
@@ -27,27 +27,33 @@ final class FrontNodes {
 
     private FrontNodes() {}
 
-    static void add(String fixedPath) {
-        NODES.add(fixedPath);
+    /** Records, before its delete is sent, that a node granted from the front is being released. */
+    static void releasing(LockNode node) {
+        if (node.isGrantedAtFront()) {
+            NODES.add(node.name());
+        }
     }
 
     /** Forgets a released node after the retention time. */
-    static void released(String fixedPath) {
+    static void released(LockNode node) {
+        if (!node.isGrantedAtFront()) {
+            return;
+        }
         long now = System.nanoTime();
-        RELEASED.add(new Released(fixedPath, now));
+        RELEASED.add(new Released(node.name(), now));
         for (Released oldest = RELEASED.peek();
                 oldest != null && now - oldest.at() > RETENTION_NANOS;
                 oldest = RELEASED.peek()) {
             Released polled = RELEASED.poll(); // under a race, a younger entry may go early: that only costs a listing
             if (polled != null) {
-                NODES.remove(polled.path());
+                NODES.remove(polled.name());
             }
         }
     }
 
-    static boolean contains(String fixedPath) {
-        return NODES.contains(fixedPath);
+    static boolean contains(String nodeName) {
+        return NODES.contains(nodeName);
     }
 
-    private record Released(String path, long at) {}
+    private record Released(String name, long at) {}
 }

@@ -12,7 +12,8 @@ import java.util.function.Predicate;
  */
 final class HoldCounts<H> {
     private final String lockPath;
-    private final ConcurrentMap<Thread, Hold<H>> holds = new ConcurrentHashMap<>();
+    // Sized for the usual one or two holding threads: a default table costs every held lock about 80 bytes more.
+    private final ConcurrentMap<Thread, Hold<H>> holds = new ConcurrentHashMap<>(2);
 
     HoldCounts(String lockPath) {
         this.lockPath = lockPath;

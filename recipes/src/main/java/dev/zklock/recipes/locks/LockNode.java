@@ -14,24 +14,29 @@ import org.apache.curator.utils.ZKPaths;
  * reply is handed over. Immutable apart from the token; safe for use by multiple threads.
  */
 final class LockNode {
-    private final String path;
+    private final String lockPath; // the queue's own string: a hold keeps no copy of it
     private final String name;
     private final long sessionId;
     private volatile CompletableFuture<Long> created; // until the token is known, then null
     private volatile long token;
+    private volatile boolean front; // granted with no node ranked before it
     private final long waitNanos;
 
-    /** A node whose token is known. */
-    LockNode(String path, String name, long token, long sessionId) {
-        this.path = path;
+    /**
+     * A node whose token is known.
+     *
+     * @param lockPath the lock path the node is a child of, relative to the client's namespace
+     */
+    LockNode(String lockPath, String name, long token, long sessionId) {
+        this.lockPath = lockPath;
         this.name = name;
         this.sessionId = sessionId;
         this.token = token;
         this.waitNanos = 0;
     }
 
-    private LockNode(String path, String name, long sessionId, CompletableFuture<Long> created, long waitNanos) {
-        this.path = path;
+    private LockNode(String lockPath, String name, long sessionId, CompletableFuture<Long> created, long waitNanos) {
+        this.lockPath = lockPath;
         this.name = name;
         this.sessionId = sessionId;
         this.created = created;
@@ -48,18 +53,28 @@ final class LockNode {
      * @param waitNanos the longest {@link #token()} waits for that reply to be handed over (one request timeout)
      */
     static LockNode createdBy(
-            String path, String name, long sessionId, CompletableFuture<Long> created, long waitNanos) {
-        return new LockNode(path, name, sessionId, created, waitNanos);
+            String lockPath, String name, long sessionId, CompletableFuture<Long> created, long waitNanos) {
+        return new LockNode(lockPath, name, sessionId, created, waitNanos);
     }
 
-    /** The node's full path, relative to the client's namespace. */
+    /** The node's full path, relative to the client's namespace; made on each call, not kept. */
     String path() {
-        return path;
+        return ZKPaths.makePath(lockPath, name);
     }
 
     /** The node's name, the last segment of {@link #path()}. */
     String name() {
         return name;
+    }
+
+    /** Marks the node as granted with no node ranked before it. */
+    void grantedAtFront() {
+        front = true;
+    }
+
+    /** Tells whether the node was granted with no node ranked before it. */
+    boolean isGrantedAtFront() {
+        return front;
     }
 
     /** The session that owns the ephemeral node. */
@@ -81,12 +96,11 @@ final class LockNode {
         }
         Long handed = Uninterruptibles.await(pending, waitNanos);
         if (handed == null) {
-            String lockPath = ZKPaths.getPathAndNode(path).getPath();
             throw new ZkLockException(
                     String.format(
                             "fencing token of node '%s' of lock '%s' not known: the reply to its create was not handed"
                                     + " over within %d ms; is a listener or watcher blocking ZooKeeper's event thread?",
-                            path, lockPath, TimeUnit.NANOSECONDS.toMillis(waitNanos)),
+                            path(), lockPath, TimeUnit.NANOSECONDS.toMillis(waitNanos)),
                     lockPath,
                     false,
                     null,
@@ -98,6 +112,6 @@ final class LockNode {
     @Override
     public String toString() {
         String shown = token != 0 ? Long.toString(token) : "pending";
-        return path + " (token " + shown + ", session 0x" + Long.toHexString(sessionId) + ")";
+        return path() + " (token " + shown + ", session 0x" + Long.toHexString(sessionId) + ")";
     }
 }

@@ -119,6 +119,7 @@ final class LockQueue {
     /** Deletes a held node. Never blocks past one request timeout, and never throws for a lost connection. */
     void release(LockNode node) {
         hooks.beforeRelease(path, node.name());
+        FrontNodes.releasing(node);
         ReleasesInFlight.Release release = ReleasesInFlight.begin(fixed(node.path()), node.sessionId());
         try {
             if (client.getState() != CuratorFrameworkState.STARTED) {
@@ -127,7 +128,7 @@ final class LockQueue {
                 logger.debug("{}: released {}", path, node);
             }
         } finally {
-            FrontNodes.released(release.path());
+            FrontNodes.released(node);
             ReleasesInFlight.end(release);
         }
     }

@@ -72,16 +72,15 @@ final class MultiQueue implements MultiLockMembers {
             queues.get(i).untrack(holds.get(i));
             nodes.add(holds.get(i).node());
         }
+        nodes.forEach(FrontNodes::releasing);
         List<ReleasesInFlight.Release> releases = nodes.stream()
                 .map(node -> ReleasesInFlight.begin(queues.get(0).fixed(node.path()), node.sessionId()))
                 .toList();
         try {
             deleteAll(nodes);
         } finally {
-            for (ReleasesInFlight.Release release : releases) {
-                FrontNodes.released(release.path());
-                ReleasesInFlight.end(release);
-            }
+            nodes.forEach(FrontNodes::released);
+            releases.forEach(ReleasesInFlight::end);
         }
     }
 

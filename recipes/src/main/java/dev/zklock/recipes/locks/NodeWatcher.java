@@ -1,6 +1,7 @@
 package dev.zklock.recipes.locks;
 
 import java.util.concurrent.CompletableFuture;
+import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.WatchedEvent;
 import org.apache.zookeeper.Watcher;
 
@@ -38,7 +39,8 @@ final class NodeWatcher implements Watcher {
     public void process(WatchedEvent event) {
         switch (event.getType()) {
             case NodeDeleted -> {
-                Wake deleted = FrontNodes.contains(path) ? Wake.DELETED_FROM_FRONT : Wake.DELETED;
+                Wake deleted =
+                        FrontNodes.contains(ZKPaths.getNodeFromPath(path)) ? Wake.DELETED_FROM_FRONT : Wake.DELETED;
                 ReleasesInFlight.after(path, sessionId).thenRun(() -> wake.complete(deleted));
             }
             case NodeDataChanged, NodeCreated, NodeChildrenChanged -> wake.complete(Wake.CHANGED);

@@ -151,11 +151,14 @@ final class QueueRequests {
         return lockQueue.fixed(ZKPaths.makePath(lockQueue.path(), name));
     }
 
-    /** Records the nodes just granted with no node before them, for the waiters behind them ({@link FrontNodes}). */
+    /**
+     * Marks the nodes just granted with no node before them: their release tells the waiters behind them so
+     * ({@link FrontNodes}).
+     */
     void granted(Command.Granted granted) {
         for (int i = 0; i < granted.nodes().size(); i++) {
             if (granted.front().get(i)) {
-                FrontNodes.add(first().fixed(granted.nodes().get(i).path()));
+                granted.nodes().get(i).grantedAtFront();
             }
         }
     }
@@ -198,6 +201,6 @@ final class QueueRequests {
 
     private LockNode nodeOf(int queue, String fixedPath, long czxid, long sessionId) {
         String name = ZKPaths.getNodeFromPath(fixedPath);
-        return new LockNode(ZKPaths.makePath(queues.get(queue).path(), name), name, czxid, sessionId);
+        return new LockNode(queues.get(queue).path(), name, czxid, sessionId);
     }
 }
