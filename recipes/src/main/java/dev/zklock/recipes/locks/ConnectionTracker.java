@@ -145,18 +145,21 @@ final class ConnectionTracker implements ConnectionStateListener {
     /** Moves {@code some} holds to {@code next}, telling their listeners, with one log line for them all. */
     private void moveAll(Iterable<Hold> some, LockState next, String why) {
         int moved = 0;
+        long session = 0;
         for (Hold hold : some) {
             if (move(hold, next)) {
                 moved++;
+                session = hold.node().sessionId();
             }
         }
         if (moved == 0) {
             return;
         }
+        String hex = Long.toHexString(session);
         if (next == LockState.HELD) {
-            logger.info("client of namespace '{}': {} held locks are {}: {}", namespace, moved, next, why);
+            logger.info("session 0x{} (namespace '{}'): {} held locks are {}: {}", hex, namespace, moved, next, why);
         } else {
-            logger.warn("client of namespace '{}': {} held locks are {}: {}", namespace, moved, next, why);
+            logger.warn("session 0x{} (namespace '{}'): {} held locks are {}: {}", hex, namespace, moved, next, why);
         }
     }
 
