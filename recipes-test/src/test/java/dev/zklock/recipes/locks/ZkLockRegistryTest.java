@@ -90,7 +90,8 @@ final class ZkLockRegistryTest {
             org.awaitility.Awaitility.await()
                     .until(() -> blocker.participantNodes().size() == 2);
 
-            assertThat(registry.forgetIdle()).isEqualTo(1);
+            registry.forgetIdle(); // the client's timer may have forgotten the idle lock already
+            assertThat(registry.size()).isEqualTo(2);
 
             assertThat(registry.obtain("held")).isSameAs(held);
             assertThat(registry.obtain("waited")).isSameAs(waited);
@@ -99,14 +100,14 @@ final class ZkLockRegistryTest {
             waiter.run(waited::release).join();
         }
         held.release();
-        assertThat(registry.forgetIdle()).isEqualTo(2);
+        registry.forgetIdle();
         assertThat(registry.size()).isZero();
         assertThat(registry.obtain("held")).isNotSameAs(held);
     }
 
     @Test
-    void obtain_manyKeysUsedOnce_doesNotGrowWithoutBound() throws Exception {
-        ZkLockRegistry registry = new ZkLockRegistry(zk.newClient(), zk.path("entities"), Duration.ZERO);
+    void obtain_manyKeysUsedOnce_forgottenOnTheClientsTimerWithNoFurtherCall() throws Exception {
+        ZkLockRegistry registry = new ZkLockRegistry(zk.newClient(), zk.path("entities"), Duration.ofMillis(50));
 
         for (int i = 0; i < 300; i++) {
             ZkReentrantLock lock = registry.obtain("entity-" + i);
@@ -114,6 +115,6 @@ final class ZkLockRegistryTest {
             lock.release();
         }
 
-        assertThat(registry.size()).isLessThanOrEqualTo(64);
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> registry.size() == 0);
     }
 }

@@ -102,7 +102,7 @@ final class Acquisition {
 
     /** Returns the first command: create our nodes. */
     Command start() {
-        prefix = NodeNames.newPrefix(queues.get(0).lockName());
+        prefix = queues.get(0).newPrefix();
         return create();
     }
 
@@ -166,7 +166,7 @@ final class Acquisition {
         }
         if (event instanceof Event.Deleted) {
             expect(Phase.DELETING, event);
-            prefix = NodeNames.newPrefix(queues.get(0).lockName());
+            prefix = queues.get(0).newPrefix();
             return create();
         }
         throw new AssertionError("unknown event " + event);
@@ -381,7 +381,7 @@ final class Acquisition {
         }
         List<LockNode> found = new ArrayList<>();
         for (int i = 0; i < queues.size(); i++) {
-            found.add(new LockNode(queues.get(i).path(), names.get(i), checked.czxid(), checked.sessionId()));
+            found.add(new LockNode(queues.get(i), names.get(i), checked.czxid(), checked.sessionId()));
         }
         nodes = List.copyOf(found);
         lostCreate = null;
@@ -394,7 +394,7 @@ final class Acquisition {
 
     private Command enterUnderFreshPrefix() {
         lostCreate = null;
-        prefix = NodeNames.newPrefix(queues.get(0).lockName());
+        prefix = queues.get(0).newPrefix();
         return create();
     }
 

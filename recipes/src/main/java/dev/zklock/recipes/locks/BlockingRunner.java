@@ -136,7 +136,7 @@ final class BlockingRunner {
             created = new Event.Created(
                     session.sessionId(),
                     List.of(LockNode.createdBy(
-                            first.path(), ours, session.sessionId(), token, session.requestTimeoutNanos())));
+                            first, ours, session.sessionId(), token, session.requestTimeoutNanos())));
             pendingCreate = null;
         } else {
             created = takeCreateReply(await(pendingCreate));
@@ -172,14 +172,15 @@ final class BlockingRunner {
             return feed(new Event.TimedOut());
         }
         String path = requests.fixedPath(watch.queue(), watch.name());
-        NodeWatcher nodeWatcher = new NodeWatcher(path, session.sessionId());
+        NodeWatcher nodeWatcher =
+                new NodeWatcher(path, session.sessionId(), first.context().releases());
         watcher = nodeWatcher;
         watchSession = session;
         watchedPath = path;
         Reply reply = session.watchDataNow(path, nodeWatcher);
         if (reply.code() == Code.NONODE) {
             clearWatch();
-            boolean fromFront = FrontNodes.contains(watch.name());
+            boolean fromFront = ClientContext.isReleasingFromFront(watch.name());
             if (!releaseOver(path, session.sessionId())) {
                 return feed(new Event.TimedOut());
             }
@@ -207,9 +208,9 @@ final class BlockingRunner {
         return acquisition.ourNode(queue);
     }
 
-    /** Waits until this process no longer releases {@code path} ({@link ReleasesInFlight}); false at the deadline. */
+    /** Waits until this client no longer releases {@code path} ({@link ReleasesInFlight}); false at the deadline. */
     private boolean releaseOver(String path, long sessionId) throws InterruptedException {
-        CompletableFuture<Void> release = ReleasesInFlight.after(path, sessionId);
+        CompletableFuture<Void> release = first.context().releases().after(path, sessionId);
         return release.isDone() || deadline.await(release.thenApply(over -> Boolean.TRUE), 0) != null;
     }
 

@@ -3,7 +3,7 @@ package dev.zklock.recipes.locks;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.Future;
 import java.util.function.Consumer;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.state.ConnectionState;
@@ -51,8 +51,10 @@ final class CallbackRunner {
             }
         });
         if (!deadline.isForever()) {
-            ScheduledFuture<?> timer = DeadlineTimer.schedule(this::deadlinePassed, deadline.remainingNanos());
-            outcome.whenComplete((held, failure) -> timer.cancel(false));
+            Future<?> timer = first.context().timer().schedule(this::deadlinePassed, deadline.remainingNanos());
+            if (timer != null) {
+                outcome.whenComplete((held, failure) -> timer.cancel(false));
+            }
         }
         Command command;
         synchronized (this) {
@@ -153,7 +155,8 @@ final class CallbackRunner {
 
     private void watch(ZkSession session, Command.Watch watch) {
         String path = requests.fixedPath(watch.queue(), watch.name());
-        NodeWatcher nodeWatcher = new NodeWatcher(path, session.sessionId());
+        NodeWatcher nodeWatcher =
+                new NodeWatcher(path, session.sessionId(), first.context().releases());
         synchronized (this) {
             if (acquisition.phase() != Acquisition.Phase.WATCHING) {
                 return;
@@ -179,8 +182,11 @@ final class CallbackRunner {
             }
             clearWatch(nodeWatcher);
             if (reply.code() == Code.NONODE) {
-                boolean fromFront = FrontNodes.contains(watch.name());
-                ReleasesInFlight.after(path, session.sessionId()).thenRun(() -> feed(new Event.WatchedGone(fromFront)));
+                boolean fromFront = ClientContext.isReleasingFromFront(watch.name());
+                first.context()
+                        .releases()
+                        .after(path, session.sessionId())
+                        .thenRun(() -> feed(new Event.WatchedGone(fromFront)));
             } else {
                 feed(new Event.Failed(reply.code()));
             }

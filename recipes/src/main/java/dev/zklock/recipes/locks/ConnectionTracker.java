@@ -4,22 +4,19 @@ import java.lang.ref.WeakReference;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ForkJoinPool;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.framework.state.ConnectionStateListener;
-import org.apache.curator.utils.ZKPaths;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Watches one client's connection for every lock held through it: one Curator connection-state listener per
- * {@code CuratorFramework} object, however many locks. SUSPENDED puts every held lock IN_DOUBT; LOST makes every held
+ * Watches one client's connection for every lock held through it: one Curator connection-state listener per client,
+ * however many locks, owned by the client's {@link ClientContext}. SUSPENDED puts every held lock IN_DOUBT; LOST makes every held
  * lock LOST; RECONNECTED lists the session's ephemeral nodes in one request, whatever the number of holds, and makes
  * each lock in doubt HELD again if its node is among them, LOST otherwise. Each transition logs one summary line;
  * listeners are called on the thread of Curator's connection-state notifications, or, for the outcome of a reconnect,
@@ -28,29 +25,15 @@ import org.slf4j.LoggerFactory;
 final class ConnectionTracker implements ConnectionStateListener {
     private static final Logger logger = LoggerFactory.getLogger(ConnectionTracker.class);
 
-    /** Trackers by client; a tracker holds its client weakly, so an abandoned client can go. Guarded by itself. */
-    private static final Map<CuratorFramework, ConnectionTracker> TRACKERS = new WeakHashMap<>();
-
     private final WeakReference<CuratorFramework> client;
-    private final String namespace;
     private final Set<Hold> holds = ConcurrentHashMap.newKeySet();
     private final List<LockStateListener> clientListeners = new CopyOnWriteArrayList<>();
-    private final MetricsDispatch metrics = new MetricsDispatch();
+    private final MetricsDispatch metrics;
 
-    private ConnectionTracker(CuratorFramework client) {
+    /** A tracker for {@code client}, whose {@link ClientContext} registers it as a connection-state listener. */
+    ConnectionTracker(CuratorFramework client, MetricsDispatch metrics) {
         this.client = new WeakReference<>(client);
-        this.namespace = client.getNamespace();
-    }
-
-    /** Returns the tracker of {@code client}, registering its one connection-state listener on first use. */
-    static ConnectionTracker of(CuratorFramework client) {
-        synchronized (TRACKERS) {
-            return TRACKERS.computeIfAbsent(client, c -> {
-                ConnectionTracker tracker = new ConnectionTracker(c);
-                c.getConnectionStateListenable().addListener(tracker);
-                return tracker;
-            });
-        }
+        this.metrics = metrics;
     }
 
     /** Starts tracking a node that was just granted; IN_DOUBT at once if the connection is already suspended. */
@@ -64,10 +47,6 @@ final class ConnectionTracker implements ConnectionStateListener {
 
     void untrack(Hold hold) {
         holds.remove(hold);
-    }
-
-    MetricsDispatch metrics() {
-        return metrics;
     }
 
     void addListener(LockStateListener listener) {
@@ -125,9 +104,9 @@ final class ConnectionTracker implements ConnectionStateListener {
     private void settle(List<Hold> inDoubt, Reply ephemerals) {
         if (!ephemerals.isOk()) {
             logger.warn(
-                    "client of namespace '{}': could not list the session's nodes after a reconnect ({}); {} holds stay"
-                            + " in doubt until the next reconnect",
-                    namespace,
+                    "session 0x{}: could not list the session's nodes after a reconnect ({}); {} holds stay in doubt"
+                            + " until the next reconnect",
+                    Long.toHexString(ephemerals.sessionId()),
                     ephemerals.code(),
                     inDoubt.size());
             return;
@@ -136,7 +115,7 @@ final class ConnectionTracker implements ConnectionStateListener {
         List<Hold> held = new ArrayList<>();
         List<Hold> lost = new ArrayList<>();
         for (Hold hold : inDoubt) {
-            (standing.contains(ZKPaths.fixForNamespace(namespace, hold.node().path())) ? held : lost).add(hold);
+            (standing.contains(hold.node().fixedPath()) ? held : lost).add(hold);
         }
         moveAll(held, LockState.HELD, "their nodes stand after a reconnect");
         moveAll(lost, LockState.LOST, "their nodes are gone after a reconnect");
@@ -157,9 +136,9 @@ final class ConnectionTracker implements ConnectionStateListener {
         }
         String hex = Long.toHexString(session);
         if (next == LockState.HELD) {
-            logger.info("session 0x{} (namespace '{}'): {} held locks are {}: {}", hex, namespace, moved, next, why);
+            logger.info("session 0x{}: {} held locks are {}: {}", hex, moved, next, why);
         } else {
-            logger.warn("session 0x{} (namespace '{}'): {} held locks are {}: {}", hex, namespace, moved, next, why);
+            logger.warn("session 0x{}: {} held locks are {}: {}", hex, moved, next, why);
         }
     }
 

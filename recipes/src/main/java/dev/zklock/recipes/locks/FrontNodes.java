@@ -7,52 +7,51 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The lock nodes of this process that were granted their lock with no node ranked before them, from just before their
- * release's delete until a little after it. Process-wide and safe for use by multiple threads; keys are node names,
- * unique because every name carries a protection id this process hands out once ({@link NodeNames#newProtectionId()})
- * and other processes' ids are random. Nothing is kept while a lock is held (the node only carries a flag).
+ * The lock nodes of one client that were granted their lock with no node ranked before them, from just before their
+ * release's delete until a little after it. Owned by the client's {@link ClientContext}; safe for use by multiple
+ * threads; keys are node names, unique because every name carries a protection id of the client. Nothing is kept while
+ * a lock is held (the node only carries a flag).
  *
  * <p>Why: a waiter whose watched node is deleted cannot tell, from ZooKeeper's event alone, a release (nothing ahead
- * is left) from a give-up (nodes ahead may remain), so it must list the queue again. When the deleted node was ours and
- * granted at the front, nothing ranked before it can remain (sequence numbers only grow), and the waiter can decide on
- * the queue without everything up to that node, with no listing. The fact is timeless, so keeping an entry a while
- * after its release is safe; it is kept one second, because the releasing thread sees its delete's reply before
- * ZooKeeper's event thread hands the deletion to a waiter of the same client. A waiter that misses an entry (another
+ * is left) from a give-up (nodes ahead may remain), so it must list the queue again. When the deleted node was granted
+ * at the front, nothing ranked before it can remain (sequence numbers only grow), and the waiter can decide on the
+ * queue without everything up to that node, with no listing. A waiter of any client of this process finds the entry
+ * through the protection id in the node's name ({@link ClientContext#isReleasingFromFront}). The fact is timeless, so
+ * keeping an entry a while after its release is safe; it is kept one second, because the releasing thread may see its
+ * delete's reply before ZooKeeper's event thread hands the deletion to a waiter. A waiter that misses an entry (another
  * process's node, or an event later than that) lists the queue, which is only slower.
  */
 final class FrontNodes {
     private static final long RETENTION_NANOS = TimeUnit.SECONDS.toNanos(1);
-    private static final Set<String> NODES = ConcurrentHashMap.newKeySet();
-    private static final Queue<Released> RELEASED = new ConcurrentLinkedQueue<>();
-
-    private FrontNodes() {}
+    private final Set<String> nodes = ConcurrentHashMap.newKeySet();
+    private final Queue<Released> released = new ConcurrentLinkedQueue<>();
 
     /** Records, before its delete is sent, that a node granted from the front is being released. */
-    static void releasing(LockNode node) {
+    void releasing(LockNode node) {
         if (node.isGrantedAtFront()) {
-            NODES.add(node.name());
+            nodes.add(node.name());
         }
     }
 
-    /** Forgets a released node after the retention time. */
-    static void released(LockNode node) {
+    /** Forgets released nodes after the retention time. */
+    void released(LockNode node) {
         if (!node.isGrantedAtFront()) {
             return;
         }
         long now = System.nanoTime();
-        RELEASED.add(new Released(node.name(), now));
-        for (Released oldest = RELEASED.peek();
+        released.add(new Released(node.name(), now));
+        for (Released oldest = released.peek();
                 oldest != null && now - oldest.at() > RETENTION_NANOS;
-                oldest = RELEASED.peek()) {
-            Released polled = RELEASED.poll(); // under a race, a younger entry may go early: that only costs a listing
+                oldest = released.peek()) {
+            Released polled = released.poll(); // under a race, a younger entry may go early: that only costs a listing
             if (polled != null) {
-                NODES.remove(polled.name());
+                nodes.remove(polled.name());
             }
         }
     }
 
-    static boolean contains(String nodeName) {
-        return NODES.contains(nodeName);
+    boolean contains(String nodeName) {
+        return nodes.contains(nodeName);
     }
 
     private record Released(String name, long at) {}

@@ -26,7 +26,7 @@ public final class LockMetrics {
      */
     public static void addListener(CuratorFramework client, LockMetricsListener listener) {
         Objects.requireNonNull(client, "client");
-        ConnectionTracker.of(client).metrics().add(Objects.requireNonNull(listener, "listener"));
+        ClientContext.of(client).metrics().add(Objects.requireNonNull(listener, "listener"));
     }
 
     /**
@@ -38,6 +38,6 @@ public final class LockMetrics {
      */
     public static void removeListener(CuratorFramework client, LockMetricsListener listener) {
         Objects.requireNonNull(client, "client");
-        ConnectionTracker.of(client).metrics().remove(Objects.requireNonNull(listener, "listener"));
+        ClientContext.of(client).metrics().remove(Objects.requireNonNull(listener, "listener"));
     }
 }

@@ -14,7 +14,7 @@ import org.apache.curator.utils.ZKPaths;
  * reply is handed over. Immutable apart from the token; safe for use by multiple threads.
  */
 final class LockNode {
-    private final String lockPath; // the queue's own string: a hold keeps no copy of it
+    private final LockQueue queue; // its lock path and namespace: a hold keeps no copy of them
     private final String name;
     private final long sessionId;
     private volatile CompletableFuture<Long> created; // until the token is known, then null
@@ -25,18 +25,18 @@ final class LockNode {
     /**
      * A node whose token is known.
      *
-     * @param lockPath the lock path the node is a child of, relative to the client's namespace
+     * @param queue the queue of the lock path the node is a child of
      */
-    LockNode(String lockPath, String name, long token, long sessionId) {
-        this.lockPath = lockPath;
+    LockNode(LockQueue queue, String name, long token, long sessionId) {
+        this.queue = queue;
         this.name = name;
         this.sessionId = sessionId;
         this.token = token;
         this.waitNanos = 0;
     }
 
-    private LockNode(String lockPath, String name, long sessionId, CompletableFuture<Long> created, long waitNanos) {
-        this.lockPath = lockPath;
+    private LockNode(LockQueue queue, String name, long sessionId, CompletableFuture<Long> created, long waitNanos) {
+        this.queue = queue;
         this.name = name;
         this.sessionId = sessionId;
         this.created = created;
@@ -53,13 +53,18 @@ final class LockNode {
      * @param waitNanos the longest {@link #token()} waits for that reply to be handed over (one request timeout)
      */
     static LockNode createdBy(
-            String lockPath, String name, long sessionId, CompletableFuture<Long> created, long waitNanos) {
-        return new LockNode(lockPath, name, sessionId, created, waitNanos);
+            LockQueue queue, String name, long sessionId, CompletableFuture<Long> created, long waitNanos) {
+        return new LockNode(queue, name, sessionId, created, waitNanos);
     }
 
     /** The node's full path, relative to the client's namespace; made on each call, not kept. */
     String path() {
-        return ZKPaths.makePath(lockPath, name);
+        return ZKPaths.makePath(queue.path(), name);
+    }
+
+    /** The node's full path with the client's namespace, as ZooKeeper itself names it; made on each call. */
+    String fixedPath() {
+        return queue.fixed(path());
     }
 
     /** The node's name, the last segment of {@link #path()}. */
@@ -100,8 +105,8 @@ final class LockNode {
                     String.format(
                             "fencing token of node '%s' of lock '%s' not known: the reply to its create was not handed"
                                     + " over within %d ms; is a listener or watcher blocking ZooKeeper's event thread?",
-                            path(), lockPath, TimeUnit.NANOSECONDS.toMillis(waitNanos)),
-                    lockPath,
+                            path(), queue.path(), TimeUnit.NANOSECONDS.toMillis(waitNanos)),
+                    queue.path(),
                     false,
                     null,
                     null);

@@ -33,7 +33,7 @@ final class LockQueue {
     private final LockDriver driver;
     private final byte[] data;
     private volatile QueueHooks hooks = QueueHooks.NONE;
-    private volatile ConnectionTracker tracker; // looked up once; the client's tracker never changes
+    private volatile ClientContext context; // looked up once; a client's context lasts as long as the client
     private volatile CreateRequest template; // made by Curator's builder on first use, then reused
     private final String fixedPath;
 
@@ -80,7 +80,7 @@ final class LockQueue {
 
     /** Starts tracking the connection state of a node just granted, for the client's one connection listener. */
     Hold track(LockNode node, List<LockStateListener> listeners) {
-        return tracker().track(node, path, listeners);
+        return context().tracker().track(node, path, listeners);
     }
 
     /** Stops tracking a hold and deletes its node; see {@link #release(LockNode)}. */
@@ -90,21 +90,27 @@ final class LockQueue {
         release(hold.node());
     }
 
-    private ConnectionTracker tracker() {
-        ConnectionTracker known = tracker;
+    /** Returns the context of the lock's client: hold tracking, metrics, hand-off state, timer. */
+    ClientContext context() {
+        ClientContext known = context;
         if (known == null) {
-            known = ConnectionTracker.of(client);
-            tracker = known;
+            known = ClientContext.of(client);
+            context = known;
         }
         return known;
     }
 
+    /** Returns a fresh protected prefix for our next node: {@code _c_<uuid>-<lockName>}. */
+    String newPrefix() {
+        return context().ids().newPrefix(lockName);
+    }
+
     MetricsDispatch metrics() {
-        return tracker().metrics();
+        return context().metrics();
     }
 
     void untrack(Hold hold) {
-        tracker().untrack(hold);
+        context().tracker().untrack(hold);
     }
 
     /** Returns a transaction check that our node still exists. */
@@ -119,8 +125,9 @@ final class LockQueue {
     /** Deletes a held node. Never blocks past one request timeout, and never throws for a lost connection. */
     void release(LockNode node) {
         hooks.beforeRelease(path, node.name());
-        FrontNodes.releasing(node);
-        ReleasesInFlight.Release release = ReleasesInFlight.begin(fixed(node.path()), node.sessionId());
+        ClientContext ours = context();
+        ours.frontNodes().releasing(node);
+        ReleasesInFlight.Release release = ours.releases().begin(node.fixedPath(), node.sessionId());
         try {
             if (client.getState() != CuratorFrameworkState.STARTED) {
                 logger.debug("{}: client closed; {} went with its session", path, node);
@@ -128,8 +135,8 @@ final class LockQueue {
                 logger.debug("{}: released {}", path, node);
             }
         } finally {
-            FrontNodes.released(node);
-            ReleasesInFlight.end(release);
+            ours.frontNodes().released(node);
+            ours.releases().end(release);
         }
     }
 

@@ -24,7 +24,7 @@ public final class LockStates {
      */
     public static void addListener(CuratorFramework client, LockStateListener listener) {
         Objects.requireNonNull(client, "client");
-        ConnectionTracker.of(client).addListener(Objects.requireNonNull(listener, "listener"));
+        ClientContext.of(client).tracker().addListener(Objects.requireNonNull(listener, "listener"));
     }
 
     /**
@@ -36,6 +36,6 @@ public final class LockStates {
      */
     public static void removeListener(CuratorFramework client, LockStateListener listener) {
         Objects.requireNonNull(client, "client");
-        ConnectionTracker.of(client).removeListener(Objects.requireNonNull(listener, "listener"));
+        ClientContext.of(client).tracker().removeListener(Objects.requireNonNull(listener, "listener"));
     }
 }

@@ -72,15 +72,18 @@ final class MultiQueue implements MultiLockMembers {
             queues.get(i).untrack(holds.get(i));
             nodes.add(holds.get(i).node());
         }
-        nodes.forEach(FrontNodes::releasing);
+        LockQueue first = queues.get(0);
+        first.hooks().beforeRelease(first.path(), nodes.get(0).name());
+        ClientContext context = first.context();
+        nodes.forEach(context.frontNodes()::releasing);
         List<ReleasesInFlight.Release> releases = nodes.stream()
-                .map(node -> ReleasesInFlight.begin(queues.get(0).fixed(node.path()), node.sessionId()))
+                .map(node -> context.releases().begin(node.fixedPath(), node.sessionId()))
                 .toList();
         try {
             deleteAll(nodes);
         } finally {
-            nodes.forEach(FrontNodes::released);
-            releases.forEach(ReleasesInFlight::end);
+            nodes.forEach(context.frontNodes()::released);
+            releases.forEach(context.releases()::end);
         }
     }
 

@@ -4,8 +4,6 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
-import java.util.UUID;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The names of lock nodes, laid out as Curator lays them out: {@code _c_<uuid>-<lockName><10-digit sequence>}. The
@@ -13,8 +11,6 @@ import java.util.concurrent.atomic.AtomicLong;
  * find out whether the create happened, by looking for a child that starts with it.
  */
 final class NodeNames {
-    static final String PROTECTED_MARKER = "_c_";
-
     /** The lock names of Curator's read/write lock; equally long, as Curator's sort needs. */
     static final String READ_LOCK_NAME = "__READ__";
 
@@ -23,29 +19,7 @@ final class NodeNames {
     private static final Comparator<String> BY_SEQUENCE =
             Comparator.comparing(NodeNames::sequenceKey).thenComparing(Comparator.naturalOrder());
 
-    private static final UUID ID_BASE = UUID.randomUUID();
-    private static final AtomicLong ID_COUNTER = new AtomicLong();
-    private static final long VARIANT_MASK = 0xC000_0000_0000_0000L;
-    private static final long VARIANT_IETF = 0x8000_0000_0000_0000L;
-
     private NodeNames() {}
-
-    /** Returns a fresh protected prefix for one node: {@code _c_<uuid>-<lockName>}, the uuid new to every node. */
-    static String newPrefix(String lockName) {
-        return PROTECTED_MARKER + newProtectionId() + "-" + lockName;
-    }
-
-    /**
-     * Returns a protection id no other node gets: this process's random version-4 UUID with a counter added to its low
-     * bits (variant bits kept). Curator draws a random UUID for every create; that costs a {@code SecureRandom} draw
-     * (several microseconds, measured) on the path between {@code acquire()} and the create leaving, which a counter
-     * avoids. The random base keeps ids of different processes apart as well as a fresh draw does. A node that bears
-     * our id is still taken for ours only if our session owns it (Attempt's recovery checks its ephemeral owner).
-     */
-    static UUID newProtectionId() {
-        long low = ID_BASE.getLeastSignificantBits() + ID_COUNTER.incrementAndGet();
-        return new UUID(ID_BASE.getMostSignificantBits(), (low & ~VARIANT_MASK) | VARIANT_IETF);
-    }
 
     /** Returns the names in queue order: by their trailing sequence digits, as Curator orders them. */
     static List<String> sortBySequence(Collection<String> children) {

@@ -25,23 +25,28 @@ final class NodeWatcher implements Watcher {
     private final CompletableFuture<Wake> wake = new CompletableFuture<>();
     private final String path;
     private final long sessionId;
+    private final ReleasesInFlight releases;
 
     /**
      * @param path the namespace-fixed path of the watched node
      * @param sessionId the session the watch is set on
+     * @param releases the releases in flight of the watching client
      */
-    NodeWatcher(String path, long sessionId) {
+    NodeWatcher(String path, long sessionId, ReleasesInFlight releases) {
         this.path = path;
         this.sessionId = sessionId;
+        this.releases = releases;
     }
 
     @Override
     public void process(WatchedEvent event) {
         switch (event.getType()) {
             case NodeDeleted -> {
-                Wake deleted =
-                        FrontNodes.contains(ZKPaths.getNodeFromPath(path)) ? Wake.DELETED_FROM_FRONT : Wake.DELETED;
-                ReleasesInFlight.after(path, sessionId).thenRun(() -> wake.complete(deleted));
+                Wake deleted = ClientContext.isReleasingFromFront(ZKPaths.getNodeFromPath(path))
+                        ? Wake.DELETED_FROM_FRONT
+                        : Wake.DELETED;
+                // Never waits: a wake-up held back for a release of this client is completed by its timer.
+                releases.after(path, sessionId).thenRun(() -> wake.complete(deleted));
             }
             case NodeDataChanged, NodeCreated, NodeChildrenChanged -> wake.complete(Wake.CHANGED);
             case None -> {

@@ -201,6 +201,6 @@ final class QueueRequests {
 
     private LockNode nodeOf(int queue, String fixedPath, long czxid, long sessionId) {
         String name = ZKPaths.getNodeFromPath(fixedPath);
-        return new LockNode(queues.get(queue).path(), name, czxid, sessionId);
+        return new LockNode(queues.get(queue), name, czxid, sessionId);
     }
 }

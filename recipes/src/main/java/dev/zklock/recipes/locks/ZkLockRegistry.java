@@ -1,13 +1,14 @@
 package dev.zklock.recipes.locks;
 
+import java.lang.ref.WeakReference;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.utils.ZKPaths;
 
@@ -21,8 +22,9 @@ import org.apache.curator.utils.ZKPaths;
  * <p>Within one registry, {@link #obtain(String)} returns the same instance for the same key for as long as the
  * instance is in use. An instance that no thread holds or is acquiring, and that nobody obtained for the idle time
  * (one minute by default), is forgotten, so a service can lock per entity without growing without bound; a lock that
- * is held, or being acquired, is never forgotten. Every 64th {@code obtain} looks at the next 128 entries, going round
- * the map, so forgetting keeps pace with new keys at a cost per call that does not grow with the map;
+ * is held, or being acquired, is never forgotten. Idle instances are looked for on the timer thread of the client's
+ * zklock context, every half idle time (at least every 100 ms), whether or not anybody calls {@code obtain}, for as
+ * long as the registry has entries and its client is open; {@code obtain} itself never scans the map.
  * {@link #forgetIdle()} looks at every entry now. Keep using the instance you obtained, or obtain it again: an
  * instance forgotten while idle still works, but a later {@code obtain} of its key returns a new one.
  *
@@ -43,19 +45,18 @@ import org.apache.curator.utils.ZKPaths;
  */
 public final class ZkLockRegistry {
     private static final int MAX_KEY_LENGTH = 512;
-    /** Every this many obtains, one sweep step. */
-    private static final int SWEEP_EVERY = 64;
+    private static final long MIN_SWEEP_PERIOD_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
-    /** Entries a sweep step looks at: two per obtain on average, so forgetting keeps up with new keys. */
-    private static final int SWEEP_STEP = 2 * SWEEP_EVERY;
+    /** Entries one run of the timer looks at, so that a large map does not hold up the client's other timed work. */
+    private static final int SWEEP_STEP = 4096;
 
     private final CuratorFramework client;
     private final String basePath;
     private final long idleNanos;
     private final Map<String, Entry> locks = new ConcurrentHashMap<>();
-    private final AtomicInteger obtained = new AtomicInteger();
-    private final ReentrantLock sweeping = new ReentrantLock();
-    private Iterator<Map.Entry<String, Entry>> cursor; // guarded by sweeping: where the last sweep step stopped
+    private final ContextTimer timer;
+    private final AtomicBoolean sweepScheduled = new AtomicBoolean();
+    private Iterator<Map.Entry<String, Entry>> cursor; // confined to the timer thread: where the last step stopped
 
     /**
      * Creates a registry whose idle locks are forgotten after one minute. No ZooKeeper call.
@@ -85,6 +86,7 @@ public final class ZkLockRegistry {
         Objects.requireNonNull(idleTime, "idleTime");
         Checks.requireArgument(!idleTime.isNegative(), "idle time must not be negative: %s", idleTime);
         this.idleNanos = Checks.toNanos(idleTime);
+        this.timer = ClientContext.of(client).timer();
     }
 
     /**
@@ -97,14 +99,14 @@ public final class ZkLockRegistry {
      */
     public ZkReentrantLock obtain(String key) {
         String path = pathOf(key);
-        if (obtained.incrementAndGet() % SWEEP_EVERY == 0) {
-            sweepStep();
-        }
         Entry entry = locks.compute(path, (p, existing) -> {
             Entry current = existing != null ? existing : new Entry(new ZkReentrantLock(client, p));
             current.lastObtained = System.nanoTime();
             return current;
         });
+        if (!sweepScheduled.get() && sweepScheduled.compareAndSet(false, true)) {
+            Sweep.schedule(this, sweepPeriodNanos());
+        }
         return entry.lock;
     }
 
@@ -149,24 +151,27 @@ public final class ZkLockRegistry {
      * that does not grow with the number of keys (a full scan every 64th call made {@code obtain} grow with the map).
      * Skipped when another thread is at it.
      */
-    private void sweepStep() {
-        if (!sweeping.tryLock()) {
-            return;
-        }
-        try {
-            long now = System.nanoTime();
-            for (int i = 0; i < SWEEP_STEP; i++) {
-                if (cursor == null || !cursor.hasNext()) {
-                    cursor = locks.entrySet().iterator();
-                    if (!cursor.hasNext()) {
-                        return;
-                    }
-                }
-                forgetIfIdle(cursor.next(), now);
+    private long sweepPeriodNanos() {
+        return Math.max(idleNanos / 2, MIN_SWEEP_PERIOD_NANOS);
+    }
+
+    /**
+     * One step of the timer's sweep: looks at the next entries, going round the map; returns whether the round is
+     * over. Runs on the timer thread only.
+     */
+    private boolean sweepStep() {
+        long now = System.nanoTime();
+        for (int i = 0; i < SWEEP_STEP; i++) {
+            if (cursor == null) {
+                cursor = locks.entrySet().iterator();
             }
-        } finally {
-            sweeping.unlock();
+            if (!cursor.hasNext()) {
+                cursor = null;
+                return true;
+            }
+            forgetIfIdle(cursor.next(), now);
         }
+        return false;
     }
 
     private boolean forgetIfIdle(Map.Entry<String, Entry> e, long now) {
@@ -217,6 +222,40 @@ public final class ZkLockRegistry {
     @Override
     public String toString() {
         return "ZkLockRegistry[" + basePath + ", " + locks.size() + " locks]";
+    }
+
+    /**
+     * The timer's sweep of one registry: it holds the registry weakly, so a registry nobody uses can go, and stops when
+     * the map is empty (the next {@code obtain} of a new key starts it again).
+     */
+    private static final class Sweep implements Runnable {
+        private final WeakReference<ZkLockRegistry> registry;
+
+        private Sweep(ZkLockRegistry registry) {
+            this.registry = new WeakReference<>(registry);
+        }
+
+        static void schedule(ZkLockRegistry registry, long delayNanos) {
+            if (registry.timer.schedule(new Sweep(registry), delayNanos) == null) {
+                registry.sweepScheduled.set(false); // the client is closed
+            }
+        }
+
+        @Override
+        public void run() {
+            ZkLockRegistry swept = registry.get();
+            if (swept == null) {
+                return;
+            }
+            if (!swept.sweepStep()) {
+                schedule(swept, 0); // more of the map to look at: let the timer's other work in first
+                return;
+            }
+            swept.sweepScheduled.set(false);
+            if (!swept.locks.isEmpty() && swept.sweepScheduled.compareAndSet(false, true)) {
+                schedule(swept, swept.sweepPeriodNanos());
+            }
+        }
     }
 
     private static final class Entry {

@@ -331,7 +331,7 @@ final class AcquisitionTest {
     }
 
     private static LockNode node(LockQueue queue, String name) {
-        return new LockNode(queue.path(), name, 42, SESSION);
+        return new LockNode(queue, name, 42, SESSION);
     }
 
     private static Event.Listed listed(String... children) {

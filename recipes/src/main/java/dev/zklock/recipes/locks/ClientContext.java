@@ -1,0 +1,134 @@
+package dev.zklock.recipes.locks;
+
+import java.lang.ref.WeakReference;
+import java.util.Map;
+import java.util.WeakHashMap;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.api.CuratorEventType;
+import org.apache.curator.framework.api.CuratorListener;
+import org.apache.curator.framework.imps.CuratorFrameworkBase;
+import org.apache.curator.framework.imps.CuratorFrameworkState;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Everything zklock keeps for one Curator client, with the client's lifetime: the connection state of its holds and
+ * its state listeners ({@link ConnectionTracker}), its metrics listeners, its releases in flight and front nodes (the
+ * hand-off state), the protection ids of its nodes, and its one timer thread. Made on first use by any lock of the
+ * client (a namespace view shares the context of the client it views); closed when the client closes, which stops the
+ * timer thread at once and drops the context. Safe for use by multiple threads; no ZooKeeper call.
+ *
+ * <p>The static maps here are indexes, not state: a client's entry goes with the client (weak keys), or when it
+ * closes; the index by protection id lets a waiter of any client in this process learn that the node it watched was
+ * released from the front by another client here ({@link #isReleasingFromFront}).
+ */
+final class ClientContext {
+    private static final Logger logger = LoggerFactory.getLogger(ClientContext.class);
+
+    /** Contexts by the client they serve (the client a namespace view views). Guarded by itself. */
+    private static final Map<CuratorFramework, ClientContext> BY_CLIENT = new WeakHashMap<>();
+
+    /** Contexts by the high bits of their protection ids. */
+    private static final Map<Long, WeakReference<ClientContext>> BY_ID = new ConcurrentHashMap<>();
+
+    private final WeakReference<CuratorFramework> client;
+    private final ProtectionIds ids = new ProtectionIds();
+    private final ContextTimer timer;
+    private final MetricsDispatch metrics = new MetricsDispatch();
+    private final ConnectionTracker tracker;
+    private final ReleasesInFlight releases;
+    private final FrontNodes frontNodes = new FrontNodes();
+
+    private ClientContext(CuratorFramework client) {
+        this.client = new WeakReference<>(client);
+        this.timer = new ContextTimer("zklock-timer-" + Long.toHexString(ids.key() >>> 32));
+        this.tracker = new ConnectionTracker(client, metrics);
+        this.releases = new ReleasesInFlight(timer);
+    }
+
+    /** Returns the context of {@code client}, made and tied to the client's close on first use. */
+    static ClientContext of(CuratorFramework client) {
+        CuratorFramework owner = client instanceof CuratorFrameworkBase base ? base.client() : client;
+        synchronized (BY_CLIENT) {
+            ClientContext known = BY_CLIENT.get(owner);
+            if (known != null) {
+                return known;
+            }
+            ClientContext made = new ClientContext(owner);
+            BY_CLIENT.put(owner, made);
+            BY_ID.put(made.ids.key(), new WeakReference<>(made));
+            made.attach(owner);
+            return made;
+        }
+    }
+
+    /**
+     * Tells whether {@code nodeName}, a node a waiter watched, is being (or was just) released by a client of this
+     * process after it held the lock with no node ranked before it ({@link FrontNodes}).
+     */
+    static boolean isReleasingFromFront(String nodeName) {
+        Long key = ProtectionIds.keyOf(nodeName);
+        WeakReference<ClientContext> ref = key == null ? null : BY_ID.get(key);
+        ClientContext context = ref == null ? null : ref.get();
+        return context != null && context.frontNodes.contains(nodeName);
+    }
+
+    private void attach(CuratorFramework owner) {
+        owner.getConnectionStateListenable().addListener(tracker);
+        CuratorListener closing = (c, event) -> {
+            if (event.getType() == CuratorEventType.CLOSING) {
+                close();
+            }
+        };
+        try {
+            owner.getCuratorListenable().addListener(closing);
+        } catch (UnsupportedOperationException notTheClientItself) {
+            // A client that is not Curator's own and hides its listeners: the timer thread still ends when idle.
+            logger.debug("client {} offers no close event; zklock's timer thread ends when idle", owner);
+        }
+        if (owner.getState() == CuratorFrameworkState.STOPPED) {
+            close();
+        }
+    }
+
+    /** Drops the context and stops its timer thread: the client is closing. */
+    void close() {
+        timer.close();
+        synchronized (BY_CLIENT) {
+            CuratorFramework owner = client.get();
+            if (owner != null && BY_CLIENT.get(owner) == this) {
+                BY_CLIENT.remove(owner);
+            }
+        }
+        BY_ID.remove(ids.key());
+        CuratorFramework owner = client.get();
+        if (owner != null) {
+            owner.getConnectionStateListenable().removeListener(tracker);
+        }
+    }
+
+    ProtectionIds ids() {
+        return ids;
+    }
+
+    ContextTimer timer() {
+        return timer;
+    }
+
+    MetricsDispatch metrics() {
+        return metrics;
+    }
+
+    ConnectionTracker tracker() {
+        return tracker;
+    }
+
+    ReleasesInFlight releases() {
+        return releases;
+    }
+
+    FrontNodes frontNodes() {
+        return frontNodes;
+    }
+}
