@@ -7,7 +7,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ForkJoinPool;
 import org.apache.curator.framework.api.transaction.CuratorOp;
 
@@ -18,7 +17,6 @@ import org.apache.curator.framework.api.transaction.CuratorOp;
  */
 abstract class AbstractZkLock extends TimedLock {
     final LockQueue queue;
-    final List<LockStateListener> listeners = new CopyOnWriteArrayList<>();
 
     AbstractZkLock(LockQueue queue) {
         this.queue = queue;
@@ -32,7 +30,7 @@ abstract class AbstractZkLock extends TimedLock {
      * @return the state, or empty if there is no such hold
      */
     public Optional<LockState> holdState() {
-        return Optional.ofNullable(currentHold()).map(Hold::state);
+        return Optional.ofNullable(currentHold()).map(LockNode::state);
     }
 
     /**
@@ -45,7 +43,7 @@ abstract class AbstractZkLock extends TimedLock {
      * @throws IllegalMonitorStateException if there is no such hold
      */
     public long fencingToken() {
-        return requireHold().node().token();
+        return requireHold().token();
     }
 
     /**
@@ -57,7 +55,7 @@ abstract class AbstractZkLock extends TimedLock {
      * @throws IllegalMonitorStateException if there is no such hold
      */
     public CuratorOp holdCheck() {
-        return queue.checkOp(requireHold().node());
+        return queue.checkOp(requireHold());
     }
 
     /**
@@ -68,7 +66,7 @@ abstract class AbstractZkLock extends TimedLock {
      * @throws NullPointerException if {@code listener} is null
      */
     public void addStateListener(LockStateListener listener) {
-        listeners.add(Objects.requireNonNull(listener, "listener"));
+        queue.listeners().add(Objects.requireNonNull(listener, "listener"));
     }
 
     /**
@@ -78,7 +76,7 @@ abstract class AbstractZkLock extends TimedLock {
      * @throws NullPointerException if {@code listener} is null
      */
     public void removeStateListener(LockStateListener listener) {
-        listeners.remove(Objects.requireNonNull(listener, "listener"));
+        queue.listeners().remove(Objects.requireNonNull(listener, "listener"));
     }
 
     /**
@@ -139,8 +137,8 @@ abstract class AbstractZkLock extends TimedLock {
 
     @Override
     LockHold newHold() {
-        Hold hold = requireHold();
-        return new LockHold(queue.path(), Map.of(queue.path(), hold.node().token()), hold::state, this::release);
+        LockNode hold = requireHold();
+        return new LockHold(queue.path(), Map.of(queue.path(), hold.token()), hold::state, this::release);
     }
 
     private CompletableFuture<LockHold> acquireAsync(CallbackRunner runner) {
@@ -156,9 +154,9 @@ abstract class AbstractZkLock extends TimedLock {
                 result.completeExceptionally(failure instanceof CompletionException ? failure.getCause() : failure);
                 return;
             }
-            Hold hold = granted(Optional.of(nodes.get(0)), start).orElseThrow();
+            LockNode hold = granted(Optional.of(nodes.get(0)), start).orElseThrow();
             LockHold lockHold = new LockHold(
-                    queue.path(), Map.of(queue.path(), hold.node().token()), hold::state, () -> queue.release(hold));
+                    queue.path(), Map.of(queue.path(), hold.token()), hold::state, () -> queue.release(hold));
             if (!result.complete(lockHold)) {
                 lockHold.close(); // cancelled while the lock was being granted
             }
@@ -179,7 +177,7 @@ abstract class AbstractZkLock extends TimedLock {
      * Takes a place in the queue until the deadline; once granted, the hold is tracked for its connection state. The
      * one way every runner's outcome becomes a hold, and is counted in the metrics.
      */
-    final Optional<Hold> acquireHold(Deadline deadline) throws InterruptedException {
+    final Optional<LockNode> acquireHold(Deadline deadline) throws InterruptedException {
         long start = System.nanoTime();
         return granted(enter(deadline), start);
     }
@@ -189,21 +187,21 @@ abstract class AbstractZkLock extends TimedLock {
         return queue.acquire(deadline);
     }
 
-    private Optional<Hold> granted(Optional<LockNode> node, long startNanos) {
+    private Optional<LockNode> granted(Optional<LockNode> node, long startNanos) {
         queue.metrics().acquire(queue.path(), node.isPresent(), System.nanoTime() - startNanos);
-        return node.map(granted -> queue.track(granted, listeners));
+        return node.map(queue::track);
     }
 
     /** Returns the hold the caller refers to (the current thread's, or the instance's), or null. */
-    abstract Hold currentHold();
+    abstract LockNode currentHold();
 
     /** Returns the caller's hold; throws the JDK's exception for an unheld monitor if there is none. */
-    Hold requireHold() {
+    LockNode requireHold() {
         return Optional.ofNullable(currentHold()).orElseThrow(() -> HoldCounts.notHeld(queue.path()));
     }
 
     /** Throws if the caller's hold was lost and not yet released: it must not be entered again, nor doubled. */
-    void requireNotLost(Hold hold) {
+    void requireNotLost(LockNode hold) {
         Checks.requireState(
                 hold == null || hold.state() != LockState.LOST,
                 "the hold of lock '%s' was lost (its session ended or its node went); release it before acquiring"

@@ -134,9 +134,7 @@ final class BlockingRunner {
             CompletableFuture<Long> token = pendingCreate.thenApply(
                     reply -> ((Event.Created) reply).nodes().get(0).token());
             created = new Event.Created(
-                    session.sessionId(),
-                    List.of(LockNode.createdBy(
-                            first, ours, session.sessionId(), token, session.requestTimeoutNanos())));
+                    session.sessionId(), List.of(LockNode.createdBy(first, ours, session.sessionId(), token)));
             pendingCreate = null;
         } else {
             created = takeCreateReply(await(pendingCreate));

@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ForkJoinPool;
 import org.apache.curator.framework.CuratorFramework;
@@ -26,7 +25,7 @@ final class ConnectionTracker implements ConnectionStateListener {
     private static final Logger logger = LoggerFactory.getLogger(ConnectionTracker.class);
 
     private final WeakReference<CuratorFramework> client;
-    private final Set<Hold> holds = ConcurrentHashMap.newKeySet();
+    private LockNode held; // guarded by this: the first of the held nodes, linked through the nodes themselves
     private final List<LockStateListener> clientListeners = new CopyOnWriteArrayList<>();
     private final MetricsDispatch metrics;
 
@@ -37,16 +36,44 @@ final class ConnectionTracker implements ConnectionStateListener {
     }
 
     /** Starts tracking a node that was just granted; IN_DOUBT at once if the connection is already suspended. */
-    Hold track(LockNode node, String lockPath, List<LockStateListener> lockListeners) {
+    void track(LockNode node) {
         CuratorFramework current = client.get();
         boolean connected = current != null && current.getZookeeperClient().isConnected();
-        Hold hold = new Hold(node, lockPath, lockListeners, connected ? LockState.HELD : LockState.IN_DOUBT);
-        holds.add(hold);
-        return hold;
+        node.granted(connected ? LockState.HELD : LockState.IN_DOUBT);
+        synchronized (this) {
+            node.previous = null;
+            node.next = held;
+            if (held != null) {
+                held.previous = node;
+            }
+            held = node;
+        }
     }
 
-    void untrack(Hold hold) {
-        holds.remove(hold);
+    /** Stops tracking a held node; does nothing if it is not tracked. */
+    synchronized void untrack(LockNode node) {
+        if (node.previous == null && held != node) {
+            return;
+        }
+        if (node.previous != null) {
+            node.previous.next = node.next;
+        } else {
+            held = node.next;
+        }
+        if (node.next != null) {
+            node.next.previous = node.previous;
+        }
+        node.previous = null;
+        node.next = null;
+    }
+
+    /** Returns the held nodes now. */
+    private synchronized List<LockNode> holds() {
+        List<LockNode> all = new ArrayList<>();
+        for (LockNode node = held; node != null; node = node.next) {
+            all.add(node);
+        }
+        return all;
     }
 
     void addListener(LockStateListener listener) {
@@ -60,8 +87,8 @@ final class ConnectionTracker implements ConnectionStateListener {
     @Override
     public void stateChanged(CuratorFramework changed, ConnectionState newState) {
         switch (newState) {
-            case SUSPENDED -> moveAll(holds, LockState.IN_DOUBT, "the connection is suspended");
-            case LOST -> moveAll(holds, LockState.LOST, "the session is lost");
+            case SUSPENDED -> moveAll(holds(), LockState.IN_DOUBT, "the connection is suspended");
+            case LOST -> moveAll(holds(), LockState.LOST, "the session is lost");
             case RECONNECTED -> verify(changed);
             default -> {
                 // CONNECTED (the first connection) and READ_ONLY change nothing for a hold.
@@ -86,11 +113,11 @@ final class ConnectionTracker implements ConnectionStateListener {
         if (session == null) {
             return; // disconnected again: the next RECONNECTED checks
         }
-        List<Hold> inDoubt = new ArrayList<>();
-        List<Hold> ended = new ArrayList<>();
-        for (Hold hold : holds) {
+        List<LockNode> inDoubt = new ArrayList<>();
+        List<LockNode> ended = new ArrayList<>();
+        for (LockNode hold : holds()) {
             if (hold.state() == LockState.IN_DOUBT) {
-                (hold.node().sessionId() == session.sessionId() ? inDoubt : ended).add(hold);
+                (hold.sessionId() == session.sessionId() ? inDoubt : ended).add(hold);
             }
         }
         moveAll(ended, LockState.LOST, "their session ended");
@@ -101,7 +128,7 @@ final class ConnectionTracker implements ConnectionStateListener {
     }
 
     /** Settles the holds in doubt on the session's ephemeral nodes, off ZooKeeper's event thread. */
-    private void settle(List<Hold> inDoubt, Reply ephemerals) {
+    private void settle(List<LockNode> inDoubt, Reply ephemerals) {
         if (!ephemerals.isOk()) {
             logger.warn(
                     "session 0x{}: could not list the session's nodes after a reconnect ({}); {} holds stay in doubt"
@@ -112,23 +139,23 @@ final class ConnectionTracker implements ConnectionStateListener {
             return;
         }
         Set<String> standing = new HashSet<>(ephemerals.children());
-        List<Hold> held = new ArrayList<>();
-        List<Hold> lost = new ArrayList<>();
-        for (Hold hold : inDoubt) {
-            (standing.contains(hold.node().fixedPath()) ? held : lost).add(hold);
+        List<LockNode> stand = new ArrayList<>();
+        List<LockNode> lost = new ArrayList<>();
+        for (LockNode hold : inDoubt) {
+            (standing.contains(hold.fixedPath()) ? stand : lost).add(hold);
         }
-        moveAll(held, LockState.HELD, "their nodes stand after a reconnect");
+        moveAll(stand, LockState.HELD, "their nodes stand after a reconnect");
         moveAll(lost, LockState.LOST, "their nodes are gone after a reconnect");
     }
 
     /** Moves {@code some} holds to {@code next}, telling their listeners, with one log line for them all. */
-    private void moveAll(Iterable<Hold> some, LockState next, String why) {
+    private void moveAll(Iterable<LockNode> some, LockState next, String why) {
         int moved = 0;
         long session = 0;
-        for (Hold hold : some) {
+        for (LockNode hold : some) {
             if (move(hold, next)) {
                 moved++;
-                session = hold.node().sessionId();
+                session = hold.sessionId();
             }
         }
         if (moved == 0) {
@@ -142,7 +169,7 @@ final class ConnectionTracker implements ConnectionStateListener {
         }
     }
 
-    private boolean move(Hold hold, LockState next) {
+    private boolean move(LockNode hold, LockState next) {
         LockStateEvent event = hold.moveTo(next);
         if (event == null) {
             return false;

@@ -6,14 +6,19 @@ import java.util.function.Predicate;
 
 /**
  * Per-thread hold counts of a reentrant lock: which thread holds what (a node, or the nodes of a multi-lock), and how
- * many times it entered. Safe for use by multiple threads; each entry is changed only by its own thread.
+ * many times it entered. Safe for use by multiple threads; each count is changed only by its own thread.
+ *
+ * <p>The first holding thread is kept in fields of this object, so the usual lock, held by one thread at a time, costs
+ * no allocation per hold; a map is made only when a second thread holds at the same time (the readers of a read lock).
  *
  * @param <H> what one thread's hold consists of
  */
 final class HoldCounts<H> {
     private final String lockPath;
-    // Sized for the usual one or two holding threads: a default table costs every held lock about 80 bytes more.
-    private final ConcurrentMap<Thread, Hold<H>> holds = new ConcurrentHashMap<>(2);
+    private volatile Thread owner; // the first holding thread; written under this
+    private H ownerHeld; // written under this by the owner; read by the owner, or by others under this
+    private int ownerCount; // confined to the owner
+    private volatile ConcurrentMap<Thread, Count<H>> others; // holding threads beyond the first; made under this
 
     HoldCounts(String lockPath) {
         this.lockPath = lockPath;
@@ -21,70 +26,128 @@ final class HoldCounts<H> {
 
     /** Enters again if the current thread holds the lock; returns whether it did. No ZooKeeper call. */
     boolean reenter() {
-        Hold<H> hold = holds.get(Thread.currentThread());
-        if (hold == null) {
+        Thread current = Thread.currentThread();
+        if (owner == current) {
+            requireBelowMax(ownerCount);
+            ownerCount++;
+            return true;
+        }
+        Count<H> count = othersCount(current);
+        if (count == null) {
             return false;
         }
-        Checks.requireState(hold.count < Integer.MAX_VALUE, "maximum hold count exceeded for lock '%s'", lockPath);
-        hold.count++;
+        requireBelowMax(count.count);
+        count.count++;
         return true;
     }
 
-    /** Records the first hold of the current thread. */
+    /** Records the current thread's first hold. */
     void hold(H held) {
-        holds.put(Thread.currentThread(), new Hold<>(held));
+        Thread current = Thread.currentThread();
+        synchronized (this) {
+            if (owner == null) {
+                ownerHeld = held;
+                ownerCount = 1;
+                owner = current;
+                return;
+            }
+            if (others == null) {
+                others = new ConcurrentHashMap<>(2);
+            }
+        }
+        others.put(current, new Count<>(held));
     }
 
     /**
-     * Counts one release by the current thread; returns what to release when the count reaches zero, else null.
+     * Counts one release of the current thread; returns what it held when the count reaches zero, else null.
      *
      * @throws IllegalMonitorStateException if the current thread holds nothing
      */
     H release() {
         Thread current = Thread.currentThread();
-        Hold<H> hold = holds.get(current);
-        if (hold == null) {
+        if (owner == current) {
+            if (--ownerCount > 0) {
+                return null;
+            }
+            synchronized (this) {
+                H held = ownerHeld;
+                ownerHeld = null;
+                owner = null;
+                return held;
+            }
+        }
+        Count<H> count = othersCount(current);
+        if (count == null) {
             throw notHeld(lockPath);
         }
-        if (--hold.count > 0) {
+        if (--count.count > 0) {
             return null;
         }
-        holds.remove(current);
-        return hold.held;
+        others.remove(current);
+        return count.held;
     }
 
     /** Returns what the current thread holds, or null. */
     H heldByCurrentThread() {
-        Hold<H> hold = holds.get(Thread.currentThread());
-        return hold == null ? null : hold.held;
+        Thread current = Thread.currentThread();
+        if (owner == current) {
+            return ownerHeld;
+        }
+        Count<H> count = othersCount(current);
+        return count == null ? null : count.held;
     }
 
+    /** Returns the current thread's hold count, zero if it holds nothing. */
     int holdCount() {
-        Hold<H> hold = holds.get(Thread.currentThread());
-        return hold == null ? 0 : hold.count;
+        Thread current = Thread.currentThread();
+        if (owner == current) {
+            return ownerCount;
+        }
+        Count<H> count = othersCount(current);
+        return count == null ? 0 : count.count;
     }
 
+    /** Tells whether no thread holds anything. */
     boolean isEmpty() {
-        return holds.isEmpty();
+        ConcurrentMap<Thread, Count<H>> more = others;
+        return owner == null && (more == null || more.isEmpty());
     }
 
-    /** Tells whether some thread's hold matches {@code test}. */
+    /** Tells whether what some thread holds passes {@code test}. */
     boolean anyMatch(Predicate<H> test) {
-        return holds.values().stream().anyMatch(hold -> test.test(hold.held));
+        H first;
+        synchronized (this) {
+            first = ownerHeld;
+        }
+        if (first != null && test.test(first)) {
+            return true;
+        }
+        ConcurrentMap<Thread, Count<H>> more = others;
+        return more != null && more.values().stream().anyMatch(count -> test.test(count.held));
     }
 
-    /** The exception for a thread that uses a lock it does not hold, named after the JDK's. */
+    private Count<H> othersCount(Thread current) {
+        ConcurrentMap<Thread, Count<H>> more = others;
+        return more == null ? null : more.get(current);
+    }
+
+    private void requireBelowMax(int count) {
+        Checks.requireState(count < Integer.MAX_VALUE, "maximum hold count exceeded for lock '%s'", lockPath);
+    }
+
+    /** The JDK's exception for a release by a thread that holds nothing, naming the lock and the thread. */
     static IllegalMonitorStateException notHeld(String lockPath) {
         return new IllegalMonitorStateException(String.format(
                 "lock '%s' is not held by thread '%s'",
                 lockPath, Thread.currentThread().getName()));
     }
 
-    private static final class Hold<H> {
+    /** The hold of one thread beyond the first: what it holds, and how many times it entered. */
+    private static final class Count<H> {
         final H held;
         int count = 1; // confined to the owning thread
 
-        Hold(H held) {
+        Count(H held) {
             this.held = held;
         }
     }

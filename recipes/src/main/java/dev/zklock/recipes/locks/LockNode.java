@@ -3,24 +3,36 @@ package dev.zklock.recipes.locks;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.utils.ZKPaths;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * One lock node this process created and holds or waits with: its path, name and owning session, and its fencing
- * token (the node's creation zxid, which grows across the whole ensemble).
+ * One lock node this process created, and, once the lock is granted, the hold it stands for: its name and owning
+ * session, its fencing token (the node's creation zxid, which grows across the whole ensemble), and the hold's
+ * {@link LockState}, changed by the client's {@link ConnectionTracker} and read by any thread. Safe for use by multiple
+ * threads.
  *
  * <p>The token comes from the create's reply. An acquire that finds our node in the pipelined listing does not wait
  * for that reply (ZooKeeper hands asynchronous replies to its event thread, one thread hop later): the reply was
  * read before the listing's, so asking for the token then costs at most that hop, and the token is kept as soon as the
- * reply is handed over. Immutable apart from the token; safe for use by multiple threads.
+ * reply is handed over.
+ *
+ * <p>A held lock costs its node a few words: the node keeps no copy of its lock path (its queue has it), and the
+ * client's tracker links the held nodes into a list through the node itself.
  */
 final class LockNode {
-    private final LockQueue queue; // its lock path and namespace: a hold keeps no copy of them
+    private static final Logger logger = LoggerFactory.getLogger(LockNode.class);
+
+    private final LockQueue queue; // its lock path, namespace and listeners: a hold keeps no copy of them
     private final String name;
     private final long sessionId;
     private volatile CompletableFuture<Long> created; // until the token is known, then null
     private volatile long token;
     private volatile boolean front; // granted with no node ranked before it
-    private final long waitNanos;
+    private LockState state; // guarded by this: null until the lock is granted and tracked
+    private long grantedNanos; // written before the node is handed to the holder
+    LockNode previous; // guarded by the client's tracker: its list of held nodes
+    LockNode next; // guarded by the client's tracker
 
     /**
      * A node whose token is known.
@@ -32,29 +44,32 @@ final class LockNode {
         this.name = name;
         this.sessionId = sessionId;
         this.token = token;
-        this.waitNanos = 0;
     }
 
-    private LockNode(LockQueue queue, String name, long sessionId, CompletableFuture<Long> created, long waitNanos) {
+    private LockNode(LockQueue queue, String name, long sessionId, CompletableFuture<Long> created) {
         this.queue = queue;
         this.name = name;
         this.sessionId = sessionId;
         this.created = created;
-        this.waitNanos = waitNanos;
         created.thenAccept(known -> {
             token = known;
             this.created = null;
         });
     }
 
-    /**
-     * A node found in a listing while the reply to its create, read already, is still on its way to us.
-     *
-     * @param waitNanos the longest {@link #token()} waits for that reply to be handed over (one request timeout)
-     */
-    static LockNode createdBy(
-            LockQueue queue, String name, long sessionId, CompletableFuture<Long> created, long waitNanos) {
-        return new LockNode(queue, name, sessionId, created, waitNanos);
+    /** A node found in a listing while the reply to its create, read already, is still on its way to us. */
+    static LockNode createdBy(LockQueue queue, String name, long sessionId, CompletableFuture<Long> created) {
+        return new LockNode(queue, name, sessionId, created);
+    }
+
+    /** The lock path the node is a child of, relative to the client's namespace. */
+    String lockPath() {
+        return queue.path();
+    }
+
+    /** The queue the node stands in. */
+    LockQueue queue() {
+        return queue;
     }
 
     /** The node's full path, relative to the client's namespace; made on each call, not kept. */
@@ -99,6 +114,7 @@ final class LockNode {
         if (known != 0 || pending == null) {
             return token;
         }
+        long waitNanos = queue.requestTimeoutNanos();
         Long handed = Uninterruptibles.await(pending, waitNanos);
         if (handed == null) {
             throw new ZkLockException(
@@ -112,6 +128,57 @@ final class LockNode {
                     null);
         }
         return handed;
+    }
+
+    /** Starts the hold: the lock was granted to this node, HELD, or IN_DOUBT if the connection is down. */
+    synchronized void granted(LockState initial) {
+        grantedNanos = System.nanoTime();
+        state = initial;
+    }
+
+    /** Returns the state of the hold, or null if the lock was never granted to this node. */
+    synchronized LockState state() {
+        return state;
+    }
+
+    /** Returns how long ago the lock was granted. */
+    synchronized long heldNanos() {
+        return System.nanoTime() - grantedNanos;
+    }
+
+    /**
+     * Moves the hold to {@code next} unless it is already LOST (which is final); returns the event, or null if nothing
+     * changed.
+     */
+    synchronized LockStateEvent moveTo(LockState next) {
+        if (state == null || state == next || state == LockState.LOST) {
+            return null;
+        }
+        LockState previousState = state;
+        state = next;
+        return new LockStateEvent(queue.path(), path(), token(), sessionId, previousState, next);
+    }
+
+    /**
+     * Tells the lock's listeners and then {@code clientListeners}; a listener that throws is logged and skipped. The
+     * client's tracker logs one line for every hold that moved at once; this logs each hold at DEBUG.
+     */
+    void announce(LockStateEvent event, Iterable<LockStateListener> clientListeners) {
+        logger.debug("{}: {} is {} ({} before)", queue.path(), this, event.state(), event.previous());
+        for (LockStateListener listener : queue.listeners()) {
+            tell(listener, event);
+        }
+        for (LockStateListener listener : clientListeners) {
+            tell(listener, event);
+        }
+    }
+
+    private static void tell(LockStateListener listener, LockStateEvent event) {
+        try {
+            listener.stateChanged(event);
+        } catch (RuntimeException e) {
+            logger.warn("{}: lock state listener {} threw on {}", event.lockPath(), listener, event, e);
+        }
     }
 
     @Override

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.transaction.CuratorOp;
@@ -12,6 +13,7 @@ import org.apache.curator.framework.imps.CuratorFrameworkState;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.data.ACL;
 import org.apache.zookeeper.proto.CreateRequest;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,19 +36,38 @@ final class LockQueue {
     private final byte[] data;
     private volatile QueueHooks hooks = QueueHooks.NONE;
     private volatile ClientContext context; // looked up once; a client's context lasts as long as the client
-    private volatile CreateRequest template; // made by Curator's builder on first use, then reused
+    private final List<LockStateListener> listeners;
+    private volatile byte[] nodeData; // Curator's choice for our nodes' data, taken from its builder on first use
+    private volatile List<ACL> nodeAcl; // and the ACL the client's provider gives; then reused
     private final String fixedPath;
 
     /**
+     * A queue with state listeners of its own.
+     *
      * @param data the data of each lock node, or null for the client's default data (as Curator's mutex does)
      */
     LockQueue(CuratorFramework client, String path, String lockName, LockDriver driver, byte[] data) {
+        this(client, path, lockName, driver, data, new CopyOnWriteArrayList<>());
+    }
+
+    /**
+     * @param data the data of each lock node, or null for the client's default data (as Curator's mutex does)
+     * @param listeners the state listeners of the lock object, told of every change of a hold's state
+     */
+    LockQueue(
+            CuratorFramework client,
+            String path,
+            String lockName,
+            LockDriver driver,
+            byte[] data,
+            List<LockStateListener> listeners) {
         this.client = Objects.requireNonNull(client, "client");
         this.path = Checks.lockPath(path);
         this.lockName = lockName;
         this.driver = Objects.requireNonNull(driver, "driver");
         this.data = data == null ? null : data.clone();
         this.fixedPath = fixed(this.path);
+        this.listeners = listeners;
     }
 
     /**
@@ -78,16 +99,22 @@ final class LockQueue {
         }
     }
 
-    /** Starts tracking the connection state of a node just granted, for the client's one connection listener. */
-    Hold track(LockNode node, List<LockStateListener> listeners) {
-        return context().tracker().track(node, path, listeners);
+    /** Starts the hold of a node just granted: its state is tracked by the client's one connection listener. */
+    LockNode track(LockNode node) {
+        context().tracker().track(node);
+        return node;
     }
 
-    /** Stops tracking a hold and deletes its node; see {@link #release(LockNode)}. */
-    void release(Hold hold) {
+    /** Ends a hold: stops tracking it, reports how long it was held, and deletes its node ({@link #deleteHeld(LockNode)}). */
+    void release(LockNode hold) {
         untrack(hold);
         metrics().released(path, hold.heldNanos());
-        release(hold.node());
+        deleteHeld(hold);
+    }
+
+    /** The state listeners of the lock object, told of every change of a hold's state. */
+    List<LockStateListener> listeners() {
+        return listeners;
     }
 
     /** Returns the context of the lock's client: hold tracking, metrics, hand-off state, timer. */
@@ -109,7 +136,7 @@ final class LockQueue {
         return context().metrics();
     }
 
-    void untrack(Hold hold) {
+    void untrack(LockNode hold) {
         context().tracker().untrack(hold);
     }
 
@@ -123,7 +150,7 @@ final class LockQueue {
     }
 
     /** Deletes a held node. Never blocks past one request timeout, and never throws for a lost connection. */
-    void release(LockNode node) {
+    void deleteHeld(LockNode node) {
         hooks.beforeRelease(path, node.name());
         ClientContext ours = context();
         ours.frontNodes().releasing(node);
@@ -267,15 +294,18 @@ final class LockQueue {
      * namespaced path, the data (ours, or the client's default) and the ACL from the client's {@code ACLProvider},
      * exactly as Curator's own create would make them. Curator's transaction builder makes the first request; later
      * ones reuse its data and ACL (the ACL provider is asked once per lock object), which keeps the builder's cost off
-     * every acquire.
+     * every acquire. Only those two references are kept, not the request: the client's default data and the
+     * provider's ACL list are shared objects, so a lock object keeps no copy of them.
      */
     CreateRequest createRequest(String name, CreateMode mode) {
-        CreateRequest known = template;
-        if (known == null) {
-            known = curatorCreateRequest(name, mode);
-            template = known;
+        List<ACL> acl = nodeAcl;
+        if (acl == null) {
+            CreateRequest first = curatorCreateRequest(name, mode);
+            nodeData = first.getData();
+            nodeAcl = first.getAcl();
+            return first;
         }
-        return new CreateRequest(ZKPaths.makePath(fixedPath, name), known.getData(), known.getAcl(), mode.toFlag());
+        return new CreateRequest(ZKPaths.makePath(fixedPath, name), nodeData, acl, mode.toFlag());
     }
 
     private CreateRequest curatorCreateRequest(String name, CreateMode mode) {

@@ -40,10 +40,10 @@ final class MemberLocks implements MultiLockMembers {
 
     /**
      * Acquires every member in order, each within what is left of the deadline; empty (and nothing held) if one timed
-     * out. The members keep their own states and listeners: {@code listeners} are not used.
+     * out. The members keep their own states and listeners.
      */
     @Override
-    public Optional<Taken> acquire(Deadline deadline, List<LockStateListener> listeners) throws InterruptedException {
+    public Optional<Taken> acquire(Deadline deadline) throws InterruptedException {
         return acquireAll(deadline).map(MembersTaken::new);
     }
 

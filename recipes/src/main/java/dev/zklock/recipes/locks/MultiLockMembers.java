@@ -13,10 +13,9 @@ interface MultiLockMembers {
     /**
      * Takes every lock before the deadline, or nothing.
      *
-     * @param listeners the multi-lock's state listeners, for the holds this acquisition makes
      * @return what was taken, or empty if the deadline passed first (nothing is left held)
      */
-    Optional<Taken> acquire(Deadline deadline, List<LockStateListener> listeners) throws InterruptedException;
+    Optional<Taken> acquire(Deadline deadline) throws InterruptedException;
 
     /** Returns the lock paths taken, in the order they are taken (zklock members only, over locks). */
     List<String> paths();

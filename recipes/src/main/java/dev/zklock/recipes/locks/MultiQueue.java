@@ -25,11 +25,12 @@ final class MultiQueue implements MultiLockMembers {
     /**
      * @param paths distinct, valid lock paths in canonical (sorted) order
      * @param name what metrics and messages call the multi-lock
+     * @param listeners the multi-lock's state listeners, told of every change of the state of a hold of a path
      */
-    MultiQueue(CuratorFramework client, List<String> paths, String name) {
+    MultiQueue(CuratorFramework client, List<String> paths, String name, List<LockStateListener> listeners) {
         List<LockQueue> list = new ArrayList<>();
         for (String path : paths) {
-            list.add(new LockQueue(client, path, LOCK_NAME, LockDriver.exclusive(), null));
+            list.add(new LockQueue(client, path, LOCK_NAME, LockDriver.exclusive(), null, listeners));
         }
         this.queues = List.copyOf(list);
         this.name = name;
@@ -46,31 +47,31 @@ final class MultiQueue implements MultiLockMembers {
 
     /** Takes a place in every queue at once and waits until it holds all; empty if the deadline passed first. */
     @Override
-    public Optional<Taken> acquire(Deadline deadline, List<LockStateListener> listeners) throws InterruptedException {
+    public Optional<Taken> acquire(Deadline deadline) throws InterruptedException {
         for (LockQueue queue : queues) {
             queue.checkCanAcquire();
         }
         long start = System.nanoTime();
         Optional<List<LockNode>> nodes = new BlockingRunner(queues, deadline, null).run();
         queues.get(0).metrics().acquire(name, nodes.isPresent(), System.nanoTime() - start);
-        return nodes.map(granted -> new PathsTaken(track(granted, listeners)));
+        return nodes.map(granted -> new PathsTaken(track(granted)));
     }
 
     /** Tracks the connection state of the nodes of one granted multi-lock. */
-    private List<Hold> track(List<LockNode> nodes, List<LockStateListener> listeners) {
-        List<Hold> holds = new ArrayList<>();
+    private List<LockNode> track(List<LockNode> nodes) {
+        List<LockNode> holds = new ArrayList<>();
         for (int i = 0; i < nodes.size(); i++) {
-            holds.add(queues.get(i).track(nodes.get(i), listeners));
+            holds.add(queues.get(i).track(nodes.get(i)));
         }
         return List.copyOf(holds);
     }
 
     /** Stops tracking the holds and deletes their nodes in one transaction; see {@link #deleteAll(List)}. */
-    void release(List<Hold> holds) {
+    void release(List<LockNode> holds) {
         List<LockNode> nodes = new ArrayList<>();
         for (int i = 0; i < holds.size(); i++) {
             queues.get(i).untrack(holds.get(i));
-            nodes.add(holds.get(i).node());
+            nodes.add(holds.get(i));
         }
         LockQueue first = queues.get(0);
         first.hooks().beforeRelease(first.path(), nodes.get(0).name());
@@ -146,16 +147,16 @@ final class MultiQueue implements MultiLockMembers {
 
     /** Our nodes in every queue, held as one. */
     private final class PathsTaken implements Taken {
-        private final List<Hold> holds;
+        private final List<LockNode> holds;
 
-        PathsTaken(List<Hold> holds) {
+        PathsTaken(List<LockNode> holds) {
             this.holds = holds;
         }
 
         @Override
         public LockState state() {
             LockState worst = LockState.HELD;
-            for (Hold hold : holds) {
+            for (LockNode hold : holds) {
                 LockState state = hold.state();
                 if (state.compareTo(worst) > 0) {
                     worst = state;
@@ -168,7 +169,7 @@ final class MultiQueue implements MultiLockMembers {
         public Map<String, Long> tokens() {
             Map<String, Long> tokens = new LinkedHashMap<>();
             for (int i = 0; i < holds.size(); i++) {
-                tokens.put(queues.get(i).path(), holds.get(i).node().token());
+                tokens.put(queues.get(i).path(), holds.get(i).token());
             }
             return tokens;
         }

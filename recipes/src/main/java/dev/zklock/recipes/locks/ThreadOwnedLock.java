@@ -9,7 +9,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * call. Safe for use by multiple threads; ownership is per thread.
  */
 abstract class ThreadOwnedLock extends AbstractZkLock {
-    final HoldCounts<Hold> holds;
+    final HoldCounts<LockNode> holds;
     /** Threads inside a first acquire of this instance: a registry must not forget an instance in use. */
     private final AtomicInteger busy = new AtomicInteger();
 
@@ -31,7 +31,7 @@ abstract class ThreadOwnedLock extends AbstractZkLock {
      */
     @Override
     public void release() {
-        Hold hold = holds.release();
+        LockNode hold = holds.release();
         if (hold != null) {
             queue.release(hold);
         }
@@ -55,7 +55,7 @@ abstract class ThreadOwnedLock extends AbstractZkLock {
      * @return {@code true} if the current thread holds this lock and has not lost it
      */
     public boolean isHeldByCurrentThread() {
-        Hold hold = holds.heldByCurrentThread();
+        LockNode hold = holds.heldByCurrentThread();
         return hold != null && hold.state() != LockState.LOST;
     }
 
@@ -89,8 +89,8 @@ abstract class ThreadOwnedLock extends AbstractZkLock {
      *     null if the current thread holds nothing
      */
     public String getLockPath() {
-        Hold hold = holds.heldByCurrentThread();
-        return hold == null ? null : hold.node().path();
+        LockNode hold = holds.heldByCurrentThread();
+        return hold == null ? null : hold.path();
     }
 
     /**
@@ -108,7 +108,7 @@ abstract class ThreadOwnedLock extends AbstractZkLock {
     }
 
     @Override
-    final Hold currentHold() {
+    final LockNode currentHold() {
         return holds.heldByCurrentThread();
     }
 
@@ -119,7 +119,7 @@ abstract class ThreadOwnedLock extends AbstractZkLock {
             return true;
         }
         busy.incrementAndGet();
-        Optional<Hold> hold;
+        Optional<LockNode> hold;
         try {
             hold = acquireHold(deadline);
         } finally {

@@ -55,7 +55,7 @@ import org.apache.curator.framework.CuratorFramework;
 public final class ZkExclusiveLock extends AbstractZkLock {
     private static final String LOCK_NAME = "lock-";
 
-    private final AtomicReference<Hold> hold = new AtomicReference<>();
+    private final AtomicReference<LockNode> hold = new AtomicReference<>();
 
     /**
      * Creates a lock on {@code path}. No ZooKeeper call; the client need not be started yet.
@@ -80,7 +80,7 @@ public final class ZkExclusiveLock extends AbstractZkLock {
      */
     @Override
     public void release() {
-        Hold released = hold.getAndSet(null);
+        LockNode released = hold.getAndSet(null);
         if (released == null) {
             throw HoldCounts.notHeld(queue.path());
         }
@@ -95,19 +95,19 @@ public final class ZkExclusiveLock extends AbstractZkLock {
      */
     @Override
     public boolean isAcquiredInThisProcess() {
-        Hold current = hold.get();
+        LockNode current = hold.get();
         return current != null && current.state() != LockState.LOST;
     }
 
     @Override
-    Hold currentHold() {
+    LockNode currentHold() {
         return hold.get();
     }
 
     @Override
     boolean acquire(Deadline deadline) throws InterruptedException {
         requireNotLost(hold.get());
-        Optional<Hold> granted = acquireHold(deadline);
+        Optional<LockNode> granted = acquireHold(deadline);
         granted.ifPresent(hold::set);
         return granted.isPresent();
     }

@@ -85,7 +85,7 @@ public final class ZkMultiLock extends TimedLock {
             distinct.add(Checks.lockPath(path));
         }
         this.name = distinct.toString();
-        this.members = new MultiQueue(client, List.copyOf(distinct), name);
+        this.members = new MultiQueue(client, List.copyOf(distinct), name, listeners);
         this.holds = new HoldCounts<>(name);
     }
 
@@ -229,7 +229,7 @@ public final class ZkMultiLock extends TimedLock {
         if (holds.reenter()) {
             return true;
         }
-        Optional<MultiLockMembers.Taken> taken = members.acquire(deadline, listeners);
+        Optional<MultiLockMembers.Taken> taken = members.acquire(deadline);
         taken.ifPresent(holds::hold);
         return taken.isPresent();
     }

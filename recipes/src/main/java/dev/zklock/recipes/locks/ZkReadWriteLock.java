@@ -169,8 +169,8 @@ public final class ZkReadWriteLock {
 
         @Override
         Optional<LockNode> enter(Deadline deadline) throws InterruptedException {
-            Hold write = writeLock.holds.heldByCurrentThread();
-            return write != null ? queue.acquireAlongside(write.node(), deadline) : queue.acquire(deadline);
+            LockNode write = writeLock.holds.heldByCurrentThread();
+            return write != null ? queue.acquireAlongside(write, deadline) : queue.acquire(deadline);
         }
 
         /**
