@@ -1,6 +1,7 @@
 package dev.zklock.cli;
 
 import dev.zklock.recipes.locks.LockDriver;
+import dev.zklock.recipes.locks.LockNodeName;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -48,7 +49,7 @@ final class LockQueueReader {
         List<LockQueueSnapshot.Read> nodes = new ArrayList<>();
         int others = 0;
         for (String child : LockDriver.exclusive().sort(children)) {
-            if (LockNodeKind.of(child).isEmpty()) {
+            if (LockNodeName.parse(child).isEmpty()) {
                 others++;
                 continue;
             }

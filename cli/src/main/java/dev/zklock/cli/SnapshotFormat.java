@@ -31,7 +31,7 @@ final class SnapshotFormat {
                         row,
                         node.position(),
                         node.holds() ? "holds" : "waits",
-                        node.kind().label(),
+                        node.kind(),
                         node.session(),
                         age(node.ageMillis(snapshot.takenAtMillis())),
                         printable(node.data(), DATA_COLUMN),
@@ -51,7 +51,7 @@ final class SnapshotFormat {
             nodes.add(Json.object(
                     "position", node.position(),
                     "node", node.name(),
-                    "kind", node.kind().label(),
+                    "kind", node.kind(),
                     "state", node.holds() ? "holder" : "waiting",
                     "session", node.session(),
                     "created", Instant.ofEpochMilli(node.createdMillis()).toString(),

@@ -90,6 +90,44 @@ final class InspectCommandTest {
     }
 
     @Test
+    void inspect_curatorDowngrade_showsTheWritersReadNodeHoldingBesideIt() throws Exception {
+        String path = zk.path("rw");
+        CuratorFramework client = zk.newClient();
+        InterProcessReadWriteLock downgrading = new InterProcessReadWriteLock(client, path);
+        try (Queue queue = new Queue();
+                LockActor writer = LockActor.start("downgrading-writer")) {
+            writer.submit(() -> {
+                        downgrading.writeLock().acquire();
+                        downgrading.readLock().acquire(); // a plain EPHEMERAL read node with the writer's sequence
+                        return null;
+                    })
+                    .get(20, TimeUnit.SECONDS);
+            try {
+                CuratorFramework reader =
+                        queue.wait("reader", c -> new InterProcessReadWriteLock(c, path).readLock(), path, 3);
+
+                CommandRun run = CommandRun.of("inspect", "--connect", zk.connectString(), path);
+
+                assertThat(run.exitCode()).as(run.err()).isZero();
+                assertThat(run.out()).contains(path + ": 2 holders, 1 waiting");
+                List<String> rows = rows(run.out());
+                assertThat(rows).hasSize(3);
+                assertThat(rows.subList(0, 2))
+                        .anySatisfy(row -> assertThat(row).contains("holds", "write", session(client), "__WRIT__"))
+                        .anySatisfy(row -> assertThat(row).contains("holds", "read", session(client), "__READ__"));
+                assertThat(rows.get(2)).contains("waits", "read", session(reader));
+            } finally {
+                writer.submit(() -> {
+                            downgrading.writeLock().release();
+                            downgrading.readLock().release();
+                            return null;
+                        })
+                        .get(20, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    @Test
     void inspect_json_printsOneObjectAScriptCanRead() throws Exception {
         String path = zk.path("lock");
         try (Queue queue = new Queue()) {

@@ -3,11 +3,13 @@ package dev.zklock.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.zklock.recipes.locks.LockDriver;
+import dev.zklock.recipes.locks.LockNodeName;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Who holds, as Curator's recipes decide it, from names alone; no ZooKeeper needed for a pure decision. */
+/** Who holds, as the library's drivers decide it, from names alone; no ZooKeeper needed for a pure decision. */
 final class LockQueueSnapshotTest {
     private static final String UUID_PREFIX = "_c_0b1e5b7e-8d3c-4e0a-9f21-3f6c2a9d4e11-";
 
@@ -44,14 +46,44 @@ final class LockQueueSnapshotTest {
     }
 
     @Test
+    void of_readNodeOfADowngradingWriterRankedFirst_holdsBesideItsWriter() {
+        // Its protection id may sort before its writer's: the two share a sequence, and the tie goes by name.
+        List<String> queue = LockDriver.exclusive()
+                .sort(List.of(
+                        "_c_ffffffff-8d3c-4e0a-9f21-3f6c2a9d4e11-__WRIT__0000000005",
+                        "_c_00000000-8d3c-4e0a-9f21-3f6c2a9d4e11-__READ__0000000005",
+                        UUID_PREFIX + "__WRIT__0000000006"));
+
+        LockQueueSnapshot snapshot = exactly(queue);
+
+        assertThat(snapshot.nodes()).extracting(LockQueueSnapshot.Node::kind).containsExactly("read", "write", "write");
+        assertThat(holds(snapshot)).containsExactly(true, true, false);
+    }
+
+    @Test
+    void of_readNodeLeftByADowngradeWhoseWriterReleased_isAnOrdinaryReader() {
+        LockQueueSnapshot snapshot = snapshot("__READ__0000000005", "__WRIT__0000000007", "__READ__0000000008");
+
+        assertThat(holds(snapshot)).containsExactly(true, false, false);
+    }
+
+    @Test
+    void of_otherLockName_isDecidedAsAnExclusiveLock() {
+        LockQueueSnapshot snapshot = snapshot("latch-0000000001", "latch-0000000002");
+
+        assertThat(snapshot.nodes()).extracting(LockQueueSnapshot.Node::kind).containsExactly("exclusive", "exclusive");
+        assertThat(holds(snapshot)).containsExactly(true, false);
+    }
+
+    @Test
     void of_nodes_numberedInQueueOrderWithTheirKinds() {
         LockQueueSnapshot snapshot = snapshot("__READ__0000000001", "__WRIT__0000000002");
 
         assertThat(snapshot.nodes())
                 .extracting(LockQueueSnapshot.Node::position, LockQueueSnapshot.Node::kind)
                 .containsExactly(
-                        org.assertj.core.groups.Tuple.tuple(1, LockNodeKind.READ),
-                        org.assertj.core.groups.Tuple.tuple(2, LockNodeKind.WRITE));
+                        org.assertj.core.groups.Tuple.tuple(1, "read"),
+                        org.assertj.core.groups.Tuple.tuple(2, "write"));
     }
 
     @Test
@@ -65,8 +97,7 @@ final class LockQueueSnapshotTest {
 
     @Test
     void session_isHexWithPrefix() {
-        LockQueueSnapshot.Node node =
-                new LockQueueSnapshot.Node(1, "lock-0000000001", LockNodeKind.EXCLUSIVE, true, 0x1000a2bL, 0, null);
+        LockQueueSnapshot.Node node = new LockQueueSnapshot.Node(1, name("lock-0000000001"), true, 0x1000a2bL, 0, null);
 
         assertThat(node.session()).isEqualTo("0x1000a2b");
     }
@@ -76,6 +107,17 @@ final class LockQueueSnapshotTest {
                 .map(name -> new LockQueueSnapshot.Read(UUID_PREFIX + name, 0x42, 1000, new byte[0]))
                 .toList();
         return LockQueueSnapshot.of("/locks/a", reads, 0, 2000);
+    }
+
+    private static LockQueueSnapshot exactly(List<String> names) {
+        List<LockQueueSnapshot.Read> reads = names.stream()
+                .map(name -> new LockQueueSnapshot.Read(name, 0x42, 1000, new byte[0]))
+                .toList();
+        return LockQueueSnapshot.of("/locks/a", reads, 0, 2000);
+    }
+
+    private static LockNodeName name(String node) {
+        return LockNodeName.parse(node).orElseThrow();
     }
 
     private static List<Boolean> holds(LockQueueSnapshot snapshot) {
