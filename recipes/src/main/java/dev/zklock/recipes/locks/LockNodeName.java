@@ -62,12 +62,12 @@ public final class LockNodeName {
         Objects.requireNonNull(childName, "childName");
         String protectionId = null;
         String rest = childName;
-        if (childName.startsWith(NodeNames.PROTECTED_MARKER)) {
-            int idEnd = NodeNames.PROTECTED_MARKER.length() + UUID_LENGTH;
+        if (childName.startsWith(ProtectionIds.PROTECTED_MARKER)) {
+            int idEnd = ProtectionIds.PROTECTED_MARKER.length() + UUID_LENGTH;
             if (childName.length() <= idEnd || childName.charAt(idEnd) != '-') {
                 return Optional.empty();
             }
-            protectionId = childName.substring(NodeNames.PROTECTED_MARKER.length(), idEnd);
+            protectionId = childName.substring(ProtectionIds.PROTECTED_MARKER.length(), idEnd);
             if (!isUuid(protectionId)) {
                 return Optional.empty();
             }
