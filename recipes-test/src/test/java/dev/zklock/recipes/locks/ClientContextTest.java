@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.zklock.recipes.locks.engine.ClientContext;
 import dev.zklock.recipes.test.ZooKeeperExtension;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;

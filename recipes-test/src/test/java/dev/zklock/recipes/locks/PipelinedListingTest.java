@@ -2,6 +2,7 @@ package dev.zklock.recipes.locks;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.zklock.recipes.locks.engine.QueueHooks;
 import dev.zklock.recipes.test.ZooKeeperExtension;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;

@@ -3,6 +3,7 @@ package dev.zklock.recipes.locks;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.zklock.recipes.locks.engine.QueueHooks;
 import dev.zklock.recipes.test.LockActor;
 import dev.zklock.recipes.test.ZooKeeperExtension;
 import java.util.ArrayList;

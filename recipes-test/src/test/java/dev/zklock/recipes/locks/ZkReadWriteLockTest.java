@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.zklock.recipes.locks.engine.QueueHooks;
 import dev.zklock.recipes.test.LockActor;
 import dev.zklock.recipes.test.ServerCounters;
 import dev.zklock.recipes.test.ZooKeeperExtension;

@@ -1,25 +1,25 @@
 package dev.zklock.recipes.locks;
 
+import dev.zklock.recipes.locks.engine.LockNode;
+import dev.zklock.recipes.locks.engine.QueueHooks;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ForkJoinPool;
 import org.apache.curator.framework.api.transaction.CuratorOp;
 
 /**
- * What every single-path lock shares, on top of one {@link LockQueue}: the timed acquire methods, state listeners,
- * fencing and inspection. Subclasses decide who owns a hold: the current thread (reentrant locks) or the instance
- * ({@link ZkExclusiveLock}). Safe for use by multiple threads.
+ * The public methods every single-path lock has (state, fencing, listeners, inspection, asynchronous acquire), each
+ * one line handed to the lock's {@link LockCore}, which holds the algorithm of a hold. Subclasses decide who owns a
+ * hold: the current thread ({@link ThreadOwnedLock}) or the instance ({@link ZkExclusiveLock}). Safe for use by
+ * multiple threads.
  */
 abstract class AbstractZkLock extends TimedLock {
-    final LockQueue queue;
+    final LockCore core;
 
-    AbstractZkLock(LockQueue queue) {
-        this.queue = queue;
+    AbstractZkLock(LockCore core) {
+        this.core = core;
     }
 
     /**
@@ -55,7 +55,7 @@ abstract class AbstractZkLock extends TimedLock {
      * @throws IllegalMonitorStateException if there is no such hold
      */
     public CuratorOp holdCheck() {
-        return queue.checkOp(requireHold());
+        return core.path().checkOp(requireHold());
     }
 
     /**
@@ -66,7 +66,7 @@ abstract class AbstractZkLock extends TimedLock {
      * @throws NullPointerException if {@code listener} is null
      */
     public void addStateListener(LockStateListener listener) {
-        queue.listeners().add(Objects.requireNonNull(listener, "listener"));
+        core.path().listeners().add(Objects.requireNonNull(listener, "listener"));
     }
 
     /**
@@ -76,7 +76,7 @@ abstract class AbstractZkLock extends TimedLock {
      * @throws NullPointerException if {@code listener} is null
      */
     public void removeStateListener(LockStateListener listener) {
-        queue.listeners().remove(Objects.requireNonNull(listener, "listener"));
+        core.path().listeners().remove(Objects.requireNonNull(listener, "listener"));
     }
 
     /**
@@ -88,7 +88,7 @@ abstract class AbstractZkLock extends TimedLock {
      * @throws ZkLockException if ZooKeeper refuses the listing
      */
     public List<String> participantNodes() throws InterruptedException {
-        return queue.participantNodes();
+        return core.path().participantNodes();
     }
 
     /**
@@ -97,7 +97,7 @@ abstract class AbstractZkLock extends TimedLock {
      * @return the path given to the constructor
      */
     public String path() {
-        return queue.path();
+        return core.path().path();
     }
 
     /**
@@ -117,7 +117,7 @@ abstract class AbstractZkLock extends TimedLock {
      */
     public CompletableFuture<LockHold> acquireAsync(Duration timeout) {
         Objects.requireNonNull(timeout, "timeout");
-        return acquireAsync(new CallbackRunner(List.of(queue), timeout));
+        return core.acquireAsync(timeout);
     }
 
     /**
@@ -127,69 +127,21 @@ abstract class AbstractZkLock extends TimedLock {
      * @throws IllegalStateException if the client is not started or is closed
      */
     public CompletableFuture<LockHold> acquireAsync() {
-        return acquireAsync(new CallbackRunner(List.of(queue), null));
+        return core.acquireAsync(null);
     }
 
     @Override
     String lockName() {
-        return queue.path();
+        return core.path().path();
     }
 
     @Override
     LockHold newHold() {
-        LockNode hold = requireHold();
-        return new LockHold(queue.path(), Map.of(queue.path(), hold.token()), hold::state, this::release);
-    }
-
-    private CompletableFuture<LockHold> acquireAsync(CallbackRunner runner) {
-        Checks.requireStarted(queue.client(), queue.path());
-        CompletableFuture<LockHold> result = new CompletableFuture<>();
-        long start = System.nanoTime();
-        CompletableFuture<List<LockNode>> outcome = runner.start();
-        outcome.whenComplete((nodes, failure) -> ForkJoinPool.commonPool().execute(() -> {
-            if (failure != null) {
-                if (failure instanceof LockTimeoutException) {
-                    granted(Optional.empty(), start);
-                }
-                result.completeExceptionally(failure instanceof CompletionException ? failure.getCause() : failure);
-                return;
-            }
-            LockNode hold = granted(Optional.of(nodes.get(0)), start).orElseThrow();
-            LockHold lockHold = new LockHold(
-                    queue.path(), Map.of(queue.path(), hold.token()), hold::state, () -> queue.release(hold));
-            if (!result.complete(lockHold)) {
-                lockHold.close(); // cancelled while the lock was being granted
-            }
-        }));
-        result.whenComplete((hold, failure) -> {
-            if (result.isCancelled()) {
-                outcome.cancel(false);
-            }
-        });
-        return result;
+        return core.holdOf(requireHold(), this::release);
     }
 
     void setHooks(QueueHooks hooks) {
-        queue.setHooks(hooks);
-    }
-
-    /**
-     * Takes a place in the queue until the deadline; once granted, the hold is tracked for its connection state. The
-     * one way every runner's outcome becomes a hold, and is counted in the metrics.
-     */
-    final Optional<LockNode> acquireHold(Deadline deadline) throws InterruptedException {
-        long start = System.nanoTime();
-        return granted(enter(deadline), start);
-    }
-
-    /** Takes the caller's first hold: by default a place in the queue. */
-    Optional<LockNode> enter(Deadline deadline) throws InterruptedException {
-        return queue.acquire(deadline);
-    }
-
-    private Optional<LockNode> granted(Optional<LockNode> node, long startNanos) {
-        queue.metrics().acquire(queue.path(), node.isPresent(), System.nanoTime() - startNanos);
-        return node.map(queue::track);
+        core.path().setHooks(hooks);
     }
 
     /** Returns the hold the caller refers to (the current thread's, or the instance's), or null. */
@@ -197,15 +149,10 @@ abstract class AbstractZkLock extends TimedLock {
 
     /** Returns the caller's hold; throws the JDK's exception for an unheld monitor if there is none. */
     LockNode requireHold() {
-        return Optional.ofNullable(currentHold()).orElseThrow(() -> HoldCounts.notHeld(queue.path()));
-    }
-
-    /** Throws if the caller's hold was lost and not yet released: it must not be entered again, nor doubled. */
-    void requireNotLost(LockNode hold) {
-        Checks.requireState(
-                hold == null || hold.state() != LockState.LOST,
-                "the hold of lock '%s' was lost (its session ended or its node went); release it before acquiring"
-                        + " again",
-                queue.path());
+        LockNode hold = currentHold();
+        if (hold == null) {
+            throw core.notHeld();
+        }
+        return hold;
     }
 }

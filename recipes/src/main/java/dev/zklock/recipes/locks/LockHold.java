@@ -1,5 +1,6 @@
 package dev.zklock.recipes.locks;
 
+import dev.zklock.recipes.locks.engine.Checks;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;

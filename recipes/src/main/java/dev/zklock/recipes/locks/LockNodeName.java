@@ -1,5 +1,7 @@
 package dev.zklock.recipes.locks;
 
+import dev.zklock.recipes.locks.engine.NodeNames;
+import dev.zklock.recipes.locks.engine.ProtectionIds;
 import java.util.Objects;
 import java.util.Optional;
 

@@ -1,6 +1,6 @@
 package dev.zklock.recipes.locks;
 
-import java.util.ArrayList;
+import dev.zklock.recipes.locks.engine.Checks;
 import java.util.List;
 import java.util.Objects;
 
@@ -90,19 +90,6 @@ public final class LockQueueView {
      */
     public List<String> nodesBefore() {
         return children.subList(0, ourIndex);
-    }
-
-    /** Returns this view with {@code node}, a child ranked before ours, taken out. */
-    LockQueueView without(String node) {
-        List<String> rest = new ArrayList<>(children);
-        rest.remove(node);
-        return new LockQueueView(lockPath, List.copyOf(rest), ourNode, rest.indexOf(ourNode));
-    }
-
-    /** Returns this view without {@code node}, a child ranked before ours, and every child ranked before it. */
-    LockQueueView withoutUpTo(String node) {
-        List<String> rest = List.copyOf(children.subList(children.indexOf(node) + 1, children.size()));
-        return new LockQueueView(lockPath, rest, ourNode, rest.indexOf(ourNode));
     }
 
     @Override

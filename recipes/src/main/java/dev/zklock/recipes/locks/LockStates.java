@@ -1,5 +1,6 @@
 package dev.zklock.recipes.locks;
 
+import dev.zklock.recipes.locks.engine.ClientContext;
 import java.util.Objects;
 import org.apache.curator.framework.CuratorFramework;
 

@@ -18,7 +18,13 @@ public final class LockTimeoutException extends RuntimeException {
     /** How long the acquire was allowed to take. */
     private final Duration timeout;
 
-    LockTimeoutException(String lockPath, Duration timeout) {
+    /**
+     * Creates the exception for a lock not acquired within {@code timeout}.
+     *
+     * @param lockPath the lock path (for a multi-lock, its paths)
+     * @param timeout how long the acquire was allowed to take
+     */
+    public LockTimeoutException(String lockPath, Duration timeout) {
         super("lock '" + lockPath + "' not acquired within " + timeout.toMillis() + " ms");
         this.lockPath = lockPath;
         this.timeout = timeout;

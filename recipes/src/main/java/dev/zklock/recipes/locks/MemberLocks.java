@@ -1,5 +1,8 @@
 package dev.zklock.recipes.locks;
 
+import dev.zklock.recipes.locks.engine.Checks;
+import dev.zklock.recipes.locks.engine.Deadline;
+import dev.zklock.recipes.locks.engine.Failures;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;

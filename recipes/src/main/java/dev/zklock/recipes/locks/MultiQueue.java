@@ -1,5 +1,16 @@
 package dev.zklock.recipes.locks;
 
+import dev.zklock.recipes.locks.engine.BlockingRunner;
+import dev.zklock.recipes.locks.engine.ClientContext;
+import dev.zklock.recipes.locks.engine.Deadline;
+import dev.zklock.recipes.locks.engine.Failures;
+import dev.zklock.recipes.locks.engine.LockNode;
+import dev.zklock.recipes.locks.engine.LockPath;
+import dev.zklock.recipes.locks.engine.NodeDeletes;
+import dev.zklock.recipes.locks.engine.ReleasesInFlight;
+import dev.zklock.recipes.locks.engine.Reply;
+import dev.zklock.recipes.locks.engine.Uninterruptibles;
+import dev.zklock.recipes.locks.engine.ZooKeeperHandle;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -19,7 +30,7 @@ final class MultiQueue implements MultiLockMembers {
     private static final Logger logger = LoggerFactory.getLogger(MultiQueue.class);
     private static final String LOCK_NAME = "lock-";
 
-    private final List<LockQueue> queues;
+    private final List<LockPath> queues;
     private final String name;
 
     /**
@@ -28,27 +39,27 @@ final class MultiQueue implements MultiLockMembers {
      * @param listeners the multi-lock's state listeners, told of every change of the state of a hold of a path
      */
     MultiQueue(CuratorFramework client, List<String> paths, String name, List<LockStateListener> listeners) {
-        List<LockQueue> list = new ArrayList<>();
+        List<LockPath> list = new ArrayList<>();
         for (String path : paths) {
-            list.add(new LockQueue(client, path, LOCK_NAME, LockDriver.exclusive(), null, listeners));
+            list.add(new LockPath(client, path, LOCK_NAME, LockDriver.exclusive(), null, listeners));
         }
         this.queues = List.copyOf(list);
         this.name = name;
     }
 
-    List<LockQueue> queues() {
+    List<LockPath> queues() {
         return queues;
     }
 
     @Override
     public List<String> paths() {
-        return queues.stream().map(LockQueue::path).toList();
+        return queues.stream().map(LockPath::path).toList();
     }
 
     /** Takes a place in every queue at once and waits until it holds all; empty if the deadline passed first. */
     @Override
     public Optional<Taken> acquire(Deadline deadline) throws InterruptedException {
-        for (LockQueue queue : queues) {
+        for (LockPath queue : queues) {
             queue.checkCanAcquire();
         }
         long start = System.nanoTime();
@@ -73,7 +84,7 @@ final class MultiQueue implements MultiLockMembers {
             queues.get(i).untrack(holds.get(i));
             nodes.add(holds.get(i));
         }
-        LockQueue first = queues.get(0);
+        LockPath first = queues.get(0);
         first.hooks().beforeRelease(first.path(), nodes.get(0).name());
         ClientContext context = first.context();
         nodes.forEach(context.frontNodes()::releasing);
@@ -94,15 +105,15 @@ final class MultiQueue implements MultiLockMembers {
      * is down, Curator's guaranteed delete takes over for each. Returns whether all are known gone.
      */
     boolean deleteAll(List<LockNode> nodes) {
-        LockQueue first = queues.get(0);
+        LockPath first = queues.get(0);
         if (first.client().getZookeeperClient().isConnected()) {
-            ZkSession session = first.currentSessionQuietly();
+            ZooKeeperHandle session = ZooKeeperHandle.currentQuietly(first.client());
             if (session != null) {
                 List<Op> deletes = new ArrayList<>();
                 for (LockNode node : nodes) {
                     deletes.add(Op.delete(first.fixed(node.path()), -1));
                 }
-                MultiReply reply = Uninterruptibles.await(session.multi(deletes), first.requestTimeoutNanos());
+                Reply.Transaction reply = Uninterruptibles.await(session.multi(deletes), first.requestTimeoutNanos());
                 if (reply != null && reply.isOk()) {
                     return true;
                 }
@@ -117,7 +128,7 @@ final class MultiQueue implements MultiLockMembers {
             }
         }
         for (LockNode node : nodes) {
-            first.deleteInBackground(node.path());
+            NodeDeletes.deleteInBackground(first, node.path());
         }
         return false;
     }
@@ -127,7 +138,7 @@ final class MultiQueue implements MultiLockMembers {
         Failures failures = new Failures();
         for (LockNode node : nodes) {
             try {
-                allGone &= queueOf(node).delete(node.path());
+                allGone &= NodeDeletes.deleteNow(queueOf(node), node.path());
             } catch (ZkLockException e) {
                 failures.add(e);
             }
@@ -136,8 +147,8 @@ final class MultiQueue implements MultiLockMembers {
         return allGone;
     }
 
-    private LockQueue queueOf(LockNode node) {
-        for (LockQueue queue : queues) {
+    private LockPath queueOf(LockNode node) {
+        for (LockPath queue : queues) {
             if (node.path().startsWith(queue.path() + "/")) {
                 return queue;
             }

@@ -1,5 +1,6 @@
 package dev.zklock.recipes.locks;
 
+import dev.zklock.recipes.locks.engine.NodeNames;
 import java.util.List;
 
 /**

@@ -1,5 +1,7 @@
 package dev.zklock.recipes.locks;
 
+import dev.zklock.recipes.locks.engine.Deadline;
+import dev.zklock.recipes.locks.engine.LockNode;
 import java.util.Collection;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -13,9 +15,9 @@ abstract class ThreadOwnedLock extends AbstractZkLock {
     /** Threads inside a first acquire of this instance: a registry must not forget an instance in use. */
     private final AtomicInteger busy = new AtomicInteger();
 
-    ThreadOwnedLock(LockQueue queue) {
-        super(queue);
-        this.holds = new HoldCounts<>(queue.path());
+    ThreadOwnedLock(LockCore core) {
+        super(core);
+        this.holds = new HoldCounts<>(core.path().path());
     }
 
     /**
@@ -33,7 +35,7 @@ abstract class ThreadOwnedLock extends AbstractZkLock {
     public void release() {
         LockNode hold = holds.release();
         if (hold != null) {
-            queue.release(hold);
+            core.release(hold);
         }
     }
 
@@ -114,14 +116,14 @@ abstract class ThreadOwnedLock extends AbstractZkLock {
 
     @Override
     final boolean acquire(Deadline deadline) throws InterruptedException {
-        requireNotLost(holds.heldByCurrentThread());
+        core.requireNotLost(holds.heldByCurrentThread());
         if (holds.reenter()) {
             return true;
         }
         busy.incrementAndGet();
         Optional<LockNode> hold;
         try {
-            hold = acquireHold(deadline);
+            hold = core.acquire(deadline);
         } finally {
             busy.decrementAndGet();
         }

@@ -1,5 +1,7 @@
 package dev.zklock.recipes.locks;
 
+import dev.zklock.recipes.locks.engine.Checks;
+import dev.zklock.recipes.locks.engine.Deadline;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Lock;

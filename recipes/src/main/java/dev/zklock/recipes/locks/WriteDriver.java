@@ -1,5 +1,7 @@
 package dev.zklock.recipes.locks;
 
+import dev.zklock.recipes.locks.engine.NodeNames;
+
 /**
  * The driver of a write lock: a writer holds when it is first, and otherwise watches the node just before it. When
  * that node is a writer, its deletion is followed by a listing even if it was the only node ahead: a Curator writer

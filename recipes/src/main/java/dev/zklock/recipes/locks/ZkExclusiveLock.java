@@ -1,5 +1,8 @@
 package dev.zklock.recipes.locks;
 
+import dev.zklock.recipes.locks.engine.Deadline;
+import dev.zklock.recipes.locks.engine.LockNode;
+import dev.zklock.recipes.locks.engine.LockPath;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.curator.framework.CuratorFramework;
@@ -66,7 +69,7 @@ public final class ZkExclusiveLock extends AbstractZkLock {
      * @throws IllegalArgumentException if {@code path} is not a valid ZooKeeper path
      */
     public ZkExclusiveLock(CuratorFramework client, String path) {
-        super(new LockQueue(client, path, LOCK_NAME, LockDriver.exclusive(), null));
+        super(new LockCore(new LockPath(client, path, LOCK_NAME, LockDriver.exclusive(), null)));
     }
 
     /**
@@ -82,9 +85,9 @@ public final class ZkExclusiveLock extends AbstractZkLock {
     public void release() {
         LockNode released = hold.getAndSet(null);
         if (released == null) {
-            throw HoldCounts.notHeld(queue.path());
+            throw core.notHeld();
         }
-        queue.release(released);
+        core.release(released);
     }
 
     /**
@@ -106,14 +109,14 @@ public final class ZkExclusiveLock extends AbstractZkLock {
 
     @Override
     boolean acquire(Deadline deadline) throws InterruptedException {
-        requireNotLost(hold.get());
-        Optional<LockNode> granted = acquireHold(deadline);
+        core.requireNotLost(hold.get());
+        Optional<LockNode> granted = core.acquire(deadline);
         granted.ifPresent(hold::set);
         return granted.isPresent();
     }
 
     @Override
     public String toString() {
-        return "ZkExclusiveLock[" + queue.path() + "]";
+        return "ZkExclusiveLock[" + path() + "]";
     }
 }

@@ -25,7 +25,17 @@ public final class ZkLockException extends RuntimeException {
     /** The ZooKeeper error code, or null. */
     private final KeeperException.Code code;
 
-    ZkLockException(String message, String lockPath, boolean cleanedUp, KeeperException.Code code, Throwable cause) {
+    /**
+     * Creates the exception; zklock's locks throw it, and a lock built on zklock's engine may too.
+     *
+     * @param message what could not be done, naming the lock path and the ZooKeeper error
+     * @param lockPath the lock path, relative to the client's namespace, or null for a lock that has none
+     * @param cleanedUp whether nothing the acquisition created is left behind
+     * @param code the ZooKeeper error code, or null if the failure was not ZooKeeper's
+     * @param cause the underlying failure, or null
+     */
+    public ZkLockException(
+            String message, String lockPath, boolean cleanedUp, KeeperException.Code code, Throwable cause) {
         super(message, cause);
         this.lockPath = lockPath;
         this.cleanedUp = cleanedUp;

@@ -1,5 +1,7 @@
 package dev.zklock.recipes.locks;
 
+import dev.zklock.recipes.locks.engine.Checks;
+import dev.zklock.recipes.locks.engine.Deadline;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;

@@ -1,5 +1,10 @@
 package dev.zklock.recipes.locks;
 
+import dev.zklock.recipes.locks.engine.Checks;
+import dev.zklock.recipes.locks.engine.Deadline;
+import dev.zklock.recipes.locks.engine.LockNode;
+import dev.zklock.recipes.locks.engine.LockPath;
+import dev.zklock.recipes.locks.engine.NodeNames;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -97,17 +102,17 @@ public final class ZkReadWriteLock {
         this(writeQueue(client, path, Objects.requireNonNull(lockData, "lockData")), readQueue(client, path, lockData));
     }
 
-    private ZkReadWriteLock(LockQueue writeQueue, LockQueue readQueue) {
+    private ZkReadWriteLock(LockPath writeQueue, LockPath readQueue) {
         this.writeLock = new WriteLock(writeQueue);
         this.readLock = new ReadLock(readQueue);
     }
 
-    private static LockQueue writeQueue(CuratorFramework client, String path, byte[] lockData) {
-        return new LockQueue(client, path, NodeNames.WRITE_LOCK_NAME, LockDriver.write(), lockData);
+    private static LockPath writeQueue(CuratorFramework client, String path, byte[] lockData) {
+        return new LockPath(client, path, NodeNames.WRITE_LOCK_NAME, LockDriver.write(), lockData);
     }
 
-    private static LockQueue readQueue(CuratorFramework client, String path, byte[] lockData) {
-        return new LockQueue(client, path, NodeNames.READ_LOCK_NAME, LockDriver.read(), lockData);
+    private static LockPath readQueue(CuratorFramework client, String path, byte[] lockData) {
+        return new LockPath(client, path, NodeNames.READ_LOCK_NAME, LockDriver.read(), lockData);
     }
 
     /**
@@ -137,7 +142,7 @@ public final class ZkReadWriteLock {
      * @throws ZkLockException if ZooKeeper refuses the listing
      */
     public List<String> participantNodes() throws InterruptedException {
-        return readLock.queue.participantNodes();
+        return readLock.core.path().participantNodes();
     }
 
     /**
@@ -146,12 +151,29 @@ public final class ZkReadWriteLock {
      * @return the path given to the constructor
      */
     public String path() {
-        return readLock.queue.path();
+        return readLock.path();
     }
 
     @Override
     public String toString() {
         return "ZkReadWriteLock[" + path() + "]";
+    }
+
+    /** Takes a read node: beside our own write node if this thread holds the write lock (a downgrade), else in turn. */
+    private Optional<LockNode> enterRead(LockPath queue, Deadline deadline) throws InterruptedException {
+        LockNode write = writeLock.holds.heldByCurrentThread();
+        return write != null ? queue.acquireAlongside(write, deadline) : queue.acquire(deadline);
+    }
+
+    /** Takes a write node in turn, refusing an upgrade: a thread that holds the read lock would wait forever. */
+    private Optional<LockNode> enterWrite(LockPath queue, Deadline deadline) throws InterruptedException {
+        Checks.requireState(
+                readLock.holds.heldByCurrentThread() == null,
+                "thread '%s' holds the read lock of '%s' and asks for its write lock: an upgrade would wait"
+                        + " forever; release the read lock first",
+                Thread.currentThread().getName(),
+                queue.path());
+        return queue.acquire(deadline);
     }
 
     /**
@@ -163,14 +185,8 @@ public final class ZkReadWriteLock {
      * @since 0.1.0
      */
     public final class ReadLock extends ThreadOwnedLock {
-        private ReadLock(LockQueue queue) {
-            super(queue);
-        }
-
-        @Override
-        Optional<LockNode> enter(Deadline deadline) throws InterruptedException {
-            LockNode write = writeLock.holds.heldByCurrentThread();
-            return write != null ? queue.acquireAlongside(write, deadline) : queue.acquire(deadline);
+        private ReadLock(LockPath queue) {
+            super(new LockCore(queue, deadline -> enterRead(queue, deadline)));
         }
 
         /**
@@ -183,14 +199,14 @@ public final class ZkReadWriteLock {
          */
         @Override
         public List<String> participantNodes() throws InterruptedException {
-            return queue.participantNodes().stream()
+            return core.path().participantNodes().stream()
                     .filter(node -> !NodeNames.isWriter(node))
                     .toList();
         }
 
         @Override
         public String toString() {
-            return "ZkReadWriteLock.ReadLock[" + queue.path() + "]";
+            return "ZkReadWriteLock.ReadLock[" + path() + "]";
         }
     }
 
@@ -204,19 +220,8 @@ public final class ZkReadWriteLock {
      * @since 0.1.0
      */
     public final class WriteLock extends ThreadOwnedLock {
-        private WriteLock(LockQueue queue) {
-            super(queue);
-        }
-
-        @Override
-        Optional<LockNode> enter(Deadline deadline) throws InterruptedException {
-            Checks.requireState(
-                    readLock.holds.heldByCurrentThread() == null,
-                    "thread '%s' holds the read lock of '%s' and asks for its write lock: an upgrade would wait"
-                            + " forever; release the read lock first",
-                    Thread.currentThread().getName(),
-                    queue.path());
-            return queue.acquire(deadline);
+        private WriteLock(LockPath queue) {
+            super(new LockCore(queue, deadline -> enterWrite(queue, deadline)));
         }
 
         /**
@@ -229,12 +234,14 @@ public final class ZkReadWriteLock {
          */
         @Override
         public List<String> participantNodes() throws InterruptedException {
-            return queue.participantNodes().stream().filter(NodeNames::isWriter).toList();
+            return core.path().participantNodes().stream()
+                    .filter(NodeNames::isWriter)
+                    .toList();
         }
 
         @Override
         public String toString() {
-            return "ZkReadWriteLock.WriteLock[" + queue.path() + "]";
+            return "ZkReadWriteLock.WriteLock[" + path() + "]";
         }
     }
 }

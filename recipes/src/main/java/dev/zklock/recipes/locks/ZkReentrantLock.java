@@ -1,5 +1,6 @@
 package dev.zklock.recipes.locks;
 
+import dev.zklock.recipes.locks.engine.LockPath;
 import org.apache.curator.framework.CuratorFramework;
 
 /**
@@ -88,11 +89,11 @@ public final class ZkReentrantLock extends ThreadOwnedLock {
      * @throws IllegalArgumentException if {@code path} is not a valid ZooKeeper path
      */
     public ZkReentrantLock(CuratorFramework client, String path, LockDriver driver) {
-        super(new LockQueue(client, path, LOCK_NAME, driver, null));
+        super(new LockCore(new LockPath(client, path, LOCK_NAME, driver, null)));
     }
 
     @Override
     public String toString() {
-        return "ZkReentrantLock[" + queue.path() + "]";
+        return "ZkReentrantLock[" + path() + "]";
     }
 }

@@ -14,7 +14,10 @@
  *
  * <p>Who holds a lock is decided by a {@link dev.zklock.recipes.locks.LockDriver}; the built-in drivers are
  * {@link dev.zklock.recipes.locks.LockDriver#exclusive()}, {@link dev.zklock.recipes.locks.LockDriver#read()} and
- * {@link dev.zklock.recipes.locks.LockDriver#write()}.
+ * {@link dev.zklock.recipes.locks.LockDriver#write()}. {@link dev.zklock.recipes.locks.LockNodeName} reads a lock
+ * node's name as they and Curator read it (protection id, lock name, sequence), for tools that inspect a queue.
+ *
+ * <p>The engine behind the locks lives in {@code dev.zklock.recipes.locks.engine}: not API, left out of this javadoc.
  *
  * <p>What a holder can know: each hold has a {@link dev.zklock.recipes.locks.LockState} (HELD, IN_DOUBT while the
  * connection is suspended, LOST once the session ended), heard through

@@ -3,6 +3,7 @@ package dev.zklock.recipes.locks;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.zklock.recipes.locks.engine.NodeNames;
 import java.util.List;
 import java.util.Locale;
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,4 @@
-package dev.zklock.recipes.locks;
+package dev.zklock.recipes.locks.engine;
 
 import java.util.List;
 
@@ -7,7 +7,7 @@ import java.util.List;
  * the session, stop the server) at an exact moment of an acquire or release. The default does nothing. Hooks run on
  * the thread that acquires or releases, never on ZooKeeper's event thread.
  */
-interface QueueHooks {
+public interface QueueHooks {
     QueueHooks NONE = new QueueHooks() {};
 
     /** Called after our create and the pipelined listing were sent, before either reply is read. */

@@ -1,4 +1,4 @@
-package dev.zklock.recipes.locks;
+package dev.zklock.recipes.locks.engine;
 
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
@@ -11,14 +11,14 @@ import java.util.concurrent.TimeUnit;
  * first task, ends after a few seconds with nothing scheduled, and ends at once when the client closes; a task given
  * after that is dropped. Safe for use by multiple threads; no ZooKeeper call.
  */
-final class ContextTimer {
+public final class ContextTimer {
     private static final long IDLE_SECONDS = 5;
 
     private final String threadName;
     private ScheduledThreadPoolExecutor executor; // guarded by this; made on first use
     private boolean closed; // guarded by this
 
-    ContextTimer(String threadName) {
+    public ContextTimer(String threadName) {
         this.threadName = threadName;
     }
 
@@ -26,7 +26,7 @@ final class ContextTimer {
      * Runs {@code task} on the timer thread after {@code delayNanos}; returns its future, or null if the client has
      * closed (the task never runs).
      */
-    Future<?> schedule(Runnable task, long delayNanos) {
+    public Future<?> schedule(Runnable task, long delayNanos) {
         ScheduledThreadPoolExecutor timer = executor();
         if (timer == null) {
             return null;
@@ -39,7 +39,7 @@ final class ContextTimer {
     }
 
     /** Stops the thread at once; pending tasks never run. */
-    void close() {
+    public void close() {
         ScheduledThreadPoolExecutor timer;
         synchronized (this) {
             closed = true;
@@ -52,12 +52,12 @@ final class ContextTimer {
     }
 
     /** Returns the name of the timer thread, for logs and tests. */
-    String threadName() {
+    public String threadName() {
         return threadName;
     }
 
     /** Tells whether the timer thread exists now; for tests of the client's lifecycle. */
-    synchronized boolean isRunning() {
+    public synchronized boolean isRunning() {
         return executor != null && executor.getPoolSize() > 0;
     }
 

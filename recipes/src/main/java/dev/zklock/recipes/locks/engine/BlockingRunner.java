@@ -1,4 +1,4 @@
-package dev.zklock.recipes.locks;
+package dev.zklock.recipes.locks.engine;
 
 import java.util.List;
 import java.util.Optional;
@@ -15,11 +15,11 @@ import org.slf4j.LoggerFactory;
  * waiting for the create's reply to be handed over. Confined to the acquiring thread, apart from the cleanup a late
  * create reply gets.
  */
-final class BlockingRunner {
+public final class BlockingRunner {
     private static final Logger logger = LoggerFactory.getLogger(BlockingRunner.class);
 
     private final QueueRequests requests;
-    private final LockQueue first;
+    private final LockPath first;
     private final Deadline deadline;
     private final Acquisition acquisition;
     private final long startNanos = System.nanoTime();
@@ -28,10 +28,10 @@ final class BlockingRunner {
     private long createSession;
     private CompletableFuture<Event> pendingCreate; // a create whose reply was not handed to the acquisition
     private NodeWatcher watcher;
-    private ZkSession watchSession;
+    private ZooKeeperHandle watchSession;
     private String watchedPath;
 
-    BlockingRunner(List<LockQueue> queues, Deadline deadline, String alongsideSequence) {
+    public BlockingRunner(List<LockPath> queues, Deadline deadline, String alongsideSequence) {
         this.requests = new QueueRequests(queues);
         this.first = requests.first();
         this.deadline = deadline;
@@ -39,7 +39,7 @@ final class BlockingRunner {
     }
 
     /** Runs the acquisition: our nodes, one per queue, or empty if the deadline passed first (nothing left behind). */
-    Optional<List<LockNode>> run() throws InterruptedException {
+    public Optional<List<LockNode>> run() throws InterruptedException {
         Command end;
         try {
             end = drive(acquisition.start());
@@ -81,7 +81,7 @@ final class BlockingRunner {
             return create(create);
         }
         if (command instanceof Command.ListQueue list) {
-            ZkSession session = first.connectedSession(deadline);
+            ZooKeeperHandle session = first.connected(deadline);
             return session == null ? feed(new Event.TimedOut()) : feed(requests.listNow(session, list.queue()));
         }
         if (command instanceof Command.Watch watch) {
@@ -92,13 +92,13 @@ final class BlockingRunner {
             return feed(new Event.ParentsMade());
         }
         if (command instanceof Command.Recover) {
-            ZkSession session = first.connectedSession(deadline);
+            ZooKeeperHandle session = first.connected(deadline);
             return session == null
                     ? feed(new Event.TimedOut())
                     : feed(await(requests.recoveryListing(session, createSession)));
         }
         if (command instanceof Command.CheckOwner check) {
-            ZkSession session = first.connectedSession(deadline);
+            ZooKeeperHandle session = first.connected(deadline);
             return session == null
                     ? feed(new Event.TimedOut())
                     : feed(await(requests.checkOwner(session, check.queue(), check.name())));
@@ -112,7 +112,7 @@ final class BlockingRunner {
 
     /** Creates our nodes with the listing pipelined behind the create; see the class notes for the one round trip. */
     private Command create(Command.Create create) throws InterruptedException {
-        ZkSession session = first.connectedSession(deadline);
+        ZooKeeperHandle session = first.connected(deadline);
         if (session == null) {
             return feed(new Event.TimedOut());
         }
@@ -165,7 +165,7 @@ final class BlockingRunner {
 
     /** Sets the watch, then waits for it to fire or for the deadline. */
     private Command watch(Command.Watch watch) throws InterruptedException {
-        ZkSession session = first.connectedSession(deadline);
+        ZooKeeperHandle session = first.connected(deadline);
         if (session == null) {
             return feed(new Event.TimedOut());
         }
@@ -234,7 +234,7 @@ final class BlockingRunner {
         Failures failures = new Failures();
         for (LockNode node : nodes) {
             try {
-                first.delete(node.path());
+                NodeDeletes.deleteNow(first, node.path());
             } catch (RuntimeException e) {
                 failures.add(e);
             }

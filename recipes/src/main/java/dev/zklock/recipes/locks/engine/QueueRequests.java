@@ -1,4 +1,4 @@
-package dev.zklock.recipes.locks;
+package dev.zklock.recipes.locks.engine;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -14,20 +14,20 @@ import org.apache.zookeeper.proto.CreateRequest;
 /**
  * The ZooKeeper requests of the {@link Command}s of one acquisition over one or several queues, each answered as the
  * {@link Event} its reply means. Both runners send through here, so a reply means the same to either. Immutable and
- * safe for use by multiple threads; paths handed to {@link ZkSession} are fixed for the client's namespace.
+ * safe for use by multiple threads; paths handed to {@link ZooKeeperHandle} are fixed for the client's namespace.
  */
-final class QueueRequests {
-    private final List<LockQueue> queues;
+public final class QueueRequests {
+    private final List<LockPath> queues;
 
-    QueueRequests(List<LockQueue> queues) {
+    public QueueRequests(List<LockPath> queues) {
         this.queues = List.copyOf(queues);
     }
 
-    LockQueue first() {
+    public LockPath first() {
         return queues.get(0);
     }
 
-    List<LockQueue> queues() {
+    public List<LockPath> queues() {
         return queues;
     }
 
@@ -35,18 +35,17 @@ final class QueueRequests {
      * Sends the create of our node in every queue: one create (2 requests with the listing {@link #listAll} sends
      * behind it), or one transaction for several queues. Answers {@link Event.Created} or {@link Event.Failed}.
      */
-    CompletableFuture<Event> create(ZkSession session, Command.Create create) {
+    public CompletableFuture<Event> create(ZooKeeperHandle session, Command.Create create) {
         long sessionId = session.sessionId();
         if (queues.size() == 1) {
             return first().createOn(session, createRequest(first(), create))
-                    .thenApply(reply -> reply.isOk()
+                    .thenApply(reply -> reply instanceof Reply.Created created
                             ? new Event.Created(
-                                    sessionId,
-                                    List.of(nodeOf(0, reply.name(), reply.stat().getCzxid(), sessionId)))
+                                    sessionId, List.of(nodeOf(0, created.path(), created.czxid(), sessionId)))
                             : new Event.Failed(reply.code()));
         }
         List<Op> creates = new ArrayList<>();
-        for (LockQueue queue : queues) {
+        for (LockPath queue : queues) {
             CreateRequest request = createRequest(queue, create);
             creates.add(Op.create(
                     request.getPath(),
@@ -70,14 +69,14 @@ final class QueueRequests {
         });
     }
 
-    private static CreateRequest createRequest(LockQueue queue, Command.Create create) {
+    private static CreateRequest createRequest(LockPath queue, Command.Create create) {
         return create.alongsideSequence() == null
                 ? queue.createRequest(create.prefix(), CreateMode.EPHEMERAL_SEQUENTIAL)
                 : queue.createRequest(create.prefix() + create.alongsideSequence(), CreateMode.EPHEMERAL);
     }
 
     /** Lists every queue, in one read-only transaction for several: answers {@link Event.Listed} or a failure. */
-    CompletableFuture<Event> listAll(ZkSession session) {
+    public CompletableFuture<Event> listAll(ZooKeeperHandle session) {
         if (queues.size() == 1) {
             return list(session, 0);
         }
@@ -86,27 +85,33 @@ final class QueueRequests {
         return session.childrenOfAll(paths).thenApply(replies -> {
             List<List<String>> listings = new ArrayList<>();
             for (Reply reply : replies) {
-                listings.add(reply.isOk() ? reply.children() : reply.code() == Code.NONODE ? List.of() : null);
+                listings.add(
+                        reply instanceof Reply.Children listed
+                                ? listed.children()
+                                : reply.code() == Code.NONODE ? List.of() : null);
             }
             return new Event.Listed(session.sessionId(), listings);
         });
     }
 
     /** Lists queue {@code queue}: {@link Event.Listed} (empty for a missing lock path) or {@link Event.Failed}. */
-    CompletableFuture<Event> list(ZkSession session, int queue) {
-        LockQueue lockQueue = queues.get(queue);
-        return session.children(lockQueue.fixed(lockQueue.path())).thenApply(QueueRequests::listed);
+    public CompletableFuture<Event> list(ZooKeeperHandle session, int queue) {
+        LockPath lockPath = queues.get(queue);
+        return session.children(lockPath.fixed(lockPath.path())).thenApply(reply -> listed(session, reply));
     }
 
     /** As {@link #list}, waiting for the reply on the calling thread (one thread hop less). */
-    Event listNow(ZkSession session, int queue) throws InterruptedException {
-        LockQueue lockQueue = queues.get(queue);
-        return listed(session.childrenNow(lockQueue.fixed(lockQueue.path())));
+    public Event listNow(ZooKeeperHandle session, int queue) throws InterruptedException {
+        LockPath lockPath = queues.get(queue);
+        return listed(session, session.childrenNow(lockPath.fixed(lockPath.path())));
     }
 
-    private static Event listed(Reply reply) {
-        if (reply.isOk() || reply.code() == Code.NONODE) {
-            return new Event.Listed(reply.sessionId(), List.of(reply.children()));
+    private static Event listed(ZooKeeperHandle session, Reply reply) {
+        if (reply instanceof Reply.Children listed) {
+            return new Event.Listed(session.sessionId(), List.of(listed.children()));
+        }
+        if (reply.code() == Code.NONODE) {
+            return new Event.Listed(session.sessionId(), List.of(List.of()));
         }
         return new Event.Failed(reply.code());
     }
@@ -115,7 +120,7 @@ final class QueueRequests {
      * After a lost create reply: on the session that sent it, a sync (so the server we read from has caught up with a
      * create still in flight) and a listing of every queue; on another session, at once {@code sameSession} false.
      */
-    CompletableFuture<Event> recoveryListing(ZkSession session, long createSession) {
+    public CompletableFuture<Event> recoveryListing(ZooKeeperHandle session, long createSession) {
         if (session.sessionId() != createSession) {
             return CompletableFuture.completedFuture(new Event.RecoveryListed(false, List.of()));
         }
@@ -129,33 +134,38 @@ final class QueueRequests {
     }
 
     /** Reads the stat of a node found by our prefix: {@link Event.OwnerChecked}, or a retryable failure. */
-    CompletableFuture<Event> checkOwner(ZkSession session, int queue, String name) {
+    public CompletableFuture<Event> checkOwner(ZooKeeperHandle session, int queue, String name) {
         return session.exists(fixedPath(queue, name)).thenApply(reply -> {
-            if (reply.isOk() || reply.code() == Code.NONODE) {
-                long czxid = reply.isOk() ? reply.stat().getCzxid() : 0;
-                return new Event.OwnerChecked(reply.isOwnedBy(session.sessionId()), session.sessionId(), czxid);
+            if (reply instanceof Reply.NodeStat found) {
+                return new Event.OwnerChecked(
+                        found.isOwnedBy(session.sessionId()),
+                        session.sessionId(),
+                        found.stat().getCzxid());
+            }
+            if (reply.code() == Code.NONODE) {
+                return new Event.OwnerChecked(false, session.sessionId(), 0);
             }
             return new Event.Failed(reply.code());
         });
     }
 
     /** Makes every lock path, as containers; blocks. */
-    void makeParents() throws InterruptedException {
-        for (LockQueue queue : queues) {
+    public void makeParents() throws InterruptedException {
+        for (LockPath queue : queues) {
             queue.createParents();
         }
     }
 
-    String fixedPath(int queue, String name) {
-        LockQueue lockQueue = queues.get(queue);
-        return lockQueue.fixed(ZKPaths.makePath(lockQueue.path(), name));
+    public String fixedPath(int queue, String name) {
+        LockPath lockPath = queues.get(queue);
+        return lockPath.fixed(ZKPaths.makePath(lockPath.path(), name));
     }
 
     /**
      * Marks the nodes just granted with no node before them: their release tells the waiters behind them so
      * ({@link FrontNodes}).
      */
-    void granted(Command.Granted granted) {
+    public void granted(Command.Granted granted) {
         for (int i = 0; i < granted.nodes().size(); i++) {
             if (granted.front().get(i)) {
                 granted.nodes().get(i).grantedAtFront();
@@ -168,16 +178,18 @@ final class QueueRequests {
      * on the way) by Curator's guaranteed delete when it returns. Never blocks, so it may run on ZooKeeper's event
      * thread; one request per node.
      */
-    void deleteLater(List<LockNode> nodes) {
-        LockQueue queue = first();
-        ZkSession session = queue.client().getZookeeperClient().isConnected() ? queue.currentSessionQuietly() : null;
+    public void deleteLater(List<LockNode> nodes) {
+        LockPath queue = first();
+        ZooKeeperHandle session = queue.client().getZookeeperClient().isConnected()
+                ? ZooKeeperHandle.currentQuietly(queue.client())
+                : null;
         for (LockNode node : nodes) {
             if (session == null) {
-                queue.deleteInBackground(node.path());
+                NodeDeletes.deleteInBackground(queue, node.path());
             } else {
                 session.delete(queue.fixed(node.path())).thenAccept(reply -> {
                     if (reply.isRetryable()) {
-                        queue.deleteInBackground(node.path());
+                        NodeDeletes.deleteInBackground(queue, node.path());
                     }
                 });
             }
@@ -185,7 +197,7 @@ final class QueueRequests {
     }
 
     /** Does a cleanup without waiting: deletes its nodes and sweeps for its prefix. */
-    void cleanUp(Command.CleanUp cleanUp) {
+    public void cleanUp(Command.CleanUp cleanUp) {
         deleteLater(cleanUp.nodes());
         if (cleanUp.sweepPrefix() != null) {
             sweep(cleanUp.sweepPrefix());
@@ -193,9 +205,9 @@ final class QueueRequests {
     }
 
     /** Finds, in the background, every node a create with {@code prefix} may have made, and deletes it. */
-    void sweep(String prefix) {
-        for (LockQueue queue : queues) {
-            queue.sweepInBackground(prefix);
+    public void sweep(String prefix) {
+        for (LockPath queue : queues) {
+            NodeDeletes.sweepInBackground(queue, prefix);
         }
     }
 

@@ -1,13 +1,13 @@
-package dev.zklock.recipes.locks;
+package dev.zklock.recipes.locks.engine;
 
 /**
  * The failures of a step that goes on past them (releasing several locks, deleting several nodes): the first is the
  * one thrown, the others ride on it as suppressed. Confined to one thread.
  */
-final class Failures {
+public final class Failures {
     private RuntimeException first;
 
-    void add(RuntimeException failure) {
+    public void add(RuntimeException failure) {
         if (first == null) {
             first = failure;
         } else {
@@ -16,7 +16,7 @@ final class Failures {
     }
 
     /** Throws the first failure, with the others suppressed, if there was any. */
-    void throwIfAny() {
+    public void throwIfAny() {
         if (first != null) {
             throw first;
         }

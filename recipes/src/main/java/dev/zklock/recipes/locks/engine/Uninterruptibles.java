@@ -1,4 +1,4 @@
-package dev.zklock.recipes.locks;
+package dev.zklock.recipes.locks.engine;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -6,11 +6,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /** Waits that an interrupt cannot cut short; the interrupt flag is restored afterwards, as Guava's do. */
-final class Uninterruptibles {
+public final class Uninterruptibles {
     private Uninterruptibles() {}
 
     /** Waits up to {@code timeoutNanos} for {@code future}; returns null if it did not complete in time. */
-    static <T> T await(CompletableFuture<T> future, long timeoutNanos) {
+    public static <T> T await(CompletableFuture<T> future, long timeoutNanos) {
         boolean interrupted = false;
         long end = System.nanoTime() + timeoutNanos;
         try {

@@ -1,5 +1,8 @@
-package dev.zklock.recipes.locks;
+package dev.zklock.recipes.locks.engine;
 
+import dev.zklock.recipes.locks.LockDecision;
+import dev.zklock.recipes.locks.LockQueueView;
+import dev.zklock.recipes.locks.ZkLockException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -16,7 +19,7 @@ import org.slf4j.LoggerFactory;
  * outcome tables are plain unit tests ({@code AcquisitionTest}). Not thread-safe: a runner confines it to one thread
  * at a time.
  */
-final class Acquisition {
+public final class Acquisition {
     /*
      * Implementation notes.
      *
@@ -50,7 +53,7 @@ final class Acquisition {
     private static final Logger logger = LoggerFactory.getLogger(Acquisition.class);
 
     /** Where the acquisition is; the event it expects next follows from it. */
-    enum Phase {
+    public enum Phase {
         /** Our create is sent (with the listing pipelined behind it), or about to be. */
         CREATING,
         /** Our nodes exist; the listing sent with the create is awaited. */
@@ -75,7 +78,7 @@ final class Acquisition {
         OVER
     }
 
-    private final List<LockQueue> queues;
+    private final List<LockPath> queues;
     private final String alongsideSequence;
     private final Verdict[] verdicts;
 
@@ -94,29 +97,29 @@ final class Acquisition {
      * @param alongsideSequence null for nodes in the queue's order; else the sequence of a node of ours that holds,
      *     which one plain ephemeral node carries and holds beside (a downgrade)
      */
-    Acquisition(List<LockQueue> queues, String alongsideSequence) {
+    public Acquisition(List<LockPath> queues, String alongsideSequence) {
         this.queues = List.copyOf(queues);
         this.alongsideSequence = alongsideSequence;
         this.verdicts = new Verdict[queues.size()];
     }
 
     /** Returns the first command: create our nodes. */
-    Command start() {
+    public Command start() {
         prefix = queues.get(0).newPrefix();
         return create();
     }
 
-    Phase phase() {
+    public Phase phase() {
         return phase;
     }
 
     /** Returns the name of our node in queue {@code queue}; we have entered. */
-    String ourNode(int queue) {
+    public String ourNode(int queue) {
         return nodes.get(queue).name();
     }
 
     /** Returns the answer to {@code event}. */
-    Command on(Event event) {
+    public Command on(Event event) {
         if (phase == Phase.OVER || phase == Phase.HELD) {
             return afterTheEnd(event);
         }
@@ -178,7 +181,7 @@ final class Acquisition {
      *
      * @param failure the error, or null for an interrupt or a cancel
      */
-    Command abandon(RuntimeException failure) {
+    public Command abandon(RuntimeException failure) {
         if (phase == Phase.OVER || phase == Phase.HELD) {
             return new Command.Await();
         }
@@ -248,7 +251,7 @@ final class Acquisition {
     }
 
     private ZkLockException listingFailure(Code code) {
-        LockQueue queue = queues.get(current);
+        LockPath queue = queues.get(current);
         return queue.failure("list the queue", KeeperException.create(code, queue.path()), true);
     }
 
@@ -427,12 +430,12 @@ final class Acquisition {
     }
 
     private Verdict decide(int queue, List<String> children) {
-        LockQueue lockQueue = queues.get(queue);
-        LockQueueView view = lockQueue.view(children, nodes.get(queue).name());
+        LockPath lockPath = queues.get(queue);
+        LockQueueView view = lockPath.view(children, nodes.get(queue).name());
         if (alongsideSequence != null) {
             return Verdict.held(view.ourIndex() == 0); // the caller holds the node we rank with
         }
-        LockDecision decision = lockQueue.decide(view);
+        LockDecision decision = lockPath.decide(view);
         if (decision.holdsLock()) {
             return Verdict.held(view.ourIndex() == 0);
         }
@@ -440,16 +443,30 @@ final class Acquisition {
         if (decision.relistsWhenGone()) {
             return new Verdict(false, false, watched, false, false, false, false);
         }
-        LockQueueView without = view.without(watched);
-        LockQueueView afterFront = view.withoutUpTo(watched);
+        LockQueueView without = without(view, watched);
+        LockQueueView afterFront = withoutUpTo(view, watched);
         return new Verdict(
                 false,
                 false,
                 watched,
-                lockQueue.decide(without).holdsLock(),
+                lockPath.decide(without).holdsLock(),
                 without.ourIndex() == 0,
-                lockQueue.decide(afterFront).holdsLock(),
+                lockPath.decide(afterFront).holdsLock(),
                 afterFront.ourIndex() == 0);
+    }
+
+    /** Returns {@code view} with {@code node}, a child ranked before ours, taken out. */
+    private static LockQueueView without(LockQueueView view, String node) {
+        List<String> rest = new ArrayList<>(view.children());
+        rest.remove(node);
+        return LockQueueView.of(view.lockPath(), rest, view.ourNode());
+    }
+
+    /** Returns {@code view} without {@code node}, a child ranked before ours, and every child ranked before it. */
+    private static LockQueueView withoutUpTo(LockQueueView view, String node) {
+        List<String> children = view.children();
+        return LockQueueView.of(
+                view.lockPath(), children.subList(children.indexOf(node) + 1, children.size()), view.ourNode());
     }
 
     private void expect(Phase expected, Event event) {
@@ -458,7 +475,7 @@ final class Acquisition {
         }
     }
 
-    static boolean isRetryable(Code code) {
+    public static boolean isRetryable(Code code) {
         return code == Code.CONNECTIONLOSS
                 || code == Code.OPERATIONTIMEOUT
                 || code == Code.SESSIONEXPIRED
@@ -479,7 +496,7 @@ final class Acquisition {
      *     from the front)
      * @param frontAfterFront ... and then no node is ranked before ours
      */
-    record Verdict(
+    public record Verdict(
             boolean holds,
             boolean front,
             String watch,

@@ -1,4 +1,4 @@
-package dev.zklock.recipes.locks;
+package dev.zklock.recipes.locks.engine;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -24,14 +24,14 @@ import java.util.concurrent.TimeUnit;
  * waiter at the end of the release, 28 to 39 of every 60. Only waiters on the releasing session are held back: others,
  * in this process or another, go on at once.
  */
-final class ReleasesInFlight {
-    static final long HAND_OFF_DELAY_MICROS = 100;
+public final class ReleasesInFlight {
+    public static final long HAND_OFF_DELAY_MICROS = 100;
     private static final CompletableFuture<Void> NONE = CompletableFuture.completedFuture(null);
 
     private final ConcurrentHashMap<String, Release> releasing = new ConcurrentHashMap<>();
     private final ContextTimer timer;
 
-    ReleasesInFlight(ContextTimer timer) {
+    public ReleasesInFlight(ContextTimer timer) {
         this.timer = timer;
     }
 
@@ -39,14 +39,14 @@ final class ReleasesInFlight {
      * Records that this client is about to delete {@code fixedPath}, made by session {@code sessionId}, to release it;
      * give the result to {@link #end}.
      */
-    Release begin(String fixedPath, long sessionId) {
+    public Release begin(String fixedPath, long sessionId) {
         Release release = new Release(fixedPath, sessionId);
         releasing.put(fixedPath, release);
         return release;
     }
 
     /** Records that a release is over (its delete answered, or left to the background). Wakes no thread. */
-    void end(Release release) {
+    public void end(Release release) {
         releasing.remove(release.path, release);
         release.end();
     }
@@ -56,7 +56,7 @@ final class ReleasesInFlight {
      * the session {@code watcherSessionId} of the waiter; else a complete one. Never waits: the client's timer completes
      * the future.
      */
-    CompletableFuture<Void> after(String fixedPath, long watcherSessionId) {
+    public CompletableFuture<Void> after(String fixedPath, long watcherSessionId) {
         Release known = releasing.get(fixedPath);
         if (known == null || known.sessionId != watcherSessionId) {
             return NONE;
@@ -80,7 +80,7 @@ final class ReleasesInFlight {
     }
 
     /** One release in progress: the namespace-fixed path of the node, and the session that made it. */
-    static final class Release {
+    public static final class Release {
         private final String path;
         private final long sessionId;
         private volatile boolean over;

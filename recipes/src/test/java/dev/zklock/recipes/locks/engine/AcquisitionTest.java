@@ -1,7 +1,9 @@
-package dev.zklock.recipes.locks;
+package dev.zklock.recipes.locks.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.zklock.recipes.locks.LockDriver;
+import dev.zklock.recipes.locks.ZkLockException;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.curator.framework.CuratorFramework;
@@ -20,7 +22,7 @@ final class AcquisitionTest {
     private static final long SESSION = 0x1234L;
 
     private final CuratorFramework client = CuratorFrameworkFactory.newClient("127.0.0.1:1", new RetryOneTime(1));
-    private final LockQueue exclusive = new LockQueue(client, "/locks/a", "lock-", LockDriver.exclusive(), null);
+    private final LockPath exclusive = new LockPath(client, "/locks/a", "lock-", LockDriver.exclusive(), null);
 
     @AfterEach
     void close() {
@@ -84,7 +86,7 @@ final class AcquisitionTest {
 
     @Test
     void woken_whenTheWriteDriverWatchesAWriter_listsEvenIfItWasTheOnlyNodeAhead() {
-        LockQueue writes = new LockQueue(client, "/locks/rw", NodeNames.WRITE_LOCK_NAME, LockDriver.write(), null);
+        LockPath writes = new LockPath(client, "/locks/rw", NodeNames.WRITE_LOCK_NAME, LockDriver.write(), null);
         Acquisition acquisition = new Acquisition(List.of(writes), null);
         Command.Create create = (Command.Create) acquisition.start();
         LockNode ours = node(writes, create.prefix() + "0000000005");
@@ -266,7 +268,7 @@ final class AcquisitionTest {
 
     @Test
     void severalQueues_areWaitedOnInTurn_andGrantedTogether() {
-        LockQueue other = new LockQueue(client, "/locks/b", "lock-", LockDriver.exclusive(), null);
+        LockPath other = new LockPath(client, "/locks/b", "lock-", LockDriver.exclusive(), null);
         Acquisition acquisition = new Acquisition(List.of(exclusive, other), null);
         Command.Create create = (Command.Create) acquisition.start();
         LockNode inA = node(exclusive, create.prefix() + "0000000002");
@@ -284,7 +286,7 @@ final class AcquisitionTest {
 
     @Test
     void severalQueues_whenOneListingFailed_listThatQueueWhenItsTurnComes() {
-        LockQueue other = new LockQueue(client, "/locks/b", "lock-", LockDriver.exclusive(), null);
+        LockPath other = new LockPath(client, "/locks/b", "lock-", LockDriver.exclusive(), null);
         Acquisition acquisition = new Acquisition(List.of(exclusive, other), null);
         Command.Create create = (Command.Create) acquisition.start();
         LockNode inA = node(exclusive, create.prefix() + "0000000002");
@@ -301,7 +303,7 @@ final class AcquisitionTest {
 
     @Test
     void alongside_holdsAtOnceBehindTheNodeItRanksWith() {
-        LockQueue reads = new LockQueue(client, "/locks/rw", NodeNames.READ_LOCK_NAME, LockDriver.read(), null);
+        LockPath reads = new LockPath(client, "/locks/rw", NodeNames.READ_LOCK_NAME, LockDriver.read(), null);
         Acquisition acquisition = new Acquisition(List.of(reads), "0000000004");
         Command.Create create = (Command.Create) acquisition.start();
         assertThat(create.alongsideSequence()).isEqualTo("0000000004");
@@ -330,7 +332,7 @@ final class AcquisitionTest {
         return ours;
     }
 
-    private static LockNode node(LockQueue queue, String name) {
+    private static LockNode node(LockPath queue, String name) {
         return new LockNode(queue, name, 42, SESSION);
     }
 

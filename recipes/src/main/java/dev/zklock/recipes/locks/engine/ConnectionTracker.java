@@ -1,5 +1,8 @@
-package dev.zklock.recipes.locks;
+package dev.zklock.recipes.locks.engine;
 
+import dev.zklock.recipes.locks.LockState;
+import dev.zklock.recipes.locks.LockStateEvent;
+import dev.zklock.recipes.locks.LockStateListener;
 import java.lang.ref.WeakReference;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -21,7 +24,7 @@ import org.slf4j.LoggerFactory;
  * listeners are called on the thread of Curator's connection-state notifications, or, for the outcome of a reconnect,
  * on the common fork-join pool, never on ZooKeeper's event thread. Safe for use by multiple threads.
  */
-final class ConnectionTracker implements ConnectionStateListener {
+public final class ConnectionTracker implements ConnectionStateListener {
     private static final Logger logger = LoggerFactory.getLogger(ConnectionTracker.class);
 
     private final WeakReference<CuratorFramework> client;
@@ -30,13 +33,13 @@ final class ConnectionTracker implements ConnectionStateListener {
     private final MetricsDispatch metrics;
 
     /** A tracker for {@code client}, whose {@link ClientContext} registers it as a connection-state listener. */
-    ConnectionTracker(CuratorFramework client, MetricsDispatch metrics) {
+    public ConnectionTracker(CuratorFramework client, MetricsDispatch metrics) {
         this.client = new WeakReference<>(client);
         this.metrics = metrics;
     }
 
     /** Starts tracking a node that was just granted; IN_DOUBT at once if the connection is already suspended. */
-    void track(LockNode node) {
+    public void track(LockNode node) {
         CuratorFramework current = client.get();
         boolean connected = current != null && current.getZookeeperClient().isConnected();
         node.granted(connected ? LockState.HELD : LockState.IN_DOUBT);
@@ -51,7 +54,7 @@ final class ConnectionTracker implements ConnectionStateListener {
     }
 
     /** Stops tracking a held node; does nothing if it is not tracked. */
-    synchronized void untrack(LockNode node) {
+    public synchronized void untrack(LockNode node) {
         if (node.previous == null && held != node) {
             return;
         }
@@ -76,11 +79,11 @@ final class ConnectionTracker implements ConnectionStateListener {
         return all;
     }
 
-    void addListener(LockStateListener listener) {
+    public void addListener(LockStateListener listener) {
         clientListeners.add(listener);
     }
 
-    void removeListener(LockStateListener listener) {
+    public void removeListener(LockStateListener listener) {
         clientListeners.remove(listener);
     }
 
@@ -101,9 +104,9 @@ final class ConnectionTracker implements ConnectionStateListener {
      * session (one request for every hold); a hold of an ended session is lost.
      */
     private void verify(CuratorFramework changed) {
-        ZkSession session;
+        ZooKeeperHandle session;
         try {
-            session = ZkSession.current(changed);
+            session = ZooKeeperHandle.current(changed);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return;
@@ -124,21 +127,22 @@ final class ConnectionTracker implements ConnectionStateListener {
         if (inDoubt.isEmpty()) {
             return;
         }
-        session.ephemerals().thenAcceptAsync(reply -> settle(inDoubt, reply), ForkJoinPool.commonPool());
+        session.ephemerals()
+                .thenAcceptAsync(reply -> settle(inDoubt, session.sessionId(), reply), ForkJoinPool.commonPool());
     }
 
     /** Settles the holds in doubt on the session's ephemeral nodes, off ZooKeeper's event thread. */
-    private void settle(List<LockNode> inDoubt, Reply ephemerals) {
-        if (!ephemerals.isOk()) {
+    private void settle(List<LockNode> inDoubt, long sessionId, Reply ephemerals) {
+        if (!(ephemerals instanceof Reply.Children standingNodes)) {
             logger.warn(
                     "session 0x{}: could not list the session's nodes after a reconnect ({}); {} holds stay in doubt"
                             + " until the next reconnect",
-                    Long.toHexString(ephemerals.sessionId()),
+                    Long.toHexString(sessionId),
                     ephemerals.code(),
                     inDoubt.size());
             return;
         }
-        Set<String> standing = new HashSet<>(ephemerals.children());
+        Set<String> standing = new HashSet<>(standingNodes.children());
         List<LockNode> stand = new ArrayList<>();
         List<LockNode> lost = new ArrayList<>();
         for (LockNode hold : inDoubt) {

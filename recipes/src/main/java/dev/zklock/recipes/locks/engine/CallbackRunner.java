@@ -1,5 +1,6 @@
-package dev.zklock.recipes.locks;
+package dev.zklock.recipes.locks.engine;
 
+import dev.zklock.recipes.locks.LockTimeoutException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -17,9 +18,9 @@ import org.apache.zookeeper.KeeperException.Code;
  * runner of {@code acquireAsync()}. Safe for use by multiple threads: the acquisition and the watch are guarded by this
  * object; continuations never block.
  */
-final class CallbackRunner {
+public final class CallbackRunner {
     private final QueueRequests requests;
-    private final LockQueue first;
+    private final LockPath first;
     private final Deadline deadline;
     private final Duration timeout;
     private final Acquisition acquisition; // guarded by this
@@ -27,12 +28,12 @@ final class CallbackRunner {
 
     private long createSession; // guarded by this
     private NodeWatcher watcher; // guarded by this
-    private ZkSession watchSession; // guarded by this
+    private ZooKeeperHandle watchSession; // guarded by this
     private String watchedPath; // guarded by this
     private ConnectionStateListener resume; // guarded by this: waiting for a connection
 
     /** @param timeout how long the acquire may take, or null for as long as it takes */
-    CallbackRunner(List<LockQueue> queues, Duration timeout) {
+    public CallbackRunner(List<LockPath> queues, Duration timeout) {
         this.requests = new QueueRequests(queues);
         this.first = requests.first();
         this.timeout = timeout;
@@ -44,7 +45,7 @@ final class CallbackRunner {
      * Starts the acquisition; the future completes with our nodes once held, or fails with
      * {@link LockTimeoutException} or the error. Cancelling it ends the acquisition and deletes our nodes.
      */
-    CompletableFuture<List<LockNode>> start() {
+    public CompletableFuture<List<LockNode>> start() {
         outcome.whenComplete((held, failure) -> {
             if (failure != null) {
                 end(null); // cancelled, or ended by the acquisition itself (then there is nothing left to do)
@@ -128,7 +129,7 @@ final class CallbackRunner {
     }
 
     /** Sends the create and the pipelined listing; the create's reply is told even after the end (for its cleanup). */
-    private void create(ZkSession session, Command.Create create) {
+    private void create(ZooKeeperHandle session, Command.Create create) {
         synchronized (this) {
             createSession = session.sessionId();
         }
@@ -153,7 +154,7 @@ final class CallbackRunner {
         });
     }
 
-    private void watch(ZkSession session, Command.Watch watch) {
+    private void watch(ZooKeeperHandle session, Command.Watch watch) {
         String path = requests.fixedPath(watch.queue(), watch.name());
         NodeWatcher nodeWatcher =
                 new NodeWatcher(path, session.sessionId(), first.context().releases());
@@ -225,10 +226,11 @@ final class CallbackRunner {
     }
 
     /** Runs {@code step} on a connected session now, or as soon as the client reconnects (unless ended by then). */
-    private void whenConnected(Consumer<ZkSession> step) {
+    private void whenConnected(Consumer<ZooKeeperHandle> step) {
         CuratorFramework client = first.client();
         Checks.requireStarted(client, first.path());
-        ZkSession session = client.getZookeeperClient().isConnected() ? first.currentSessionQuietly() : null;
+        ZooKeeperHandle session =
+                client.getZookeeperClient().isConnected() ? ZooKeeperHandle.currentQuietly(client) : null;
         if (session != null) {
             step.accept(session);
             return;

@@ -1,5 +1,9 @@
-package dev.zklock.recipes.locks;
+package dev.zklock.recipes.locks.engine;
 
+import dev.zklock.recipes.locks.LockState;
+import dev.zklock.recipes.locks.LockStateEvent;
+import dev.zklock.recipes.locks.LockStateListener;
+import dev.zklock.recipes.locks.ZkLockException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.utils.ZKPaths;
@@ -20,10 +24,10 @@ import org.slf4j.LoggerFactory;
  * <p>A held lock costs its node a few words: the node keeps no copy of its lock path (its queue has it), and the
  * client's tracker links the held nodes into a list through the node itself.
  */
-final class LockNode {
+public final class LockNode {
     private static final Logger logger = LoggerFactory.getLogger(LockNode.class);
 
-    private final LockQueue queue; // its lock path, namespace and listeners: a hold keeps no copy of them
+    private final LockPath queue; // its lock path, namespace and listeners: a hold keeps no copy of them
     private final String name;
     private final long sessionId;
     private volatile CompletableFuture<Long> created; // until the token is known, then null
@@ -39,14 +43,14 @@ final class LockNode {
      *
      * @param queue the queue of the lock path the node is a child of
      */
-    LockNode(LockQueue queue, String name, long token, long sessionId) {
+    public LockNode(LockPath queue, String name, long token, long sessionId) {
         this.queue = queue;
         this.name = name;
         this.sessionId = sessionId;
         this.token = token;
     }
 
-    private LockNode(LockQueue queue, String name, long sessionId, CompletableFuture<Long> created) {
+    private LockNode(LockPath queue, String name, long sessionId, CompletableFuture<Long> created) {
         this.queue = queue;
         this.name = name;
         this.sessionId = sessionId;
@@ -58,47 +62,47 @@ final class LockNode {
     }
 
     /** A node found in a listing while the reply to its create, read already, is still on its way to us. */
-    static LockNode createdBy(LockQueue queue, String name, long sessionId, CompletableFuture<Long> created) {
+    public static LockNode createdBy(LockPath queue, String name, long sessionId, CompletableFuture<Long> created) {
         return new LockNode(queue, name, sessionId, created);
     }
 
     /** The lock path the node is a child of, relative to the client's namespace. */
-    String lockPath() {
+    public String lockPath() {
         return queue.path();
     }
 
     /** The queue the node stands in. */
-    LockQueue queue() {
+    public LockPath queue() {
         return queue;
     }
 
     /** The node's full path, relative to the client's namespace; made on each call, not kept. */
-    String path() {
+    public String path() {
         return ZKPaths.makePath(queue.path(), name);
     }
 
     /** The node's full path with the client's namespace, as ZooKeeper itself names it; made on each call. */
-    String fixedPath() {
+    public String fixedPath() {
         return queue.fixed(path());
     }
 
     /** The node's name, the last segment of {@link #path()}. */
-    String name() {
+    public String name() {
         return name;
     }
 
     /** Marks the node as granted with no node ranked before it. */
-    void grantedAtFront() {
+    public void grantedAtFront() {
         front = true;
     }
 
     /** Tells whether the node was granted with no node ranked before it. */
-    boolean isGrantedAtFront() {
+    public boolean isGrantedAtFront() {
         return front;
     }
 
     /** The session that owns the ephemeral node. */
-    long sessionId() {
+    public long sessionId() {
         return sessionId;
     }
 
@@ -108,7 +112,7 @@ final class LockNode {
      *
      * @throws ZkLockException if the reply is not handed over in that time: something blocks ZooKeeper's event thread
      */
-    long token() {
+    public long token() {
         long known = token;
         CompletableFuture<Long> pending = created;
         if (known != 0 || pending == null) {
@@ -131,18 +135,18 @@ final class LockNode {
     }
 
     /** Starts the hold: the lock was granted to this node, HELD, or IN_DOUBT if the connection is down. */
-    synchronized void granted(LockState initial) {
+    public synchronized void granted(LockState initial) {
         grantedNanos = System.nanoTime();
         state = initial;
     }
 
     /** Returns the state of the hold, or null if the lock was never granted to this node. */
-    synchronized LockState state() {
+    public synchronized LockState state() {
         return state;
     }
 
     /** Returns how long ago the lock was granted. */
-    synchronized long heldNanos() {
+    public synchronized long heldNanos() {
         return System.nanoTime() - grantedNanos;
     }
 
@@ -150,7 +154,7 @@ final class LockNode {
      * Moves the hold to {@code next} unless it is already LOST (which is final); returns the event, or null if nothing
      * changed.
      */
-    synchronized LockStateEvent moveTo(LockState next) {
+    public synchronized LockStateEvent moveTo(LockState next) {
         if (state == null || state == next || state == LockState.LOST) {
             return null;
         }
@@ -163,7 +167,7 @@ final class LockNode {
      * Tells the lock's listeners and then {@code clientListeners}; a listener that throws is logged and skipped. The
      * client's tracker logs one line for every hold that moved at once; this logs each hold at DEBUG.
      */
-    void announce(LockStateEvent event, Iterable<LockStateListener> clientListeners) {
+    public void announce(LockStateEvent event, Iterable<LockStateListener> clientListeners) {
         logger.debug("{}: {} is {} ({} before)", queue.path(), this, event.state(), event.previous());
         for (LockStateListener listener : queue.listeners()) {
             tell(listener, event);

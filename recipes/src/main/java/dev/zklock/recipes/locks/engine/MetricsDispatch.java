@@ -1,5 +1,6 @@
-package dev.zklock.recipes.locks;
+package dev.zklock.recipes.locks.engine;
 
+import dev.zklock.recipes.locks.LockMetricsListener;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -8,20 +9,20 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /** The metrics listeners of one client, told in turn; one that throws is logged and skipped. Thread-safe. */
-final class MetricsDispatch {
+public final class MetricsDispatch {
     private static final Logger logger = LoggerFactory.getLogger(MetricsDispatch.class);
 
     private final List<LockMetricsListener> listeners = new CopyOnWriteArrayList<>();
 
-    void add(LockMetricsListener listener) {
+    public void add(LockMetricsListener listener) {
         listeners.add(listener);
     }
 
-    void remove(LockMetricsListener listener) {
+    public void remove(LockMetricsListener listener) {
         listeners.remove(listener);
     }
 
-    void acquire(String lockPath, boolean acquired, long waitedNanos) {
+    public void acquire(String lockPath, boolean acquired, long waitedNanos) {
         if (listeners.isEmpty()) {
             return;
         }
@@ -35,14 +36,14 @@ final class MetricsDispatch {
         });
     }
 
-    void released(String lockPath, long heldNanos) {
+    public void released(String lockPath, long heldNanos) {
         if (!listeners.isEmpty()) {
             Duration held = Duration.ofNanos(heldNanos);
             tell(lockPath, l -> l.released(lockPath, held));
         }
     }
 
-    void lost(String lockPath) {
+    public void lost(String lockPath) {
         tell(lockPath, l -> l.lost(lockPath));
     }
 

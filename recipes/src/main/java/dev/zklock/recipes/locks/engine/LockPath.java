@@ -1,12 +1,16 @@
-package dev.zklock.recipes.locks;
+package dev.zklock.recipes.locks.engine;
 
+import dev.zklock.recipes.locks.LockDecision;
+import dev.zklock.recipes.locks.LockDriver;
+import dev.zklock.recipes.locks.LockQueueView;
+import dev.zklock.recipes.locks.LockStateListener;
+import dev.zklock.recipes.locks.ZkLockException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.curator.framework.imps.CuratorFrameworkState;
@@ -19,15 +23,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The queue of one lock path: what every recipe shares to take a place in the queue, wait for its turn, and leave.
- * One instance per lock object; it holds no per-acquisition state (that lives in {@link Acquisition}) and is safe for use
- * by multiple threads.
+ * One lock path as one lock object of one client uses it: the path and its node layout (lock name, data, ACL), the
+ * driver that decides on its queue, the lock object's state listeners, and the client's context; and the steps that
+ * begin and end a hold there (acquire, track, release). It holds no per-acquisition state (that lives in
+ * {@link Acquisition}); deleting nodes is {@link NodeDeletes}'s. Safe for use by multiple threads.
  *
  * <p>Paths kept here are relative to the client's namespace, as Curator's are; {@link #fixed(String)} prefixes the
- * namespace for the raw requests of {@link ZkSession}.
+ * namespace for the raw requests of {@link ZooKeeperHandle}.
  */
-final class LockQueue {
-    private static final Logger logger = LoggerFactory.getLogger(LockQueue.class);
+public final class LockPath {
+    private static final Logger logger = LoggerFactory.getLogger(LockPath.class);
 
     private final CuratorFramework client;
     private final String path;
@@ -46,7 +51,7 @@ final class LockQueue {
      *
      * @param data the data of each lock node, or null for the client's default data (as Curator's mutex does)
      */
-    LockQueue(CuratorFramework client, String path, String lockName, LockDriver driver, byte[] data) {
+    public LockPath(CuratorFramework client, String path, String lockName, LockDriver driver, byte[] data) {
         this(client, path, lockName, driver, data, new CopyOnWriteArrayList<>());
     }
 
@@ -54,7 +59,7 @@ final class LockQueue {
      * @param data the data of each lock node, or null for the client's default data (as Curator's mutex does)
      * @param listeners the state listeners of the lock object, told of every change of a hold's state
      */
-    LockQueue(
+    public LockPath(
             CuratorFramework client,
             String path,
             String lockName,
@@ -75,7 +80,7 @@ final class LockQueue {
      *
      * @return our node, or empty if the deadline passed first (nothing is left behind)
      */
-    Optional<LockNode> acquire(Deadline deadline) throws InterruptedException {
+    public Optional<LockNode> acquire(Deadline deadline) throws InterruptedException {
         checkCanAcquire();
         return new BlockingRunner(List.of(this), deadline, null).run().map(nodes -> nodes.get(0));
     }
@@ -84,7 +89,7 @@ final class LockQueue {
      * Creates a node that holds at once, ranked with {@code alongside} (it carries that node's sequence and is not
      * sequential), as Curator's read/write lock does when a writer downgrades: the caller guarantees that it holds.
      */
-    Optional<LockNode> acquireAlongside(LockNode alongside, Deadline deadline) throws InterruptedException {
+    public Optional<LockNode> acquireAlongside(LockNode alongside, Deadline deadline) throws InterruptedException {
         checkCanAcquire();
         return new BlockingRunner(List.of(this), deadline, NodeNames.sequenceKey(alongside.name()))
                 .run()
@@ -92,7 +97,7 @@ final class LockQueue {
     }
 
     /** Checks, before any ZooKeeper call, that an acquire may start. */
-    void checkCanAcquire() throws InterruptedException {
+    public void checkCanAcquire() throws InterruptedException {
         Checks.requireStarted(client, path);
         if (Thread.interrupted()) {
             throw new InterruptedException("interrupted before acquiring lock '" + path + "'");
@@ -100,25 +105,25 @@ final class LockQueue {
     }
 
     /** Starts the hold of a node just granted: its state is tracked by the client's one connection listener. */
-    LockNode track(LockNode node) {
+    public LockNode track(LockNode node) {
         context().tracker().track(node);
         return node;
     }
 
     /** Ends a hold: stops tracking it, reports how long it was held, and deletes its node ({@link #deleteHeld(LockNode)}). */
-    void release(LockNode hold) {
+    public void release(LockNode hold) {
         untrack(hold);
         metrics().released(path, hold.heldNanos());
         deleteHeld(hold);
     }
 
     /** The state listeners of the lock object, told of every change of a hold's state. */
-    List<LockStateListener> listeners() {
+    public List<LockStateListener> listeners() {
         return listeners;
     }
 
     /** Returns the context of the lock's client: hold tracking, metrics, hand-off state, timer. */
-    ClientContext context() {
+    public ClientContext context() {
         ClientContext known = context;
         if (known == null) {
             known = ClientContext.of(client);
@@ -128,20 +133,20 @@ final class LockQueue {
     }
 
     /** Returns a fresh protected prefix for our next node: {@code _c_<uuid>-<lockName>}. */
-    String newPrefix() {
+    public String newPrefix() {
         return context().ids().newPrefix(lockName);
     }
 
-    MetricsDispatch metrics() {
+    public MetricsDispatch metrics() {
         return context().metrics();
     }
 
-    void untrack(LockNode hold) {
+    public void untrack(LockNode hold) {
         context().tracker().untrack(hold);
     }
 
     /** Returns a transaction check that our node still exists. */
-    CuratorOp checkOp(LockNode node) {
+    public CuratorOp checkOp(LockNode node) {
         try {
             return client.transactionOp().check().forPath(node.path());
         } catch (Exception e) {
@@ -150,7 +155,7 @@ final class LockQueue {
     }
 
     /** Deletes a held node. Never blocks past one request timeout, and never throws for a lost connection. */
-    void deleteHeld(LockNode node) {
+    public void deleteHeld(LockNode node) {
         hooks.beforeRelease(path, node.name());
         ClientContext ours = context();
         ours.frontNodes().releasing(node);
@@ -158,7 +163,7 @@ final class LockQueue {
         try {
             if (client.getState() != CuratorFrameworkState.STARTED) {
                 logger.debug("{}: client closed; {} went with its session", path, node);
-            } else if (delete(node.path())) {
+            } else if (NodeDeletes.deleteNow(this, node.path())) {
                 logger.debug("{}: released {}", path, node);
             }
         } finally {
@@ -168,7 +173,7 @@ final class LockQueue {
     }
 
     /** Returns the full paths of the children of the lock path in queue order; one listing. */
-    List<String> participantNodes() throws InterruptedException {
+    public List<String> participantNodes() throws InterruptedException {
         Checks.requireStarted(client, path);
         List<String> children;
         try {
@@ -187,70 +192,8 @@ final class LockQueue {
         return List.copyOf(paths);
     }
 
-    /**
-     * Deletes a node of ours, waiting for the reply on the calling thread (at most one request timeout, after which
-     * ZooKeeper's client fails the request with a lost connection). If the connection is down, the reply is a lost
-     * connection, or the thread is interrupted (the flag is kept), Curator's guaranteed delete takes over and retries
-     * when the connection comes back. Returns whether the node is known to be gone.
-     */
-    boolean delete(String nodePath) {
-        if (client.getZookeeperClient().isConnected()) {
-            ZkSession session = currentSessionQuietly();
-            Reply reply = session == null ? null : deleteNow(session, fixed(nodePath));
-            if (reply != null && (reply.isOk() || reply.code() == KeeperException.Code.NONODE)) {
-                return true;
-            }
-            if (reply != null && !reply.isRetryable()) {
-                throw failure("delete " + nodePath, KeeperException.create(reply.code(), nodePath), false);
-            }
-        }
-        deleteInBackground(nodePath);
-        return false;
-    }
-
-    /** Deletes on the calling thread; an interrupt leaves the delete to the background and keeps the flag. */
-    private static Reply deleteNow(ZkSession session, String fixedNodePath) {
-        try {
-            return session.deleteNow(fixedNodePath);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return null;
-        }
-    }
-
-    /** Hands a delete to Curator's guaranteed delete, which retries it in the background until it succeeds. */
-    void deleteInBackground(String nodePath) {
-        logger.warn("{}: could not delete {} now; it will be deleted when the connection returns", path, nodePath);
-        try {
-            client.delete().guaranteed().inBackground().forPath(nodePath);
-        } catch (Exception e) {
-            logger.warn("{}: guaranteed delete of {} not scheduled; it goes when its session ends", path, nodePath, e);
-        }
-    }
-
-    /**
-     * Finds and deletes, in the background, the node a create with {@code prefix} may have made before its connection
-     * was lost: the reply never came, so only its protected name can find it.
-     */
-    void sweepInBackground(String prefix) {
-        logger.warn("{}: a create with prefix {} had no reply; deleting its node if it exists", path, prefix);
-        try {
-            client.getChildren()
-                    .inBackground((c, event) -> {
-                        for (String child : event.getChildren() == null ? List.<String>of() : event.getChildren()) {
-                            if (child.startsWith(prefix)) {
-                                deleteInBackground(ZKPaths.makePath(path, child));
-                            }
-                        }
-                    })
-                    .forPath(path);
-        } catch (Exception e) {
-            logger.warn("{}: sweep for prefix {} not scheduled; the node goes when its session ends", path, prefix, e);
-        }
-    }
-
     /** Returns the sorted listing as the driver sees it, and checks what the driver answers. */
-    LockDecision decide(LockQueueView view) {
+    public LockDecision decide(LockQueueView view) {
         LockDecision decision = driver.decide(view);
         Checks.requireArgument(decision != null, "driver %s returned no decision for lock '%s'", driver, path);
         if (!decision.holdsLock()) {
@@ -266,7 +209,7 @@ final class LockQueue {
         return decision;
     }
 
-    LockQueueView view(List<String> children, String ourNode) {
+    public LockQueueView view(List<String> children, String ourNode) {
         return LockQueueView.of(path, driver.sort(children), ourNode);
     }
 
@@ -274,7 +217,7 @@ final class LockQueue {
      * Makes the lock path as a container, and its parents if need be, as Curator's locks do: one request when only the
      * lock path is missing (the server reaps an empty container), more on first use of a path.
      */
-    void createParents() throws InterruptedException {
+    public void createParents() throws InterruptedException {
         try {
             client.create()
                     .creatingParentContainersIfNeeded()
@@ -297,7 +240,7 @@ final class LockQueue {
      * every acquire. Only those two references are kept, not the request: the client's default data and the
      * provider's ACL list are shared objects, so a lock object keeps no copy of them.
      */
-    CreateRequest createRequest(String name, CreateMode mode) {
+    public CreateRequest createRequest(String name, CreateMode mode) {
         List<ACL> acl = nodeAcl;
         if (acl == null) {
             CreateRequest first = curatorCreateRequest(name, mode);
@@ -319,44 +262,22 @@ final class LockQueue {
         }
     }
 
-    /** Waits until the client is connected or the deadline passes; returns the session, or null at the deadline. */
-    ZkSession connectedSession(Deadline deadline) throws InterruptedException {
-        while (true) {
-            Checks.requireStarted(client, path);
-            if (client.getZookeeperClient().isConnected()) {
-                ZkSession session = ZkSession.current(client);
-                if (session != null) {
-                    return session;
-                }
-            }
-            if (deadline.hasPassed()) {
-                return null;
-            }
-            // Bounded slices, so that a client closed meanwhile is noticed rather than waited on forever.
-            long sliceMillis = Math.max(1, Math.min(TimeUnit.NANOSECONDS.toMillis(deadline.remainingNanos()), 1000));
-            client.blockUntilConnected((int) sliceMillis, TimeUnit.MILLISECONDS);
-        }
+    /** Waits until the client is connected or the deadline passes; returns the handle, or null at the deadline. */
+    public ZooKeeperHandle connected(Deadline deadline) throws InterruptedException {
+        return ZooKeeperHandle.connected(client, path, deadline);
     }
 
-    String fixed(String namespaceRelativePath) {
+    public String fixed(String namespaceRelativePath) {
         return ZKPaths.fixForNamespace(client.getNamespace(), namespaceRelativePath);
     }
 
-    /**
-     * One request timeout: the longest a request waits for its reply before ZooKeeper's client fails it with a lost
-     * connection (two thirds of the session timeout), the most a reply is worth waiting for even near the deadline.
-     */
-    long requestTimeoutNanos() {
-        ZkSession session = currentSessionQuietly();
-        return session != null ? session.requestTimeoutNanos() : fallbackRequestTimeoutNanos();
+    /** One request timeout of the client ({@link ZooKeeperHandle#requestTimeoutNanos(CuratorFramework)}). */
+    public long requestTimeoutNanos() {
+        return ZooKeeperHandle.requestTimeoutNanos(client);
     }
 
-    private long fallbackRequestTimeoutNanos() {
-        return TimeUnit.MILLISECONDS.toNanos(client.getZookeeperClient().getConnectionTimeoutMs());
-    }
-
-    ZkLockException failure(String action, Exception cause, boolean cleanedUp) {
-        KeeperException.Code code = ZkSession.codeOf(cause);
+    public ZkLockException failure(String action, Exception cause, boolean cleanedUp) {
+        KeeperException.Code code = ZooKeeperHandle.codeOf(cause);
         String reason = code != null ? code.toString() : cause.toString();
         String message = String.format(
                 "could not %s for lock '%s': %s (%s)",
@@ -364,38 +285,27 @@ final class LockQueue {
         return new ZkLockException(message, path, cleanedUp, code, cause);
     }
 
-    ZkSession currentSessionQuietly() {
-        try {
-            return ZkSession.current(client);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return null;
-        } catch (IllegalStateException closed) {
-            return null;
-        }
-    }
-
-    CuratorFramework client() {
+    public CuratorFramework client() {
         return client;
     }
 
-    String path() {
+    public String path() {
         return path;
     }
 
-    String lockName() {
+    public String lockName() {
         return lockName;
     }
 
-    QueueHooks hooks() {
+    public QueueHooks hooks() {
         return hooks;
     }
 
-    void setHooks(QueueHooks hooks) {
+    public void setHooks(QueueHooks hooks) {
         this.hooks = Objects.requireNonNull(hooks, "hooks");
     }
 
-    CompletableFuture<Reply> createOn(ZkSession session, CreateRequest request) {
+    public CompletableFuture<Reply> createOn(ZooKeeperHandle session, CreateRequest request) {
         return session.create(
                 request.getPath(),
                 request.getData(),
@@ -404,7 +314,7 @@ final class LockQueue {
     }
 
     /** Waits for the reply to a request until the deadline, but at least one request timeout; null if none came. */
-    <T> T awaitReply(CompletableFuture<T> reply, Deadline deadline) throws InterruptedException {
+    public <T> T awaitReply(CompletableFuture<T> reply, Deadline deadline) throws InterruptedException {
         return deadline.await(reply, requestTimeoutNanos());
     }
 }

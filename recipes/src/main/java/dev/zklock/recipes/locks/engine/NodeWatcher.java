@@ -1,4 +1,4 @@
-package dev.zklock.recipes.locks;
+package dev.zklock.recipes.locks.engine;
 
 import java.util.concurrent.CompletableFuture;
 import org.apache.curator.utils.ZKPaths;
@@ -9,9 +9,9 @@ import org.apache.zookeeper.Watcher;
  * The one-shot watch of one waiting acquisition on the node ahead of it. Each waiting thread has its own watcher, so a
  * release wakes exactly the waiter that watches the released node, in this process as in any other.
  */
-final class NodeWatcher implements Watcher {
+public final class NodeWatcher implements Watcher {
     /** Why a waiter woke up. */
-    enum Wake {
+    public enum Wake {
         /** The watched node was deleted. */
         DELETED,
         /** The watched node was deleted, and it had been granted the lock with no node ranked before it. */
@@ -32,7 +32,7 @@ final class NodeWatcher implements Watcher {
      * @param sessionId the session the watch is set on
      * @param releases the releases in flight of the watching client
      */
-    NodeWatcher(String path, long sessionId, ReleasesInFlight releases) {
+    public NodeWatcher(String path, long sessionId, ReleasesInFlight releases) {
         this.path = path;
         this.sessionId = sessionId;
         this.releases = releases;
@@ -63,12 +63,12 @@ final class NodeWatcher implements Watcher {
     }
 
     /** Returns the wake-up as a future, for waiting without a thread. */
-    CompletableFuture<Wake> wakeUp() {
+    public CompletableFuture<Wake> wakeUp() {
         return wake;
     }
 
     /** Waits for the wake-up until the deadline; returns null if it passed first. */
-    Wake await(Deadline deadline) throws InterruptedException {
+    public Wake await(Deadline deadline) throws InterruptedException {
         return deadline.await(wake, 0);
     }
 }

@@ -1,4 +1,4 @@
-package dev.zklock.recipes.locks;
+package dev.zklock.recipes.locks.engine;
 
 import java.util.ArrayList;
 import java.util.Collection;
@@ -10,11 +10,11 @@ import java.util.List;
  * {@code _c_<uuid>-} part is Curator's protection prefix: it lets a client that lost its connection during a create
  * find out whether the create happened, by looking for a child that starts with it.
  */
-final class NodeNames {
+public final class NodeNames {
     /** The lock names of Curator's read/write lock; equally long, as Curator's sort needs. */
-    static final String READ_LOCK_NAME = "__READ__";
+    public static final String READ_LOCK_NAME = "__READ__";
 
-    static final String WRITE_LOCK_NAME = "__WRIT__";
+    public static final String WRITE_LOCK_NAME = "__WRIT__";
 
     private static final Comparator<String> BY_SEQUENCE =
             Comparator.comparing(NodeNames::sequenceKey).thenComparing(Comparator.naturalOrder());
@@ -22,7 +22,7 @@ final class NodeNames {
     private NodeNames() {}
 
     /** Returns the names in queue order: by their trailing sequence digits, as Curator orders them. */
-    static List<String> sortBySequence(Collection<String> children) {
+    public static List<String> sortBySequence(Collection<String> children) {
         List<String> sorted = new ArrayList<>(children);
         sorted.sort(BY_SEQUENCE);
         return sorted;
@@ -32,7 +32,7 @@ final class NodeNames {
      * Returns the text a child is ordered by: its trailing digits (the sequence ZooKeeper appended), or the whole name
      * when it has none, which is what Curator's sort by "the text after the lock name" gives for lock nodes.
      */
-    static String sequenceKey(String child) {
+    public static String sequenceKey(String child) {
         int start = child.length();
         while (start > 0 && Character.isDigit(child.charAt(start - 1))) {
             start--;
@@ -41,7 +41,7 @@ final class NodeNames {
     }
 
     /** Tells whether a child is a write node of a read/write lock, as Curator's reader tells it. */
-    static boolean isWriter(String child) {
+    public static boolean isWriter(String child) {
         return child.contains(WRITE_LOCK_NAME);
     }
 }

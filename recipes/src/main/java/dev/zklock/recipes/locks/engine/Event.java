@@ -1,4 +1,4 @@
-package dev.zklock.recipes.locks;
+package dev.zklock.recipes.locks.engine;
 
 import java.util.List;
 import org.apache.zookeeper.KeeperException.Code;
@@ -7,7 +7,7 @@ import org.apache.zookeeper.KeeperException.Code;
  * What happens to one acquisition, as its runner tells the {@link Acquisition}: every reply, watch event, deadline and
  * connection fact the algorithm reacts to, in one place. Immutable values.
  */
-sealed interface Event {
+public sealed interface Event {
     /** The create of our nodes (one per queue, in queue order) succeeded on {@code sessionId}. */
     record Created(long sessionId, List<LockNode> nodes) implements Event {}
 

@@ -1,4 +1,4 @@
-package dev.zklock.recipes.locks;
+package dev.zklock.recipes.locks.engine;
 
 import java.util.List;
 
@@ -6,7 +6,7 @@ import java.util.List;
  * What an {@link Acquisition} asks its runner to do next. Immutable values; each runner does them its own way
  * (blocking on the caller's thread, or with callbacks), and reports back with an {@link Event}.
  */
-sealed interface Command {
+public sealed interface Command {
     /** Nothing to do now: wait for the reply, wake-up or deadline already under way. */
     record Await() implements Command {}
 

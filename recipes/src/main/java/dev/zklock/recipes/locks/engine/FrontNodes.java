@@ -1,4 +1,4 @@
-package dev.zklock.recipes.locks;
+package dev.zklock.recipes.locks.engine;
 
 import java.util.Queue;
 import java.util.Set;
@@ -21,20 +21,20 @@ import java.util.concurrent.TimeUnit;
  * delete's reply before ZooKeeper's event thread hands the deletion to a waiter. A waiter that misses an entry (another
  * process's node, or an event later than that) lists the queue, which is only slower.
  */
-final class FrontNodes {
+public final class FrontNodes {
     private static final long RETENTION_NANOS = TimeUnit.SECONDS.toNanos(1);
     private final Set<String> nodes = ConcurrentHashMap.newKeySet();
     private final Queue<Released> released = new ConcurrentLinkedQueue<>();
 
     /** Records, before its delete is sent, that a node granted from the front is being released. */
-    void releasing(LockNode node) {
+    public void releasing(LockNode node) {
         if (node.isGrantedAtFront()) {
             nodes.add(node.name());
         }
     }
 
     /** Forgets released nodes after the retention time. */
-    void released(LockNode node) {
+    public void released(LockNode node) {
         if (!node.isGrantedAtFront()) {
             return;
         }
@@ -50,7 +50,7 @@ final class FrontNodes {
         }
     }
 
-    boolean contains(String nodeName) {
+    public boolean contains(String nodeName) {
         return nodes.contains(nodeName);
     }
 

@@ -1,4 +1,4 @@
-package dev.zklock.recipes.locks;
+package dev.zklock.recipes.locks.engine;
 
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
@@ -12,8 +12,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * that bears our id is still taken for ours only if our session owns it (the acquisition's recovery checks its
  * ephemeral owner). Safe for use by multiple threads; no ZooKeeper call.
  */
-final class ProtectionIds {
-    static final String PROTECTED_MARKER = "_c_";
+public final class ProtectionIds {
+    public static final String PROTECTED_MARKER = "_c_";
     private static final int UUID_LENGTH = 36;
     private static final long VARIANT_MASK = 0xC000_0000_0000_0000L;
     private static final long VARIANT_IETF = 0x8000_0000_0000_0000L;
@@ -22,17 +22,17 @@ final class ProtectionIds {
     private final AtomicLong counter = new AtomicLong();
 
     /** Returns the high bits every id of this generator shares: the key {@link #keyOf} finds in a node name. */
-    long key() {
+    public long key() {
         return base.getMostSignificantBits();
     }
 
     /** Returns a fresh protected prefix for one node: {@code _c_<uuid>-<lockName>}. */
-    String newPrefix(String lockName) {
+    public String newPrefix(String lockName) {
         return PROTECTED_MARKER + next() + "-" + lockName;
     }
 
     /** Returns a protection id no other node gets. */
-    UUID next() {
+    public UUID next() {
         long low = base.getLeastSignificantBits() + counter.incrementAndGet();
         return new UUID(base.getMostSignificantBits(), (low & ~VARIANT_MASK) | VARIANT_IETF);
     }
@@ -42,7 +42,7 @@ final class ProtectionIds {
      *
      * @return the key, or null for a node name with no protection id
      */
-    static Long keyOf(String nodeName) {
+    public static Long keyOf(String nodeName) {
         int start = PROTECTED_MARKER.length();
         if (!nodeName.startsWith(PROTECTED_MARKER) || nodeName.length() < start + UUID_LENGTH) {
             return null;

@@ -1,4 +1,4 @@
-package dev.zklock.recipes.locks;
+package dev.zklock.recipes.locks.engine;
 
 import java.time.Duration;
 import java.util.Objects;
@@ -8,30 +8,30 @@ import org.apache.curator.framework.imps.CuratorFrameworkState;
 import org.apache.zookeeper.common.PathUtils;
 
 /** Argument and state checks whose messages name the offending value; all run before any ZooKeeper call. */
-final class Checks {
+public final class Checks {
     /**
      * The longest lock path taken. ZooKeeper refuses a request larger than the server's {@code jute.maxbuffer} (1 MB
      * by default) by dropping the connection, which would suspend every lock of the client on each try; lock paths are
      * far shorter than this in practice.
      */
-    static final int MAX_PATH_LENGTH = 16_384;
+    public static final int MAX_PATH_LENGTH = 16_384;
 
     private Checks() {}
 
-    static void requireArgument(boolean expression, String template, Object... args) {
+    public static void requireArgument(boolean expression, String template, Object... args) {
         if (!expression) {
             throw new IllegalArgumentException(String.format(template, args));
         }
     }
 
-    static void requireState(boolean expression, String template, Object... args) {
+    public static void requireState(boolean expression, String template, Object... args) {
         if (!expression) {
             throw new IllegalStateException(String.format(template, args));
         }
     }
 
     /** Returns {@code path} if it is an absolute ZooKeeper path that can hold lock nodes. */
-    static String lockPath(String path) {
+    public static String lockPath(String path) {
         Objects.requireNonNull(path, "path");
         if (path.length() > MAX_PATH_LENGTH) {
             throw new IllegalArgumentException(String.format(
@@ -48,7 +48,7 @@ final class Checks {
     }
 
     /** Throws unless {@code client} is started and not closed. */
-    static void requireStarted(CuratorFramework client, String path) {
+    public static void requireStarted(CuratorFramework client, String path) {
         CuratorFrameworkState state = client.getState();
         requireState(
                 state == CuratorFrameworkState.STARTED,
@@ -58,7 +58,7 @@ final class Checks {
     }
 
     /** Returns a timeout in nanoseconds, saturated at {@link Long#MAX_VALUE} like Guava's {@code toNanosSaturated}. */
-    static long toNanos(Duration timeout) {
+    public static long toNanos(Duration timeout) {
         Objects.requireNonNull(timeout, "timeout");
         try {
             return timeout.toNanos();
@@ -67,7 +67,7 @@ final class Checks {
         }
     }
 
-    static long toNanos(long time, TimeUnit unit) {
+    public static long toNanos(long time, TimeUnit unit) {
         Objects.requireNonNull(unit, "unit");
         return unit.toNanos(time);
     }

@@ -1,4 +1,4 @@
-package dev.zklock.recipes.locks;
+package dev.zklock.recipes.locks.engine;
 
 import java.lang.ref.WeakReference;
 import java.util.Map;
@@ -23,7 +23,7 @@ import org.slf4j.LoggerFactory;
  * closes; the index by protection id lets a waiter of any client in this process learn that the node it watched was
  * released from the front by another client here ({@link #isReleasingFromFront}).
  */
-final class ClientContext {
+public final class ClientContext {
     private static final Logger logger = LoggerFactory.getLogger(ClientContext.class);
 
     /** Contexts by the client they serve (the client a namespace view views). Guarded by itself. */
@@ -48,7 +48,7 @@ final class ClientContext {
     }
 
     /** Returns the context of {@code client}, made and tied to the client's close on first use. */
-    static ClientContext of(CuratorFramework client) {
+    public static ClientContext of(CuratorFramework client) {
         CuratorFramework owner = client instanceof CuratorFrameworkBase base ? base.client() : client;
         synchronized (BY_CLIENT) {
             ClientContext known = BY_CLIENT.get(owner);
@@ -67,7 +67,7 @@ final class ClientContext {
      * Tells whether {@code nodeName}, a node a waiter watched, is being (or was just) released by a client of this
      * process after it held the lock with no node ranked before it ({@link FrontNodes}).
      */
-    static boolean isReleasingFromFront(String nodeName) {
+    public static boolean isReleasingFromFront(String nodeName) {
         Long key = ProtectionIds.keyOf(nodeName);
         WeakReference<ClientContext> ref = key == null ? null : BY_ID.get(key);
         ClientContext context = ref == null ? null : ref.get();
@@ -93,7 +93,7 @@ final class ClientContext {
     }
 
     /** Drops the context and stops its timer thread: the client is closing. */
-    void close() {
+    public void close() {
         timer.close();
         synchronized (BY_CLIENT) {
             CuratorFramework owner = client.get();
@@ -108,27 +108,27 @@ final class ClientContext {
         }
     }
 
-    ProtectionIds ids() {
+    public ProtectionIds ids() {
         return ids;
     }
 
-    ContextTimer timer() {
+    public ContextTimer timer() {
         return timer;
     }
 
-    MetricsDispatch metrics() {
+    public MetricsDispatch metrics() {
         return metrics;
     }
 
-    ConnectionTracker tracker() {
+    public ConnectionTracker tracker() {
         return tracker;
     }
 
-    ReleasesInFlight releases() {
+    public ReleasesInFlight releases() {
         return releases;
     }
 
-    FrontNodes frontNodes() {
+    public FrontNodes frontNodes() {
         return frontNodes;
     }
 }

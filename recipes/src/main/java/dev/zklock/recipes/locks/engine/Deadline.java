@@ -1,4 +1,4 @@
-package dev.zklock.recipes.locks;
+package dev.zklock.recipes.locks.engine;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -9,7 +9,7 @@ import java.util.concurrent.TimeoutException;
  * The one deadline of an acquire, on {@link System#nanoTime()}: forever, or a point in time. A non-positive timeout
  * makes a deadline that has already passed, which the lock queue reads as "one try, never wait".
  */
-final class Deadline {
+public final class Deadline {
     private static final Deadline FOREVER = new Deadline(0, true);
 
     private final long deadlineNanos;
@@ -20,27 +20,27 @@ final class Deadline {
         this.forever = forever;
     }
 
-    static Deadline forever() {
+    public static Deadline forever() {
         return FOREVER;
     }
 
     /** Returns the deadline {@code timeoutNanos} from now, clamped so that the arithmetic cannot overflow. */
-    static Deadline after(long timeoutNanos) {
+    public static Deadline after(long timeoutNanos) {
         long now = System.nanoTime();
         long clamped = Math.max(0, Math.min(timeoutNanos, Long.MAX_VALUE / 2));
         return new Deadline(now + clamped, false);
     }
 
-    boolean isForever() {
+    public boolean isForever() {
         return forever;
     }
 
     /** Returns the nanoseconds left, at most {@code Long.MAX_VALUE} for a deadline that never passes, never negative. */
-    long remainingNanos() {
+    public long remainingNanos() {
         return forever ? Long.MAX_VALUE : Math.max(0, deadlineNanos - System.nanoTime());
     }
 
-    boolean hasPassed() {
+    public boolean hasPassed() {
         return !forever && deadlineNanos - System.nanoTime() <= 0;
     }
 
@@ -48,7 +48,7 @@ final class Deadline {
      * Waits for {@code future} until this deadline, but at least {@code minimumNanos}: a reply to a request already
      * sent is worth waiting one request timeout for, even when the deadline is near. Returns null on timeout.
      */
-    <T> T await(CompletableFuture<T> future, long minimumNanos) throws InterruptedException {
+    public <T> T await(CompletableFuture<T> future, long minimumNanos) throws InterruptedException {
         try {
             if (forever) {
                 return future.get();

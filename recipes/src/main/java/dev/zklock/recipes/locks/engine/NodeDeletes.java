@@ -1,0 +1,84 @@
+package dev.zklock.recipes.locks.engine;
+
+import java.util.List;
+import org.apache.curator.utils.ZKPaths;
+import org.apache.zookeeper.KeeperException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * How the engine deletes nodes of ours that must not stay: at once on the calling thread, in the background with
+ * Curator's guaranteed delete (which retries once the connection is back), or, for a create whose reply was lost,
+ * by sweeping the queue for the node's protected prefix. Every delete here costs one request; a sweep costs one
+ * listing and one delete per node it finds. Stateless and safe for use by multiple threads.
+ */
+public final class NodeDeletes {
+    private static final Logger logger = LoggerFactory.getLogger(NodeDeletes.class);
+
+    private NodeDeletes() {}
+
+    /**
+     * Deletes a node of ours, waiting for the reply on the calling thread (at most one request timeout, after which
+     * ZooKeeper's client fails the request with a lost connection). If the connection is down, the reply is a lost
+     * connection, or the thread is interrupted (the flag is kept), Curator's guaranteed delete takes over and retries
+     * when the connection comes back. Returns whether the node is known to be gone.
+     */
+    public static boolean deleteNow(LockPath lock, String nodePath) {
+        if (lock.client().getZookeeperClient().isConnected()) {
+            ZooKeeperHandle session = ZooKeeperHandle.currentQuietly(lock.client());
+            Reply reply = session == null ? null : deleteOnThisThread(session, lock.fixed(nodePath));
+            if (reply != null && (reply.isOk() || reply.code() == KeeperException.Code.NONODE)) {
+                return true;
+            }
+            if (reply != null && !reply.isRetryable()) {
+                throw lock.failure("delete " + nodePath, KeeperException.create(reply.code(), nodePath), false);
+            }
+        }
+        deleteInBackground(lock, nodePath);
+        return false;
+    }
+
+    /** Deletes on the calling thread; an interrupt leaves the delete to the background and keeps the flag. */
+    private static Reply deleteOnThisThread(ZooKeeperHandle session, String fixedNodePath) {
+        try {
+            return session.deleteNow(fixedNodePath);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
+    }
+
+    /** Hands a delete to Curator's guaranteed delete, which retries it in the background until it succeeds. */
+    public static void deleteInBackground(LockPath lock, String nodePath) {
+        String path = lock.path();
+        logger.warn("{}: could not delete {} now; it will be deleted when the connection returns", path, nodePath);
+        try {
+            lock.client().delete().guaranteed().inBackground().forPath(nodePath);
+        } catch (Exception e) {
+            logger.warn("{}: guaranteed delete of {} not scheduled; it goes when its session ends", path, nodePath, e);
+        }
+    }
+
+    /**
+     * Finds and deletes, in the background, the node a create with {@code prefix} may have made before its connection
+     * was lost: the reply never came, so only its protected name can find it.
+     */
+    public static void sweepInBackground(LockPath lock, String prefix) {
+        String path = lock.path();
+        logger.warn("{}: a create with prefix {} had no reply; deleting its node if it exists", path, prefix);
+        try {
+            lock.client()
+                    .getChildren()
+                    .inBackground((c, event) -> {
+                        for (String child : event.getChildren() == null ? List.<String>of() : event.getChildren()) {
+                            if (child.startsWith(prefix)) {
+                                deleteInBackground(lock, ZKPaths.makePath(path, child));
+                            }
+                        }
+                    })
+                    .forPath(path);
+        } catch (Exception e) {
+            logger.warn("{}: sweep for prefix {} not scheduled; the node goes when its session ends", path, prefix, e);
+        }
+    }
+}
