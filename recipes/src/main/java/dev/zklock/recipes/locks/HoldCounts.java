@@ -19,6 +19,7 @@ final class HoldCounts<H> {
     private volatile Thread owner; // the first holding thread; written under this
     private H ownerHeld; // written under this by the owner; read by the owner, or by others under this
     private int ownerCount; // confined to the owner
+    private long ownerSince; // confined to the owner: when its first hold began
     private volatile ConcurrentMap<Thread, Count<H>> others; // holding threads beyond the first; made under this
 
     HoldCounts(String lockPath) {
@@ -49,6 +50,7 @@ final class HoldCounts<H> {
             if (owner == null) {
                 ownerHeld = held;
                 ownerCount = 1;
+                ownerSince = System.nanoTime();
                 owner = current;
                 return;
             }
@@ -96,6 +98,16 @@ final class HoldCounts<H> {
         }
         Count<H> count = othersCount(current);
         return count == null ? null : count.held;
+    }
+
+    /** Returns how long ago the current thread's first hold began, zero if it holds nothing. */
+    long heldNanos() {
+        Thread current = Thread.currentThread();
+        if (owner == current) {
+            return System.nanoTime() - ownerSince;
+        }
+        Count<H> count = othersCount(current);
+        return count == null ? 0 : System.nanoTime() - count.since;
     }
 
     /** Returns the current thread's hold count, zero if it holds nothing. */
@@ -146,6 +158,7 @@ final class HoldCounts<H> {
     /** The hold of one thread beyond the first: what it holds, and how many times it entered. */
     private static final class Count<H> {
         final H held;
+        final long since = System.nanoTime();
         int count = 1; // confined to the owning thread
 
         Count(H held) {

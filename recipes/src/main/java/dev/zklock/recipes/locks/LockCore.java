@@ -9,9 +9,12 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ForkJoinPool;
+import java.util.function.BooleanSupplier;
 
 /**
  * The one helper every single-path lock delegates its holds to: how a hold begins (the lock's entry into the queue,
@@ -32,6 +35,9 @@ final class LockCore {
 
     private final LockPath path;
     private final Entry entry;
+    private final Cohort cohort; // null: every acquisition takes a node of its own
+    private final BooleanSupplier ownNode; // with a cohort: this acquisition takes a node of its own all the same
+    private final Set<LockNode> ownNodes = ConcurrentHashMap.newKeySet(); // held beside the cohort's
 
     /** A core whose holds are places in the queue of {@code path}. */
     LockCore(LockPath path) {
@@ -42,6 +48,29 @@ final class LockCore {
     LockCore(LockPath path, Entry entry) {
         this.path = path;
         this.entry = entry;
+        this.cohort = null;
+        this.ownNode = () -> true;
+    }
+
+    /**
+     * A core whose threads pass one node among themselves ({@link Cohort}).
+     *
+     * @param shared whether local holders share the node (a read lock)
+     * @param passAllowed whether the node may pass locally now
+     * @param ownNode whether the calling thread's acquisition must take a node of its own, beside the cohort's (a
+     *     downgrade: a read node beside the thread's own write node)
+     */
+    LockCore(
+            LockPath path,
+            Entry entry,
+            CohortSettings settings,
+            boolean shared,
+            BooleanSupplier passAllowed,
+            BooleanSupplier ownNode) {
+        this.path = path;
+        this.entry = entry;
+        this.cohort = new Cohort(path, entry, settings, shared, passAllowed);
+        this.ownNode = ownNode;
     }
 
     LockPath path() {
@@ -49,12 +78,22 @@ final class LockCore {
     }
 
     /**
-     * Takes a hold until the deadline; once granted, the hold is tracked for its connection state. The one way every
-     * blocking acquire becomes a hold, and is counted in the metrics.
+     * Takes a hold until the deadline; once granted, the node is tracked for its connection state. The one way every
+     * blocking acquire becomes a hold, and is counted in the metrics. With a cohort, a local hold of the cohort's node.
      */
     Optional<LockNode> acquire(Deadline deadline) throws InterruptedException {
         long start = System.nanoTime();
-        return granted(entry.enter(deadline), start);
+        Optional<LockNode> node;
+        if (cohort == null || ownNode.getAsBoolean()) {
+            node = entry.enter(deadline).map(path::track);
+            if (cohort != null) {
+                node.ifPresent(ownNodes::add);
+            }
+        } else {
+            node = cohort.acquire(deadline);
+        }
+        path.metrics().acquire(path.path(), node.isPresent(), System.nanoTime() - start);
+        return node;
     }
 
     /**
@@ -71,13 +110,17 @@ final class LockCore {
         outcome.whenComplete((nodes, failure) -> ForkJoinPool.commonPool().execute(() -> {
             if (failure != null) {
                 if (failure instanceof LockTimeoutException) {
-                    granted(Optional.empty(), start);
+                    path.metrics().acquire(path.path(), false, System.nanoTime() - start);
                 }
                 result.completeExceptionally(failure instanceof CompletionException ? failure.getCause() : failure);
                 return;
             }
-            LockNode hold = granted(Optional.of(nodes.get(0)), start).orElseThrow();
-            LockHold lockHold = holdOf(hold, () -> release(hold));
+            path.metrics().acquire(path.path(), true, System.nanoTime() - start);
+            LockNode hold = path.track(nodes.get(0));
+            if (cohort != null) {
+                ownNodes.add(hold);
+            }
+            LockHold lockHold = holdOf(hold, () -> release(hold, hold.heldNanos()));
             if (!result.complete(lockHold)) {
                 lockHold.close(); // cancelled while the lock was being granted
             }
@@ -95,9 +138,27 @@ final class LockCore {
         return new LockHold(path.path(), Map.of(path.path(), hold.token()), hold::state, release);
     }
 
-    /** Ends a hold: stops tracking it, reports how long it was held, and deletes its node (one request). */
-    void release(LockNode hold) {
-        path.release(hold);
+    /**
+     * Ends a hold that lasted {@code heldNanos}: reports it, and deletes its node (one request); with a cohort, ends the
+     * local hold of the cohort's node ({@link Cohort#release}).
+     */
+    void release(LockNode hold, long heldNanos) {
+        path.metrics().released(path.path(), heldNanos);
+        if (cohort == null || ownNodes.remove(hold)) {
+            path.end(hold);
+        } else {
+            cohort.release(hold);
+        }
+    }
+
+    /** Tells whether a thread holds a node of its own beside the cohort's (a downgrade's read node). */
+    boolean hasOwnNodes() {
+        return !ownNodes.isEmpty();
+    }
+
+    /** Tells whether the cohort holds a node or has threads waiting on it; false without a cohort. */
+    boolean isCohortActive() {
+        return cohort != null && cohort.isActive();
     }
 
     /** Throws if {@code hold} was lost and not yet released: it must not be entered again, nor doubled. */
@@ -112,10 +173,5 @@ final class LockCore {
     /** Returns the JDK's exception for a lock the caller does not hold, naming the lock and the thread. */
     IllegalMonitorStateException notHeld() {
         return HoldCounts.notHeld(path.path());
-    }
-
-    private Optional<LockNode> granted(Optional<LockNode> node, long startNanos) {
-        path.metrics().acquire(path.path(), node.isPresent(), System.nanoTime() - startNanos);
-        return node.map(path::track);
     }
 }

@@ -33,9 +33,10 @@ abstract class ThreadOwnedLock extends AbstractZkLock {
      */
     @Override
     public void release() {
+        long heldNanos = holds.heldNanos();
         LockNode hold = holds.release();
         if (hold != null) {
-            core.release(hold);
+            core.release(hold, heldNanos);
         }
     }
 
@@ -106,7 +107,7 @@ abstract class ThreadOwnedLock extends AbstractZkLock {
 
     /** Tells whether a thread holds this instance (even a lost hold) or is acquiring it; for a registry's eviction. */
     boolean isInUse() {
-        return busy.get() > 0 || !holds.isEmpty();
+        return busy.get() > 0 || !holds.isEmpty() || core.isCohortActive();
     }
 
     @Override

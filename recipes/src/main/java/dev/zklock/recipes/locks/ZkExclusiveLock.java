@@ -87,7 +87,7 @@ public final class ZkExclusiveLock extends AbstractZkLock {
         if (released == null) {
             throw core.notHeld();
         }
-        core.release(released);
+        core.release(released, released.heldNanos());
     }
 
     /**

@@ -58,6 +58,7 @@ public final class ZkLockRegistry {
     private final long idleNanos;
     private final Map<String, Entry> locks = new ConcurrentHashMap<>();
     private final ContextTimer timer;
+    private final CohortSettings cohort; // null: locks without local hand-off
     private final AtomicBoolean sweepScheduled = new AtomicBoolean();
     private Iterator<Map.Entry<String, Entry>> cursor; // confined to the timer thread: where the last step stopped
 
@@ -84,12 +85,66 @@ public final class ZkLockRegistry {
      *     negative
      */
     public ZkLockRegistry(CuratorFramework client, String basePath, Duration idleTime) {
+        this(client, basePath, idleTime, null);
+    }
+
+    private ZkLockRegistry(CuratorFramework client, String basePath, Duration idleTime, CohortSettings cohort) {
         this.client = Objects.requireNonNull(client, "client");
         this.basePath = Checks.lockPath(basePath);
         Objects.requireNonNull(idleTime, "idleTime");
         Checks.requireArgument(!idleTime.isNegative(), "idle time must not be negative: %s", idleTime);
         this.idleNanos = Checks.toNanos(idleTime);
         this.timer = ClientContext.of(client).timer();
+        this.cohort = cohort;
+    }
+
+    /**
+     * Returns a builder of a registry under {@code basePath}, for the options a constructor does not take: local
+     * hand-off and caching of an idle node for every lock it hands out ({@link ZkLockBuilder}), and the idle time. No
+     * ZooKeeper call.
+     *
+     * @param client the client for every lock
+     * @param basePath the parent path of every lock, absolute, relative to the client's namespace
+     * @return a builder with no option set: it builds a registry like {@code new ZkLockRegistry(client, basePath)}
+     * @throws NullPointerException if an argument is null
+     * @throws IllegalArgumentException if {@code basePath} is not a valid ZooKeeper path
+     */
+    public static Builder builder(CuratorFramework client, String basePath) {
+        return new Builder(client, basePath);
+    }
+
+    /**
+     * Builds a {@link ZkLockRegistry} whose locks share the builder's options; see {@link ZkLockBuilder}. A lock that
+     * keeps an idle node is in use, and is not forgotten, until its node is released. Not thread-safe.
+     *
+     * @since 0.1.0
+     */
+    public static final class Builder extends ZkLockBuilder<Builder, ZkLockRegistry> {
+        private Duration idleTime = Duration.ofMinutes(1);
+
+        private Builder(CuratorFramework client, String basePath) {
+            super(client, basePath);
+        }
+
+        /**
+         * Sets how long an unused, unheld lock is kept before it is forgotten.
+         *
+         * @param idleTime the time; zero forgets it at the next sweep; one minute by default
+         * @return this builder
+         * @throws NullPointerException if {@code idleTime} is null
+         * @throws IllegalArgumentException if {@code idleTime} is negative
+         */
+        public Builder idleTime(Duration idleTime) {
+            Objects.requireNonNull(idleTime, "idleTime");
+            Checks.requireArgument(!idleTime.isNegative(), "idle time must not be negative: %s", idleTime);
+            this.idleTime = idleTime;
+            return this;
+        }
+
+        @Override
+        public ZkLockRegistry build() {
+            return new ZkLockRegistry(client(), path(), idleTime, cohortSettings());
+        }
     }
 
     /**
@@ -103,7 +158,7 @@ public final class ZkLockRegistry {
     public ZkReentrantLock obtain(String key) {
         String path = pathOf(key);
         Entry entry = locks.compute(path, (p, existing) -> {
-            Entry current = existing != null ? existing : new Entry(new ZkReentrantLock(client, p));
+            Entry current = existing != null ? existing : new Entry(newLock(p));
             current.lastObtained = System.nanoTime();
             return current;
         });
@@ -154,6 +209,10 @@ public final class ZkLockRegistry {
      * that does not grow with the number of keys (a full scan every 64th call made {@code obtain} grow with the map).
      * Skipped when another thread is at it.
      */
+    private ZkReentrantLock newLock(String path) {
+        return cohort == null ? new ZkReentrantLock(client, path) : ZkReentrantLock.withCohort(client, path, cohort);
+    }
+
     private long sweepPeriodNanos() {
         return Math.max(idleNanos / 2, MIN_SWEEP_PERIOD_NANOS);
     }

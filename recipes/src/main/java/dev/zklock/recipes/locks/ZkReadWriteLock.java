@@ -84,7 +84,7 @@ public final class ZkReadWriteLock {
      * @throws IllegalArgumentException if {@code path} is not a valid ZooKeeper path
      */
     public ZkReadWriteLock(CuratorFramework client, String path) {
-        this(writeQueue(client, path, null), readQueue(client, path, null));
+        this(writeQueue(client, path, null), readQueue(client, path, null), null);
     }
 
     /**
@@ -99,12 +99,77 @@ public final class ZkReadWriteLock {
      * @throws IllegalArgumentException if {@code path} is not a valid ZooKeeper path
      */
     public ZkReadWriteLock(CuratorFramework client, String path, byte[] lockData) {
-        this(writeQueue(client, path, Objects.requireNonNull(lockData, "lockData")), readQueue(client, path, lockData));
+        this(
+                writeQueue(client, path, Objects.requireNonNull(lockData, "lockData")),
+                readQueue(client, path, lockData),
+                null);
     }
 
-    private ZkReadWriteLock(LockPath writeQueue, LockPath readQueue) {
-        this.writeLock = new WriteLock(writeQueue);
-        this.readLock = new ReadLock(readQueue);
+    /** @param settings the local hand-off of both sides, or null for none */
+    private ZkReadWriteLock(LockPath writeQueue, LockPath readQueue, CohortSettings settings) {
+        LockCore.Entry writeEntry = deadline -> enterWrite(writeQueue, deadline);
+        LockCore.Entry readEntry = deadline -> enterRead(readQueue, deadline);
+        if (settings == null) {
+            this.writeLock = new WriteLock(new LockCore(writeQueue, writeEntry));
+            this.readLock = new ReadLock(new LockCore(readQueue, readEntry));
+        } else {
+            // A write node passes locally, or is taken while cached, only while no thread holds a read node beside it
+            // (a downgrade); a thread that holds the write lock takes its read node beside it, not the read cohort's.
+            this.writeLock = new WriteLock(
+                    new LockCore(writeQueue, writeEntry, settings, false, () -> !readersBesideWriter(), () -> false));
+            this.readLock =
+                    new ReadLock(new LockCore(readQueue, readEntry, settings, true, () -> true, this::holdsWriteLock));
+        }
+    }
+
+    /**
+     * Returns a builder of a read/write lock on {@code path}, for the options a constructor does not take: local
+     * hand-off among the threads of this process and caching of an idle node, for both sides ({@link ZkLockBuilder}),
+     * and node data. Reader threads of this process share one read node while it holds, as long as no writer is queued
+     * behind it (then new readers queue, so writers never starve); writer threads pass the write node locally within
+     * the bounds. No ZooKeeper call.
+     *
+     * @param client the client to use; its namespace, ACL provider and default node data apply
+     * @param path the lock path, absolute, relative to the client's namespace
+     * @return a builder with no option set: it builds a lock like {@code new ZkReadWriteLock(client, path)}
+     * @throws NullPointerException if an argument is null
+     * @throws IllegalArgumentException if {@code path} is not a valid ZooKeeper path
+     */
+    public static Builder builder(CuratorFramework client, String path) {
+        return new Builder(client, path);
+    }
+
+    /**
+     * Builds a {@link ZkReadWriteLock}; see {@link ZkLockBuilder} for the options it shares with every lock builder.
+     * Not thread-safe.
+     *
+     * @since 0.1.0
+     */
+    public static final class Builder extends ZkLockBuilder<Builder, ZkReadWriteLock> {
+        private byte[] lockData;
+
+        private Builder(CuratorFramework client, String path) {
+            super(client, path);
+        }
+
+        /**
+         * Gives every node of the lock {@code lockData}, as Curator's {@code InterProcessReadWriteLock(client,
+         * basePath, lockData)} does.
+         *
+         * @param lockData the data; copied, so later changes to the array do not matter
+         * @return this builder
+         * @throws NullPointerException if {@code lockData} is null
+         */
+        public Builder lockData(byte[] lockData) {
+            this.lockData = Objects.requireNonNull(lockData, "lockData").clone();
+            return this;
+        }
+
+        @Override
+        public ZkReadWriteLock build() {
+            return new ZkReadWriteLock(
+                    writeQueue(client(), path(), lockData), readQueue(client(), path(), lockData), cohortSettings());
+        }
     }
 
     private static LockPath writeQueue(CuratorFramework client, String path, byte[] lockData) {
@@ -159,6 +224,16 @@ public final class ZkReadWriteLock {
         return "ZkReadWriteLock[" + path() + "]";
     }
 
+    /** Tells whether a thread holds a read node beside its write node (a downgrade). */
+    private boolean readersBesideWriter() {
+        return readLock.core.hasOwnNodes();
+    }
+
+    /** Tells whether the current thread holds the write lock. */
+    private boolean holdsWriteLock() {
+        return writeLock.holds.heldByCurrentThread() != null;
+    }
+
     /** Takes a read node: beside our own write node if this thread holds the write lock (a downgrade), else in turn. */
     private Optional<LockNode> enterRead(LockPath queue, Deadline deadline) throws InterruptedException {
         LockNode write = writeLock.holds.heldByCurrentThread();
@@ -185,8 +260,8 @@ public final class ZkReadWriteLock {
      * @since 0.1.0
      */
     public final class ReadLock extends ThreadOwnedLock {
-        private ReadLock(LockPath queue) {
-            super(new LockCore(queue, deadline -> enterRead(queue, deadline)));
+        private ReadLock(LockCore core) {
+            super(core);
         }
 
         /**
@@ -220,8 +295,8 @@ public final class ZkReadWriteLock {
      * @since 0.1.0
      */
     public final class WriteLock extends ThreadOwnedLock {
-        private WriteLock(LockPath queue) {
-            super(new LockCore(queue, deadline -> enterWrite(queue, deadline)));
+        private WriteLock(LockCore core) {
+            super(core);
         }
 
         /**

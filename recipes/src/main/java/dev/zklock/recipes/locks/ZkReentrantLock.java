@@ -1,6 +1,7 @@
 package dev.zklock.recipes.locks;
 
 import dev.zklock.recipes.locks.engine.LockPath;
+import java.util.Objects;
 import org.apache.curator.framework.CuratorFramework;
 
 /**
@@ -90,6 +91,72 @@ public final class ZkReentrantLock extends ThreadOwnedLock {
      */
     public ZkReentrantLock(CuratorFramework client, String path, LockDriver driver) {
         super(new LockCore(new LockPath(client, path, LOCK_NAME, driver, null)));
+    }
+
+    private ZkReentrantLock(LockCore core) {
+        super(core);
+    }
+
+    /**
+     * Returns a builder of a lock on {@code path}, for the options a constructor does not take: local hand-off among
+     * the threads of this process, caching of an idle node ({@link ZkLockBuilder}), a driver. No ZooKeeper call.
+     *
+     * <pre>{@code
+     * ZkReentrantLock lock = ZkReentrantLock.builder(client, "/locks/orders").localHandOff().build();
+     * }</pre>
+     *
+     * @param client the client to use; its namespace, ACL provider and default node data apply
+     * @param path the lock path, absolute, relative to the client's namespace
+     * @return a builder with no option set: it builds a lock like {@code new ZkReentrantLock(client, path)}
+     * @throws NullPointerException if an argument is null
+     * @throws IllegalArgumentException if {@code path} is not a valid ZooKeeper path
+     */
+    public static Builder builder(CuratorFramework client, String path) {
+        return new Builder(client, path);
+    }
+
+    /** A lock with the exclusive driver and local hand-off with {@code settings}, for a registry. */
+    static ZkReentrantLock withCohort(CuratorFramework client, String path, CohortSettings settings) {
+        return new Builder(client, path).build(settings);
+    }
+
+    /**
+     * Builds a {@link ZkReentrantLock}; see {@link ZkLockBuilder} for the options it shares with every lock builder.
+     * Not thread-safe.
+     *
+     * @since 0.1.0
+     */
+    public static final class Builder extends ZkLockBuilder<Builder, ZkReentrantLock> {
+        private LockDriver driver = LockDriver.exclusive();
+
+        private Builder(CuratorFramework client, String path) {
+            super(client, path);
+        }
+
+        /**
+         * Sets the driver that decides who holds the lock and which node a waiter watches.
+         *
+         * @param driver the driver; {@link LockDriver#exclusive()} by default
+         * @return this builder
+         * @throws NullPointerException if {@code driver} is null
+         */
+        public Builder driver(LockDriver driver) {
+            this.driver = Objects.requireNonNull(driver, "driver");
+            return this;
+        }
+
+        @Override
+        public ZkReentrantLock build() {
+            return build(cohortSettings());
+        }
+
+        private ZkReentrantLock build(CohortSettings settings) {
+            LockPath lockPath = new LockPath(client(), path(), LOCK_NAME, driver, null);
+            return new ZkReentrantLock(
+                    settings == null
+                            ? new LockCore(lockPath)
+                            : new LockCore(lockPath, lockPath::acquire, settings, false, () -> true, () -> false));
+        }
     }
 
     @Override

@@ -110,11 +110,37 @@ public final class LockPath {
         return node;
     }
 
-    /** Ends a hold: stops tracking it, reports how long it was held, and deletes its node ({@link #deleteHeld(LockNode)}). */
-    public void release(LockNode hold) {
+    /** Ends a hold: stops tracking it and deletes its node on the calling thread ({@link #deleteHeld(LockNode)}). */
+    public void end(LockNode hold) {
         untrack(hold);
-        metrics().released(path, hold.heldNanos());
         deleteHeld(hold);
+    }
+
+    /**
+     * Ends a hold without waiting: stops tracking it and sends the delete of its node (one request; Curator's
+     * guaranteed delete if the connection is down or lost on the way). Never blocks, so it may run on ZooKeeper's event
+     * thread or the client's timer.
+     */
+    public void endLater(LockNode hold) {
+        untrack(hold);
+        hooks.beforeRelease(path, hold.name());
+        ClientContext ours = context();
+        ours.frontNodes().releasing(hold);
+        ZooKeeperHandle handle =
+                client.getZookeeperClient().isConnected() ? ZooKeeperHandle.currentQuietly(client) : null;
+        if (handle == null) {
+            ours.frontNodes().released(hold);
+            NodeDeletes.deleteInBackground(this, hold.path());
+            return;
+        }
+        handle.delete(hold.fixedPath()).thenAccept(reply -> {
+            ours.frontNodes().released(hold);
+            if (reply.isRetryable()) {
+                NodeDeletes.deleteInBackground(this, hold.path());
+            } else {
+                logger.debug("{}: released {} ({})", path, hold, reply.code());
+            }
+        });
     }
 
     /** The state listeners of the lock object, told of every change of a hold's state. */
@@ -207,6 +233,11 @@ public final class LockPath {
                     path);
         }
         return decision;
+    }
+
+    /** The driver that decides on this path's queue. */
+    public LockDriver driver() {
+        return driver;
     }
 
     public LockQueueView view(List<String> children, String ourNode) {

@@ -171,6 +171,18 @@ public final class ZooKeeperHandle {
     }
 
     /**
+     * Lists a node's children and leaves {@code watcher} on them: it fires once when a child is added or removed, or
+     * when the node itself goes. {@link Reply.Children} or {@link Reply.Failed} (a missing node leaves no watch).
+     */
+    public CompletableFuture<Reply> watchChildren(String path, Watcher watcher) {
+        CompletableFuture<Reply> reply = new CompletableFuture<>();
+        AsyncCallback.ChildrenCallback callback =
+                (rc, p, ctx, children) -> reply.complete(rc == 0 ? new Reply.Children(children) : failed(rc));
+        zk.getChildren(path, watcher, callback, null);
+        return reply;
+    }
+
+    /**
      * Lists a node's children and waits for the reply on the calling thread: ZooKeeper's client wakes a thread that
      * waits for a synchronous reply itself, where an asynchronous reply first passes through its event thread.
      */

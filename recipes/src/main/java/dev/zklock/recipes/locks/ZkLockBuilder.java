@@ -1,0 +1,125 @@
+package dev.zklock.recipes.locks;
+
+import dev.zklock.recipes.locks.engine.Checks;
+import java.time.Duration;
+import java.util.Objects;
+import org.apache.curator.framework.CuratorFramework;
+
+/**
+ * The options every zklock lock builder shares: local hand-off among the threads of this process, and caching of an
+ * idle node. Without them a built lock behaves exactly as one made with a constructor: every acquisition takes a node
+ * of its own in the ZooKeeper queue.
+ *
+ * <h2>Local hand-off</h2>
+ *
+ * <p>The threads of this process that use one lock object queue locally behind a single node of the ZooKeeper queue
+ * (lock cohorting). A release with a local waiter passes the lock to it, in FIFO order among the local waiters, with no
+ * ZooKeeper request: the node stays, and so does {@code fencingToken()}, the node's creation zxid. While a waiter of
+ * another session (or another lock object) is queued behind our node, the lock passes locally at most
+ * {@code maxPasses} times and for at most {@code maxTime} since that waiter was first known; the next release then
+ * deletes the node, and the remaining local waiters take one new node at the back of the queue. The lock learns of
+ * such a waiter from one child watch on the lock path while it passes locally: one listing when it starts, and one more
+ * per change of the lock path's children until a waiter shows, never one per pass. Reentrancy, timeouts, interrupts,
+ * hold states, metrics and interop with Curator's recipes on the same path are unchanged; a local waiter that gives up
+ * leaves nothing behind, as it never had a node.
+ *
+ * <h2>Caching</h2>
+ *
+ * <p>With {@link #keepIdle(Duration)}, the last local release keeps the node for up to that time while no other
+ * waiter is queued: an acquire by any thread of the process in that time takes the lock with no request. Another
+ * waiter's arrival ends the caching at once, within one watch event and one delete; so does the end of the time, on the
+ * client's timer thread. While a node is cached, its hold states (IN_DOUBT, LOST) are heard by the lock's listeners as
+ * for a held node.
+ *
+ * <p>Builders are not thread-safe: confine one to a thread. {@code build()} makes no ZooKeeper call.
+ *
+ * @param <B> the builder's own type, returned by each option
+ * @param <L> what the builder builds
+ * @since 0.1.0
+ */
+public abstract class ZkLockBuilder<B extends ZkLockBuilder<B, L>, L> {
+    private final CuratorFramework client;
+    private final String path;
+    private boolean localHandOff;
+    private int maxPasses = CohortSettings.DEFAULT_MAX_PASSES;
+    private Duration maxTime = CohortSettings.DEFAULT_MAX_TIME;
+    private Duration keepIdle = Duration.ZERO;
+
+    ZkLockBuilder(CuratorFramework client, String path) {
+        this.client = Objects.requireNonNull(client, "client");
+        this.path = Checks.lockPath(path);
+    }
+
+    /**
+     * Passes the lock locally among the threads of this process with the documented default bounds: at most 64 passes
+     * and 5 ms once another waiter is known. See the class documentation.
+     *
+     * @return this builder
+     */
+    public B localHandOff() {
+        return localHandOff(CohortSettings.DEFAULT_MAX_PASSES, CohortSettings.DEFAULT_MAX_TIME);
+    }
+
+    /**
+     * Passes the lock locally among the threads of this process, at most {@code maxPasses} times in a row and for at
+     * most {@code maxTime} once a waiter of another session is known. See the class documentation.
+     *
+     * @param maxPasses the most local passes in a row while another waiter is queued; at least 1
+     * @param maxTime the longest the lock passes locally while another waiter is queued; positive
+     * @return this builder
+     * @throws IllegalArgumentException if {@code maxPasses} is less than 1 or {@code maxTime} is not positive
+     * @throws NullPointerException if {@code maxTime} is null
+     */
+    public B localHandOff(int maxPasses, Duration maxTime) {
+        Objects.requireNonNull(maxTime, "maxTime");
+        Checks.requireArgument(maxPasses >= 1, "maxPasses must be at least 1, got %s", maxPasses);
+        Checks.requireArgument(!maxTime.isNegative() && !maxTime.isZero(), "maxTime must be positive, got %s", maxTime);
+        this.localHandOff = true;
+        this.maxPasses = maxPasses;
+        this.maxTime = maxTime;
+        return self();
+    }
+
+    /**
+     * Keeps the node for up to {@code keepIdle} after the last local release while no other waiter is queued, so that
+     * the next acquire in this process costs no request; turns local hand-off on with its default bounds unless
+     * {@link #localHandOff(int, Duration)} set others. See the class documentation.
+     *
+     * @param keepIdle how long an idle node is kept; zero releases it at once (the default)
+     * @return this builder
+     * @throws IllegalArgumentException if {@code keepIdle} is negative
+     * @throws NullPointerException if {@code keepIdle} is null
+     */
+    public B keepIdle(Duration keepIdle) {
+        Objects.requireNonNull(keepIdle, "keepIdle");
+        Checks.requireArgument(!keepIdle.isNegative(), "keepIdle must not be negative, got %s", keepIdle);
+        this.localHandOff = true;
+        this.keepIdle = keepIdle;
+        return self();
+    }
+
+    /**
+     * Builds the lock. No ZooKeeper call; the client need not be started yet.
+     *
+     * @return a new lock with this builder's options
+     */
+    public abstract L build();
+
+    CuratorFramework client() {
+        return client;
+    }
+
+    String path() {
+        return path;
+    }
+
+    /** Returns the cohort settings, or null without local hand-off. */
+    CohortSettings cohortSettings() {
+        return localHandOff ? new CohortSettings(maxPasses, Checks.toNanos(maxTime), Checks.toNanos(keepIdle)) : null;
+    }
+
+    @SuppressWarnings("unchecked")
+    private B self() {
+        return (B) this;
+    }
+}
