@@ -197,6 +197,26 @@ final class Cohort implements LockStateListener {
         }
     }
 
+    /** Returns how many local threads wait; for tests and monitoring. */
+    int waitingCount() {
+        lock.lock();
+        try {
+            return waiting.size();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Tells whether a conflicting node is known behind the cohort's node (the bounds run); for tests. */
+    boolean knowsOtherWaiter() {
+        lock.lock();
+        try {
+            return yieldSince != 0;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** A lost node is dropped at once; local waiters lead to a new one. Runs on a notification thread. */
     @Override
     public void stateChanged(LockStateEvent event) {
@@ -439,7 +459,13 @@ final class Cohort implements LockStateListener {
             return;
         }
         Watcher watcher = event -> childrenChanged(watched, event);
-        handle.watchChildren(path.fixed(path.path()), watcher).thenAccept(reply -> listed(watched, reply));
+        String lockPath = path.fixed(path.path());
+        handle.watchChildren(lockPath, watcher).thenAccept(reply -> {
+            if (!listed(watched, reply) && reply.isOk()) {
+                // The cohort moved on before the listing came back: no delete of ours will fire this watch.
+                handle.removeWatch(lockPath, watcher);
+            }
+        });
     }
 
     private void stopWatching(LockNode watched) {
@@ -473,11 +499,14 @@ final class Cohort implements LockStateListener {
         }
     }
 
-    /** A listing of the lock path: a conflicting node behind ours starts the bounds, and ends caching at once. */
-    private void listed(LockNode watched, Reply reply) {
+    /**
+     * A listing of the lock path: a conflicting node behind ours starts the bounds, and ends caching at once. Returns
+     * false if the cohort no longer holds the watched node.
+     */
+    private boolean listed(LockNode watched, Reply reply) {
         if (!(reply instanceof Reply.Children listing)) {
             stopWatching(watched);
-            return;
+            return true;
         }
         List<String> sorted = path.driver().sort(listing.children());
         int ours = sorted.indexOf(watched.name());
@@ -485,14 +514,14 @@ final class Cohort implements LockStateListener {
         for (int i = ours + 1; ours >= 0 && i < sorted.size() && !conflict; i++) {
             conflict = !shared || NodeNames.isWriter(sorted.get(i));
         }
-        if (!conflict) {
-            return; // the watch stays set
-        }
         LockNode end = null;
         lock.lock();
         try {
             if (node != watched) {
-                return;
+                return false;
+            }
+            if (!conflict) {
+                return true; // the watch stays set
             }
             watching = false;
             if (yieldSince == 0) {
@@ -510,6 +539,7 @@ final class Cohort implements LockStateListener {
                     "{}: another waiter queued behind the cohort's cached node {}; releasing it", path.path(), end);
             path.endLater(end);
         }
+        return true;
     }
 
     /** One local thread waiting for the cohort's node. */

@@ -151,6 +151,11 @@ final class LockCore {
         }
     }
 
+    /** Returns the cohort, or null without local hand-off; for tests. */
+    Cohort cohort() {
+        return cohort;
+    }
+
     /** Tells whether a thread holds a node of its own beside the cohort's (a downgrade's read node). */
     boolean hasOwnNodes() {
         return !ownNodes.isEmpty();

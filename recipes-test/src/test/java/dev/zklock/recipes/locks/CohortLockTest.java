@@ -1,0 +1,511 @@
+package dev.zklock.recipes.locks;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.zklock.recipes.test.FencedResource;
+import dev.zklock.recipes.test.LockActor;
+import dev.zklock.recipes.test.ServerCounters;
+import dev.zklock.recipes.test.ZooKeeperExtension;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.Lock;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.recipes.locks.InterProcessLock;
+import org.apache.curator.framework.recipes.locks.InterProcessMutex;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Cohort locks against a real server: the threads of one lock object pass the lock locally (FIFO, no request), within
+ * the pass and time bounds once another waiter is queued, cache an idle node until another waiter shows, and keep
+ * every other behaviour of a lock (timeouts, interrupts, session loss, downgrade, async, {@code Lock}, Curator on the
+ * same path, fencing).
+ *
+ * <p>Outcome table of the bounds (actors a, b, d local to one cohort, c on another client, forced in order by latches):
+ * with maxPasses 2, a holds and b, d wait locally, c queues and the cohort learns of it; a, b, d release in turn. Allowed:
+ * b, d, c, then a (two passes, then the node goes). Forbidden: c before b (no pass bound at all), or c after a third pass
+ * (bound ignored), or two holders at once.
+ */
+@Timeout(90)
+final class CohortLockTest {
+    @RegisterExtension
+    static final ZooKeeperExtension zk = ZooKeeperExtension.server();
+
+    @Test
+    void localHandOff_threadsOfOneLockObject_passWithNoRequestAndExcludeEachOther() throws Exception {
+        ZkReentrantLock lock = ZkReentrantLock.builder(zk.newClient(), zk.path("lock"))
+                .localHandOff()
+                .build();
+        lock.acquire(); // the lock path exists before counting
+        lock.release();
+        AtomicInteger inside = new AtomicInteger();
+        AtomicInteger maxInside = new AtomicInteger();
+        int threads = 8;
+        int rounds = 50;
+
+        ServerCounters before = zk.counters();
+        List<LockActor> actors = new ArrayList<>();
+        List<CompletableFuture<Void>> loops = new ArrayList<>();
+        for (int i = 0; i < threads; i++) {
+            LockActor actor = LockActor.start("local-" + i);
+            actors.add(actor);
+            loops.add(actor.run(() -> {
+                for (int round = 0; round < rounds; round++) {
+                    lock.acquire();
+                    maxInside.accumulateAndGet(inside.incrementAndGet(), Math::max);
+                    inside.decrementAndGet();
+                    lock.release();
+                }
+            }));
+        }
+        for (CompletableFuture<Void> loop : loops) {
+            loop.get(60, TimeUnit.SECONDS);
+        }
+        ServerCounters after = zk.counters();
+        for (LockActor actor : actors) {
+            actor.close();
+        }
+
+        double perAcquisition = after.requestsSince(before) / (double) (threads * rounds);
+        assertThat(maxInside.get()).isEqualTo(1);
+        assertThat(perAcquisition).as("requests per acquisition").isLessThan(0.3);
+        assertThat(lock.participantNodes()).isEmpty();
+    }
+
+    @Test
+    void release_withAWaiterOfAnotherClientKnown_passesAtMostMaxPassesThenLetsItIn() throws Exception {
+        ZkReentrantLock lock = ZkReentrantLock.builder(zk.newClient(), zk.path("lock"))
+                .localHandOff(2, Duration.ofHours(1))
+                .build();
+        ZkReentrantLock other = new ZkReentrantLock(zk.newClient(), zk.path("lock"));
+        List<String> order = new CopyOnWriteArrayList<>();
+        try (LockActor a = LockActor.start("a");
+                LockActor b = LockActor.start("b");
+                LockActor d = LockActor.start("d");
+                LockActor c = LockActor.start("c")) {
+            a.run(lock::acquire).join();
+            CompletableFuture<Void> bHolds = b.run(() -> holdAndNote(lock, order, "b"));
+            await().until(() -> cohortOf(lock).waitingCount() == 1);
+            CompletableFuture<Void> dHolds = d.run(() -> holdAndNote(lock, order, "d"));
+            await().until(() -> cohortOf(lock).waitingCount() == 2);
+            CompletableFuture<Void> cHolds = c.run(() -> holdAndNote(other, order, "c"));
+            await().until(() -> cohortOf(lock).knowsOtherWaiter());
+
+            a.run(lock::release).join();
+            bHolds.get(10, TimeUnit.SECONDS);
+            CompletableFuture<Void> aHoldsAgain = a.run(() -> holdAndNote(lock, order, "a"));
+            await().until(() -> cohortOf(lock).waitingCount() == 2);
+            b.run(lock::release).join();
+            dHolds.get(10, TimeUnit.SECONDS);
+            d.run(lock::release).join();
+            cHolds.get(10, TimeUnit.SECONDS);
+            c.run(other::release).join();
+            aHoldsAgain.get(10, TimeUnit.SECONDS);
+            a.run(lock::release).join();
+        }
+
+        assertThat(order).containsExactly("b", "d", "c", "a");
+        assertThat(lock.participantNodes()).isEmpty();
+    }
+
+    @Test
+    void release_afterMaxTimeWithAWaiterOfAnotherClientKnown_letsItInBeforeTheNextLocalWaiter() throws Exception {
+        ZkReentrantLock lock = ZkReentrantLock.builder(zk.newClient(), zk.path("lock"))
+                .localHandOff(1000, Duration.ofNanos(1))
+                .build();
+        ZkReentrantLock other = new ZkReentrantLock(zk.newClient(), zk.path("lock"));
+        List<String> order = new CopyOnWriteArrayList<>();
+        try (LockActor a = LockActor.start("a");
+                LockActor b = LockActor.start("b");
+                LockActor c = LockActor.start("c")) {
+            a.run(lock::acquire).join();
+            CompletableFuture<Void> bHolds = b.run(() -> holdAndNote(lock, order, "b"));
+            await().until(() -> cohortOf(lock).waitingCount() == 1);
+            CompletableFuture<Void> cHolds = c.run(() -> holdAndNote(other, order, "c"));
+            await().until(() -> cohortOf(lock).knowsOtherWaiter());
+
+            a.run(lock::release).join();
+            cHolds.get(10, TimeUnit.SECONDS);
+            assertThat(bHolds).isNotDone();
+            c.run(other::release).join();
+            bHolds.get(10, TimeUnit.SECONDS);
+            b.run(lock::release).join();
+        }
+
+        assertThat(order).containsExactly("c", "b");
+    }
+
+    @Test
+    void keepIdle_oneThreadLooping_costsNoRequestAfterTheFirstAndEndsWhenAnotherClientQueues() throws Exception {
+        ZkReentrantLock lock = ZkReentrantLock.builder(zk.newClient(), zk.path("lock"))
+                .keepIdle(Duration.ofMinutes(10))
+                .build();
+        lock.acquire();
+        lock.release();
+        lock.acquire();
+        lock.release();
+        await().until(() -> lock.participantNodes().size() == 1); // the node stays, cached
+
+        ServerCounters before = zk.counters();
+        for (int i = 0; i < 100; i++) {
+            lock.acquire();
+            lock.release();
+        }
+        ServerCounters after = zk.counters();
+        ZkReentrantLock other = new ZkReentrantLock(zk.newClient(), zk.path("lock"));
+        boolean otherAcquired = other.acquire(10, TimeUnit.SECONDS);
+
+        assertThat(after.requestsSince(before)).as("requests for 100 cycles").isZero();
+        assertThat(otherAcquired).isTrue();
+        assertThat(lock.participantNodes()).hasSize(1); // the other client's node alone
+        other.release();
+        assertThat(lock.participantNodes()).isEmpty();
+    }
+
+    @Test
+    void keepIdle_timeRunsOut_releasesTheNodeOnTheClientsTimer() throws Exception {
+        ZkReentrantLock lock = ZkReentrantLock.builder(zk.newClient(), zk.path("lock"))
+                .keepIdle(Duration.ofMillis(50))
+                .build();
+
+        lock.acquire();
+        lock.release();
+
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> lock.participantNodes().isEmpty());
+        assertThat(lock.acquire(10, TimeUnit.SECONDS)).isTrue();
+        lock.release();
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> lock.participantNodes().isEmpty());
+    }
+
+    @Test
+    void acquire_localWaiterTimesOutOrIsInterrupted_leavesNothingBehind() throws Exception {
+        ZkReentrantLock lock = ZkReentrantLock.builder(zk.newClient(), zk.path("lock"))
+                .localHandOff()
+                .build();
+        try (LockActor a = LockActor.start("a");
+                LockActor b = LockActor.start("b")) {
+            a.run(lock::acquire).join();
+
+            boolean timed =
+                    b.submit(() -> lock.acquire(100, TimeUnit.MILLISECONDS)).join();
+            CompletableFuture<Void> interrupted = b.run(lock::acquire);
+            await().until(() -> cohortOf(lock).waitingCount() == 1);
+            b.interrupt();
+
+            assertThat(timed).isFalse();
+            assertThatThrownBy(() -> interrupted.get(10, TimeUnit.SECONDS))
+                    .hasCauseInstanceOf(InterruptedException.class);
+            assertThat(cohortOf(lock).waitingCount()).isZero();
+            assertThat(lock.participantNodes()).hasSize(1);
+            a.run(lock::release).join();
+        }
+        assertThat(lock.participantNodes()).isEmpty();
+    }
+
+    @Test
+    void acquire_leaderGivesUpWhileLocalThreadsWait_theNextLeadsThemToTheLock() throws Exception {
+        ZkReentrantLock lock = ZkReentrantLock.builder(zk.newClient(), zk.path("lock"))
+                .localHandOff()
+                .build();
+        ZkReentrantLock other = new ZkReentrantLock(zk.newClient(), zk.path("lock"));
+        other.acquire();
+        try (LockActor a = LockActor.start("a");
+                LockActor b = LockActor.start("b")) {
+            CompletableFuture<Boolean> leader = a.submit(() -> lock.acquire(300, TimeUnit.MILLISECONDS));
+            await().until(() -> lock.participantNodes().size() == 2);
+            CompletableFuture<Boolean> follower = b.submit(() -> lock.acquire(30, TimeUnit.SECONDS));
+            await().until(() -> cohortOf(lock).waitingCount() == 2);
+
+            assertThat(leader.get(10, TimeUnit.SECONDS)).isFalse();
+            await().until(() -> lock.participantNodes().size() == 2); // the follower's own node now
+            other.release();
+
+            assertThat(follower.get(10, TimeUnit.SECONDS)).isTrue();
+            b.run(lock::release).join();
+        }
+        assertThat(lock.participantNodes()).isEmpty();
+    }
+
+    @Test
+    void sessionExpires_whileALocalHolderHolds_itsHoldIsLostAndLocalWaitersEnterAgain() throws Exception {
+        CuratorFramework client = zk.newClient();
+        ZkReentrantLock lock =
+                ZkReentrantLock.builder(client, zk.path("lock")).localHandOff().build();
+        try (LockActor a = LockActor.start("a");
+                LockActor b = LockActor.start("b")) {
+            a.run(lock::acquire).join();
+            CompletableFuture<Void> bHolds = b.run(lock::acquire);
+            await().until(() -> cohortOf(lock).waitingCount() == 1);
+
+            zk.expireSession(client);
+
+            await().until(() -> a.submit(lock::holdState).join().orElseThrow() == LockState.LOST);
+            bHolds.get(30, TimeUnit.SECONDS);
+            assertThat(b.submit(lock::holdState).join()).contains(LockState.HELD);
+            a.run(lock::release).join(); // the lost hold: cleared, and the new node untouched
+            assertThat(lock.participantNodes()).hasSize(1);
+            b.run(lock::release).join();
+        }
+        assertThat(lock.participantNodes()).isEmpty();
+    }
+
+    @Test
+    void sessionExpires_whileTheNodeIsCached_theNextAcquireTakesANewNode() throws Exception {
+        CuratorFramework client = zk.newClient();
+        ZkReentrantLock lock = ZkReentrantLock.builder(client, zk.path("lock"))
+                .keepIdle(Duration.ofMillis(300))
+                .build();
+        lock.acquire();
+        long lostToken = lock.fencingToken();
+        lock.release();
+
+        zk.expireSession(client);
+        await().until(() -> !cohortOf(lock).isActive());
+
+        assertThat(lock.acquire(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(lock.holdState()).contains(LockState.HELD);
+        assertThat(lock.fencingToken()).isGreaterThan(lostToken);
+        lock.release();
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> lock.participantNodes().isEmpty());
+    }
+
+    @Test
+    void fencing_localPassesKeepTheTokenAndALostHolderCannotWriteAfterAnotherSession() throws Exception {
+        CuratorFramework client = zk.newClient();
+        ZkReentrantLock lock =
+                ZkReentrantLock.builder(client, zk.path("lock")).localHandOff().build();
+        FencedResource<String> store = new FencedResource<>();
+        List<Long> tokens = new CopyOnWriteArrayList<>();
+        try (LockActor a = LockActor.start("a");
+                LockActor b = LockActor.start("b")) {
+            a.run(lock::acquire).join();
+            CompletableFuture<Void> bWrites = b.run(() -> {
+                lock.acquire();
+                tokens.add(lock.fencingToken());
+                store.write(lock.fencingToken(), "b");
+            });
+            await().until(() -> cohortOf(lock).waitingCount() == 1);
+            a.run(() -> {
+                        tokens.add(lock.fencingToken());
+                        store.write(lock.fencingToken(), "a");
+                        lock.release();
+                    })
+                    .join();
+            bWrites.get(10, TimeUnit.SECONDS);
+
+            zk.expireSession(client);
+            await().until(() -> b.submit(lock::holdState).join().orElseThrow() == LockState.LOST);
+            ZkReentrantLock other = new ZkReentrantLock(zk.newClient(), zk.path("lock"));
+            other.acquire();
+            store.write(other.fencingToken(), "other");
+            CompletableFuture<Void> lostWrite = b.run(() -> store.write(tokens.get(1), "b again"));
+
+            assertThat(tokens).hasSize(2);
+            assertThat(tokens.get(0)).isEqualTo(tokens.get(1)); // a local pass keeps the node and its token
+            assertThat(other.fencingToken()).isGreaterThan(tokens.get(1));
+            assertThatThrownBy(() -> lostWrite.get(10, TimeUnit.SECONDS))
+                    .hasCauseInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining(Long.toString(tokens.get(1)));
+            assertThat(store.read()).contains("other");
+            other.release();
+            b.run(lock::release).join();
+        }
+        assertThat(lock.participantNodes()).isEmpty();
+    }
+
+    @Test
+    void readLock_localReadersShareOneNodeUntilAWriterQueuesThenNewReadersWait() throws Exception {
+        ZkReadWriteLock readWrite = ZkReadWriteLock.builder(zk.newClient(), zk.path("rw"))
+                .localHandOff()
+                .build();
+        ZkReadWriteLock writerSide = new ZkReadWriteLock(zk.newClient(), zk.path("rw"));
+        List<LockActor> readers = new ArrayList<>();
+        try (LockActor writer = LockActor.start("writer");
+                LockActor late = LockActor.start("late-reader")) {
+            for (int i = 0; i < 4; i++) {
+                LockActor reader = LockActor.start("reader-" + i);
+                readers.add(reader);
+                reader.run(readWrite.readLock()::acquire).join();
+            }
+            assertThat(readWrite.participantNodes()).hasSize(1); // one read node for four readers
+
+            CompletableFuture<Void> writes = writer.run(writerSide.writeLock()::acquire);
+            await().until(() -> cohortOf(readWrite.readLock()).knowsOtherWaiter());
+            CompletableFuture<Void> lateReads = late.run(readWrite.readLock()::acquire);
+            await().until(() -> cohortOf(readWrite.readLock()).waitingCount() == 1);
+            for (LockActor reader : readers) {
+                reader.run(readWrite.readLock()::release).join();
+            }
+            writes.get(10, TimeUnit.SECONDS);
+            assertThat(lateReads).isNotDone();
+            writer.run(writerSide.writeLock()::release).join();
+            lateReads.get(10, TimeUnit.SECONDS);
+            late.run(readWrite.readLock()::release).join();
+        } finally {
+            for (LockActor reader : readers) {
+                reader.close();
+            }
+        }
+        assertThat(readWrite.participantNodes()).isEmpty();
+    }
+
+    @Test
+    void downgrade_onACohortReadWriteLock_letsNoLocalWriterInWhileTheReadHolds() throws Exception {
+        ZkReadWriteLock readWrite = ZkReadWriteLock.builder(zk.newClient(), zk.path("rw"))
+                .localHandOff()
+                .build();
+        try (LockActor downgrader = LockActor.start("downgrader");
+                LockActor writer = LockActor.start("writer")) {
+            downgrader
+                    .run(() -> {
+                        readWrite.writeLock().acquire();
+                        readWrite.readLock().acquire();
+                        readWrite.writeLock().release();
+                    })
+                    .join();
+
+            boolean writerGot = writer.submit(() -> readWrite.writeLock().acquire(300, TimeUnit.MILLISECONDS))
+                    .join();
+            downgrader.run(readWrite.readLock()::release).join();
+            boolean writerGotAfter = writer.submit(() -> readWrite.writeLock().acquire(10, TimeUnit.SECONDS))
+                    .join();
+
+            assertThat(writerGot).isFalse();
+            assertThat(writerGotAfter).isTrue();
+            writer.run(readWrite.writeLock()::release).join();
+        }
+        assertThat(readWrite.participantNodes()).isEmpty();
+    }
+
+    @Test
+    void acquire_cohortLockAndCuratorMutexesOnOnePath_excludeEachOtherAndAllProgress() throws Exception {
+        ZkReentrantLock cohort = ZkReentrantLock.builder(zk.newClient(), zk.path("lock"))
+                .localHandOff(4, Duration.ofMillis(2))
+                .build();
+        List<InterProcessLock> locks = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            locks.add(cohort);
+        }
+        locks.add(new InterProcessMutex(zk.newClient(), zk.path("lock")));
+        locks.add(new InterProcessMutex(zk.newClient(), zk.path("lock")));
+        AtomicInteger inside = new AtomicInteger();
+        AtomicInteger maxInside = new AtomicInteger();
+        List<LockActor> actors = new ArrayList<>();
+        List<CompletableFuture<Void>> loops = new ArrayList<>();
+        for (int i = 0; i < locks.size(); i++) {
+            InterProcessLock lock = locks.get(i);
+            LockActor actor = LockActor.start("contender-" + i);
+            actors.add(actor);
+            loops.add(actor.run(() -> {
+                for (int round = 0; round < 20; round++) {
+                    lock.acquire();
+                    maxInside.accumulateAndGet(inside.incrementAndGet(), Math::max);
+                    inside.decrementAndGet();
+                    lock.release();
+                }
+            }));
+        }
+        for (CompletableFuture<Void> loop : loops) {
+            loop.get(60, TimeUnit.SECONDS);
+        }
+        for (LockActor actor : actors) {
+            actor.close();
+        }
+
+        assertThat(maxInside.get()).isEqualTo(1);
+        assertThat(cohort.participantNodes()).isEmpty();
+    }
+
+    @Test
+    void acquireAsyncAndAsLock_onACohortLock_workAsOnAnyLock() throws Exception {
+        ZkReentrantLock lock = ZkReentrantLock.builder(zk.newClient(), zk.path("lock"))
+                .localHandOff()
+                .build();
+        lock.acquire();
+        CompletableFuture<LockHold> async = lock.acquireAsync(Duration.ofSeconds(30));
+        await().until(() -> lock.participantNodes().size() == 2); // its own node, behind the cohort's
+        lock.release();
+        try (LockHold hold = async.get(10, TimeUnit.SECONDS)) {
+            assertThat(hold.state()).isEqualTo(LockState.HELD);
+        }
+
+        Lock jdk = lock.asLock();
+        jdk.lock();
+        try (LockActor other = LockActor.start("other")) {
+            assertThat(other.submit(jdk::tryLock).join()).isFalse();
+            jdk.unlock();
+            assertThat(other.submit(() -> jdk.tryLock(10, TimeUnit.SECONDS)).join())
+                    .isTrue();
+            other.run(jdk::unlock).join();
+        }
+        assertThat(lock.participantNodes()).isEmpty();
+    }
+
+    @Test
+    void registryBuilder_locksOfTheRegistryPassLocally() throws Exception {
+        ZkLockRegistry registry = ZkLockRegistry.builder(zk.newClient(), zk.path("orders"))
+                .localHandOff()
+                .idleTime(Duration.ofMinutes(1))
+                .build();
+        ZkReentrantLock lock = registry.obtain("order-1");
+
+        assertThat(cohortOf(lock)).isNotNull();
+        assertThat(registry.obtain("order-1")).isSameAs(lock);
+        lock.acquire();
+        assertThat(registry.forgetIdle()).isZero();
+        lock.release();
+        assertThat(lock.participantNodes()).isEmpty();
+    }
+
+    @Test
+    void builders_badArguments_areRefusedNamingTheValue() {
+        CuratorFramework client = zk.newClient();
+
+        assertThatThrownBy(() -> ZkReentrantLock.builder(client, "/a").localHandOff(0, Duration.ofMillis(1)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("maxPasses")
+                .hasMessageContaining("0");
+        assertThatThrownBy(() -> ZkReentrantLock.builder(client, "/a").localHandOff(1, Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("PT0S");
+        assertThatThrownBy(() -> ZkReadWriteLock.builder(client, "/a").keepIdle(Duration.ofSeconds(-1)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("PT-1S");
+        assertThatThrownBy(() -> ZkReentrantLock.builder(client, "/a").localHandOff(1, null))
+                .isInstanceOf(NullPointerException.class)
+                .hasMessage("maxTime");
+        assertThatThrownBy(() -> ZkLockRegistry.builder(client, "/a").keepIdle(null))
+                .isInstanceOf(NullPointerException.class)
+                .hasMessage("keepIdle");
+        assertThatThrownBy(() -> ZkReentrantLock.builder(client, "relative"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'relative'");
+        assertThatThrownBy(() -> ZkReentrantLock.builder(null, "/a"))
+                .isInstanceOf(NullPointerException.class)
+                .hasMessage("client");
+    }
+
+    private static void holdAndNote(InterProcessLock lock, List<String> order, String name) throws Exception {
+        lock.acquire();
+        order.add(name);
+    }
+
+    private static Cohort cohortOf(ZkReentrantLock lock) {
+        return lock.core.cohort();
+    }
+
+    private static Cohort cohortOf(ZkReadWriteLock.ReadLock lock) {
+        return lock.core.cohort();
+    }
+}
