@@ -69,6 +69,10 @@ import org.apache.curator.framework.CuratorFramework;
  * }
  * }</pre>
  *
+ * <p>Built with {@link #builder(CuratorFramework, String)} and {@link ZkLockBuilder#localHandOff()}, reader threads of
+ * this process share one read node and writer threads pass one write node locally; see {@link #builder} and
+ * {@link ZkLockBuilder}.
+ *
  * @since 0.1.0
  */
 public final class ZkReadWriteLock {

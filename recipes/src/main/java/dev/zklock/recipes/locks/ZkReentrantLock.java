@@ -1,6 +1,7 @@
 package dev.zklock.recipes.locks;
 
 import dev.zklock.recipes.locks.engine.LockPath;
+import java.time.Duration;
 import java.util.Objects;
 import org.apache.curator.framework.CuratorFramework;
 
@@ -37,6 +38,11 @@ import org.apache.curator.framework.CuratorFramework;
  * </ul>
  *
  * <p>One watch is held while waiting, none while holding.
+ *
+ * <p>Built with {@link #builder(CuratorFramework, String)} and {@link ZkLockBuilder#localHandOff()}, the threads of
+ * this process that share the instance pass the lock among themselves behind one node, with no request per pass, within
+ * a bound once another process waits; with {@link ZkLockBuilder#keepIdle(Duration)} the node is also kept while idle.
+ * The costs above then apply per node, not per acquisition; see {@link ZkLockBuilder}.
  *
  * <h2>Failure behaviour</h2>
  *
