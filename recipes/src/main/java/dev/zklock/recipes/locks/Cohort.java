@@ -267,6 +267,8 @@ final class Cohort implements LockStateListener {
                 LockNode granted = leave(waiter);
                 if (granted != null) {
                     release(granted); // granted as the interrupt came: pass it on, the interrupt wins
+                } else if (waiter.status == LEAD) {
+                    leadFailed(waiter); // made leader as the interrupt came: the next local waiter leads
                 }
                 throw new InterruptedException("interrupted while waiting for lock '" + path.path() + "'");
             }
