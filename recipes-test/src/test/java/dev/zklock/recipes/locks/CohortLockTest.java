@@ -19,6 +19,7 @@ import java.util.concurrent.locks.Lock;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.locks.InterProcessLock;
 import org.apache.curator.framework.recipes.locks.InterProcessMutex;
+import org.apache.curator.framework.recipes.locks.InterProcessReadWriteLock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -428,6 +429,39 @@ final class CohortLockTest {
     }
 
     @Test
+    void writeLock_curatorWriterQueuedOnTheSamePath_getsItsTurnWithinThePassBound() throws Exception {
+        ZkReadWriteLock readWrite = ZkReadWriteLock.builder(zk.newClient(), zk.path("rw"))
+                .localHandOff(1, Duration.ofHours(1))
+                .build();
+        InterProcessReadWriteLock curator = new InterProcessReadWriteLock(zk.newClient(), zk.path("rw"));
+        List<String> order = new CopyOnWriteArrayList<>();
+        try (LockActor a = LockActor.start("a");
+                LockActor b = LockActor.start("b");
+                LockActor d = LockActor.start("d");
+                LockActor c = LockActor.start("curator")) {
+            a.run(readWrite.writeLock()::acquire).join();
+            CompletableFuture<Void> bHolds = b.run(() -> holdAndNote(readWrite.writeLock(), order, "b"));
+            await().until(() -> cohortOf(readWrite.writeLock()).waitingCount() == 1);
+            CompletableFuture<Void> dHolds = d.run(() -> holdAndNote(readWrite.writeLock(), order, "d"));
+            await().until(() -> cohortOf(readWrite.writeLock()).waitingCount() == 2);
+            CompletableFuture<Void> cHolds = c.run(() -> holdAndNote(curator.writeLock(), order, "curator"));
+            await().until(() -> cohortOf(readWrite.writeLock()).knowsOtherWaiter());
+
+            a.run(readWrite.writeLock()::release).join();
+            bHolds.get(10, TimeUnit.SECONDS);
+            b.run(readWrite.writeLock()::release).join();
+            cHolds.get(10, TimeUnit.SECONDS);
+            assertThat(dHolds).isNotDone();
+            c.run(curator.writeLock()::release).join();
+            dHolds.get(10, TimeUnit.SECONDS);
+            d.run(readWrite.writeLock()::release).join();
+        }
+
+        assertThat(order).containsExactly("b", "curator", "d");
+        assertThat(readWrite.participantNodes()).isEmpty();
+    }
+
+    @Test
     void acquireAsyncAndAsLock_onACohortLock_workAsOnAnyLock() throws Exception {
         ZkReentrantLock lock = ZkReentrantLock.builder(zk.newClient(), zk.path("lock"))
                 .localHandOff()
@@ -506,6 +540,10 @@ final class CohortLockTest {
     }
 
     private static Cohort cohortOf(ZkReadWriteLock.ReadLock lock) {
+        return lock.core.cohort();
+    }
+
+    private static Cohort cohortOf(ZkReadWriteLock.WriteLock lock) {
         return lock.core.cohort();
     }
 }
