@@ -177,6 +177,7 @@ record BenchReport(String setting, List<Result> results) {
                 "acquisitions", m.acquisitions(),
                 "sharedAcquisitions", m.sharedAcquisitions(),
                 "timeouts", m.timeouts(),
+                "acquisitionsByGroup", m.acquisitionsByGroup(),
                 "seconds", Json.round(m.elapsedNanos() / 1e9, 3),
                 "requests", m.requests().isPresent() ? m.requests().getAsLong() : null,
                 "watchEvents", m.watchEvents().isPresent() ? m.watchEvents().getAsLong() : null,

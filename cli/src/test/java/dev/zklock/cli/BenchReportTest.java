@@ -151,6 +151,29 @@ final class BenchReportTest {
     }
 
     @Test
+    void isMet_betweenAndAtLeast_keepBothBoundsAndShowMillisecondsToThreeDecimals() {
+        assertThat(Target.between(35, 65)).hasToString("35 to 65");
+        assertThat(Target.atLeast(0.5)).hasToString(">= 0.5");
+        assertThat(new BenchRow("g", "s", "share (%)", 35.0, 50.0, Target.between(35, 65)).isMet())
+                .isTrue();
+        assertThat(new BenchRow("g", "s", "share (%)", 65.01, 50.0, Target.between(35, 65)).isMet())
+                .isFalse();
+        assertThat(new BenchRow("g", "s", "hand-off p50 (ms)", 0.054, 1.0, Target.atMost(0.05)).isMet())
+                .isFalse();
+        assertThat(new BenchRow("g", "s", "hand-off p50 (ms)", 0.0504, 1.0, Target.atMost(0.05)).isMet())
+                .isTrue();
+    }
+
+    @Test
+    void plus_addsTheAcquisitionsOfEachGroup() {
+        Measurement sum = grouped(List.of(10L, 20L), 1_000_000).plus(grouped(List.of(5L, 5L), 1_000_000));
+
+        assertThat(sum.acquisitionsByGroup()).containsExactly(15L, 25L);
+        assertThat(sum.sharePercent(1)).isCloseTo(62.5, within());
+        assertThat(sum.sharePercent(2)).isNaN();
+    }
+
+    @Test
     void isMet_comparesTheFigureAsShown() {
         BenchRow row = new BenchRow("g", "s", "requests per acquisition", 5.004, 5.0, Target.atMost(5.0));
 
@@ -192,9 +215,39 @@ final class BenchReportTest {
                 latency,
                 latency,
                 latency,
+                latency,
+                latency,
+                List.of(acquisitions),
                 acquisitions,
                 OptionalLong.of(requests),
                 OptionalLong.of(acquisitions),
+                0);
+    }
+
+    /**
+     * A run whose groups of contenders made {@code byGroup} acquisitions, each acquire after another group's hold
+     * taking {@code switchNanos}.
+     */
+    private static Measurement grouped(List<Long> byGroup, long switchNanos) {
+        long acquisitions = byGroup.stream().mapToLong(Long::longValue).sum();
+        Histogram latency = Measurement.histogram();
+        latency.recordValueWithCount(5_000, acquisitions);
+        Histogram switches = Measurement.histogram();
+        switches.recordValueWithCount(switchNanos, 100);
+        return new Measurement(
+                acquisitions,
+                0,
+                0,
+                ONE_SECOND.toNanos(),
+                latency,
+                latency,
+                latency,
+                latency,
+                switches,
+                byGroup,
+                acquisitions,
+                OptionalLong.of(acquisitions / 100),
+                OptionalLong.of(acquisitions / 100),
                 0);
     }
 
