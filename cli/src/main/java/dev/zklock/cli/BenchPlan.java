@@ -4,10 +4,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Which scenarios a bench run measures, in order, with the targets the issue set for zklock against Curator: on the
- * {@code ZkReentrantLock} / {@code InterProcessMutex} rows, the pair the issue names for the plain locks; on the
- * read/write mix; on the multi-lock over 8 paths and the multi-locks in crossed orders. The other rows are shown
- * without targets.
+ * Which scenarios a bench run measures, in order, with the targets the issues set for zklock against Curator: on the
+ * {@code ZkReentrantLock} / {@code InterProcessMutex} rows, the pair the issue names for the plain locks, and those of
+ * its local hand-off; on the read/write mix; on the multi-lock over 8 paths and the multi-locks in
+ * crossed orders. The other rows are shown without targets.
  */
 final class BenchPlan {
     /** The recipes a run can measure, by their names on the command line, in the order they run. */
@@ -28,10 +28,10 @@ final class BenchPlan {
      * Returns the scenarios for {@code recipes} (names from {@link #RECIPES}, run in that order). For the plain locks:
      * uncontended, then separate clients at each count in {@code clients}, the hand-off between two waiting clients
      * (for the targeted recipe), then threads sharing one lock object at each count in {@code threads} for the recipes
-     * whose lock objects threads can share. For the read/write lock: its read lock and its write lock uncontended, then
-     * readers with one writer and with two at once. For the multi-lock: uncontended over each count of paths, then two
-     * clients with their paths crossed. The raw floor runs beside the targeted recipe's uncontended row, or else the
-     * first one.
+     * whose lock objects threads can share. For {@code ZkReentrantLock} with local hand-off then: threads sharing one
+     * lock object at each count in {@code threads} (a JDK fair lock beside them). For the read/write lock: its read lock and its write lock uncontended, then readers with one writer and with two at
+     * once. For the multi-lock: uncontended over each count of paths, then two clients with their paths crossed. The raw floor runs beside the
+     * targeted recipe's uncontended row, or else the first one.
      *
      * @throws IllegalArgumentException if a name is not one of {@link #RECIPES}
      */
@@ -81,6 +81,28 @@ final class BenchPlan {
             }
             if (n == 32) {
                 scenario.target(LockScenario.REQUESTS_PER_ACQUISITION, Target.atMost(5.5));
+            }
+            scenarios.add(scenario);
+        }
+        scenarios.addAll(localHandOff(threads));
+        return scenarios;
+    }
+
+    /** The scenarios of {@code ZkReentrantLock} with local hand-off. */
+    private static List<Scenario> localHandOff(List<Integer> threads) {
+        List<Scenario> scenarios = new ArrayList<>();
+        for (int n : threads) {
+            LockScenario scenario = LockScenario.sharedLockBesideJdk(Recipe.reentrantLocalHandOff(), n);
+            if (n == 8 || n == 32) {
+                scenario.target(LockScenario.HAND_OFF_P50, Target.atMost(0.05))
+                        .target(LockScenario.VS_JDK, Target.atLeast(0.5));
+            }
+            if (n == 8) {
+                scenario.target(LockScenario.ACQUISITIONS_PER_SECOND, Target.ratioAtLeast(10));
+            }
+            if (n == 32) {
+                scenario.target(LockScenario.ACQUISITIONS_PER_SECOND, Target.ratioAtLeast(30))
+                        .target(LockScenario.REQUESTS_PER_ACQUISITION, Target.atMost(0.3));
             }
             scenarios.add(scenario);
         }

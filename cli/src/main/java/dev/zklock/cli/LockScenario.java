@@ -11,9 +11,9 @@ import org.apache.curator.framework.recipes.locks.InterProcessLock;
 
 /**
  * The scenarios of a plain lock recipe, or of the part of one that is a plain lock (a read lock, a multi-lock over n
- * paths): one contender alone (with the raw floor beside it), N contenders each on a client (session) of its own, or N
- * threads sharing one client and one lock object. Each contender loops acquire/release with nothing done while
- * holding.
+ * paths): one contender alone (with the raw floor beside it), N contenders each on a client (session) of its own, or
+ * N threads sharing one client and one lock object (with a JDK fair lock among the same threads beside them, for a
+ * lock with local hand-off). Each contender loops acquire/release with nothing done while holding.
  */
 final class LockScenario implements Scenario {
     /** How the contenders of a scenario are laid out. */
@@ -35,6 +35,7 @@ final class LockScenario implements Scenario {
     static final Duration HAND_OFF_HOLD = Duration.ofMillis(2);
 
     static final String RAW_FLOOR = "raw floor (one create + one delete, raw ZooKeeper handle)";
+    static final String JDK_FAIR_LOCK = "JDK fair ReentrantLock(true), same threads, no ZooKeeper";
     static final String ACQUIRE_P50 = "acquire p50 (ms)";
     static final String VS_RAW_CREATE = "acquire p50 / raw create p50";
     static final String VS_PIPELINED_PAIR = "acquire p50 / create + pipelined listing p50";
@@ -42,6 +43,7 @@ final class LockScenario implements Scenario {
     static final String CYCLES_PER_SECOND = "cycles/s";
     static final String ACQUISITIONS_PER_SECOND = "acquisitions/s";
     static final String HAND_OFF_P50 = "hand-off p50 (ms)";
+    static final String VS_JDK = "acquisitions/s / JDK fair lock's, same threads";
     static final String REQUESTS_PER_ACQUISITION = "requests per acquisition";
     static final String WATCH_EVENTS_PER_RELEASE = "watch events per release";
 
@@ -82,6 +84,14 @@ final class LockScenario implements Scenario {
     /** {@code n} threads sharing one client and one lock object. */
     static LockScenario sharedLock(Recipe recipe, int n) {
         return new LockScenario(recipe, Layout.SHARED_LOCK, n, List.of(Side.ZKLOCK, Side.CURATOR));
+    }
+
+    /**
+     * {@code n} threads sharing one client and one lock object, and beside them a JDK fair {@code ReentrantLock} passed
+     * among {@code n} threads in the same way: the most a local hand-off could give.
+     */
+    static LockScenario sharedLockBesideJdk(Recipe recipe, int n) {
+        return new LockScenario(recipe, Layout.SHARED_LOCK, n, List.of(Side.ZKLOCK, Side.CURATOR, Side.JDK));
     }
 
     /** Sets the target of the row named {@code metric}; returns this scenario. */
@@ -134,7 +144,9 @@ final class LockScenario implements Scenario {
     @Override
     public void prepare(BenchEnsemble ensemble) throws Exception {
         for (Side side : sides) {
-            ensemble.makePaths(recipe.lockPaths(path(ensemble, side)));
+            if (side != Side.JDK) {
+                ensemble.makePaths(recipe.lockPaths(path(ensemble, side)));
+            }
         }
         ensemble.client(layout == Layout.SHARED_LOCK ? 0 : contenders - 1);
     }
@@ -194,8 +206,23 @@ final class LockScenario implements Scenario {
             rows.add(targets.row(this, measured, "hand-off p99 (ms)", m -> m.handOffMillis(99)));
             rows.add(targets.row(this, measured, REQUESTS_PER_ACQUISITION, Measurement::requestsPerAcquisition));
             rows.add(targets.row(this, measured, WATCH_EVENTS_PER_RELEASE, Measurement::watchEventsPerRelease));
+            Measurement jdk = measured.get(Side.JDK);
+            if (jdk != null) {
+                double rate = jdk.perSecond();
+                rows.add(targets.row(this, measured, VS_JDK, m -> m.perSecond() / rate));
+                rows.addAll(jdkRows(jdk));
+            }
         }
         return rows;
+    }
+
+    /** The JDK fair lock's rows, in a group of their own that the report shows last, as the raw floor's. */
+    private List<BenchRow> jdkRows(Measurement jdk) {
+        String scenario = contenders + " threads, 1 lock object";
+        return List.of(
+                new BenchRow(JDK_FAIR_LOCK, scenario, ACQUISITIONS_PER_SECOND, jdk.perSecond(), Double.NaN, null),
+                new BenchRow(JDK_FAIR_LOCK, scenario, HAND_OFF_P50, jdk.handOffMillis(50), Double.NaN, null),
+                new BenchRow(JDK_FAIR_LOCK, scenario, "hand-off p99 (ms)", jdk.handOffMillis(99), Double.NaN, null));
     }
 
     /**

@@ -26,6 +26,8 @@ final class BenchCommandTest {
     @TempDir
     static Path dir;
 
+    private static final String REENTRANT = "ZkReentrantLock vs InterProcessMutex";
+
     private static CommandRun run;
     private static JsonNode report;
 
@@ -55,7 +57,9 @@ final class BenchCommandTest {
                 .map(scenario -> scenario.path("key").asText())
                 .toList();
 
-        assertThat(ran).containsExactlyElementsOf(planned).contains("readwrite-mix-8-1", "multi-crossed-2");
+        assertThat(ran)
+                .containsExactlyElementsOf(planned)
+                .contains("readwrite-mix-8-1", "multi-crossed-2", "reentrant-local-hand-off-shared-lock-4");
     }
 
     @Test
@@ -64,7 +68,7 @@ final class BenchCommandTest {
 
         assertThat(rows.isEmpty()).isFalse();
         for (JsonNode row : rows) {
-            if (row.path("group").asText().startsWith("raw floor")) {
+            if (isReference(row)) {
                 assertThat(row.path("zklock").isNumber()).as("%s", row).isTrue();
             } else if (!row.path("metric").asText().startsWith("hand-off") && !isCrossed(row)) {
                 assertThat(row.path("zklock").isNull()).as("%s", row).isFalse();
@@ -96,6 +100,16 @@ final class BenchCommandTest {
             })
     void bench_quick_countsTheRequestsOfEachCycle(String group, String scenario, String side, double requests) {
         assertThat(figure(group, scenario, "requests per cycle", side)).isBetween(requests, requests + 0.1);
+    }
+
+    @Test
+    void bench_quick_localHandOffRunsBesideAJdkFairLockShownWithOneFigure() {
+        double jdk = figure(LockScenario.JDK_FAIR_LOCK, "4 threads, 1 lock object", "acquisitions/s", "zklock");
+        double zklock = figure(REENTRANT, "4 threads, 1 lock object, local hand-off", "acquisitions/s", "zklock");
+
+        assertThat(jdk).isPositive();
+        assertThat(figure(REENTRANT, "4 threads, 1 lock object, local hand-off", LockScenario.VS_JDK, "zklock"))
+                .isCloseTo(zklock / jdk, org.assertj.core.data.Offset.offset(0.01));
     }
 
     @Test
@@ -140,6 +154,11 @@ final class BenchCommandTest {
         assertThat(image.getWidth()).isEqualTo(1060);
         assertThat(image.getHeight()).isEqualTo(560);
         assertThat(Files.size(png)).isGreaterThan(1000);
+    }
+
+    private static boolean isReference(JsonNode row) {
+        String group = row.path("group").asText();
+        return group.equals(LockScenario.RAW_FLOOR) || group.equals(LockScenario.JDK_FAIR_LOCK);
     }
 
     private static boolean isCrossed(JsonNode row) {

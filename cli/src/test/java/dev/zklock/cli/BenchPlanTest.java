@@ -25,7 +25,7 @@ final class BenchPlanTest {
     }
 
     @Test
-    void of_plainLocks_runUncontendedThenClientsThenHandOffThenSharedLocks() {
+    void of_plainLocks_runUncontendedThenClientsThenHandOffThenSharedLocksThenLocalHandOff() {
         List<Scenario> plan = BenchPlan.of(List.of("exclusive", "reentrant"), CLIENTS, THREADS);
 
         assertThat(plan)
@@ -35,8 +35,23 @@ final class BenchPlanTest {
                         "reentrant-clients-2",
                         "reentrant-hand-off-2",
                         "reentrant-shared-lock-4",
+                        "reentrant-local-hand-off-shared-lock-4",
                         "exclusive-uncontended-1",
                         "exclusive-clients-2");
+    }
+
+    @Test
+    void of_reentrant_namesTheLocalHandOffScenariosAndRunsAJdkFairLockBesideTheSharedLockObjects() {
+        List<Scenario> plan = BenchPlan.of(List.of("reentrant"), CLIENTS, List.of(8, 32));
+
+        List<Scenario> localHandOff = plan.subList(plan.size() - 2, plan.size());
+        assertThat(localHandOff)
+                .extracting(Scenario::name)
+                .containsExactly(
+                        "8 threads, 1 lock object, local hand-off", "32 threads, 1 lock object, local hand-off");
+        assertThat(localHandOff).extracting(Scenario::group).containsOnly("ZkReentrantLock vs InterProcessMutex");
+        assertThat(localHandOff.get(0).sides()).containsExactly(Side.ZKLOCK, Side.CURATOR, Side.JDK);
+        assertThat(localHandOff.get(1).sides()).containsExactly(Side.ZKLOCK, Side.CURATOR, Side.JDK);
     }
 
     @Test

@@ -151,6 +151,34 @@ final class BenchReportTest {
     }
 
     @Test
+    void rows_sharedLockBesideJdk_giveTheRateOverTheJdkLocksAndItsRowsLastWithOneFigure() {
+        LockScenario scenario = LockScenario.sharedLockBesideJdk(Recipe.reentrantLocalHandOff(), 8)
+                .target(LockScenario.VS_JDK, Target.atLeast(0.5));
+        BenchReport report = report(
+                scenario,
+                Map.of(
+                        Side.ZKLOCK, measured(120_000, 6_000, 0),
+                        Side.CURATOR, measured(600, 1_400_000, 8000),
+                        Side.JDK, measured(200_000, 5_000, 0)));
+
+        List<BenchRow> rows = report.rows();
+
+        assertThat(scenario.name()).isEqualTo("8 threads, 1 lock object, local hand-off");
+        BenchRow vsJdk = row(rows, LockScenario.VS_JDK);
+        assertThat(vsJdk.zklock()).isCloseTo(0.6, within());
+        assertThat(vsJdk.curator()).isCloseTo(0.003, within());
+        assertThat(vsJdk.isMet()).isTrue();
+        List<BenchRow> jdk = rows.subList(rows.size() - 3, rows.size());
+        assertThat(jdk).extracting(BenchRow::group).containsOnly(LockScenario.JDK_FAIR_LOCK);
+        assertThat(jdk).extracting(BenchRow::scenario).containsOnly("8 threads, 1 lock object");
+        assertThat(jdk.get(0).zklock()).isCloseTo(200_000, within());
+        assertThat(report.markdown())
+                .contains("| " + LockScenario.JDK_FAIR_LOCK + " | 8 threads, 1 lock object | acquisitions/s | 200000 "
+                        + "|  |  |  |")
+                .contains("| acquisitions/s / JDK fair lock's, same threads | 0.60 | 0.00 | 200.00x | >= 0.5 met |");
+    }
+
+    @Test
     void isMet_betweenAndAtLeast_keepBothBoundsAndShowMillisecondsToThreeDecimals() {
         assertThat(Target.between(35, 65)).hasToString("35 to 65");
         assertThat(Target.atLeast(0.5)).hasToString(">= 0.5");
