@@ -1,5 +1,6 @@
 package dev.zklock.cli;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -19,6 +20,18 @@ final class BenchPlan {
      */
     static final int MIX_READERS = 8;
 
+    /** The clients of the scenario of two cohorts: each has one lock object with local hand-off. */
+    static final int COHORT_CLIENTS = 2;
+
+    /** The threads that share each client's lock object in the scenario of two cohorts. */
+    static final int COHORT_THREADS_EACH = 16;
+
+    /**
+     * What a leader's wait for the other client's cohort may add to the time bound of a local hand-off: the other
+     * cohort's last hold and release, a watch event, and the leader's own create and listing.
+     */
+    static final Duration SWITCH_ALLOWANCE = Duration.ofMillis(3);
+
     /** The path counts of the uncontended multi-lock rows. */
     static final List<Integer> MULTI_PATHS = List.of(1, 4, 8);
 
@@ -29,7 +42,8 @@ final class BenchPlan {
      * uncontended, then separate clients at each count in {@code clients}, the hand-off between two waiting clients
      * (for the targeted recipe), then threads sharing one lock object at each count in {@code threads} for the recipes
      * whose lock objects threads can share. For {@code ZkReentrantLock} with local hand-off then: threads sharing one
-     * lock object at each count in {@code threads} (a JDK fair lock beside them). For the read/write lock: its read lock and its write lock uncontended, then readers with one writer and with two at
+     * lock object at each count in {@code threads} (a JDK fair lock beside them), two clients whose threads share one
+     * lock object each. For the read/write lock: its read lock and its write lock uncontended, then readers with one writer and with two at
      * once. For the multi-lock: uncontended over each count of paths, then two clients with their paths crossed. The raw floor runs beside the
      * targeted recipe's uncontended row, or else the first one.
      *
@@ -106,6 +120,16 @@ final class BenchPlan {
             }
             scenarios.add(scenario);
         }
+        ClientCohortScenario cohorts = ClientCohortScenario.of(
+                        Recipe.reentrantLocalHandOff(), COHORT_CLIENTS, COHORT_THREADS_EACH)
+                .target(LockScenario.ACQUISITIONS_PER_SECOND, Target.ratioAtLeast(5))
+                .target(
+                        ClientCohortScenario.SWITCH_WAIT_P99,
+                        Target.atMost(Recipe.MAX_TIME.plus(SWITCH_ALLOWANCE).toMillis()));
+        for (int client = 1; client <= COHORT_CLIENTS; client++) {
+            cohorts.target(ClientCohortScenario.clientShare(client), Target.between(35, 65));
+        }
+        scenarios.add(cohorts);
         return scenarios;
     }
 

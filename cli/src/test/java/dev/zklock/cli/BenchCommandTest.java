@@ -59,7 +59,11 @@ final class BenchCommandTest {
 
         assertThat(ran)
                 .containsExactlyElementsOf(planned)
-                .contains("readwrite-mix-8-1", "multi-crossed-2", "reentrant-local-hand-off-shared-lock-4");
+                .contains(
+                        "readwrite-mix-8-1",
+                        "multi-crossed-2",
+                        "reentrant-local-hand-off-shared-lock-4",
+                        "reentrant-local-hand-off-client-cohorts-2x16");
     }
 
     @Test
@@ -100,6 +104,20 @@ final class BenchCommandTest {
             })
     void bench_quick_countsTheRequestsOfEachCycle(String group, String scenario, String side, double requests) {
         assertThat(figure(group, scenario, "requests per cycle", side)).isBetween(requests, requests + 0.1);
+    }
+
+    @Test
+    void bench_quick_twoClientsWithLocalHandOff_shareEveryAcquisitionBetweenThem() {
+        String scenario = "2 clients x 16 threads, local hand-off";
+        for (String side : List.of("zklock", "curator")) {
+            double first = figure(REENTRANT, scenario, ClientCohortScenario.clientShare(1), side);
+            double second = figure(REENTRANT, scenario, ClientCohortScenario.clientShare(2), side);
+
+            assertThat(first + second).as(side).isCloseTo(100.0, org.assertj.core.data.Offset.offset(0.01));
+            assertThat(figure(REENTRANT, scenario, ClientCohortScenario.SWITCH_WAIT_P99, side))
+                    .as(side)
+                    .isPositive();
+        }
     }
 
     @Test

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import org.HdrHistogram.Histogram;
+import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
 
 /** The report's rows, ratios and targets, from made-up measurements: arithmetic and layout only. */
@@ -176,6 +177,31 @@ final class BenchReportTest {
                 .contains("| " + LockScenario.JDK_FAIR_LOCK + " | 8 threads, 1 lock object | acquisitions/s | 200000 "
                         + "|  |  |  |")
                 .contains("| acquisitions/s / JDK fair lock's, same threads | 0.60 | 0.00 | 200.00x | >= 0.5 met |");
+    }
+
+    @Test
+    void rows_clientCohorts_showEachClientsShareAndTheWaitAfterTheOtherClient() {
+        ClientCohortScenario scenario = ClientCohortScenario.of(Recipe.reentrantLocalHandOff(), 2, 16)
+                .target(ClientCohortScenario.clientShare(1), Target.between(35, 65))
+                .target(ClientCohortScenario.clientShare(2), Target.between(35, 65))
+                .target(ClientCohortScenario.SWITCH_WAIT_P99, Target.atMost(8));
+        BenchReport report = report(
+                scenario,
+                Map.of(
+                        Side.ZKLOCK, grouped(List.of(70_000L, 30_000L), 2_000_000),
+                        Side.CURATOR, grouped(List.of(160L, 140L), 90_000_000)));
+
+        List<BenchRow> rows = report.rows();
+
+        assertThat(scenario.name()).isEqualTo("2 clients x 16 threads, local hand-off");
+        assertThat(row(rows, "client 1's share of acquisitions (%)").zklock()).isCloseTo(70.0, within());
+        assertThat(row(rows, "client 2's share of acquisitions (%)").curator()).isCloseTo(46.67, within());
+        assertThat(row(rows, "client 1's share of acquisitions (%)").isMet()).isFalse();
+        BenchRow wait = row(rows, ClientCohortScenario.SWITCH_WAIT_P99);
+        assertThat(wait.zklock()).isCloseTo(2.0, within());
+        assertThat(wait.curator()).isCloseTo(90.0, Offset.offset(0.1));
+        assertThat(wait.isMet()).isTrue();
+        assertThat(report.text()).contains("35 to 65  MISSED");
     }
 
     @Test
