@@ -7,7 +7,7 @@ import java.util.List;
 /**
  * Which scenarios a bench run measures, in order, with the targets the issues set for zklock against Curator: on the
  * {@code ZkReentrantLock} / {@code InterProcessMutex} rows, the pair the issue names for the plain locks, and those of
- * its local hand-off; on the read/write mix; on the multi-lock over 8 paths and the multi-locks in
+ * its local hand-off and caching; on the read/write mix; on the multi-lock over 8 paths and the multi-locks in
  * crossed orders. The other rows are shown without targets.
  */
 final class BenchPlan {
@@ -26,6 +26,9 @@ final class BenchPlan {
     /** The threads that share each client's lock object in the scenario of two cohorts. */
     static final int COHORT_THREADS_EACH = 16;
 
+    /** How long the caching lock keeps its node after a release: far longer than any scenario runs. */
+    static final Duration KEEP_IDLE = Duration.ofSeconds(30);
+
     /**
      * What a leader's wait for the other client's cohort may add to the time bound of a local hand-off: the other
      * cohort's last hold and release, a watch event, and the leader's own create and listing.
@@ -43,7 +46,8 @@ final class BenchPlan {
      * (for the targeted recipe), then threads sharing one lock object at each count in {@code threads} for the recipes
      * whose lock objects threads can share. For {@code ZkReentrantLock} with local hand-off then: threads sharing one
      * lock object at each count in {@code threads} (a JDK fair lock beside them), two clients whose threads share one
-     * lock object each. For the read/write lock: its read lock and its write lock uncontended, then readers with one writer and with two at
+     * lock object each, one thread on a lock that keeps its node cached, and a second client acquiring such a lock. For
+     * the read/write lock: its read lock and its write lock uncontended, then readers with one writer and with two at
      * once. For the multi-lock: uncontended over each count of paths, then two clients with their paths crossed. The raw floor runs beside the
      * targeted recipe's uncontended row, or else the first one.
      *
@@ -102,7 +106,7 @@ final class BenchPlan {
         return scenarios;
     }
 
-    /** The scenarios of {@code ZkReentrantLock} with local hand-off. */
+    /** The scenarios of {@code ZkReentrantLock} with local hand-off, and with caching. */
     private static List<Scenario> localHandOff(List<Integer> threads) {
         List<Scenario> scenarios = new ArrayList<>();
         for (int n : threads) {
@@ -130,6 +134,11 @@ final class BenchPlan {
             cohorts.target(ClientCohortScenario.clientShare(client), Target.between(35, 65));
         }
         scenarios.add(cohorts);
+        scenarios.add(LockScenario.cached(Recipe.reentrantKeepIdle(KEEP_IDLE))
+                .target(LockScenario.ACQUIRE_P50, Target.atMost(0.01))
+                .target(LockScenario.REQUESTS_AFTER_THE_FIRST, Target.atMost(0)));
+        scenarios.add(new IdleCachedLockScenario(Recipe.reentrantKeepIdle(KEEP_IDLE), Recipe.reentrant())
+                .target(IdleCachedLockScenario.VS_PLAIN_HAND_OFF, Target.atMost(2)));
         return scenarios;
     }
 

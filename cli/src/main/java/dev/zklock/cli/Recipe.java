@@ -87,6 +87,23 @@ record Recipe(
                 true);
     }
 
+    /**
+     * {@code ZkReentrantLock} built to keep its node for {@code keepIdle} after the last release, against
+     * {@code InterProcessMutex}, which keeps nothing.
+     */
+    static Recipe reentrantKeepIdle(Duration keepIdle) {
+        return new Recipe(
+                "reentrant-keep-idle",
+                "ZkReentrantLock",
+                "InterProcessMutex",
+                "keepIdle",
+                1,
+                (client, path) ->
+                        ZkReentrantLock.builder(client, path).keepIdle(keepIdle).build(),
+                InterProcessMutex::new,
+                true);
+    }
+
     /** {@code ZkExclusiveLock} against {@code InterProcessSemaphoreMutex}: not reentrant, owned per instance. */
     static Recipe exclusive() {
         return new Recipe(

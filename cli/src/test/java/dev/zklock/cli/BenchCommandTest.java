@@ -63,7 +63,9 @@ final class BenchCommandTest {
                         "readwrite-mix-8-1",
                         "multi-crossed-2",
                         "reentrant-local-hand-off-shared-lock-4",
-                        "reentrant-local-hand-off-client-cohorts-2x16");
+                        "reentrant-local-hand-off-client-cohorts-2x16",
+                        "reentrant-keep-idle-cached-1",
+                        "reentrant-keep-idle-second-client");
     }
 
     @Test
@@ -104,6 +106,14 @@ final class BenchCommandTest {
             })
     void bench_quick_countsTheRequestsOfEachCycle(String group, String scenario, String side, double requests) {
         assertThat(figure(group, scenario, "requests per cycle", side)).isBetween(requests, requests + 0.1);
+    }
+
+    @Test
+    void bench_quick_aCachedLockCostsNoRequestAfterItsFirstCycle() {
+        assertThat(figure(REENTRANT, "keepIdle, 1 thread", LockScenario.REQUESTS_AFTER_THE_FIRST, "zklock"))
+                .isBetween(0.0, 0.1);
+        assertThat(figure(REENTRANT, "keepIdle, 1 thread", LockScenario.REQUESTS_AFTER_THE_FIRST, "curator"))
+                .isBetween(3.0, 3.1);
     }
 
     @Test

@@ -37,6 +37,8 @@ final class BenchPlanTest {
                         "reentrant-shared-lock-4",
                         "reentrant-local-hand-off-shared-lock-4",
                         "reentrant-local-hand-off-client-cohorts-2x16",
+                        "reentrant-keep-idle-cached-1",
+                        "reentrant-keep-idle-second-client",
                         "exclusive-uncontended-1",
                         "exclusive-clients-2");
     }
@@ -45,17 +47,20 @@ final class BenchPlanTest {
     void of_reentrant_namesTheLocalHandOffScenariosAndRunsAJdkFairLockBesideTheSharedLockObjects() {
         List<Scenario> plan = BenchPlan.of(List.of("reentrant"), CLIENTS, List.of(8, 32));
 
-        List<Scenario> localHandOff = plan.subList(plan.size() - 3, plan.size());
+        List<Scenario> localHandOff = plan.subList(plan.size() - 5, plan.size());
         assertThat(localHandOff)
                 .extracting(Scenario::name)
                 .containsExactly(
                         "8 threads, 1 lock object, local hand-off",
                         "32 threads, 1 lock object, local hand-off",
-                        "2 clients x 16 threads, local hand-off");
+                        "2 clients x 16 threads, local hand-off",
+                        "keepIdle, 1 thread",
+                        "second client acquires an idle cached lock");
         assertThat(localHandOff).extracting(Scenario::group).containsOnly("ZkReentrantLock vs InterProcessMutex");
         assertThat(localHandOff.get(0).sides()).containsExactly(Side.ZKLOCK, Side.CURATOR, Side.JDK);
         assertThat(localHandOff.get(1).sides()).containsExactly(Side.ZKLOCK, Side.CURATOR, Side.JDK);
-        assertThat(localHandOff.get(2).sides()).containsExactly(Side.ZKLOCK, Side.CURATOR);
+        assertThat(localHandOff.subList(2, 5))
+                .allSatisfy(scenario -> assertThat(scenario.sides()).containsExactly(Side.ZKLOCK, Side.CURATOR));
         assertThat(localHandOff.get(2).contenders()).isEqualTo(32);
     }
 

@@ -205,6 +205,48 @@ final class BenchReportTest {
     }
 
     @Test
+    void rows_cachedLock_countTheRequestsAfterTheFirstCycle() {
+        LockScenario scenario = LockScenario.cached(Recipe.reentrantKeepIdle(Duration.ofSeconds(30)))
+                .target(LockScenario.ACQUIRE_P50, Target.atMost(0.01))
+                .target(LockScenario.REQUESTS_AFTER_THE_FIRST, Target.atMost(0));
+        BenchReport report = report(
+                scenario,
+                Map.of(
+                        Side.ZKLOCK, measured(70_000, 1_000, 0),
+                        Side.CURATOR, measured(900, 400_000, 2700)));
+
+        List<BenchRow> rows = report.rows();
+
+        assertThat(rows).extracting(BenchRow::scenario).containsOnly("keepIdle, 1 thread");
+        assertThat(row(rows, LockScenario.ACQUIRE_P50).isMet()).isTrue();
+        BenchRow requests = row(rows, LockScenario.REQUESTS_AFTER_THE_FIRST);
+        assertThat(requests.zklock()).isZero();
+        assertThat(requests.curator()).isCloseTo(3.0, within());
+        assertThat(requests.isMet()).isTrue();
+    }
+
+    @Test
+    void rows_idleCachedLock_compareTheSecondClientsAcquireWithAPlainHandOffOfTheSameSide() {
+        IdleCachedLockScenario scenario = new IdleCachedLockScenario(
+                        Recipe.reentrantKeepIdle(Duration.ofSeconds(30)), Recipe.reentrant())
+                .target(IdleCachedLockScenario.VS_PLAIN_HAND_OFF, Target.atMost(2));
+        BenchReport report = report(
+                scenario,
+                Map.of(
+                        Side.ZKLOCK, acquireAndHandOff(1_100_000, 500_000),
+                        Side.CURATOR, acquireAndHandOff(600_000, 600_000)));
+
+        BenchRow ratio = row(report.rows(), IdleCachedLockScenario.VS_PLAIN_HAND_OFF);
+
+        assertThat(ratio.scenario()).isEqualTo("second client acquires an idle cached lock");
+        assertThat(ratio.zklock()).isCloseTo(2.2, within());
+        assertThat(ratio.curator()).isCloseTo(1.0, within());
+        assertThat(ratio.isMet()).isFalse();
+        assertThat(row(report.rows(), IdleCachedLockScenario.PLAIN_HAND_OFF_P50).zklock())
+                .isCloseTo(0.5, within());
+    }
+
+    @Test
     void isMet_betweenAndAtLeast_keepBothBoundsAndShowMillisecondsToThreeDecimals() {
         assertThat(Target.between(35, 65)).hasToString("35 to 65");
         assertThat(Target.atLeast(0.5)).hasToString(">= 0.5");
@@ -302,6 +344,29 @@ final class BenchReportTest {
                 acquisitions,
                 OptionalLong.of(acquisitions / 100),
                 OptionalLong.of(acquisitions / 100),
+                0);
+    }
+
+    /** A run of cycles whose acquires took {@code acquireNanos} and whose hand-offs took {@code handOffNanos}. */
+    private static Measurement acquireAndHandOff(long acquireNanos, long handOffNanos) {
+        Histogram acquire = Measurement.histogram();
+        acquire.recordValueWithCount(acquireNanos, 100);
+        Histogram handOff = Measurement.histogram();
+        handOff.recordValueWithCount(handOffNanos, 100);
+        return new Measurement(
+                100,
+                0,
+                0,
+                ONE_SECOND.toNanos(),
+                acquire,
+                Measurement.histogram(),
+                handOff,
+                acquire,
+                Measurement.histogram(),
+                List.of(100L),
+                20,
+                OptionalLong.of(180),
+                OptionalLong.of(60),
                 0);
     }
 
