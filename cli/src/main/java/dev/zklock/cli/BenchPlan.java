@@ -7,7 +7,7 @@ import java.util.List;
 /**
  * Which scenarios a bench run measures, in order, with the targets the issues set for zklock against Curator: on the
  * {@code ZkReentrantLock} / {@code InterProcessMutex} rows, the pair the issue names for the plain locks, and those of
- * its local hand-off and caching; on the read/write mix; on the multi-lock over 8 paths and the multi-locks in
+ * its local hand-off and caching; on the read/write mixes; on the multi-lock over 8 paths and the multi-locks in
  * crossed orders. The other rows are shown without targets.
  */
 final class BenchPlan {
@@ -48,7 +48,8 @@ final class BenchPlan {
      * lock object at each count in {@code threads} (a JDK fair lock beside them), two clients whose threads share one
      * lock object each, one thread on a lock that keeps its node cached, and a second client acquiring such a lock. For
      * the read/write lock: its read lock and its write lock uncontended, then readers with one writer and with two at
-     * once. For the multi-lock: uncontended over each count of paths, then two clients with their paths crossed. The raw floor runs beside the
+     * once, then reader threads sharing one lock object with local hand-off beside a writer client. For the multi-lock:
+     * uncontended over each count of paths, then two clients with their paths crossed. The raw floor runs beside the
      * targeted recipe's uncontended row, or else the first one.
      *
      * @throws IllegalArgumentException if a name is not one of {@link #RECIPES}
@@ -160,7 +161,13 @@ final class BenchPlan {
                 LockScenario.uncontended(Recipe.writeLock(), false),
                 ReadWriteScenario.mix(MIX_READERS, 1)
                         .target(ReadWriteScenario.READER_ACQUISITIONS_PER_SECOND, Target.ratioAtLeast(1.2)),
-                ReadWriteScenario.mix(MIX_READERS, 2));
+                ReadWriteScenario.mix(MIX_READERS, 2),
+                ReadWriteScenario.sharedReaders(Recipe.readLockLocalHandOff(), MIX_READERS, 1)
+                        .target(ReadWriteScenario.READER_ACQUISITIONS_PER_SECOND, Target.ratioAtLeast(5))
+                        .target(
+                                ReadWriteScenario.WRITER_WAIT_P99,
+                                Target.atMost(
+                                        Recipe.MAX_TIME.plus(SWITCH_ALLOWANCE).toMillis())));
     }
 
     private static List<Scenario> multi(boolean rawFloor) {

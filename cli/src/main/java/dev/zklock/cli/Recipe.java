@@ -130,6 +130,25 @@ record Recipe(
                 false);
     }
 
+    /**
+     * The read lock of a {@code ZkReadWriteLock} built with local hand-off at its documented bounds, against that of
+     * {@code InterProcessReadWriteLock}: the threads that share one lock object share one read node.
+     */
+    static Recipe readLockLocalHandOff() {
+        return new Recipe(
+                "readwrite-read-local-hand-off",
+                "ZkReadWriteLock",
+                "InterProcessReadWriteLock",
+                "read lock, local hand-off",
+                1,
+                (client, path) -> ZkReadWriteLock.builder(client, path)
+                        .localHandOff(MAX_PASSES, MAX_TIME)
+                        .build()
+                        .readLock(),
+                (client, path) -> new InterProcessReadWriteLock(client, path).readLock(),
+                true);
+    }
+
     /** The write lock of {@code ZkReadWriteLock} against that of {@code InterProcessReadWriteLock}. */
     static Recipe writeLock() {
         return new Recipe(

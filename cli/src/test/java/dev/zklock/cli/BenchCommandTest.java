@@ -65,7 +65,8 @@ final class BenchCommandTest {
                         "reentrant-local-hand-off-shared-lock-4",
                         "reentrant-local-hand-off-client-cohorts-2x16",
                         "reentrant-keep-idle-cached-1",
-                        "reentrant-keep-idle-second-client");
+                        "reentrant-keep-idle-second-client",
+                        "readwrite-read-local-hand-off-mix-8-1");
     }
 
     @Test
@@ -138,6 +139,19 @@ final class BenchCommandTest {
         assertThat(jdk).isPositive();
         assertThat(figure(REENTRANT, "4 threads, 1 lock object, local hand-off", LockScenario.VS_JDK, "zklock"))
                 .isCloseTo(zklock / jdk, org.assertj.core.data.Offset.offset(0.01));
+    }
+
+    @Test
+    void bench_quick_readerThreadsWithLocalHandOffShowTheWritersWait() {
+        String group = "ZkReadWriteLock vs InterProcessReadWriteLock";
+        String scenario = "8 reader threads + 1 writer client, local hand-off";
+
+        assertThat(figure(group, scenario, ReadWriteScenario.WRITER_WAIT_P99, "zklock"))
+                .isPositive();
+        assertThat(figure(group, scenario, ReadWriteScenario.WRITER_WAIT_P99, "curator"))
+                .isPositive();
+        assertThat(figure(group, scenario, ReadWriteScenario.READER_ACQUISITIONS_PER_SECOND, "zklock"))
+                .isPositive();
     }
 
     @Test

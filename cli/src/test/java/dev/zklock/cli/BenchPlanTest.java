@@ -12,7 +12,7 @@ final class BenchPlanTest {
     private static final List<Integer> THREADS = List.of(4);
 
     @Test
-    void of_readWrite_runsItsLocksAloneThenTheMixes() {
+    void of_readWrite_runsItsLocksAloneThenTheMixesThenReaderThreadsWithLocalHandOff() {
         List<Scenario> plan = BenchPlan.of(List.of("readwrite"), CLIENTS, THREADS);
 
         assertThat(plan)
@@ -21,7 +21,10 @@ final class BenchPlanTest {
                         "readwrite-read-uncontended-1",
                         "readwrite-write-uncontended-1",
                         "readwrite-mix-8-1",
-                        "readwrite-mix-8-2");
+                        "readwrite-mix-8-2",
+                        "readwrite-read-local-hand-off-mix-8-1");
+        assertThat(plan.get(4).name()).isEqualTo("8 reader threads + 1 writer client, local hand-off");
+        assertThat(plan.get(4).contenders()).isEqualTo(9);
     }
 
     @Test
@@ -86,11 +89,11 @@ final class BenchPlanTest {
     void of_multi_runsEachPathCountUncontendedThenCrossedOrders() {
         List<Scenario> plan = BenchPlan.of(List.of("multi", "readwrite"), CLIENTS, THREADS);
 
-        assertThat(plan.subList(4, plan.size()))
+        assertThat(plan.subList(5, plan.size()))
                 .extracting(Scenario::key)
                 .containsExactly(
                         "multi-1-uncontended-1", "multi-4-uncontended-1", "multi-8-uncontended-1", "multi-crossed-2");
-        assertThat(plan.subList(4, plan.size()))
+        assertThat(plan.subList(5, plan.size()))
                 .extracting(Scenario::name)
                 .containsExactly(
                         "uncontended, 1 path",

@@ -247,6 +247,43 @@ final class BenchReportTest {
     }
 
     @Test
+    void rows_readerThreadsSharingALock_showTheWritersWait() {
+        ReadWriteScenario scenario = ReadWriteScenario.sharedReaders(Recipe.readLockLocalHandOff(), 8, 1)
+                .target(ReadWriteScenario.WRITER_WAIT_P99, Target.atMost(8));
+        Histogram writerWait = Measurement.histogram();
+        writerWait.recordValueWithCount(3_000_000, 99);
+        writerWait.recordValue(20_000_000);
+        Measurement zklock = new Measurement(
+                1_000_100,
+                1_000_000,
+                0,
+                ONE_SECOND.toNanos(),
+                Measurement.histogram(),
+                Measurement.histogram(),
+                Measurement.histogram(),
+                writerWait,
+                Measurement.histogram(),
+                List.of(1_000_100L),
+                1_000_100,
+                OptionalLong.of(400),
+                OptionalLong.of(100),
+                0);
+
+        List<BenchRow> rows = report(scenario, Map.of(Side.ZKLOCK, zklock, Side.CURATOR, measured(900, 800, 0, 4000)))
+                .rows();
+
+        assertThat(rows)
+                .extracting(BenchRow::scenario)
+                .containsOnly("8 reader threads + 1 writer client, local hand-off");
+        assertThat(row(rows, ReadWriteScenario.READER_ACQUISITIONS_PER_SECOND).ratio())
+                .isCloseTo(1250, within());
+        assertThat(row(rows, "writer wait p50 (ms)").zklock()).isCloseTo(3.0, within());
+        BenchRow p99 = row(rows, ReadWriteScenario.WRITER_WAIT_P99);
+        assertThat(p99.zklock()).isCloseTo(3.0, within());
+        assertThat(p99.isMet()).isTrue();
+    }
+
+    @Test
     void isMet_betweenAndAtLeast_keepBothBoundsAndShowMillisecondsToThreeDecimals() {
         assertThat(Target.between(35, 65)).hasToString("35 to 65");
         assertThat(Target.atLeast(0.5)).hasToString(">= 0.5");
