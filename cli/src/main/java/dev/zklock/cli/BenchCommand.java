@@ -26,8 +26,9 @@ import picocli.CommandLine.Spec;
             "Measures each zklock recipe against its Curator counterpart on the same ZooKeeper, in the same run,",
             "alternating: uncontended latency and cycles/s beside the raw floor (one create + one delete),",
             "contended acquisitions/s and hand-off latency for separate clients and for threads sharing one lock",
-            "object, readers and writers at once, multi-locks over 1, 4 and 8 paths and in crossed orders, and the",
-            "ZooKeeper requests and watch events the servers counted."
+            "object, with and without local hand-off (beside a JDK fair lock), two clients whose threads share a lock",
+            "object each, a lock that keeps its node cached, readers and writers at once, multi-locks over 1, 4 and 8",
+            "paths and in crossed orders, and the ZooKeeper requests and watch events the servers counted."
         })
 final class BenchCommand implements Callable<Integer> {
     @Spec

@@ -1,13 +1,14 @@
 package dev.zklock.cli;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Which scenarios a bench run measures, in order, with the targets the issue set for zklock against Curator: on the
- * {@code ZkReentrantLock} / {@code InterProcessMutex} rows, the pair the issue names for the plain locks; on the
- * read/write mix; on the multi-lock over 8 paths and the multi-locks in crossed orders. The other rows are shown
- * without targets.
+ * Which scenarios a bench run measures, in order, with the targets the issues set for zklock against Curator: on the
+ * {@code ZkReentrantLock} / {@code InterProcessMutex} rows, the pair the issue names for the plain locks, and those of
+ * its local hand-off and caching; on the read/write mixes; on the multi-lock over 8 paths and the multi-locks in
+ * crossed orders. The other rows are shown without targets.
  */
 final class BenchPlan {
     /** The recipes a run can measure, by their names on the command line, in the order they run. */
@@ -19,6 +20,21 @@ final class BenchPlan {
      */
     static final int MIX_READERS = 8;
 
+    /** The clients of the scenario of two cohorts: each has one lock object with local hand-off. */
+    static final int COHORT_CLIENTS = 2;
+
+    /** The threads that share each client's lock object in the scenario of two cohorts. */
+    static final int COHORT_THREADS_EACH = 16;
+
+    /** How long the caching lock keeps its node after a release: far longer than any scenario runs. */
+    static final Duration KEEP_IDLE = Duration.ofSeconds(30);
+
+    /**
+     * What a leader's wait for the other client's cohort may add to the time bound of a local hand-off: the other
+     * cohort's last hold and release, a watch event, and the leader's own create and listing.
+     */
+    static final Duration SWITCH_ALLOWANCE = Duration.ofMillis(3);
+
     /** The path counts of the uncontended multi-lock rows. */
     static final List<Integer> MULTI_PATHS = List.of(1, 4, 8);
 
@@ -28,10 +44,13 @@ final class BenchPlan {
      * Returns the scenarios for {@code recipes} (names from {@link #RECIPES}, run in that order). For the plain locks:
      * uncontended, then separate clients at each count in {@code clients}, the hand-off between two waiting clients
      * (for the targeted recipe), then threads sharing one lock object at each count in {@code threads} for the recipes
-     * whose lock objects threads can share. For the read/write lock: its read lock and its write lock uncontended, then
-     * readers with one writer and with two at once. For the multi-lock: uncontended over each count of paths, then two
-     * clients with their paths crossed. The raw floor runs beside the targeted recipe's uncontended row, or else the
-     * first one.
+     * whose lock objects threads can share. For {@code ZkReentrantLock} with local hand-off then: threads sharing one
+     * lock object at each count in {@code threads} (a JDK fair lock beside them), two clients whose threads share one
+     * lock object each, one thread on a lock that keeps its node cached, and a second client acquiring such a lock. For
+     * the read/write lock: its read lock and its write lock uncontended, then readers with one writer and with two at
+     * once, then reader threads sharing one lock object with local hand-off beside a writer client. For the multi-lock:
+     * uncontended over each count of paths, then two clients with their paths crossed. The raw floor runs beside the
+     * targeted recipe's uncontended row, or else the first one.
      *
      * @throws IllegalArgumentException if a name is not one of {@link #RECIPES}
      */
@@ -84,6 +103,43 @@ final class BenchPlan {
             }
             scenarios.add(scenario);
         }
+        scenarios.addAll(localHandOff(threads));
+        return scenarios;
+    }
+
+    /** The scenarios of {@code ZkReentrantLock} with local hand-off, and with caching. */
+    private static List<Scenario> localHandOff(List<Integer> threads) {
+        List<Scenario> scenarios = new ArrayList<>();
+        for (int n : threads) {
+            LockScenario scenario = LockScenario.sharedLockBesideJdk(Recipe.reentrantLocalHandOff(), n);
+            if (n == 8 || n == 32) {
+                scenario.target(LockScenario.HAND_OFF_P50, Target.atMost(0.05))
+                        .target(LockScenario.VS_JDK, Target.atLeast(0.5));
+            }
+            if (n == 8) {
+                scenario.target(LockScenario.ACQUISITIONS_PER_SECOND, Target.ratioAtLeast(10));
+            }
+            if (n == 32) {
+                scenario.target(LockScenario.ACQUISITIONS_PER_SECOND, Target.ratioAtLeast(30))
+                        .target(LockScenario.REQUESTS_PER_ACQUISITION, Target.atMost(0.3));
+            }
+            scenarios.add(scenario);
+        }
+        ClientCohortScenario cohorts = ClientCohortScenario.of(
+                        Recipe.reentrantLocalHandOff(), COHORT_CLIENTS, COHORT_THREADS_EACH)
+                .target(LockScenario.ACQUISITIONS_PER_SECOND, Target.ratioAtLeast(5))
+                .target(
+                        ClientCohortScenario.SWITCH_WAIT_P99,
+                        Target.atMost(Recipe.MAX_TIME.plus(SWITCH_ALLOWANCE).toMillis()));
+        for (int client = 1; client <= COHORT_CLIENTS; client++) {
+            cohorts.target(ClientCohortScenario.clientShare(client), Target.between(35, 65));
+        }
+        scenarios.add(cohorts);
+        scenarios.add(LockScenario.cached(Recipe.reentrantKeepIdle(KEEP_IDLE))
+                .target(LockScenario.ACQUIRE_P50, Target.atMost(0.01))
+                .target(LockScenario.REQUESTS_AFTER_THE_FIRST, Target.atMost(0)));
+        scenarios.add(new IdleCachedLockScenario(Recipe.reentrantKeepIdle(KEEP_IDLE), Recipe.reentrant())
+                .target(IdleCachedLockScenario.VS_PLAIN_HAND_OFF, Target.atMost(2)));
         return scenarios;
     }
 
@@ -105,7 +161,13 @@ final class BenchPlan {
                 LockScenario.uncontended(Recipe.writeLock(), false),
                 ReadWriteScenario.mix(MIX_READERS, 1)
                         .target(ReadWriteScenario.READER_ACQUISITIONS_PER_SECOND, Target.ratioAtLeast(1.2)),
-                ReadWriteScenario.mix(MIX_READERS, 2));
+                ReadWriteScenario.mix(MIX_READERS, 2),
+                ReadWriteScenario.sharedReaders(Recipe.readLockLocalHandOff(), MIX_READERS, 1)
+                        .target(ReadWriteScenario.READER_ACQUISITIONS_PER_SECOND, Target.ratioAtLeast(5))
+                        .target(
+                                ReadWriteScenario.WRITER_WAIT_P99,
+                                Target.atMost(
+                                        Recipe.MAX_TIME.plus(SWITCH_ALLOWANCE).toMillis())));
     }
 
     private static List<Scenario> multi(boolean rawFloor) {

@@ -27,7 +27,7 @@ record BenchReport(String setting, List<Result> results) {
         }
     }
 
-    /** Returns every row, grouped by recipe in the order the recipes ran, the raw floor's last. */
+    /** Returns every row, grouped by recipe in the order the recipes ran, the references (raw floor, JDK lock) last. */
     List<BenchRow> rows() {
         Map<String, List<BenchRow>> groups = new LinkedHashMap<>();
         for (Result result : results) {
@@ -36,8 +36,8 @@ record BenchReport(String setting, List<Result> results) {
             }
         }
         List<BenchRow> rows = new ArrayList<>();
-        groups.values().stream().filter(g -> !isRaw(g.get(0))).forEach(rows::addAll);
-        groups.values().stream().filter(g -> isRaw(g.get(0))).forEach(rows::addAll);
+        groups.values().stream().filter(g -> !isReference(g.get(0))).forEach(rows::addAll);
+        groups.values().stream().filter(g -> isReference(g.get(0))).forEach(rows::addAll);
         return rows;
     }
 
@@ -64,10 +64,10 @@ record BenchReport(String setting, List<Result> results) {
                         format,
                         "scenario",
                         "metric",
-                        isRaw(row) ? "value" : "zklock",
-                        isRaw(row) ? "" : "Curator",
-                        isRaw(row) ? "" : "ratio",
-                        isRaw(row) ? "" : "target"));
+                        isReference(row) ? "value" : "zklock",
+                        isReference(row) ? "" : "Curator",
+                        isReference(row) ? "" : "ratio",
+                        isReference(row) ? "" : "target"));
             }
             List<String> cells = cells(row, "  met", "  MISSED");
             out.append(String.format(
@@ -167,8 +167,8 @@ record BenchReport(String setting, List<Result> results) {
     private static List<String> cells(BenchRow row, String met, String missed) {
         return List.of(
                 figure(row.metric(), row.zklock()),
-                isRaw(row) ? "" : figure(row.metric(), row.curator()),
-                isRaw(row) ? "" : ratio(row.ratio()),
+                isReference(row) ? "" : figure(row.metric(), row.curator()),
+                isReference(row) ? "" : ratio(row.ratio()),
                 row.target() == null ? "" : row.target() + (row.isMet() ? met : missed));
     }
 
@@ -177,6 +177,7 @@ record BenchReport(String setting, List<Result> results) {
                 "acquisitions", m.acquisitions(),
                 "sharedAcquisitions", m.sharedAcquisitions(),
                 "timeouts", m.timeouts(),
+                "acquisitionsByGroup", m.acquisitionsByGroup(),
                 "seconds", Json.round(m.elapsedNanos() / 1e9, 3),
                 "requests", m.requests().isPresent() ? m.requests().getAsLong() : null,
                 "watchEvents", m.watchEvents().isPresent() ? m.watchEvents().getAsLong() : null,
@@ -187,10 +188,11 @@ record BenchReport(String setting, List<Result> results) {
         return row.target().ofRatio() ? ratio(row.ratio()) : figure(row.metric(), row.zklock());
     }
 
-    private static boolean isRaw(BenchRow row) {
+    /** Tells whether the row is of a reference with one figure only: the raw floor, or the JDK fair lock. */
+    private static boolean isReference(BenchRow row) {
         return Double.isNaN(row.curator())
                 && Double.isNaN(row.ratio())
-                && row.group().startsWith("raw floor");
+                && (row.group().equals(LockScenario.RAW_FLOOR) || row.group().equals(LockScenario.JDK_FAIR_LOCK));
     }
 
     private static Object number(double value) {

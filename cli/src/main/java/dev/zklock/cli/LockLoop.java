@@ -2,6 +2,7 @@ package dev.zklock.cli;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -29,7 +30,10 @@ import org.HdrHistogram.Histogram;
  * finished: every request in between belongs to the run (and to the pings of idle clients, a few per ten seconds).
  *
  * <p>Overlaps are counted as a check on the locks: an exclusive holder beside anyone, or a reader beside an exclusive
- * holder. Hand-off is timed from an exclusive holder's release to the next exclusive holder's acquisition.
+ * holder. Hand-off is timed from an exclusive holder's release to the next exclusive holder's acquisition. Where the
+ * contenders are grouped (one group per client), the acquisitions of each group are counted, and an exclusive acquire
+ * whose holder before was of another group is timed on its own, from its call to its grant: the wait of the first
+ * acquire after the lock was another client's.
  */
 final class LockLoop {
     /** How long a contender may take to finish after the run's time is up before the bench gives up. */
@@ -102,14 +106,20 @@ final class LockLoop {
             Histogram acquire = Measurement.histogram();
             Histogram release = Measurement.histogram();
             Histogram handOff = Measurement.histogram();
-            for (Future<Result> future : results) {
-                Result result = awaitResult(future, duration);
+            Histogram exclusiveAcquire = Measurement.histogram();
+            Histogram switchAcquire = Measurement.histogram();
+            long[] byGroup = new long[groups()];
+            for (int i = 0; i < results.size(); i++) {
+                Result result = awaitResult(results.get(i), duration);
                 acquisitions += result.acquisitions;
                 shared += result.shared;
                 timeouts += result.timeouts;
+                byGroup[contenders.get(i).group()] += result.acquisitions;
                 acquire.add(result.acquire);
                 release.add(result.release);
                 handOff.add(result.handOff);
+                exclusiveAcquire.add(result.exclusiveAcquire);
+                switchAcquire.add(result.switchAcquire);
             }
             long elapsed = System.nanoTime() - start;
             ServerReadings.Window window = ServerReadings.Window.between(before, ensemble.counters());
@@ -121,6 +131,9 @@ final class LockLoop {
                     acquire,
                     release,
                     handOff,
+                    exclusiveAcquire,
+                    switchAcquire,
+                    Arrays.stream(byGroup).boxed().toList(),
                     acquisitions,
                     window.requests(),
                     window.watchEvents(),
@@ -142,9 +155,17 @@ final class LockLoop {
             }
             long acquired = System.nanoTime();
             enter(contender.shared());
-            result.acquire.recordValue(Math.min(acquired - asked, Measurement.MAX_NANOS));
-            if (!contender.shared() && releasedBy >= 0 && releasedBy != index) {
-                result.handOff.recordValue(Math.min(acquired - releasedAt, Measurement.MAX_NANOS));
+            long wait = Math.min(acquired - asked, Measurement.MAX_NANOS);
+            result.acquire.recordValue(wait);
+            if (!contender.shared()) {
+                result.exclusiveAcquire.recordValue(wait);
+                int before = releasedBy;
+                if (before >= 0 && before != index) {
+                    result.handOff.recordValue(Math.min(acquired - releasedAt, Measurement.MAX_NANOS));
+                }
+                if (before >= 0 && contenders.get(before).group() != contender.group()) {
+                    result.switchAcquire.recordValue(wait);
+                }
             }
             result.acquisitions++;
             result.shared += contender.shared() ? 1 : 0;
@@ -161,6 +182,10 @@ final class LockLoop {
             result.release.recordValue(Math.min(System.nanoTime() - releasing, Measurement.MAX_NANOS));
         } while (System.nanoTime() - deadline < 0);
         return result;
+    }
+
+    private int groups() {
+        return contenders.stream().mapToInt(Contender::group).max().orElse(0) + 1;
     }
 
     /** Counts an overlap if the holder that has just entered is not allowed beside those inside. */
@@ -193,6 +218,8 @@ final class LockLoop {
         final Histogram acquire = Measurement.histogram();
         final Histogram release = Measurement.histogram();
         final Histogram handOff = Measurement.histogram();
+        final Histogram exclusiveAcquire = Measurement.histogram();
+        final Histogram switchAcquire = Measurement.histogram();
         long acquisitions;
         long shared;
         long timeouts;

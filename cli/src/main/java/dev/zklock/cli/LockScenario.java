@@ -7,13 +7,15 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.recipes.locks.InterProcessLock;
 
 /**
  * The scenarios of a plain lock recipe, or of the part of one that is a plain lock (a read lock, a multi-lock over n
- * paths): one contender alone (with the raw floor beside it), N contenders each on a client (session) of its own, or N
- * threads sharing one client and one lock object. Each contender loops acquire/release with nothing done while
- * holding.
+ * paths): one contender alone (with the raw floor beside it), N contenders each on a client (session) of its own, N
+ * threads sharing one client and one lock object (with a JDK fair lock among the same threads beside them, for a lock
+ * with local hand-off), or one thread alone on a lock that keeps its node cached. Each contender loops acquire/release
+ * with nothing done while holding.
  */
 final class LockScenario implements Scenario {
     /** How the contenders of a scenario are laid out. */
@@ -28,13 +30,22 @@ final class LockScenario implements Scenario {
          * Two contenders on clients of their own, each holding for {@link #HAND_OFF_HOLD}, so that the other already
          * watches when it releases: the hand-off alone, the only node ahead gone.
          */
-        HAND_OFF
+        HAND_OFF,
+        /**
+         * One contender, alone, on a lock that keeps its node cached after a release (keepIdle): after the first
+         * cycle, what a hold costs with the node already there.
+         */
+        CACHED
     }
+
+    /** How long another client may wait for a cached node to go: far longer than a watch event and a delete take. */
+    private static final Duration END_CACHING_WAIT = Duration.ofSeconds(10);
 
     /** How long a holder keeps the lock in the hand-off scenario: far longer than a waiter takes to queue and watch. */
     static final Duration HAND_OFF_HOLD = Duration.ofMillis(2);
 
     static final String RAW_FLOOR = "raw floor (one create + one delete, raw ZooKeeper handle)";
+    static final String JDK_FAIR_LOCK = "JDK fair ReentrantLock(true), same threads, no ZooKeeper";
     static final String ACQUIRE_P50 = "acquire p50 (ms)";
     static final String VS_RAW_CREATE = "acquire p50 / raw create p50";
     static final String VS_PIPELINED_PAIR = "acquire p50 / create + pipelined listing p50";
@@ -42,6 +53,8 @@ final class LockScenario implements Scenario {
     static final String CYCLES_PER_SECOND = "cycles/s";
     static final String ACQUISITIONS_PER_SECOND = "acquisitions/s";
     static final String HAND_OFF_P50 = "hand-off p50 (ms)";
+    static final String VS_JDK = "acquisitions/s / JDK fair lock's, same threads";
+    static final String REQUESTS_AFTER_THE_FIRST = "requests per cycle after the first";
     static final String REQUESTS_PER_ACQUISITION = "requests per acquisition";
     static final String WATCH_EVENTS_PER_RELEASE = "watch events per release";
 
@@ -84,6 +97,19 @@ final class LockScenario implements Scenario {
         return new LockScenario(recipe, Layout.SHARED_LOCK, n, List.of(Side.ZKLOCK, Side.CURATOR));
     }
 
+    /**
+     * {@code n} threads sharing one client and one lock object, and beside them a JDK fair {@code ReentrantLock} passed
+     * among {@code n} threads in the same way: the most a local hand-off could give.
+     */
+    static LockScenario sharedLockBesideJdk(Recipe recipe, int n) {
+        return new LockScenario(recipe, Layout.SHARED_LOCK, n, List.of(Side.ZKLOCK, Side.CURATOR, Side.JDK));
+    }
+
+    /** One thread alone on a lock that keeps its node cached between holds, beside Curator's. */
+    static LockScenario cached(Recipe recipe) {
+        return new LockScenario(recipe, Layout.CACHED, 1, List.of(Side.ZKLOCK, Side.CURATOR));
+    }
+
     /** Sets the target of the row named {@code metric}; returns this scenario. */
     LockScenario target(String metric, Target target) {
         targets.set(metric, target);
@@ -103,8 +129,12 @@ final class LockScenario implements Scenario {
                     case CLIENTS -> contenders + " clients";
                     case SHARED_LOCK -> contenders + " threads, 1 lock object";
                     case HAND_OFF -> "hand-off, 2 clients holding " + HAND_OFF_HOLD.toMillis() + " ms";
+                    case CACHED -> "1 thread";
                 };
-        return recipe.part().isEmpty() ? name : name + ", " + recipe.part();
+        if (recipe.part().isEmpty()) {
+            return name;
+        }
+        return layout == Layout.CACHED ? recipe.part() + ", " + name : name + ", " + recipe.part();
     }
 
     @Override
@@ -120,7 +150,7 @@ final class LockScenario implements Scenario {
     @Override
     public String series() {
         return switch (layout) {
-            case UNCONTENDED, HAND_OFF -> "";
+            case UNCONTENDED, HAND_OFF, CACHED -> "";
             case CLIENTS -> "separate clients";
             case SHARED_LOCK -> "threads sharing 1 lock object";
         };
@@ -134,22 +164,47 @@ final class LockScenario implements Scenario {
     @Override
     public void prepare(BenchEnsemble ensemble) throws Exception {
         for (Side side : sides) {
-            ensemble.makePaths(recipe.lockPaths(path(ensemble, side)));
+            if (side != Side.JDK) {
+                ensemble.makePaths(recipe.lockPaths(path(ensemble, side)));
+            }
         }
-        ensemble.client(layout == Layout.SHARED_LOCK ? 0 : contenders - 1);
+        ensemble.client(
+                switch (layout) {
+                    case SHARED_LOCK -> 0;
+                    case CACHED -> 1; // the client that ends the caching after each round
+                    default -> contenders - 1;
+                });
     }
 
     @Override
     public Map<Side, Measurement> round(BenchEnsemble ensemble, List<Side> order, Duration duration) throws Exception {
-        if (layout == Layout.UNCONTENDED) {
+        if (layout == Layout.UNCONTENDED || layout == Layout.CACHED) {
             Map<Side, InterProcessLock> locks = new EnumMap<>(Side.class);
             for (Side side : order) {
                 locks.put(side, recipe.make(side, ensemble.client(0), path(ensemble, side)));
             }
-            return AlternatingLoop.run(order, locks, duration.multipliedBy(order.size()), ensemble);
+            Map<Side, Measurement> measured =
+                    AlternatingLoop.run(order, locks, duration.multipliedBy(order.size()), ensemble);
+            if (layout == Layout.CACHED) {
+                endCaching(ensemble);
+            }
+            return measured;
         }
         Duration hold = layout == Layout.HAND_OFF ? HAND_OFF_HOLD : Duration.ZERO;
         return LockLoop.eachSide(order, side -> contenders(ensemble, side), duration, hold, ensemble);
+    }
+
+    /**
+     * Makes the round's cached node go, its counting over: a waiter of another client ends the caching at once, so no
+     * cached node, watch or timer of this round outlives it into the next scenario's counts.
+     */
+    private void endCaching(BenchEnsemble ensemble) throws Exception {
+        InterProcessLock other = Recipe.reentrant().make(Side.ZKLOCK, ensemble.client(1), path(ensemble, Side.ZKLOCK));
+        if (!other.acquire(END_CACHING_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+            throw new CommandFailure("the cached node of " + recipe.zklockName() + " on '" + path(ensemble, Side.ZKLOCK)
+                    + "' was not released to another client within " + END_CACHING_WAIT.toSeconds() + " s");
+        }
+        other.release();
     }
 
     private List<Contender> contenders(BenchEnsemble ensemble, Side side) throws InterruptedException {
@@ -167,7 +222,13 @@ final class LockScenario implements Scenario {
     @Override
     public List<BenchRow> rows(Map<Side, Measurement> measured) {
         List<BenchRow> rows = new ArrayList<>();
-        if (layout == Layout.UNCONTENDED) {
+        if (layout == Layout.CACHED) {
+            rows.add(targets.row(this, measured, ACQUIRE_P50, m -> m.acquireMillis(50)));
+            rows.add(targets.row(this, measured, "acquire p99 (ms)", m -> m.acquireMillis(99)));
+            rows.add(targets.row(this, measured, "release p50 (ms)", m -> m.releaseMillis(50)));
+            rows.add(targets.row(this, measured, CYCLES_PER_SECOND, Measurement::perSecond));
+            rows.add(targets.row(this, measured, REQUESTS_AFTER_THE_FIRST, Measurement::requestsPerAcquisition));
+        } else if (layout == Layout.UNCONTENDED) {
             rows.add(targets.row(this, measured, ACQUIRE_P50, m -> m.acquireMillis(50)));
             rows.add(targets.row(this, measured, "acquire p99 (ms)", m -> m.acquireMillis(99)));
             rows.add(targets.row(this, measured, "release p50 (ms)", m -> m.releaseMillis(50)));
@@ -194,8 +255,23 @@ final class LockScenario implements Scenario {
             rows.add(targets.row(this, measured, "hand-off p99 (ms)", m -> m.handOffMillis(99)));
             rows.add(targets.row(this, measured, REQUESTS_PER_ACQUISITION, Measurement::requestsPerAcquisition));
             rows.add(targets.row(this, measured, WATCH_EVENTS_PER_RELEASE, Measurement::watchEventsPerRelease));
+            Measurement jdk = measured.get(Side.JDK);
+            if (jdk != null) {
+                double rate = jdk.perSecond();
+                rows.add(targets.row(this, measured, VS_JDK, m -> m.perSecond() / rate));
+                rows.addAll(jdkRows(jdk));
+            }
         }
         return rows;
+    }
+
+    /** The JDK fair lock's rows, in a group of their own that the report shows last, as the raw floor's. */
+    private List<BenchRow> jdkRows(Measurement jdk) {
+        String scenario = contenders + " threads, 1 lock object";
+        return List.of(
+                new BenchRow(JDK_FAIR_LOCK, scenario, ACQUISITIONS_PER_SECOND, jdk.perSecond(), Double.NaN, null),
+                new BenchRow(JDK_FAIR_LOCK, scenario, HAND_OFF_P50, jdk.handOffMillis(50), Double.NaN, null),
+                new BenchRow(JDK_FAIR_LOCK, scenario, "hand-off p99 (ms)", jdk.handOffMillis(99), Double.NaN, null));
     }
 
     /**

@@ -1,15 +1,17 @@
 package dev.zklock.cli;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
 import org.HdrHistogram.Histogram;
 
 /**
- * What one bench run of one side measured: acquisitions in a time (how many of them shared, by readers), acquires that
- * timed out, the latency of each acquire and release, the hand-off latency (from a holder's release to the next
- * holder's acquisition, when the next holder is someone else), and the ZooKeeper requests and watch events the servers
- * counted over a number of acquisitions (all of the run's, or those of a counting window of its own). Runs of several
- * rounds {@linkplain #plus add up}. Not thread-safe.
+ * What one bench run of one side measured: acquisitions in a time (how many of them shared, by readers, and how many by
+ * each group of contenders, e.g. each client), acquires that timed out, the latency of each acquire and release, the
+ * hand-off latency (from a holder's release to the next holder's acquisition, when the next holder is someone else),
+ * and the ZooKeeper requests and watch events the servers counted over a number of acquisitions (all of the run's, or
+ * those of a counting window of its own). Runs of several rounds {@linkplain #plus add up}. Not thread-safe.
  *
  * @param acquisitions acquire/release cycles completed
  * @param sharedAcquisitions of those, the cycles of a shared lock (a read lock); the others were exclusive
@@ -18,6 +20,11 @@ import org.HdrHistogram.Histogram;
  * @param acquireNanos the latency of each acquire call
  * @param releaseNanos the latency of each release call
  * @param handOffNanos the latency of each hand-off to another contender
+ * @param exclusiveAcquireNanos the latency of each exclusive acquire: a writer's, in a mix with readers
+ * @param switchAcquireNanos the latency of each acquire that came after a holder of another group (another client):
+ *     from the call to the grant
+ * @param acquisitionsByGroup the acquisitions of each group of contenders, by group number; one group unless the
+ *     contenders were grouped
  * @param counted the acquisitions over which requests and watch events were counted
  * @param requests requests the servers received over those, if they could be asked
  * @param watchEvents watch events the servers sent over those, if they could be asked
@@ -31,6 +38,9 @@ record Measurement(
         Histogram acquireNanos,
         Histogram releaseNanos,
         Histogram handOffNanos,
+        Histogram exclusiveAcquireNanos,
+        Histogram switchAcquireNanos,
+        List<Long> acquisitionsByGroup,
         long counted,
         OptionalLong requests,
         OptionalLong watchEvents,
@@ -54,6 +64,9 @@ record Measurement(
                 merged(acquireNanos, other.acquireNanos),
                 merged(releaseNanos, other.releaseNanos),
                 merged(handOffNanos, other.handOffNanos),
+                merged(exclusiveAcquireNanos, other.exclusiveAcquireNanos),
+                merged(switchAcquireNanos, other.switchAcquireNanos),
+                sum(acquisitionsByGroup, other.acquisitionsByGroup),
                 counted + other.counted,
                 sum(requests, other.requests),
                 sum(watchEvents, other.watchEvents),
@@ -75,6 +88,17 @@ record Measurement(
         return perSecond(acquisitions - sharedAcquisitions);
     }
 
+    /**
+     * Returns the acquisitions of {@code group} in percent of all acquisitions, or NaN if there was none or the group
+     * did not run.
+     */
+    double sharePercent(int group) {
+        if (acquisitions == 0 || group >= acquisitionsByGroup.size()) {
+            return Double.NaN;
+        }
+        return acquisitionsByGroup.get(group) * 100.0 / acquisitions;
+    }
+
     /** Returns the acquires that timed out, in percent of all acquires, or NaN if there was none. */
     double timedOutPercent() {
         long attempts = acquisitions + timeouts;
@@ -94,6 +118,19 @@ record Measurement(
     /** Returns a percentile of the hand-off latency in milliseconds, or NaN if there was no hand-off. */
     double handOffMillis(double percentile) {
         return millis(handOffNanos, percentile);
+    }
+
+    /** Returns a percentile of the latency of exclusive acquires in milliseconds, or NaN if there was none. */
+    double exclusiveAcquireMillis(double percentile) {
+        return millis(exclusiveAcquireNanos, percentile);
+    }
+
+    /**
+     * Returns a percentile of the latency of the acquires that came after a holder of another group, in milliseconds,
+     * or NaN if there was none.
+     */
+    double switchAcquireMillis(double percentile) {
+        return millis(switchAcquireNanos, percentile);
     }
 
     /** Returns requests per acquisition, or NaN if the server could not be asked. */
@@ -118,6 +155,14 @@ record Measurement(
         Histogram sum = a.copy();
         sum.add(b);
         return sum;
+    }
+
+    private static List<Long> sum(List<Long> a, List<Long> b) {
+        List<Long> sum = new ArrayList<>();
+        for (int i = 0; i < Math.max(a.size(), b.size()); i++) {
+            sum.add((i < a.size() ? a.get(i) : 0) + (i < b.size() ? b.get(i) : 0));
+        }
+        return List.copyOf(sum);
     }
 
     private static OptionalLong sum(OptionalLong a, OptionalLong b) {

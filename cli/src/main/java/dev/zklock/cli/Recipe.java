@@ -4,6 +4,7 @@ import dev.zklock.recipes.locks.ZkExclusiveLock;
 import dev.zklock.recipes.locks.ZkMultiLock;
 import dev.zklock.recipes.locks.ZkReadWriteLock;
 import dev.zklock.recipes.locks.ZkReentrantLock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -39,6 +40,15 @@ record Recipe(
         Maker curator,
         boolean sharedByThreads) {
 
+    /**
+     * The most local passes in a row of a lock with local hand-off once another session waits: the documented default
+     * of {@code ZkLockBuilder.localHandOff()}, given explicitly so that the targets that depend on it follow it.
+     */
+    static final int MAX_PASSES = 64;
+
+    /** The longest a lock with local hand-off passes locally once another session waits: the documented default. */
+    static final Duration MAX_TIME = Duration.ofMillis(5);
+
     /** Makes one lock object on a client and path. */
     @FunctionalInterface
     interface Maker {
@@ -54,6 +64,42 @@ record Recipe(
                 "",
                 1,
                 ZkReentrantLock::new,
+                InterProcessMutex::new,
+                true);
+    }
+
+    /**
+     * {@code ZkReentrantLock} built with local hand-off at its documented bounds ({@link #MAX_PASSES} passes,
+     * {@link #MAX_TIME}) against {@code InterProcessMutex}: the threads that share one lock object pass it among
+     * themselves.
+     */
+    static Recipe reentrantLocalHandOff() {
+        return new Recipe(
+                "reentrant-local-hand-off",
+                "ZkReentrantLock",
+                "InterProcessMutex",
+                "local hand-off",
+                1,
+                (client, path) -> ZkReentrantLock.builder(client, path)
+                        .localHandOff(MAX_PASSES, MAX_TIME)
+                        .build(),
+                InterProcessMutex::new,
+                true);
+    }
+
+    /**
+     * {@code ZkReentrantLock} built to keep its node for {@code keepIdle} after the last release, against
+     * {@code InterProcessMutex}, which keeps nothing.
+     */
+    static Recipe reentrantKeepIdle(Duration keepIdle) {
+        return new Recipe(
+                "reentrant-keep-idle",
+                "ZkReentrantLock",
+                "InterProcessMutex",
+                "keepIdle",
+                1,
+                (client, path) ->
+                        ZkReentrantLock.builder(client, path).keepIdle(keepIdle).build(),
                 InterProcessMutex::new,
                 true);
     }
@@ -82,6 +128,25 @@ record Recipe(
                 (client, path) -> new ZkReadWriteLock(client, path).readLock(),
                 (client, path) -> new InterProcessReadWriteLock(client, path).readLock(),
                 false);
+    }
+
+    /**
+     * The read lock of a {@code ZkReadWriteLock} built with local hand-off at its documented bounds, against that of
+     * {@code InterProcessReadWriteLock}: the threads that share one lock object share one read node.
+     */
+    static Recipe readLockLocalHandOff() {
+        return new Recipe(
+                "readwrite-read-local-hand-off",
+                "ZkReadWriteLock",
+                "InterProcessReadWriteLock",
+                "read lock, local hand-off",
+                1,
+                (client, path) -> ZkReadWriteLock.builder(client, path)
+                        .localHandOff(MAX_PASSES, MAX_TIME)
+                        .build()
+                        .readLock(),
+                (client, path) -> new InterProcessReadWriteLock(client, path).readLock(),
+                true);
     }
 
     /** The write lock of {@code ZkReadWriteLock} against that of {@code InterProcessReadWriteLock}. */
@@ -127,13 +192,17 @@ record Recipe(
         return zklockName + " vs " + curatorName;
     }
 
-    /** Makes the lock of {@code side} on {@code path}; the raw floor's is a create and a delete on the raw handle. */
+    /**
+     * Makes the lock of {@code side} on {@code path}; the raw floor's is a create and a delete on the raw handle, the
+     * JDK side's a fair {@code ReentrantLock} that never calls ZooKeeper.
+     */
     InterProcessLock make(Side side, CuratorFramework client, String path) {
         return switch (side) {
             case ZKLOCK -> zklock.make(client, path);
             case CURATOR -> curator.make(client, path);
             case RAW -> new RawFloorLock(client, path, false);
             case RAW_LISTED -> new RawFloorLock(client, path, true);
+            case JDK -> new JdkFairLock();
         };
     }
 

@@ -4,26 +4,36 @@ import java.util.Locale;
 
 /**
  * A bound that a figure of the bench should keep, from the issue that set the targets: either the ratio of zklock's
- * figure to Curator's, or zklock's own figure.
+ * figure to Curator's, or zklock's own figure, at least a low bound, at most a high bound, or between both.
  *
  * @param ofRatio true to bound the ratio zklock / Curator, false to bound zklock's figure itself
- * @param atMost true for "at most {@code bound}", false for "at least"
- * @param bound the bound
+ * @param low the least the figure may be; negative infinity for no low bound
+ * @param high the most the figure may be; positive infinity for no high bound
  */
-record Target(boolean ofRatio, boolean atMost, double bound) {
+record Target(boolean ofRatio, double low, double high) {
     /** The ratio zklock / Curator is at most {@code bound}. */
     static Target ratioAtMost(double bound) {
-        return new Target(true, true, bound);
+        return new Target(true, Double.NEGATIVE_INFINITY, bound);
     }
 
     /** The ratio zklock / Curator is at least {@code bound}. */
     static Target ratioAtLeast(double bound) {
-        return new Target(true, false, bound);
+        return new Target(true, bound, Double.POSITIVE_INFINITY);
     }
 
     /** zklock's figure is at most {@code bound}. */
     static Target atMost(double bound) {
-        return new Target(false, true, bound);
+        return new Target(false, Double.NEGATIVE_INFINITY, bound);
+    }
+
+    /** zklock's figure is at least {@code bound}. */
+    static Target atLeast(double bound) {
+        return new Target(false, bound, Double.POSITIVE_INFINITY);
+    }
+
+    /** zklock's figure is at least {@code low} and at most {@code high}. */
+    static Target between(double low, double high) {
+        return new Target(false, low, high);
     }
 
     /** Tells whether the row keeps the target; false if the figure it bounds is not known. */
@@ -32,13 +42,21 @@ record Target(boolean ofRatio, boolean atMost, double bound) {
         if (Double.isNaN(value)) {
             return false;
         }
-        double rounded = Json.round(value, 2); // as the report shows it
-        return atMost ? rounded <= bound : rounded >= bound;
+        // As the report shows it: milliseconds with 3 decimals, ratios and the other figures with 2.
+        double rounded = Json.round(value, !ofRatio && row.metric().endsWith("(ms)") ? 3 : 2);
+        return rounded >= low && rounded <= high;
     }
 
     @Override
     public String toString() {
-        return String.format(Locale.ROOT, "%s %s%s", atMost ? "<=" : ">=", trim(bound), ofRatio ? "x" : "");
+        String unit = ofRatio ? "x" : "";
+        if (low == Double.NEGATIVE_INFINITY) {
+            return String.format(Locale.ROOT, "<= %s%s", trim(high), unit);
+        }
+        if (high == Double.POSITIVE_INFINITY) {
+            return String.format(Locale.ROOT, ">= %s%s", trim(low), unit);
+        }
+        return String.format(Locale.ROOT, "%s%s to %s%s", trim(low), unit, trim(high), unit);
     }
 
     private static String trim(double value) {

@@ -26,6 +26,8 @@ final class BenchCommandTest {
     @TempDir
     static Path dir;
 
+    private static final String REENTRANT = "ZkReentrantLock vs InterProcessMutex";
+
     private static CommandRun run;
     private static JsonNode report;
 
@@ -55,7 +57,16 @@ final class BenchCommandTest {
                 .map(scenario -> scenario.path("key").asText())
                 .toList();
 
-        assertThat(ran).containsExactlyElementsOf(planned).contains("readwrite-mix-8-1", "multi-crossed-2");
+        assertThat(ran)
+                .containsExactlyElementsOf(planned)
+                .contains(
+                        "readwrite-mix-8-1",
+                        "multi-crossed-2",
+                        "reentrant-local-hand-off-shared-lock-4",
+                        "reentrant-local-hand-off-client-cohorts-2x16",
+                        "reentrant-keep-idle-cached-1",
+                        "reentrant-keep-idle-second-client",
+                        "readwrite-read-local-hand-off-mix-8-1");
     }
 
     @Test
@@ -64,7 +75,7 @@ final class BenchCommandTest {
 
         assertThat(rows.isEmpty()).isFalse();
         for (JsonNode row : rows) {
-            if (row.path("group").asText().startsWith("raw floor")) {
+            if (isReference(row)) {
                 assertThat(row.path("zklock").isNumber()).as("%s", row).isTrue();
             } else if (!row.path("metric").asText().startsWith("hand-off") && !isCrossed(row)) {
                 assertThat(row.path("zklock").isNull()).as("%s", row).isFalse();
@@ -96,6 +107,51 @@ final class BenchCommandTest {
             })
     void bench_quick_countsTheRequestsOfEachCycle(String group, String scenario, String side, double requests) {
         assertThat(figure(group, scenario, "requests per cycle", side)).isBetween(requests, requests + 0.1);
+    }
+
+    @Test
+    void bench_quick_aCachedLockCostsNoRequestAfterItsFirstCycle() {
+        assertThat(figure(REENTRANT, "keepIdle, 1 thread", LockScenario.REQUESTS_AFTER_THE_FIRST, "zklock"))
+                .isBetween(0.0, 0.1);
+        assertThat(figure(REENTRANT, "keepIdle, 1 thread", LockScenario.REQUESTS_AFTER_THE_FIRST, "curator"))
+                .isBetween(3.0, 3.1);
+    }
+
+    @Test
+    void bench_quick_twoClientsWithLocalHandOff_shareEveryAcquisitionBetweenThem() {
+        String scenario = "2 clients x 16 threads, local hand-off";
+        for (String side : List.of("zklock", "curator")) {
+            double first = figure(REENTRANT, scenario, ClientCohortScenario.clientShare(1), side);
+            double second = figure(REENTRANT, scenario, ClientCohortScenario.clientShare(2), side);
+
+            assertThat(first + second).as(side).isCloseTo(100.0, org.assertj.core.data.Offset.offset(0.01));
+            assertThat(figure(REENTRANT, scenario, ClientCohortScenario.SWITCH_WAIT_P99, side))
+                    .as(side)
+                    .isPositive();
+        }
+    }
+
+    @Test
+    void bench_quick_localHandOffRunsBesideAJdkFairLockShownWithOneFigure() {
+        double jdk = figure(LockScenario.JDK_FAIR_LOCK, "4 threads, 1 lock object", "acquisitions/s", "zklock");
+        double zklock = figure(REENTRANT, "4 threads, 1 lock object, local hand-off", "acquisitions/s", "zklock");
+
+        assertThat(jdk).isPositive();
+        assertThat(figure(REENTRANT, "4 threads, 1 lock object, local hand-off", LockScenario.VS_JDK, "zklock"))
+                .isCloseTo(zklock / jdk, org.assertj.core.data.Offset.offset(0.01));
+    }
+
+    @Test
+    void bench_quick_readerThreadsWithLocalHandOffShowTheWritersWait() {
+        String group = "ZkReadWriteLock vs InterProcessReadWriteLock";
+        String scenario = "8 reader threads + 1 writer client, local hand-off";
+
+        assertThat(figure(group, scenario, ReadWriteScenario.WRITER_WAIT_P99, "zklock"))
+                .isPositive();
+        assertThat(figure(group, scenario, ReadWriteScenario.WRITER_WAIT_P99, "curator"))
+                .isPositive();
+        assertThat(figure(group, scenario, ReadWriteScenario.READER_ACQUISITIONS_PER_SECOND, "zklock"))
+                .isPositive();
     }
 
     @Test
@@ -140,6 +196,11 @@ final class BenchCommandTest {
         assertThat(image.getWidth()).isEqualTo(1060);
         assertThat(image.getHeight()).isEqualTo(560);
         assertThat(Files.size(png)).isGreaterThan(1000);
+    }
+
+    private static boolean isReference(JsonNode row) {
+        String group = row.path("group").asText();
+        return group.equals(LockScenario.RAW_FLOOR) || group.equals(LockScenario.JDK_FAIR_LOCK);
     }
 
     private static boolean isCrossed(JsonNode row) {

@@ -12,7 +12,7 @@ final class BenchPlanTest {
     private static final List<Integer> THREADS = List.of(4);
 
     @Test
-    void of_readWrite_runsItsLocksAloneThenTheMixes() {
+    void of_readWrite_runsItsLocksAloneThenTheMixesThenReaderThreadsWithLocalHandOff() {
         List<Scenario> plan = BenchPlan.of(List.of("readwrite"), CLIENTS, THREADS);
 
         assertThat(plan)
@@ -21,11 +21,14 @@ final class BenchPlanTest {
                         "readwrite-read-uncontended-1",
                         "readwrite-write-uncontended-1",
                         "readwrite-mix-8-1",
-                        "readwrite-mix-8-2");
+                        "readwrite-mix-8-2",
+                        "readwrite-read-local-hand-off-mix-8-1");
+        assertThat(plan.get(4).name()).isEqualTo("8 reader threads + 1 writer client, local hand-off");
+        assertThat(plan.get(4).contenders()).isEqualTo(9);
     }
 
     @Test
-    void of_plainLocks_runUncontendedThenClientsThenHandOffThenSharedLocks() {
+    void of_plainLocks_runUncontendedThenClientsThenHandOffThenSharedLocksThenLocalHandOff() {
         List<Scenario> plan = BenchPlan.of(List.of("exclusive", "reentrant"), CLIENTS, THREADS);
 
         assertThat(plan)
@@ -35,8 +38,33 @@ final class BenchPlanTest {
                         "reentrant-clients-2",
                         "reentrant-hand-off-2",
                         "reentrant-shared-lock-4",
+                        "reentrant-local-hand-off-shared-lock-4",
+                        "reentrant-local-hand-off-client-cohorts-2x16",
+                        "reentrant-keep-idle-cached-1",
+                        "reentrant-keep-idle-second-client",
                         "exclusive-uncontended-1",
                         "exclusive-clients-2");
+    }
+
+    @Test
+    void of_reentrant_namesTheLocalHandOffScenariosAndRunsAJdkFairLockBesideTheSharedLockObjects() {
+        List<Scenario> plan = BenchPlan.of(List.of("reentrant"), CLIENTS, List.of(8, 32));
+
+        List<Scenario> localHandOff = plan.subList(plan.size() - 5, plan.size());
+        assertThat(localHandOff)
+                .extracting(Scenario::name)
+                .containsExactly(
+                        "8 threads, 1 lock object, local hand-off",
+                        "32 threads, 1 lock object, local hand-off",
+                        "2 clients x 16 threads, local hand-off",
+                        "keepIdle, 1 thread",
+                        "second client acquires an idle cached lock");
+        assertThat(localHandOff).extracting(Scenario::group).containsOnly("ZkReentrantLock vs InterProcessMutex");
+        assertThat(localHandOff.get(0).sides()).containsExactly(Side.ZKLOCK, Side.CURATOR, Side.JDK);
+        assertThat(localHandOff.get(1).sides()).containsExactly(Side.ZKLOCK, Side.CURATOR, Side.JDK);
+        assertThat(localHandOff.subList(2, 5))
+                .allSatisfy(scenario -> assertThat(scenario.sides()).containsExactly(Side.ZKLOCK, Side.CURATOR));
+        assertThat(localHandOff.get(2).contenders()).isEqualTo(32);
     }
 
     @Test
@@ -61,11 +89,11 @@ final class BenchPlanTest {
     void of_multi_runsEachPathCountUncontendedThenCrossedOrders() {
         List<Scenario> plan = BenchPlan.of(List.of("multi", "readwrite"), CLIENTS, THREADS);
 
-        assertThat(plan.subList(4, plan.size()))
+        assertThat(plan.subList(5, plan.size()))
                 .extracting(Scenario::key)
                 .containsExactly(
                         "multi-1-uncontended-1", "multi-4-uncontended-1", "multi-8-uncontended-1", "multi-crossed-2");
-        assertThat(plan.subList(4, plan.size()))
+        assertThat(plan.subList(5, plan.size()))
                 .extracting(Scenario::name)
                 .containsExactly(
                         "uncontended, 1 path",

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import org.HdrHistogram.Histogram;
+import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
 
 /** The report's rows, ratios and targets, from made-up measurements: arithmetic and layout only. */
@@ -151,6 +152,161 @@ final class BenchReportTest {
     }
 
     @Test
+    void rows_sharedLockBesideJdk_giveTheRateOverTheJdkLocksAndItsRowsLastWithOneFigure() {
+        LockScenario scenario = LockScenario.sharedLockBesideJdk(Recipe.reentrantLocalHandOff(), 8)
+                .target(LockScenario.VS_JDK, Target.atLeast(0.5));
+        BenchReport report = report(
+                scenario,
+                Map.of(
+                        Side.ZKLOCK, measured(120_000, 6_000, 0),
+                        Side.CURATOR, measured(600, 1_400_000, 8000),
+                        Side.JDK, measured(200_000, 5_000, 0)));
+
+        List<BenchRow> rows = report.rows();
+
+        assertThat(scenario.name()).isEqualTo("8 threads, 1 lock object, local hand-off");
+        BenchRow vsJdk = row(rows, LockScenario.VS_JDK);
+        assertThat(vsJdk.zklock()).isCloseTo(0.6, within());
+        assertThat(vsJdk.curator()).isCloseTo(0.003, within());
+        assertThat(vsJdk.isMet()).isTrue();
+        List<BenchRow> jdk = rows.subList(rows.size() - 3, rows.size());
+        assertThat(jdk).extracting(BenchRow::group).containsOnly(LockScenario.JDK_FAIR_LOCK);
+        assertThat(jdk).extracting(BenchRow::scenario).containsOnly("8 threads, 1 lock object");
+        assertThat(jdk.get(0).zklock()).isCloseTo(200_000, within());
+        assertThat(report.markdown())
+                .contains("| " + LockScenario.JDK_FAIR_LOCK + " | 8 threads, 1 lock object | acquisitions/s | 200000 "
+                        + "|  |  |  |")
+                .contains("| acquisitions/s / JDK fair lock's, same threads | 0.60 | 0.00 | 200.00x | >= 0.5 met |");
+    }
+
+    @Test
+    void rows_clientCohorts_showEachClientsShareAndTheWaitAfterTheOtherClient() {
+        ClientCohortScenario scenario = ClientCohortScenario.of(Recipe.reentrantLocalHandOff(), 2, 16)
+                .target(ClientCohortScenario.clientShare(1), Target.between(35, 65))
+                .target(ClientCohortScenario.clientShare(2), Target.between(35, 65))
+                .target(ClientCohortScenario.SWITCH_WAIT_P99, Target.atMost(8));
+        BenchReport report = report(
+                scenario,
+                Map.of(
+                        Side.ZKLOCK, grouped(List.of(70_000L, 30_000L), 2_000_000),
+                        Side.CURATOR, grouped(List.of(160L, 140L), 90_000_000)));
+
+        List<BenchRow> rows = report.rows();
+
+        assertThat(scenario.name()).isEqualTo("2 clients x 16 threads, local hand-off");
+        assertThat(row(rows, "client 1's share of acquisitions (%)").zklock()).isCloseTo(70.0, within());
+        assertThat(row(rows, "client 2's share of acquisitions (%)").curator()).isCloseTo(46.67, within());
+        assertThat(row(rows, "client 1's share of acquisitions (%)").isMet()).isFalse();
+        BenchRow wait = row(rows, ClientCohortScenario.SWITCH_WAIT_P99);
+        assertThat(wait.zklock()).isCloseTo(2.0, within());
+        assertThat(wait.curator()).isCloseTo(90.0, Offset.offset(0.1));
+        assertThat(wait.isMet()).isTrue();
+        assertThat(report.text()).contains("35 to 65  MISSED");
+    }
+
+    @Test
+    void rows_cachedLock_countTheRequestsAfterTheFirstCycle() {
+        LockScenario scenario = LockScenario.cached(Recipe.reentrantKeepIdle(Duration.ofSeconds(30)))
+                .target(LockScenario.ACQUIRE_P50, Target.atMost(0.01))
+                .target(LockScenario.REQUESTS_AFTER_THE_FIRST, Target.atMost(0));
+        BenchReport report = report(
+                scenario,
+                Map.of(
+                        Side.ZKLOCK, measured(70_000, 1_000, 0),
+                        Side.CURATOR, measured(900, 400_000, 2700)));
+
+        List<BenchRow> rows = report.rows();
+
+        assertThat(rows).extracting(BenchRow::scenario).containsOnly("keepIdle, 1 thread");
+        assertThat(row(rows, LockScenario.ACQUIRE_P50).isMet()).isTrue();
+        BenchRow requests = row(rows, LockScenario.REQUESTS_AFTER_THE_FIRST);
+        assertThat(requests.zklock()).isZero();
+        assertThat(requests.curator()).isCloseTo(3.0, within());
+        assertThat(requests.isMet()).isTrue();
+    }
+
+    @Test
+    void rows_idleCachedLock_compareTheSecondClientsAcquireWithAPlainHandOffOfTheSameSide() {
+        IdleCachedLockScenario scenario = new IdleCachedLockScenario(
+                        Recipe.reentrantKeepIdle(Duration.ofSeconds(30)), Recipe.reentrant())
+                .target(IdleCachedLockScenario.VS_PLAIN_HAND_OFF, Target.atMost(2));
+        BenchReport report = report(
+                scenario,
+                Map.of(
+                        Side.ZKLOCK, acquireAndHandOff(1_100_000, 500_000),
+                        Side.CURATOR, acquireAndHandOff(600_000, 600_000)));
+
+        BenchRow ratio = row(report.rows(), IdleCachedLockScenario.VS_PLAIN_HAND_OFF);
+
+        assertThat(ratio.scenario()).isEqualTo("second client acquires an idle cached lock");
+        assertThat(ratio.zklock()).isCloseTo(2.2, within());
+        assertThat(ratio.curator()).isCloseTo(1.0, within());
+        assertThat(ratio.isMet()).isFalse();
+        assertThat(row(report.rows(), IdleCachedLockScenario.PLAIN_HAND_OFF_P50).zklock())
+                .isCloseTo(0.5, within());
+    }
+
+    @Test
+    void rows_readerThreadsSharingALock_showTheWritersWait() {
+        ReadWriteScenario scenario = ReadWriteScenario.sharedReaders(Recipe.readLockLocalHandOff(), 8, 1)
+                .target(ReadWriteScenario.WRITER_WAIT_P99, Target.atMost(8));
+        Histogram writerWait = Measurement.histogram();
+        writerWait.recordValueWithCount(3_000_000, 99);
+        writerWait.recordValue(20_000_000);
+        Measurement zklock = new Measurement(
+                1_000_100,
+                1_000_000,
+                0,
+                ONE_SECOND.toNanos(),
+                Measurement.histogram(),
+                Measurement.histogram(),
+                Measurement.histogram(),
+                writerWait,
+                Measurement.histogram(),
+                List.of(1_000_100L),
+                1_000_100,
+                OptionalLong.of(400),
+                OptionalLong.of(100),
+                0);
+
+        List<BenchRow> rows = report(scenario, Map.of(Side.ZKLOCK, zklock, Side.CURATOR, measured(900, 800, 0, 4000)))
+                .rows();
+
+        assertThat(rows)
+                .extracting(BenchRow::scenario)
+                .containsOnly("8 reader threads + 1 writer client, local hand-off");
+        assertThat(row(rows, ReadWriteScenario.READER_ACQUISITIONS_PER_SECOND).ratio())
+                .isCloseTo(1250, within());
+        assertThat(row(rows, "writer wait p50 (ms)").zklock()).isCloseTo(3.0, within());
+        BenchRow p99 = row(rows, ReadWriteScenario.WRITER_WAIT_P99);
+        assertThat(p99.zklock()).isCloseTo(3.0, within());
+        assertThat(p99.isMet()).isTrue();
+    }
+
+    @Test
+    void isMet_betweenAndAtLeast_keepBothBoundsAndShowMillisecondsToThreeDecimals() {
+        assertThat(Target.between(35, 65)).hasToString("35 to 65");
+        assertThat(Target.atLeast(0.5)).hasToString(">= 0.5");
+        assertThat(new BenchRow("g", "s", "share (%)", 35.0, 50.0, Target.between(35, 65)).isMet())
+                .isTrue();
+        assertThat(new BenchRow("g", "s", "share (%)", 65.01, 50.0, Target.between(35, 65)).isMet())
+                .isFalse();
+        assertThat(new BenchRow("g", "s", "hand-off p50 (ms)", 0.054, 1.0, Target.atMost(0.05)).isMet())
+                .isFalse();
+        assertThat(new BenchRow("g", "s", "hand-off p50 (ms)", 0.0504, 1.0, Target.atMost(0.05)).isMet())
+                .isTrue();
+    }
+
+    @Test
+    void plus_addsTheAcquisitionsOfEachGroup() {
+        Measurement sum = grouped(List.of(10L, 20L), 1_000_000).plus(grouped(List.of(5L, 5L), 1_000_000));
+
+        assertThat(sum.acquisitionsByGroup()).containsExactly(15L, 25L);
+        assertThat(sum.sharePercent(1)).isCloseTo(62.5, within());
+        assertThat(sum.sharePercent(2)).isNaN();
+    }
+
+    @Test
     void isMet_comparesTheFigureAsShown() {
         BenchRow row = new BenchRow("g", "s", "requests per acquisition", 5.004, 5.0, Target.atMost(5.0));
 
@@ -192,9 +348,62 @@ final class BenchReportTest {
                 latency,
                 latency,
                 latency,
+                latency,
+                latency,
+                List.of(acquisitions),
                 acquisitions,
                 OptionalLong.of(requests),
                 OptionalLong.of(acquisitions),
+                0);
+    }
+
+    /**
+     * A run whose groups of contenders made {@code byGroup} acquisitions, each acquire after another group's hold
+     * taking {@code switchNanos}.
+     */
+    private static Measurement grouped(List<Long> byGroup, long switchNanos) {
+        long acquisitions = byGroup.stream().mapToLong(Long::longValue).sum();
+        Histogram latency = Measurement.histogram();
+        latency.recordValueWithCount(5_000, acquisitions);
+        Histogram switches = Measurement.histogram();
+        switches.recordValueWithCount(switchNanos, 100);
+        return new Measurement(
+                acquisitions,
+                0,
+                0,
+                ONE_SECOND.toNanos(),
+                latency,
+                latency,
+                latency,
+                latency,
+                switches,
+                byGroup,
+                acquisitions,
+                OptionalLong.of(acquisitions / 100),
+                OptionalLong.of(acquisitions / 100),
+                0);
+    }
+
+    /** A run of cycles whose acquires took {@code acquireNanos} and whose hand-offs took {@code handOffNanos}. */
+    private static Measurement acquireAndHandOff(long acquireNanos, long handOffNanos) {
+        Histogram acquire = Measurement.histogram();
+        acquire.recordValueWithCount(acquireNanos, 100);
+        Histogram handOff = Measurement.histogram();
+        handOff.recordValueWithCount(handOffNanos, 100);
+        return new Measurement(
+                100,
+                0,
+                0,
+                ONE_SECOND.toNanos(),
+                acquire,
+                Measurement.histogram(),
+                handOff,
+                acquire,
+                Measurement.histogram(),
+                List.of(100L),
+                20,
+                OptionalLong.of(180),
+                OptionalLong.of(60),
                 0);
     }
 
