@@ -2,8 +2,11 @@ package dev.zklock.recipes.locks;
 
 import dev.zklock.recipes.locks.engine.Deadline;
 import dev.zklock.recipes.locks.engine.LockNode;
+import dev.zklock.recipes.locks.engine.RevocationWatch;
 import java.util.Collection;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -103,6 +106,12 @@ abstract class ThreadOwnedLock extends AbstractZkLock {
      */
     public int getHoldCount() {
         return holds.holdCount();
+    }
+
+    /** Makes every later hold of this lock revocable: {@code listenerCall} runs on {@code executor} per request. */
+    void revocable(Runnable listenerCall, Executor executor) {
+        Objects.requireNonNull(executor, "executor");
+        core.path().setRevocation(new RevocationWatch(listenerCall, executor));
     }
 
     /** Tells whether a thread holds this instance (even a lost hold) or is acquiring it; for a registry's eviction. */

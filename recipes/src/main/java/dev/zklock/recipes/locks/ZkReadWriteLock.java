@@ -8,7 +8,10 @@ import dev.zklock.recipes.locks.engine.NodeNames;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ForkJoinPool;
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.recipes.locks.RevocationListener;
 
 /**
  * A distributed read/write lock on a ZooKeeper path: many readers or one writer. The zklock counterpart of Curator's
@@ -223,6 +226,18 @@ public final class ZkReadWriteLock {
         return readLock.path();
     }
 
+    /**
+     * Asks whoever holds the lock path, readers or writer, to let go, as each holder's node is listed now (Curator's
+     * holders too, if they made their lock revocable). One listing, and one request per holder.
+     *
+     * @return how many holders were asked
+     * @throws InterruptedException if the thread is interrupted meanwhile
+     * @throws ZkLockException if ZooKeeper refuses the listing or a write
+     */
+    public int requestRevocation() throws InterruptedException {
+        return Revocation.requestOfHolders(readLock.core.path());
+    }
+
     @Override
     public String toString() {
         return "ZkReadWriteLock[" + path() + "]";
@@ -283,6 +298,45 @@ public final class ZkReadWriteLock {
                     .toList();
         }
 
+        /**
+         * Makes this lock revocable: every hold granted after this call keeps a data watch on its node, and a request to let
+         * go (Curator's {@code Revoker.attemptRevoke(client, nodePath)}, or {@link Revocation#request}) calls
+         * {@code listener} once per request, on the common fork-join pool, never on ZooKeeper's event thread. Revocation is
+         * cooperative: the listener decides whether and when the holder releases. Costs one data read per hold, and one per
+         * request; a lock not made revocable costs nothing for it.
+         *
+         * @param listener told of each request, with this lock
+         * @throws NullPointerException if {@code listener} is null
+         */
+        public void makeRevocable(RevocationListener<? super ReadLock> listener) {
+            makeRevocable(listener, ForkJoinPool.commonPool());
+        }
+
+        /**
+         * Makes this lock revocable, its listener run on {@code executor}; see {@link #makeRevocable(RevocationListener)}.
+         *
+         * @param listener told of each request, with this lock
+         * @param executor runs the listener; it must not run it on the calling thread if that may be ZooKeeper's event
+         *     thread and the listener blocks
+         * @throws NullPointerException if an argument is null
+         */
+        public void makeRevocable(RevocationListener<? super ReadLock> listener, Executor executor) {
+            Objects.requireNonNull(listener, "listener");
+            revocable(() -> listener.revocationRequested(this), executor);
+        }
+
+        /**
+         * Asks whoever holds this lock's path (readers and writers) to let go, as each holder's node is listed now (Curator's holders too, if they made
+         * their lock revocable). One listing, and one request per holder.
+         *
+         * @return how many holders were asked
+         * @throws InterruptedException if the thread is interrupted meanwhile
+         * @throws ZkLockException if ZooKeeper refuses the listing or a write
+         */
+        public int requestRevocation() throws InterruptedException {
+            return Revocation.requestOfHolders(core.path());
+        }
+
         @Override
         public String toString() {
             return "ZkReadWriteLock.ReadLock[" + path() + "]";
@@ -316,6 +370,45 @@ public final class ZkReadWriteLock {
             return core.path().participantNodes().stream()
                     .filter(NodeNames::isWriter)
                     .toList();
+        }
+
+        /**
+         * Makes this lock revocable: every hold granted after this call keeps a data watch on its node, and a request to let
+         * go (Curator's {@code Revoker.attemptRevoke(client, nodePath)}, or {@link Revocation#request}) calls
+         * {@code listener} once per request, on the common fork-join pool, never on ZooKeeper's event thread. Revocation is
+         * cooperative: the listener decides whether and when the holder releases. Costs one data read per hold, and one per
+         * request; a lock not made revocable costs nothing for it.
+         *
+         * @param listener told of each request, with this lock
+         * @throws NullPointerException if {@code listener} is null
+         */
+        public void makeRevocable(RevocationListener<? super WriteLock> listener) {
+            makeRevocable(listener, ForkJoinPool.commonPool());
+        }
+
+        /**
+         * Makes this lock revocable, its listener run on {@code executor}; see {@link #makeRevocable(RevocationListener)}.
+         *
+         * @param listener told of each request, with this lock
+         * @param executor runs the listener; it must not run it on the calling thread if that may be ZooKeeper's event
+         *     thread and the listener blocks
+         * @throws NullPointerException if an argument is null
+         */
+        public void makeRevocable(RevocationListener<? super WriteLock> listener, Executor executor) {
+            Objects.requireNonNull(listener, "listener");
+            revocable(() -> listener.revocationRequested(this), executor);
+        }
+
+        /**
+         * Asks whoever holds this lock's path (readers and writers) to let go, as each holder's node is listed now (Curator's holders too, if they made
+         * their lock revocable). One listing, and one request per holder.
+         *
+         * @return how many holders were asked
+         * @throws InterruptedException if the thread is interrupted meanwhile
+         * @throws ZkLockException if ZooKeeper refuses the listing or a write
+         */
+        public int requestRevocation() throws InterruptedException {
+            return Revocation.requestOfHolders(core.path());
         }
 
         @Override

@@ -42,6 +42,7 @@ public final class LockPath {
     private volatile QueueHooks hooks = QueueHooks.NONE;
     private volatile ClientContext context; // looked up once; a client's context lasts as long as the client
     private final List<LockStateListener> listeners;
+    private volatile RevocationWatch revocation; // null: holds are not revocable, and cost no request for it
     private volatile byte[] nodeData; // Curator's choice for our nodes' data, taken from its builder on first use
     private volatile List<ACL> nodeAcl; // and the ACL the client's provider gives; then reused
     private final String fixedPath;
@@ -104,10 +105,22 @@ public final class LockPath {
         }
     }
 
-    /** Starts the hold of a node just granted: its state is tracked by the client's one connection listener. */
+    /**
+     * Starts the hold of a node just granted: its state is tracked by the client's one connection listener, and, if the
+     * lock was made revocable, its data is watched for revocation requests (one request).
+     */
     public LockNode track(LockNode node) {
         context().tracker().track(node);
+        RevocationWatch revocation = this.revocation;
+        if (revocation != null) {
+            revocation.watch(this, node);
+        }
         return node;
+    }
+
+    /** Makes every later hold of this path revocable with {@code revocation}, or none with null. */
+    public void setRevocation(RevocationWatch revocation) {
+        this.revocation = revocation;
     }
 
     /** Ends a hold: stops tracking it and deletes its node on the calling thread ({@link #deleteHeld(LockNode)}). */

@@ -77,6 +77,19 @@ public sealed interface Reply {
         }
     }
 
+    /**
+     * A node's data and stat.
+     *
+     * @param data the data, possibly empty
+     * @param stat the stat as the server read it
+     */
+    record Data(byte[] data, Stat stat) implements Reply {
+        @Override
+        public Code code() {
+            return Code.OK;
+        }
+    }
+
     /** A request with nothing to answer but its success (a delete, a sync, a watch removed). */
     record Done() implements Reply {
         @Override

@@ -237,6 +237,15 @@ public final class ZooKeeperHandle {
         return reply;
     }
 
+    /** Reads a node's data and leaves {@code watcher} on it: {@link Reply.Data} or {@link Reply.Failed}. */
+    public CompletableFuture<Reply> readData(String path, Watcher watcher) {
+        CompletableFuture<Reply> reply = new CompletableFuture<>();
+        AsyncCallback.DataCallback callback =
+                (rc, p, ctx, data, stat) -> reply.complete(rc == 0 ? new Reply.Data(data, stat) : failed(rc));
+        zk.getData(path, watcher, callback, null);
+        return reply;
+    }
+
     /** Reads a node's stat, with no watch: {@link Reply.NodeStat} or {@link Reply.Failed}. */
     public CompletableFuture<Reply> exists(String path) {
         CompletableFuture<Reply> reply = new CompletableFuture<>();
