@@ -154,10 +154,20 @@ public interface LockKind {
     /**
      * Returns every built-in kind: the ones the chaos suite runs by default.
      *
-     * @return the mutexes, the multi-lock, and the read and write locks
+     * @return the mutexes, the multi-lock, the read and write locks, and the {@linkplain #cohorts() cohort kinds}
      */
     static List<LockKind> builtIn() {
-        return List.of(zkReentrant(), zkExclusive(), curatorMutex(), zkMulti(), zkRead(), zkWrite());
+        return List.of(
+                zkReentrant(),
+                zkExclusive(),
+                curatorMutex(),
+                zkMulti(),
+                zkRead(),
+                zkWrite(),
+                zkCohort(),
+                zkCohortCached(),
+                zkCohortRead(),
+                zkCohortWrite());
     }
 
     /**
