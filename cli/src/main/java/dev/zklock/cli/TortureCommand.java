@@ -57,14 +57,14 @@ final class TortureCommand implements Callable<Integer> {
     @Option(
             names = "--clients",
             defaultValue = "" + ChaosSettings.DEFAULT_CLIENTS,
-            description = "clients, each on a session of its own; client i runs lock kind i % kinds (default: "
+            description = "clients, each on a session of its own; client i runs lock kind i %% kinds (default: "
                     + "${DEFAULT-VALUE})")
     int clients;
 
     @Option(
             names = "--threads",
             defaultValue = "" + ChaosSettings.DEFAULT_THREADS,
-            description = "threads, at least --clients; thread i uses client i % clients, and the threads of one "
+            description = "threads, at least --clients; thread i uses client i %% clients, and the threads of one "
                     + "client share its cohort locks (default: ${DEFAULT-VALUE})")
     int threads;
 
