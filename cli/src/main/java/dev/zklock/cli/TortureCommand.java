@@ -24,17 +24,19 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * The chaos suite as a command: clients on an embedded ZooKeeper ensemble contend for zklock's and Curator's locks on
- * shared paths while sessions expire, connections drop, servers restart and leaders die; a progress bar on stderr, the
- * safety monitor's report on stdout, and exit status 1 if any safety property broke.
+ * The chaos suite as a command: clients on an embedded ZooKeeper ensemble contend for zklock's locks (cohort and cached
+ * ones among them, whose threads pass the lock locally) and Curator's on shared paths while sessions expire,
+ * connections drop, servers restart and leaders die; a progress bar on stderr, the safety monitor's report on stdout,
+ * and exit status 1 if any safety property broke.
  */
 @Command(
         name = "torture",
         mixinStandardHelpOptions = true,
-        description = "Contending clients, zklock's and Curator's locks on shared paths, and real faults (session "
-                + "expiries, connection drops, server restarts, leader kills) on an embedded ensemble; reports "
-                + "acquisitions, faults, overlaps, token regressions, leaked nodes and stuck waiters. Exit status 1 "
-                + "on any violation.")
+        description = "Contending clients, zklock's locks (cohort and cached ones among them) and Curator's on shared "
+                + "paths, and real faults (session expiries, connection drops, server restarts, leader kills) on an "
+                + "embedded ensemble; reports acquisitions, faults, overlaps, token regressions (a token smaller than "
+                + "the newest of its path; equal tokens are one node passed on), leaked nodes and stuck waiters. "
+                + "Exit status 1 on any violation.")
 final class TortureCommand implements Callable<Integer> {
     private static final String BASE_PATH = "/zklock-torture";
     private static final int SESSION_TIMEOUT_MS = 10_000;
@@ -52,13 +54,18 @@ final class TortureCommand implements Callable<Integer> {
     @Option(names = "--servers", defaultValue = "3", description = "servers, 1 to 7 (default: ${DEFAULT-VALUE})")
     int servers;
 
-    @Option(names = "--clients", defaultValue = "12", description = "clients (default: ${DEFAULT-VALUE})")
+    @Option(
+            names = "--clients",
+            defaultValue = "" + ChaosSettings.DEFAULT_CLIENTS,
+            description = "clients, each on a session of its own; client i runs lock kind i %% kinds (default: "
+                    + "${DEFAULT-VALUE})")
     int clients;
 
     @Option(
             names = "--threads",
-            defaultValue = "16",
-            description = "threads, at least --clients (default: ${DEFAULT-VALUE})")
+            defaultValue = "" + ChaosSettings.DEFAULT_THREADS,
+            description = "threads, at least --clients; thread i uses client i %% clients, and the threads of one "
+                    + "client share its cohort locks (default: ${DEFAULT-VALUE})")
     int threads;
 
     private long barSeconds; // confined to the command's thread
@@ -74,6 +81,11 @@ final class TortureCommand implements Callable<Integer> {
         err.printf(
                 "zklock torture: seed %d, %d s, %d server(s), %d clients, %d threads; starting ZooKeeper...%n",
                 runSeed, seconds, servers, clients, threads);
+        if (clients < settings.kinds().size()) {
+            err.printf(
+                    "note: client i runs lock kind i %% %d, so with %d clients only %s run%n",
+                    settings.kinds().size(), clients, settings.kinds().subList(0, clients));
+        }
         err.flush();
         Progress bar = new Progress(err, (int) seconds);
         ChaosReport report;
@@ -137,10 +149,14 @@ final class TortureCommand implements Callable<Integer> {
         report.failedFaults().entrySet().stream()
                 .sorted(Map.Entry.comparingByKey())
                 .forEach(failed -> out.printf("  not injected    %d x %s%n", failed.getValue(), failed.getKey()));
+        out.printf(
+                "same node         %d %s (held the node of the hold before: a local pass, a cached node, local "
+                        + "readers sharing one)%n",
+                safety.sameNodeHolds(), new TreeMap<>(report.sameNodeByKind()));
         out.printf("holds lost        %d (session ended while held: not a violation)%n", safety.lostHolds());
         out.printf("errors            %s%n", report.errors().isEmpty() ? "none" : new TreeMap<>(report.errors()));
         out.printf("overlaps          %d%n", safety.overlaps());
-        out.printf("token regressions %d%n", safety.tokenRegressions());
+        out.printf("token regressions %d (a token smaller than the newest of its path)%n", safety.tokenRegressions());
         out.printf("leaked nodes      %d%n", safety.leakedNodes());
         out.printf("stuck waiters     %d%n", safety.stuckWaiters());
         for (String violation : safety.firstViolations()) {

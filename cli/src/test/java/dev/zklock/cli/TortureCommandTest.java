@@ -16,18 +16,20 @@ final class TortureCommandTest {
 
     @Test
     void torture_shortSeededRun_reportsEveryFigureAndExitsZero() {
-        int status =
-                run("torture", "--seconds", "4", "--seed", "42", "--servers", "1", "--clients", "6", "--threads", "7");
+        int status = run(
+                "torture", "--seconds", "8", "--seed", "42", "--servers", "1", "--clients", "10", "--threads", "10");
 
         assertThat(status).as("exit status; stdout:%n%s%nstderr:%n%s", out, err).isZero();
         assertThat(out.toString())
-                .contains("seed              42 (replay: zklock torture --seconds 4 --seed 42")
-                .containsPattern("acquisitions +[1-9]\\d* \\{curator-mutex=\\d+, zk-exclusive=\\d+, zk-multi=\\d+, "
-                        + "zk-read=\\d+, zk-reentrant=\\d+, zk-write=\\d+}")
+                .contains("seed              42 (replay: zklock torture --seconds 8 --seed 42")
+                .containsPattern("acquisitions +[1-9]\\d* \\{curator-mutex=\\d+, "
+                        + "zk-cohort=\\d+, zk-cohort-cached=\\d+, zk-cohort-read=\\d+, zk-cohort-write=\\d+, "
+                        + "zk-exclusive=\\d+, zk-multi=\\d+, zk-read=\\d+, zk-reentrant=\\d+, zk-write=\\d+}")
+                .containsPattern("same node +\\d+ \\{")
                 .containsPattern("faults +\\d+ \\{")
                 .contains("overlaps          0", "token regressions 0", "leaked nodes      0", "stuck waiters     0")
                 .contains("verdict           clean");
-        assertThat(err.toString()).contains("seed 42").contains("] 4/4  4 s, ");
+        assertThat(err.toString()).contains("seed 42").contains("] 8/8  8 s, ");
     }
 
     @Test

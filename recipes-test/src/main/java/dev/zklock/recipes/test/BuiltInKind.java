@@ -1,5 +1,6 @@
 package dev.zklock.recipes.test;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.function.BiFunction;
 import org.apache.curator.framework.CuratorFramework;
@@ -11,6 +12,7 @@ import org.apache.curator.framework.CuratorFramework;
  * @param family the family of kinds that may share a lock path
  * @param pathsPerLock how many lock paths one lock object takes
  * @param isOwnedPerThread whether the threads of one client may share a lock object
+ * @param keepIdle how long a lock object may keep its node after its last release (zero: it deletes it at once)
  * @param factory makes a contender from a client and its lock paths
  */
 record BuiltInKind(
@@ -18,8 +20,19 @@ record BuiltInKind(
         String family,
         int pathsPerLock,
         boolean isOwnedPerThread,
+        Duration keepIdle,
         BiFunction<CuratorFramework, List<String>, Contender> factory)
         implements LockKind {
+    /** A kind whose lock objects delete their node at the release. */
+    BuiltInKind(
+            String name,
+            String family,
+            int pathsPerLock,
+            boolean isOwnedPerThread,
+            BiFunction<CuratorFramework, List<String>, Contender> factory) {
+        this(name, family, pathsPerLock, isOwnedPerThread, Duration.ZERO, factory);
+    }
+
     @Override
     public Contender newContender(CuratorFramework client, List<String> lockPaths) {
         if (lockPaths.size() != pathsPerLock) {

@@ -20,6 +20,16 @@ import org.apache.curator.framework.CuratorFramework;
  * session expiries, dropped connections, server restarts and, in an ensemble, leader kills. A {@link SafetyMonitor}
  * records every hold and wait; the run ends with a check that no lock node was left behind once every thread stopped.
  *
+ * <p>Clients stand for processes. Thread {@code i} uses client {@code i % clients}; the threads of one client share one
+ * lock object per path for kinds owned per thread ({@link LockKind#isOwnedPerThread()}), so a cohort lock's threads
+ * really do pass it among themselves, and get lock objects of their own otherwise.
+ *
+ * <p>The end-of-run check lists the lock paths with the clients still open (closing a session would delete its nodes
+ * whether or not the locks did), and waits, polling, until no lock node is left: up to the longest
+ * {@linkplain LockKind#keepIdle() keepIdle} of the kinds, within which a cached node is a live lock node of a live
+ * session rather than a leak, plus a settling time for deletes that a dropped connection deferred. A node still there
+ * after that is counted as left behind, cached or not.
+ *
  * <pre>{@code
  * ChaosReport report = Chaos.run(ChaosSettings.defaults(seed, Duration.ofSeconds(60)), servers, clients, "/chaos",
  *         progress -> {});
@@ -100,7 +110,7 @@ public final class Chaos {
         Duration elapsed = elapsed(start);
         finish(settings, servers, injector, actors);
         List<Thread> stuck = actors.stream().filter(Thread::isAlive).toList();
-        monitor.checkNoNodesLeft(clientFactory.apply("observer"), paths, SETTLE);
+        monitor.checkNoNodesLeft(clientFactory.apply("observer"), paths, settleTime(settings));
         for (Thread thread : stuck) {
             thread.interrupt();
             thread.join(TimeUnit.SECONDS.toMillis(10));
@@ -181,6 +191,15 @@ public final class Chaos {
 
     private static LockKind kindOf(ChaosSettings settings, int client) {
         return settings.kinds().get(client % settings.kinds().size());
+    }
+
+    /** How long nodes get to go once every thread stopped: the longest keepIdle of the kinds, plus SETTLE. */
+    private static Duration settleTime(ChaosSettings settings) {
+        return settings.kinds().stream()
+                .map(LockKind::keepIdle)
+                .max(Duration::compareTo)
+                .orElse(Duration.ZERO)
+                .plus(SETTLE);
     }
 
     private static Duration stuckAfter(ChaosSettings settings) {

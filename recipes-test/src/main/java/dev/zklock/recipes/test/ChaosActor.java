@@ -81,6 +81,9 @@ final class ChaosActor implements Runnable {
         }
         List<SafetyMonitor.Hold> holds =
                 claims.get().stream().map(claim -> monitor.enter(name, claim)).toList();
+        if (holds.stream().anyMatch(SafetyMonitor.Hold::isSameNodeAsBefore)) {
+            counters.onSameNode(kind);
+        }
         LockSupport.parkNanos(holdNanos); // the holder's work: the longer it holds, the likelier an overlap shows
         holds.forEach(SafetyMonitor.Hold::exit);
         try {

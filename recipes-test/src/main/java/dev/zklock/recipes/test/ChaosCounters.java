@@ -9,6 +9,7 @@ import org.apache.zookeeper.KeeperException;
 /** The counts of one chaos run, kept by its threads and read for progress and the report. Thread-safe. */
 final class ChaosCounters {
     private final Map<String, LongAdder> acquisitions = new ConcurrentHashMap<>();
+    private final Map<String, LongAdder> sameNode = new ConcurrentHashMap<>();
     private final Map<String, LongAdder> errors = new ConcurrentHashMap<>();
     private final Map<FaultKind, LongAdder> faults = new ConcurrentHashMap<>();
     private final LongAdder timeouts = new LongAdder();
@@ -17,6 +18,11 @@ final class ChaosCounters {
 
     void acquired(LockKind kind) {
         acquisitions.computeIfAbsent(kind.name(), k -> new LongAdder()).increment();
+    }
+
+    /** Counts an acquisition that holds the node of the hold before it on its path (a local pass, a cached node). */
+    void onSameNode(LockKind kind) {
+        sameNode.computeIfAbsent(kind.name(), k -> new LongAdder()).increment();
     }
 
     void timedOut() {
@@ -54,6 +60,7 @@ final class ChaosCounters {
                 elapsed,
                 total,
                 byKind,
+                sums(sameNode),
                 timeouts.sum(),
                 unidentified.sum(),
                 sums(errors),

@@ -12,6 +12,9 @@ import java.util.TreeMap;
  * @param elapsed how long the workload ran so far
  * @param acquisitions acquires that returned holding
  * @param acquisitionsByKind the same by lock kind name
+ * @param sameNodeByKind acquisitions, by lock kind name, that held the node of the hold before them on their path: a
+ *     cohort lock's local passes, cached nodes taken again, read nodes shared by local readers (kinds with none are
+ *     left out)
  * @param timeouts acquires whose time ran out
  * @param unidentifiedHolds acquisitions whose hold was lost before it could be identified and recorded
  * @param errors failed acquires and releases, by "kind operation: exception" (ZooKeeper refused, or gave up retrying)
@@ -25,6 +28,7 @@ public record ChaosReport(
         Duration elapsed,
         long acquisitions,
         Map<String, Long> acquisitionsByKind,
+        Map<String, Long> sameNodeByKind,
         long timeouts,
         long unidentifiedHolds,
         Map<String, Long> errors,
@@ -39,6 +43,7 @@ public record ChaosReport(
      */
     public ChaosReport {
         acquisitionsByKind = Map.copyOf(acquisitionsByKind);
+        sameNodeByKind = Map.copyOf(sameNodeByKind);
         errors = Map.copyOf(errors);
         faults = Map.copyOf(faults);
         failedFaults = Map.copyOf(failedFaults);
@@ -76,6 +81,7 @@ public record ChaosReport(
         return "seed " + seed + ", " + elapsed.toSeconds() + " s" + nl
                 + "acquisitions " + acquisitions + " " + new TreeMap<>(acquisitionsByKind) + ", timeouts " + timeouts
                 + ", unidentified holds " + unidentifiedHolds + nl
+                + "on the node of the hold before " + new TreeMap<>(sameNodeByKind) + nl
                 + "faults " + faultCount() + " " + byKind + ", failed to inject " + new TreeMap<>(failedFaults) + nl
                 + "errors " + new TreeMap<>(errors) + nl
                 + safety;

@@ -1,9 +1,11 @@
 package dev.zklock.recipes.test;
 
 import dev.zklock.recipes.locks.ZkExclusiveLock;
+import dev.zklock.recipes.locks.ZkLockBuilder;
 import dev.zklock.recipes.locks.ZkMultiLock;
 import dev.zklock.recipes.locks.ZkReadWriteLock;
 import dev.zklock.recipes.locks.ZkReentrantLock;
+import java.time.Duration;
 import java.util.List;
 import org.apache.curator.framework.CuratorFramework;
 
@@ -14,9 +16,14 @@ import org.apache.curator.framework.CuratorFramework;
  * lock object takes and which family of kinds it shares its paths with.
  *
  * <p>Kinds of one {@linkplain #family() family} agree on which nodes block which, so they may contend on the same
- * paths: zklock's exclusive, reentrant and multi-locks and Curator's mutex ({@link #MUTEX}: every earlier node blocks),
- * and read and write locks ({@link #READ_WRITE}: a reader is blocked by earlier writers only, so it would not see an
- * exclusive lock's node).
+ * paths: zklock's exclusive, reentrant and multi-locks, its cohort locks and Curator's mutex ({@link #MUTEX}: every
+ * earlier node blocks), and read and write locks, cohort ones among them ({@link #READ_WRITE}: a reader is blocked by
+ * earlier writers only, so it would not see an exclusive lock's node).
+ *
+ * <p>Cohort locks ({@link ZkLockBuilder#localHandOff()}) are owned per thread, and the workload gives the threads of
+ * one client one lock object per path: that is what lets them pass the lock among themselves with no ZooKeeper request.
+ * Consecutive holders of one node then have equal fencing tokens, which {@link SafetyMonitor} allows (tokens never go
+ * backwards).
  *
  * <p>Implementations must be safe for use by multiple threads; the built-in kinds are stateless.
  */
@@ -75,6 +82,47 @@ public interface LockKind {
     }
 
     /**
+     * Returns zklock's {@link ZkReentrantLock} with local hand-off and its default bounds
+     * ({@link ZkLockBuilder#localHandOff()}): the threads of one client pass it among themselves with no request.
+     *
+     * @return the kind
+     */
+    static LockKind zkCohort() {
+        return CohortContender.REENTRANT;
+    }
+
+    /**
+     * Returns zklock's {@link ZkReentrantLock} with local hand-off and a cached node
+     * ({@link ZkLockBuilder#keepIdle(Duration)}, 30 ms): after the last local release the node stays for that long
+     * while no other waiter is queued, so nodes are still there for up to {@link #keepIdle()} after a run stops.
+     *
+     * @return the kind
+     */
+    static LockKind zkCohortCached() {
+        return CohortContender.CACHED;
+    }
+
+    /**
+     * Returns the read lock of zklock's {@link ZkReadWriteLock} with local hand-off: the reader threads of one client
+     * share one read node until a writer queues behind it.
+     *
+     * @return the kind
+     */
+    static LockKind zkCohortRead() {
+        return CohortContender.READ;
+    }
+
+    /**
+     * Returns the write lock of zklock's {@link ZkReadWriteLock} with local hand-off: the writer threads of one client
+     * pass the write node among themselves.
+     *
+     * @return the kind
+     */
+    static LockKind zkCohortWrite() {
+        return CohortContender.WRITE;
+    }
+
+    /**
      * Returns Curator's {@code InterProcessMutex}, which shares its node layout with zklock's exclusive locks: on the
      * same path, it and they must exclude each other.
      *
@@ -95,12 +143,31 @@ public interface LockKind {
     }
 
     /**
+     * Returns the cohort kinds: zklock's locks with local hand-off, of both families, one of them cached.
+     *
+     * @return the cohort reentrant lock, its cached variant, and the cohort read and write locks
+     */
+    static List<LockKind> cohorts() {
+        return List.of(zkCohort(), zkCohortCached(), zkCohortRead(), zkCohortWrite());
+    }
+
+    /**
      * Returns every built-in kind: the ones the chaos suite runs by default.
      *
-     * @return the mutexes, the multi-lock, and the read and write locks
+     * @return the mutexes, the multi-lock, the read and write locks, and the {@linkplain #cohorts() cohort kinds}
      */
     static List<LockKind> builtIn() {
-        return List.of(zkReentrant(), zkExclusive(), curatorMutex(), zkMulti(), zkRead(), zkWrite());
+        return List.of(
+                zkReentrant(),
+                zkExclusive(),
+                curatorMutex(),
+                zkMulti(),
+                zkRead(),
+                zkWrite(),
+                zkCohort(),
+                zkCohortCached(),
+                zkCohortRead(),
+                zkCohortWrite());
     }
 
     /**
@@ -133,6 +200,18 @@ public interface LockKind {
      */
     default boolean isOwnedPerThread() {
         return false;
+    }
+
+    /**
+     * Returns how long a lock object of this kind may keep a lock node after its last release while no other waiter is
+     * queued (a cached cohort lock's {@link ZkLockBuilder#keepIdle(Duration)}): such a node is a live lock node, not a
+     * leak, until that time has passed. The end of a chaos run gives nodes this long to go before it counts them as
+     * left behind.
+     *
+     * @return zero for locks that delete their node at the release (the default)
+     */
+    default Duration keepIdle() {
+        return Duration.ZERO;
     }
 
     /**

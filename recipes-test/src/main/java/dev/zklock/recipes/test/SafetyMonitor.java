@@ -22,6 +22,13 @@ import org.apache.zookeeper.data.Stat;
  * (readers excepted among themselves), a fencing token that goes backwards on a path, a lock node left behind after
  * everyone is done, and a waiter that never finished.
  *
+ * <p>The token rule is the one zklock documents: tokens never go backwards. A hold whose token is smaller than the
+ * newest token of a hold it must follow is a regression; an equal token is not. Equal tokens are what a lock with local
+ * hand-off gives consecutive holders of one node (a release passes the node to another thread of the process, with no
+ * ZooKeeper request, and the node's creation zxid stays), what the local readers of one read node share, and what a
+ * cached node gives the next holder; the monitor counts such holds as {@linkplain SafetyReport#sameNodeHolds() holds on
+ * the node before}, not as violations. Two holds on one node at once are still an overlap, whoever holds.
+ *
  * <p>The code under test tells the monitor what happens: {@link #enter} right after an acquire returns and
  * {@link Hold#exit()} right before the release, so that the recorded hold lies inside the real one and any overlap
  * the monitor sees really happened; {@link #startWaiting} before an acquire and {@link Waiter#finished()} after it,
@@ -128,6 +135,7 @@ public final class SafetyMonitor {
     private final List<String> violations = new ArrayList<>(); // guarded by lock
     private long holds; // guarded by lock
     private long lostHolds; // guarded by lock
+    private long sameNodeHolds; // guarded by lock
     private long overlaps; // guarded by lock
     private long tokenRegressions; // guarded by lock
     private long leakedNodes; // guarded by lock
@@ -146,10 +154,11 @@ public final class SafetyMonitor {
 
     /**
      * Records that {@code owner} holds {@code claim} from now on, and checks it against the live holds of the path: any
-     * of them that conflicts with it (not both reads, not the same owner) is an overlap; a token not larger than every
-     * earlier token it must follow is a regression (an exclusive or write hold follows every earlier hold of the path,
-     * a read follows every earlier write or exclusive hold). A claim whose session has already ended is recorded as lost
-     * and checked for nothing.
+     * of them that conflicts with it (not both reads, not the same owner) is an overlap; a token smaller than the newest
+     * token it must follow is a regression (an exclusive or write hold follows every earlier hold of the path, a read
+     * follows every earlier write or exclusive hold), while a token equal to it is not: tokens never go backwards, and a
+     * lock that passes its node locally gives consecutive holders the same token. A claim whose session has already
+     * ended is recorded as lost and checked for nothing.
      *
      * @param owner the holder's name, unique among holders that hold on their own
      * @param claim what it holds
@@ -176,11 +185,15 @@ public final class SafetyMonitor {
                 }
             }
             long floor = claim.mode() == Mode.READ ? state.maxExclusiveToken : state.maxToken;
-            if (claim.token() <= floor) {
+            if (claim.token() < floor) {
                 tokenRegressions++;
                 violation(
                         "token regression on %s: %s (%s) entered after a hold with token %d",
                         claim.lockPath(), owner, claim, floor);
+            }
+            if (claim.token() == state.maxToken) {
+                sameNodeHolds++;
+                hold.sameNodeAsBefore = true;
             }
             state.maxToken = Math.max(state.maxToken, claim.token());
             if (claim.mode() != Mode.READ) {
@@ -275,7 +288,9 @@ public final class SafetyMonitor {
      * Waits up to {@code settle} until no lock path has a child, then records what is left as
      * {@linkplain #nodesLeft left behind}. Call it when every holder and waiter is done but their clients are still
      * open: once a session is closed, its nodes are gone whether or not the lock deleted them. Background deletes that a
-     * lost connection deferred get {@code settle} to land.
+     * lost connection deferred get {@code settle} to land, and so do cached nodes (a lock's {@code keepIdle}), which
+     * are live lock nodes until their time ends: give {@code settle} the longest keepIdle on top. A node still there
+     * after {@code settle}, cached or not, is left behind.
      *
      * @param observer a connected client allowed to list the paths
      * @param lockPaths the lock paths to check
@@ -325,7 +340,8 @@ public final class SafetyMonitor {
                     }
                 }
             }
-            return new SafetyReport(holds, lostHolds, waits, overlaps, tokenRegressions, leakedNodes, stuck, found);
+            return new SafetyReport(
+                    holds, lostHolds, sameNodeHolds, waits, overlaps, tokenRegressions, leakedNodes, stuck, found);
         }
     }
 
@@ -383,6 +399,7 @@ public final class SafetyMonitor {
         private final Claim claim;
         private boolean live = true; // guarded by lock
         private boolean exited; // guarded by lock
+        private boolean sameNodeAsBefore; // guarded by lock
 
         private Hold(String owner, Claim claim) {
             this.owner = owner;
@@ -404,6 +421,18 @@ public final class SafetyMonitor {
                     live = false;
                     paths.get(claim.lockPath()).live.remove(this);
                 }
+            }
+        }
+
+        /**
+         * Tells whether the hold came with the newest token of its path: it holds the node a hold before it held (a
+         * local pass of a cohort lock, a cached node taken again, or a read node shared by local readers).
+         *
+         * @return {@code true} if the token equals the newest one seen on the path when the hold entered
+         */
+        public boolean isSameNodeAsBefore() {
+            synchronized (lock) {
+                return sameNodeAsBefore;
             }
         }
 

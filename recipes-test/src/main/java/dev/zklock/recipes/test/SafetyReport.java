@@ -8,9 +8,13 @@ import java.util.List;
  *
  * @param holds holds entered
  * @param lostHolds holds whose session ended while they were held (or before they were recorded): lost, not broken
+ * @param sameNodeHolds holds whose fencing token equalled the newest of their path: the node of a hold before them,
+ *     passed on locally, cached, or shared by local readers (not a violation: tokens never go backwards, and these did
+ *     not)
  * @param waits acquires started
  * @param overlaps pairs of live, conflicting holds of one path at once
- * @param tokenRegressions holds whose fencing token was not larger than one they must follow
+ * @param tokenRegressions holds whose fencing token was smaller than the newest of a hold they must follow (tokens
+ *     must never go backwards; an equal token is a hold on the same node, see {@code sameNodeHolds})
  * @param leakedNodes lock nodes left behind after everyone was done
  * @param stuckWaiters acquires that had not finished when the report was taken
  * @param firstViolations the first violations, in the order seen, stuck waiters last
@@ -18,6 +22,7 @@ import java.util.List;
 public record SafetyReport(
         long holds,
         long lostHolds,
+        long sameNodeHolds,
         long waits,
         long overlaps,
         long tokenRegressions,
@@ -51,8 +56,9 @@ public record SafetyReport(
     @Override
     public String toString() {
         StringBuilder text = new StringBuilder(String.format(
-                "holds %d (lost %d), waits %d, overlaps %d, token regressions %d, leaked nodes %d, stuck waiters %d",
-                holds, lostHolds, waits, overlaps, tokenRegressions, leakedNodes, stuckWaiters));
+                "holds %d (lost %d, on the node before %d), waits %d, overlaps %d, token regressions %d, leaked nodes %d,"
+                        + " stuck waiters %d",
+                holds, lostHolds, sameNodeHolds, waits, overlaps, tokenRegressions, leakedNodes, stuckWaiters));
         for (String violation : firstViolations) {
             text.append(System.lineSeparator()).append("  ").append(violation);
         }

@@ -15,10 +15,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The chaos run as a test: every built-in lock kind on shared paths, real faults, and a clean report at the end. The
- * subclasses choose the servers. {@code -Dzklock.chaos.seconds=N} sets the length (default 30 s per suite), and
- * {@code -Dzklock.chaos.seed=S} replays the scenario of a failed run, whose seed the failure message names. The class
- * timeout allows runs of up to about 20 minutes; for longer ones also pass
+ * The chaos run as a test: every built-in lock kind on shared paths, cohort and cached locks among them, real faults,
+ * and a clean report at the end; every kind must acquire, and every cohort kind must have held the node of the hold
+ * before it at least once (a local pass, a cached node, local readers sharing one), or the run did not exercise what
+ * makes it a cohort. The subclasses choose the servers. {@code -Dzklock.chaos.seconds=N} sets the length (default 30 s
+ * per suite), and {@code -Dzklock.chaos.seed=S} replays the scenario of a failed run, whose seed the failure message
+ * names. The class timeout allows runs of up to about 20 minutes; for longer ones also pass
  * {@code -Djunit.jupiter.execution.timeout.mode=disabled}, or use {@code zklock torture}.
  */
 @Timeout(value = 30, unit = java.util.concurrent.TimeUnit.MINUTES)
@@ -50,6 +52,11 @@ abstract class ChaosSuite {
         assertThat(report.safety().stuckWaiters()).as(replay).isZero();
         for (LockKind kind : settings.kinds()) {
             assertThat(report.acquisitionsByKind().getOrDefault(kind.name(), 0L))
+                    .as(replay)
+                    .isPositive();
+        }
+        for (LockKind kind : LockKind.cohorts()) { // their threads shared the lock object, and it did pass locally
+            assertThat(report.sameNodeByKind().getOrDefault(kind.name(), 0L))
                     .as(replay)
                     .isPositive();
         }

@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.zklock.recipes.locks.engine.QueueHooks;
 import dev.zklock.recipes.test.FencedResource;
 import dev.zklock.recipes.test.LockActor;
 import dev.zklock.recipes.test.ServerCounters;
+import dev.zklock.recipes.test.TcpProxy;
 import dev.zklock.recipes.test.ZooKeeperExtension;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -14,6 +16,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Lock;
 import org.apache.curator.framework.CuratorFramework;
@@ -359,6 +362,65 @@ final class CohortLockTest {
             }
         }
         assertThat(readWrite.participantNodes()).isEmpty();
+    }
+
+    /**
+     * The child watch is a cohort's only way to learn of a waiter behind its node, and a listing can be lost with the
+     * connection while the session lives. Actors r1 and r2 are readers of one cohort on a client behind a proxy, w a
+     * writer of another client. The proxy holds r1's requests from its acquisition's first listing on, so the cohort's
+     * listing with its watch is sent and then lost when the connection drops; r1's hold goes IN_DOUBT and comes back
+     * HELD. Then w queues behind the read node. Allowed: the cohort learns of w (it sets its watch again once its hold is
+     * back), r2 queues behind w, w holds after r1 releases, then r2. Forbidden: the cohort never learns of w, so every
+     * local reader that comes joins the read node while w waits (w starves while local readers overlap).
+     */
+    @Test
+    void readLock_childWatchLostWithTheConnection_isSetAgainWhenTheHoldIsBackAndAWriterStopsNewReaders()
+            throws Exception {
+        TcpProxy proxy = TcpProxy.to(Integer.parseInt(zk.connectString().split(":")[1]));
+        try {
+            CuratorFramework proxied = zk.newClient(builder -> builder.connectString(proxy.connectString()));
+            ZkReadWriteLock readWrite = ZkReadWriteLock.builder(proxied, zk.path("rw"))
+                    .localHandOff()
+                    .build();
+            ZkReadWriteLock.ReadLock read = readWrite.readLock();
+            ZkReadWriteLock.WriteLock write = new ZkReadWriteLock(zk.newClient(), zk.path("rw")).writeLock();
+            AtomicBoolean held = new AtomicBoolean();
+            read.setHooks(new QueueHooks() {
+                @Override
+                public void entered(String lockPath, String ourNode, List<String> children) {
+                    if (held.compareAndSet(false, true)) {
+                        proxy.holdRequests(); // what the cohort sends next, its listing with the watch, stays here
+                    }
+                }
+            });
+            List<LockState> states = new CopyOnWriteArrayList<>();
+            read.addStateListener(event -> states.add(event.state()));
+            try (LockActor r1 = LockActor.start("r1");
+                    LockActor r2 = LockActor.start("r2");
+                    LockActor w = LockActor.start("w")) {
+                r1.run(read::acquire).join(); // the cohort's listing was sent before acquire returned
+                proxy.dropConnections(); // and fails with the connection; the session lives
+                proxy.resume();
+                await().until(() ->
+                        states.contains(LockState.IN_DOUBT) && states.get(states.size() - 1) == LockState.HELD);
+
+                CompletableFuture<Void> writes = w.run(write::acquire);
+                await().until(() -> readWrite.participantNodes().size() == 2);
+                await().until(() -> cohortOf(read).knowsOtherWaiter());
+                CompletableFuture<Void> lateReads = r2.run(read::acquire);
+                await().until(() -> cohortOf(read).waitingCount() == 1);
+                r1.run(read::release).join();
+                writes.get(10, TimeUnit.SECONDS);
+                assertThat(lateReads).isNotDone();
+                w.run(write::release).join();
+                lateReads.get(10, TimeUnit.SECONDS);
+                r2.run(read::release).join();
+            }
+            assertThat(held).isTrue();
+            assertThat(readWrite.participantNodes()).isEmpty();
+        } finally {
+            proxy.close();
+        }
     }
 
     @Test

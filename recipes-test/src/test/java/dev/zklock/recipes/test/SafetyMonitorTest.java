@@ -137,10 +137,38 @@ final class SafetyMonitorTest {
     }
 
     @Test
-    void enter_sameTokenTwice_countsARegression() {
-        monitor.enter("alice", new Claim(PATH, EXCLUSIVE, 12, 1)).exit();
+    void enter_sameTokenAsTheHoldBefore_isNoRegressionAndCountsAsAHoldOnTheSameNode() {
+        Hold first = monitor.enter("t1", new Claim(PATH, EXCLUSIVE, 12, 1));
+        first.exit();
+        Hold passed = monitor.enter("t2", new Claim(PATH, EXCLUSIVE, 12, 1)); // a local pass keeps the node's token
+        passed.exit();
 
-        monitor.enter("bob", new Claim(PATH, EXCLUSIVE, 12, 2)).exit();
+        SafetyReport report = monitor.report();
+        assertThat(report.isClean()).isTrue();
+        assertThat(report.tokenRegressions()).isZero();
+        assertThat(report.sameNodeHolds()).isEqualTo(1);
+        assertThat(first.isSameNodeAsBefore()).isFalse();
+        assertThat(passed.isSameNodeAsBefore()).isTrue();
+    }
+
+    @Test
+    void enter_sameTokenWhileTheHoldBeforeStillHolds_isAnOverlap() {
+        Hold first = monitor.enter("t1", new Claim(PATH, EXCLUSIVE, 12, 1));
+
+        monitor.enter("t2", new Claim(PATH, EXCLUSIVE, 12, 1));
+
+        SafetyReport report = monitor.report();
+        assertThat(report.overlaps()).isEqualTo(1);
+        assertThat(report.tokenRegressions()).isZero();
+        first.exit();
+    }
+
+    @Test
+    void enter_tokenBelowTheNewestAfterHoldsOnOneNode_countsARegression() {
+        monitor.enter("t1", new Claim(PATH, EXCLUSIVE, 12, 1)).exit();
+        monitor.enter("t2", new Claim(PATH, EXCLUSIVE, 12, 1)).exit();
+
+        monitor.enter("bob", new Claim(PATH, EXCLUSIVE, 11, 2)).exit();
 
         assertThat(monitor.report().tokenRegressions()).isEqualTo(1);
     }

@@ -12,7 +12,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** The monitor against real locks on a real server: a broken driver's overlap and a node left behind are caught. */
+/**
+ * The monitor against real locks on a real server: a broken driver's overlap and a node left behind are caught, and a
+ * cached node (a cohort lock's keepIdle) is waited for within the settle time and counted as left behind after it.
+ */
 @Timeout(60)
 final class SafetyMonitorZooKeeperTest {
     @RegisterExtension
@@ -66,5 +69,44 @@ final class SafetyMonitorZooKeeperTest {
         lock.release();
         assertThat(monitor.checkNoNodesLeft(client, List.of(zk.path("lock"), zk.path("never")), Duration.ofSeconds(5)))
                 .isZero();
+    }
+
+    @Test
+    void checkNoNodesLeft_aCachedNodeWhoseKeepIdleEndsWithinTheSettle_waitsForItAndCountsNothing() throws Exception {
+        CuratorFramework client = zk.newClient();
+        Duration keepIdle = Duration.ofSeconds(1);
+        ZkReentrantLock lock = ZkReentrantLock.builder(client, zk.path("lock"))
+                .keepIdle(keepIdle)
+                .build();
+        lock.acquire();
+        lock.release(); // the node stays, cached, for keepIdle
+
+        int left = monitor.checkNoNodesLeft(client, List.of(zk.path("lock")), keepIdle.plus(Duration.ofSeconds(10)));
+
+        assertThat(left).isZero();
+        assertThat(monitor.report().isClean()).isTrue();
+        assertThat(lock.participantNodes()).isEmpty();
+    }
+
+    @Test
+    void checkNoNodesLeft_aCachedNodeStillThereAfterTheSettle_countsItLeaked() throws Exception {
+        CuratorFramework client = zk.newClient();
+        ZkReentrantLock lock = ZkReentrantLock.builder(client, zk.path("lock"))
+                .keepIdle(Duration.ofMinutes(10))
+                .build();
+        lock.acquire();
+        lock.release();
+
+        int left = monitor.checkNoNodesLeft(client, List.of(zk.path("lock")), Duration.ofMillis(200));
+
+        assertThat(left).isEqualTo(1);
+        assertThat(monitor.report().firstViolations())
+                .singleElement()
+                .asString()
+                .contains(zk.path("lock"), Long.toHexString(Sessions.current(client)));
+        ZkReentrantLock other = new ZkReentrantLock(zk.newClient(), zk.path("lock"));
+        assertThat(other.acquire(Duration.ofSeconds(10))).isTrue(); // a waiter ends the caching
+        other.release();
+        assertThat(lock.participantNodes()).isEmpty();
     }
 }

@@ -41,7 +41,10 @@ final class Cohort implements LockStateListener {
      *    node for a read cohort): another session's waiter, or another lock object's. From then on the node passes
      *    locally at most maxPasses times and for at most maxTime; the next release past either bound deletes the node,
      *    and the first local waiter leads the rest to a new node at the back of the queue. Readers stop joining a held
-     *    read node at once (writers never starve).
+     *    read node at once (writers never starve). A listing lost with the connection takes its watch with it, and
+     *    nothing else would set it again while local readers keep joining (or a cached node waits out keepIdle): so
+     *    when the node's hold comes back HELD after IN_DOUBT, the cohort lists with a watch again if it still cares
+     *    (CohortLockTest, readLock_childWatchLostWithTheConnection_...).
      * 4. Caching (keepIdle): the last local release keeps the node for keepIdle while no conflicting node is known; an
      *    acquire in that time takes it with no request. A conflicting arrival, heard on the child watch, deletes it at
      *    once without waiting (the delete is sent from the watch's callback); so does the end of keepIdle, on the
@@ -219,9 +222,16 @@ final class Cohort implements LockStateListener {
         }
     }
 
-    /** A lost node is dropped at once; local waiters lead to a new one. Runs on a notification thread. */
+    /**
+     * A lost node is dropped at once; local waiters lead to a new one. A node held again after IN_DOUBT gets its child
+     * watch again if it lost it (implementation note 3). Runs on a notification thread.
+     */
     @Override
     public void stateChanged(LockStateEvent event) {
+        if (event.state() == LockState.HELD) {
+            heldAgain(event);
+            return;
+        }
         if (event.state() != LockState.LOST) {
             return;
         }
@@ -247,6 +257,23 @@ final class Cohort implements LockStateListener {
         }
         if (wake != null) {
             LockSupport.unpark(wake.thread);
+        }
+    }
+
+    /**
+     * The connection is back and the node with it: a listing sent while it was down failed, and its watch was never
+     * set (ZooKeeper sets it again on reconnection only if it was); one listing if the cohort still cares and has none.
+     */
+    private void heldAgain(LockStateEvent event) {
+        boolean watch;
+        lock.lock();
+        try {
+            watch = node != null && node.path().equals(event.node()) && caresToWatch() && startWatching();
+        } finally {
+            lock.unlock();
+        }
+        if (watch) {
+            watch();
         }
     }
 
@@ -439,6 +466,11 @@ final class Cohort implements LockStateListener {
         }
     }
 
+    /** Tells whether a watch matters: readers may join, the node is cached, or local threads wait. Under the lock. */
+    private boolean caresToWatch() {
+        return shared || holders == 0 || !waiting.isEmpty();
+    }
+
     /** Marks the child watch as wanted for the current node; true if the caller must set it (outside the lock). */
     private boolean startWatching() {
         if (watching || node == null || yieldSince != 0) {
@@ -498,10 +530,7 @@ final class Cohort implements LockStateListener {
                 end = dropNode();
                 again = false;
             } else {
-                again = node == watched
-                        && watching
-                        && yieldSince == 0
-                        && (shared || holders == 0 || !waiting.isEmpty());
+                again = node == watched && watching && yieldSince == 0 && caresToWatch();
                 if (node == watched && !again) {
                     watching = false;
                 }
