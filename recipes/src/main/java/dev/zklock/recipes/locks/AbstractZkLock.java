@@ -35,9 +35,11 @@ abstract class AbstractZkLock extends TimedLock {
 
     /**
      * Returns the fencing token of the caller's hold: the creation zxid of our node, which is larger for every later
-     * acquisition of this path, across the whole ensemble and even after the container parent was reaped and made
-     * again. Pass it with every write to a resource the lock protects, and have the resource reject a token smaller
-     * than the largest it has seen. No ZooKeeper call.
+     * node of this path, across the whole ensemble and even after the container parent was reaped and made again.
+     * Without local hand-off every acquisition has a node of its own, so the token grows with every acquisition; with
+     * it ({@link ZkLockBuilder}), threads that pass the lock locally share one node and so one token, in FIFO order
+     * among themselves. Pass it with every write to a resource the lock protects, and have the resource reject a token
+     * smaller than the largest it has seen (an equal token is the same node's). No ZooKeeper call.
      *
      * @return the token, a positive number
      * @throws IllegalMonitorStateException if there is no such hold
