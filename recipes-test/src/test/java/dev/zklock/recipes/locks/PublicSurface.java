@@ -13,9 +13,11 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.recipes.locks.RevocationListener;
 
 /**
  * The public constructors and methods of a lock class, inherited ones included, found by reflection so that a sweep
@@ -30,6 +32,8 @@ final class PublicSurface {
             TimeUnit.class, "unit",
             Duration.class, "timeout",
             LockStateListener.class, "listener",
+            RevocationListener.class, "listener",
+            Executor.class, "executor",
             byte[].class, "lockData");
 
     private PublicSurface() {}
@@ -126,6 +130,10 @@ final class PublicSurface {
             return Duration.ofSeconds(1);
         } else if (type == LockStateListener.class) {
             return (LockStateListener) event -> {};
+        } else if (type == RevocationListener.class) {
+            return (RevocationListener<Object>) lock -> {};
+        } else if (type == Executor.class) {
+            return (Executor) Runnable::run;
         } else if (type == byte[].class) {
             return new byte[] {1, 2, 3};
         }
