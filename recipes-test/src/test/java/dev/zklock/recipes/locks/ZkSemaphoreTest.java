@@ -240,6 +240,50 @@ final class ZkSemaphoreTest {
     }
 
     @Test
+    void acquire_whenTheWaitersConnectionDrops_goesOnWithTheSameSession() throws Exception {
+        ZkSemaphore holderSide = new ZkSemaphore(zk.newClient(), zk.path("sem"), 1);
+        CuratorFramework waiterClient = zk.newClient();
+        ZkSemaphore waiterSide = new ZkSemaphore(waiterClient, zk.path("sem"), 1);
+        ZkLease held = holderSide.acquire();
+        try (LockActor waiter = LockActor.start("waiter")) {
+            CompletableFuture<ZkLease> waiting = waiter.submit(() -> waiterSide.acquire(30, TimeUnit.SECONDS));
+            await().until(() ->
+                    mutexNodes().size() == 1 && holderSide.getParticipantNodes().size() == 2);
+            long session = waiterClient.getZookeeperClient().getZooKeeper().getSessionId();
+
+            zk.dropConnection(waiterClient);
+            await().until(() -> waiterClient.getZookeeperClient().isConnected());
+            held.close();
+
+            ZkLease taken = waiting.get();
+            assertThat(waiterClient.getZookeeperClient().getZooKeeper().getSessionId())
+                    .isEqualTo(session);
+            assertThat(taken.state()).isEqualTo(LockState.HELD);
+            taken.close();
+        }
+    }
+
+    @Test
+    void acquire_timingOutWhileTheServerIsDown_leavesNothingOnceItIsBack() throws Exception {
+        ZkSemaphore holderSide = new ZkSemaphore(zk.newClient(), zk.path("sem"), 1);
+        ZkSemaphore waiterSide = new ZkSemaphore(zk.newClient(), zk.path("sem"), 1);
+        ZkLease held = holderSide.acquire();
+        try (LockActor waiter = LockActor.start("waiter")) {
+            CompletableFuture<ZkLease> waiting = waiter.submit(() -> waiterSide.acquire(2, TimeUnit.SECONDS));
+            await().until(() ->
+                    mutexNodes().size() == 1 && holderSide.getParticipantNodes().size() == 2);
+
+            zk.stopServer();
+            assertThat(waiting.get()).isNull(); // in time, with no server to answer
+            zk.restartServer();
+
+            await().until(() ->
+                    mutexNodes().isEmpty() && holderSide.getParticipantNodes().size() == 1);
+            held.close();
+        }
+    }
+
+    @Test
     void newSemaphore_badInput_throwsNamingTheValueAndCreatesNothing() throws Exception {
         CuratorFramework client = zk.newClient();
         String path = zk.path("sem");
