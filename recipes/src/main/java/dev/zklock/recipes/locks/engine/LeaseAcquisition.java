@@ -37,7 +37,7 @@ public final class LeaseAcquisition {
      * 6. A lost create reply is found again by its protected prefix after a sync, on the same session only, and its
      *    owner checked; every end that is not "held" deletes our nodes, removes the watch and sweeps for a lost create;
      *    a create's reply that comes after the end gets its cleanup (AcquisitionTest's rules, LeaseAcquisitionTest).
-     * 7. The deadline ends the step only where it would wait (AsyncSemaphoreTest, ZkSemaphoreTest).
+     * 7. The deadline ends the step only where it would wait (LeaseAcquisitionTest, ZkSemaphoreTest).
      */
 
     /** Where the lease step is. */
