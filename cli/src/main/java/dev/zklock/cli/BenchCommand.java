@@ -27,8 +27,9 @@ import picocli.CommandLine.Spec;
             "alternating: uncontended latency and cycles/s beside the raw floor (one create + one delete),",
             "contended acquisitions/s and hand-off latency for separate clients and for threads sharing one lock",
             "object, with and without local hand-off (beside a JDK fair lock), two clients whose threads share a lock",
-            "object each, a lock that keeps its node cached, readers and writers at once, multi-locks over 1, 4 and 8",
-            "paths and in crossed orders, and the ZooKeeper requests and watch events the servers counted."
+            "object each, a lock that keeps its node cached, the semaphore-mutex layout, a semaphore of 3 leases,",
+            "readers and writers at once, multi-locks over 1, 4 and 8 paths and in crossed orders, and the ZooKeeper",
+            "requests and watch events the servers counted."
         })
 final class BenchCommand implements Callable<Integer> {
     @Spec
@@ -73,8 +74,9 @@ final class BenchCommand implements Callable<Integer> {
     @Option(
             names = "--recipes",
             split = ",",
-            defaultValue = "reentrant,exclusive,readwrite,multi",
-            description = "recipes to measure: reentrant, exclusive, readwrite, multi (default: ${DEFAULT-VALUE})")
+            defaultValue = "reentrant,exclusive,semaphore,readwrite,multi",
+            description =
+                    "recipes to measure: reentrant, exclusive, semaphore, readwrite, multi (default: ${DEFAULT-VALUE})")
     List<String> recipes;
 
     @Option(

@@ -12,7 +12,15 @@ import java.util.List;
  */
 final class BenchPlan {
     /** The recipes a run can measure, by their names on the command line, in the order they run. */
-    static final List<String> RECIPES = List.of("reentrant", "exclusive", "readwrite", "multi");
+    static final List<String> RECIPES = List.of("reentrant", "exclusive", "semaphore", "readwrite", "multi");
+
+    /** The leases and clients of the semaphore's contended scenario, as the issue sets them. */
+    static final int SEMAPHORE_LEASES = 3;
+
+    static final int SEMAPHORE_CLIENTS = 8;
+
+    /** The most clients of the semaphore-mutex layout's contended rows (the mutex layout's rows take every count). */
+    static final int MOST_SEMAPHORE_MUTEX_CLIENTS = 8;
 
     /**
      * The readers of the read/write mixes: with one writer, as the issue sets its target; with two, beside it without a
@@ -64,7 +72,11 @@ final class BenchPlan {
             boolean rawFloor = recipe.equals("reentrant") || (!reentrant && scenarios.isEmpty());
             switch (recipe) {
                 case "reentrant" -> scenarios.addAll(reentrant(clients, threads));
-                case "exclusive" -> scenarios.addAll(plain(Recipe.exclusive(), rawFloor, clients, threads));
+                case "exclusive" -> {
+                    scenarios.addAll(plain(Recipe.exclusive(), rawFloor, clients, threads));
+                    scenarios.addAll(semaphoreMutex(clients));
+                }
+                case "semaphore" -> scenarios.addAll(semaphore(rawFloor));
                 case "readwrite" -> scenarios.addAll(readWrite(rawFloor));
                 case "multi" -> scenarios.addAll(multi(rawFloor));
                 default -> throw new AssertionError("recipe '" + recipe + "' has no scenarios");
@@ -153,6 +165,39 @@ final class BenchPlan {
             scenarios.add(LockScenario.sharedLock(recipe, n));
         }
         return scenarios;
+    }
+
+    /**
+     * {@code ZkExclusiveLock} in the semaphore-mutex layout against {@code InterProcessSemaphoreMutex}, interoperable on
+     * one path: uncontended, then separate clients (up to {@link #MOST_SEMAPHORE_MUTEX_CLIENTS}); fewer requests than
+     * Curator's 7 per uncontended cycle and 9 per contended acquisition, as the issue asks.
+     */
+    private static List<Scenario> semaphoreMutex(List<Integer> clients) {
+        List<Scenario> scenarios = new ArrayList<>();
+        scenarios.add(LockScenario.uncontended(Recipe.exclusiveSemaphoreLayout(), false)
+                .target(LockScenario.REQUESTS_PER_CYCLE, Target.ratioAtMost(0.99)));
+        for (int n : clients) {
+            if (n <= MOST_SEMAPHORE_MUTEX_CLIENTS) {
+                scenarios.add(LockScenario.clients(Recipe.exclusiveSemaphoreLayout(), n)
+                        .target(LockScenario.REQUESTS_PER_ACQUISITION, Target.ratioAtMost(0.99)));
+            }
+        }
+        return scenarios;
+    }
+
+    /**
+     * {@code ZkSemaphore} against {@code InterProcessSemaphoreV2} with {@link #SEMAPHORE_LEASES} leases: uncontended,
+     * then {@link #SEMAPHORE_CLIENTS} clients, where the issue asks for at least 1.5x Curator's acquisitions/s with
+     * fewer requests.
+     */
+    private static List<Scenario> semaphore(boolean rawFloor) {
+        Recipe recipe = Recipe.semaphore(SEMAPHORE_LEASES);
+        return List.of(
+                LockScenario.uncontended(recipe, rawFloor)
+                        .target(LockScenario.REQUESTS_PER_CYCLE, Target.ratioAtMost(0.99)),
+                LockScenario.clients(recipe, SEMAPHORE_CLIENTS)
+                        .target(LockScenario.ACQUISITIONS_PER_SECOND, Target.ratioAtLeast(1.5))
+                        .target(LockScenario.REQUESTS_PER_ACQUISITION, Target.ratioAtMost(0.99)));
     }
 
     private static List<Scenario> readWrite(boolean rawFloor) {

@@ -28,7 +28,9 @@ import picocli.CommandLine.Spec;
         description = "Shows a lock's holders and queue in order: kind, holder or waiting, session, age, data.",
         footer = {
             "",
-            "Works on locks made by zklock and by Curator's InterProcessMutex and InterProcessReadWriteLock.",
+            "Works on locks made by zklock and by Curator's InterProcessMutex and InterProcessReadWriteLock, and on",
+            "semaphores (ZkSemaphore, InterProcessSemaphoreV2, and both libraries' semaphore mutexes): their leases",
+            "and the queue of their internal mutex.",
             "An existing path without lock nodes is a free lock; a missing path, or one whose children are",
             "not lock nodes, is an error (status 1)."
         })

@@ -29,8 +29,8 @@ import org.HdrHistogram.Histogram;
  * <p>The counters are read after every contender is ready and before any starts, and again after the last one has
  * finished: every request in between belongs to the run (and to the pings of idle clients, a few per ten seconds).
  *
- * <p>Overlaps are counted as a check on the locks: an exclusive holder beside anyone, or a reader beside an exclusive
- * holder. Hand-off is timed from an exclusive holder's release to the next exclusive holder's acquisition. Where the
+ * <p>Overlaps are counted as a check on the locks: an exclusive holder beside anyone, a reader beside an exclusive
+ * holder, or more lease holders of a semaphore than it has leases. Hand-off is timed from an exclusive holder's release to the next exclusive holder's acquisition. Where the
  * contenders are grouped (one group per client), the acquisitions of each group are counted, and an exclusive acquire
  * whose holder before was of another group is timed on its own, from its call to its grant: the wait of the first
  * acquire after the lock was another client's.
@@ -154,7 +154,7 @@ final class LockLoop {
                 continue;
             }
             long acquired = System.nanoTime();
-            enter(contender.shared());
+            enter(contender);
             long wait = Math.min(acquired - asked, Measurement.MAX_NANOS);
             result.acquire.recordValue(wait);
             if (!contender.shared()) {
@@ -188,12 +188,15 @@ final class LockLoop {
         return contenders.stream().mapToInt(Contender::group).max().orElse(0) + 1;
     }
 
-    /** Counts an overlap if the holder that has just entered is not allowed beside those inside. */
-    private void enter(boolean shared) {
+    /**
+     * Counts an overlap if the holder that has just entered is not allowed beside those inside: a shared holder beside
+     * an exclusive one or beyond its limit, an exclusive holder beside anyone.
+     */
+    private void enter(Contender contender) {
         boolean allowed;
-        if (shared) {
-            readersInside.incrementAndGet();
-            allowed = exclusiveInside.get() == 0;
+        if (contender.shared()) {
+            int shared = readersInside.incrementAndGet();
+            allowed = exclusiveInside.get() == 0 && (contender.limit() == 0 || shared <= contender.limit());
         } else {
             allowed = exclusiveInside.incrementAndGet() == 1 && readersInside.get() == 0;
         }

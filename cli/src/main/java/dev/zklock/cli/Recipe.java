@@ -4,6 +4,7 @@ import dev.zklock.recipes.locks.ZkExclusiveLock;
 import dev.zklock.recipes.locks.ZkMultiLock;
 import dev.zklock.recipes.locks.ZkReadWriteLock;
 import dev.zklock.recipes.locks.ZkReentrantLock;
+import dev.zklock.recipes.locks.ZkSemaphore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -14,6 +15,7 @@ import org.apache.curator.framework.recipes.locks.InterProcessMultiLock;
 import org.apache.curator.framework.recipes.locks.InterProcessMutex;
 import org.apache.curator.framework.recipes.locks.InterProcessReadWriteLock;
 import org.apache.curator.framework.recipes.locks.InterProcessSemaphoreMutex;
+import org.apache.curator.framework.recipes.locks.InterProcessSemaphoreV2;
 
 /**
  * A zklock lock and its Curator counterpart, as the bench pits them against each other: both made the same way on the
@@ -29,6 +31,10 @@ import org.apache.curator.framework.recipes.locks.InterProcessSemaphoreMutex;
  * @param zklock makes the zklock lock
  * @param curator makes the Curator lock
  * @param sharedByThreads whether threads of one process may share one lock object, each holding in turn
+ * @param holders how many may hold at once: 1 for a lock, the lease count for a semaphore (whose lock objects are
+ *     one lease each)
+ * @param semaphoreLayout whether the lock lives in a semaphore's layout, under {@code <path>/locks} and
+ *     {@code <path>/leases}, rather than on the path itself
  */
 record Recipe(
         String key,
@@ -38,7 +44,9 @@ record Recipe(
         int paths,
         Maker zklock,
         Maker curator,
-        boolean sharedByThreads) {
+        boolean sharedByThreads,
+        int holders,
+        boolean semaphoreLayout) {
 
     /**
      * The most local passes in a row of a lock with local hand-off once another session waits: the documented default
@@ -65,7 +73,9 @@ record Recipe(
                 1,
                 ZkReentrantLock::new,
                 InterProcessMutex::new,
-                true);
+                true,
+                1,
+                false);
     }
 
     /**
@@ -84,7 +94,9 @@ record Recipe(
                         .localHandOff(MAX_PASSES, MAX_TIME)
                         .build(),
                 InterProcessMutex::new,
-                true);
+                true,
+                1,
+                false);
     }
 
     /**
@@ -101,7 +113,9 @@ record Recipe(
                 (client, path) ->
                         ZkReentrantLock.builder(client, path).keepIdle(keepIdle).build(),
                 InterProcessMutex::new,
-                true);
+                true,
+                1,
+                false);
     }
 
     /** {@code ZkExclusiveLock} against {@code InterProcessSemaphoreMutex}: not reentrant, owned per instance. */
@@ -114,7 +128,45 @@ record Recipe(
                 1,
                 ZkExclusiveLock::new,
                 InterProcessSemaphoreMutex::new,
+                false,
+                1,
                 false);
+    }
+
+    /**
+     * {@code ZkExclusiveLock} in the semaphore-mutex layout against {@code InterProcessSemaphoreMutex}: both a
+     * semaphore of one lease behind an internal mutex, interoperable on one path.
+     */
+    static Recipe exclusiveSemaphoreLayout() {
+        return new Recipe(
+                "exclusive-semaphore",
+                "ZkExclusiveLock (semaphore layout)",
+                "InterProcessSemaphoreMutex",
+                "",
+                1,
+                ZkExclusiveLock::semaphoreMutex,
+                InterProcessSemaphoreMutex::new,
+                false,
+                1,
+                true);
+    }
+
+    /**
+     * {@code ZkSemaphore} against {@code InterProcessSemaphoreV2}, both of {@code leases} leases on one layout: each
+     * lock object takes and returns one lease ({@link LeaseLock}).
+     */
+    static Recipe semaphore(int leases) {
+        return new Recipe(
+                "semaphore-" + leases,
+                "ZkSemaphore",
+                "InterProcessSemaphoreV2",
+                leases + " leases",
+                1,
+                (client, path) -> LeaseLock.of(new ZkSemaphore(client, path, leases)),
+                (client, path) -> LeaseLock.of(new InterProcessSemaphoreV2(client, path, leases)),
+                false,
+                leases,
+                true);
     }
 
     /** The read lock of {@code ZkReadWriteLock} against that of {@code InterProcessReadWriteLock}. */
@@ -127,6 +179,8 @@ record Recipe(
                 1,
                 (client, path) -> new ZkReadWriteLock(client, path).readLock(),
                 (client, path) -> new InterProcessReadWriteLock(client, path).readLock(),
+                false,
+                1,
                 false);
     }
 
@@ -146,7 +200,9 @@ record Recipe(
                         .build()
                         .readLock(),
                 (client, path) -> new InterProcessReadWriteLock(client, path).readLock(),
-                true);
+                true,
+                1,
+                false);
     }
 
     /** The write lock of {@code ZkReadWriteLock} against that of {@code InterProcessReadWriteLock}. */
@@ -159,6 +215,8 @@ record Recipe(
                 1,
                 (client, path) -> new ZkReadWriteLock(client, path).writeLock(),
                 (client, path) -> new InterProcessReadWriteLock(client, path).writeLock(),
+                false,
+                1,
                 false);
     }
 
@@ -184,6 +242,8 @@ record Recipe(
                 count,
                 (client, path) -> new ZkMultiLock(client, ordered(lockPaths(path, count), reverse)),
                 (client, path) -> new InterProcessMultiLock(client, ordered(lockPaths(path, count), reverse)),
+                false,
+                1,
                 false);
     }
 
@@ -206,9 +266,12 @@ record Recipe(
         };
     }
 
-    /** Returns the lock paths a lock made on {@code path} takes: the path itself, or one child of it per path. */
+    /**
+     * Returns the lock paths a lock made on {@code path} takes: the path itself, one child of it per path, or a
+     * semaphore's {@code locks} and {@code leases}.
+     */
     List<String> lockPaths(String path) {
-        return lockPaths(path, paths);
+        return semaphoreLayout ? List.of(path + "/locks", path + "/leases") : lockPaths(path, paths);
     }
 
     private static List<String> lockPaths(String path, int count) {

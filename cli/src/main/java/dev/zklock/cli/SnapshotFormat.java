@@ -67,10 +67,21 @@ final class SnapshotFormat {
                 "nodes", nodes));
     }
 
-    /** Returns "free" or "1 holder, 2 waiting". */
+    /** Returns "free", "1 holder, 2 waiting", or for a semaphore "semaphore, 3 leases out, 1 waiting for a lease, ...". */
     static String summary(LockQueueSnapshot snapshot) {
         if (snapshot.nodes().isEmpty()) {
             return "free (no lock nodes)";
+        }
+        if (snapshot.isSemaphore()) {
+            long out = snapshot.holders();
+            long leaseWaiters = snapshot.nodes().stream()
+                    .filter(node -> node.part() == LockQueueSnapshot.Part.LEASES && !node.holds())
+                    .count();
+            long queued = snapshot.nodes().stream()
+                    .filter(node -> node.part() == LockQueueSnapshot.Part.MUTEX && !node.holds())
+                    .count();
+            return "semaphore, " + out + (out == 1 ? " lease out, " : " leases out, ") + leaseWaiters
+                    + " waiting for a lease, " + queued + " queued for its mutex";
         }
         long holders = snapshot.holders();
         return holders + (holders == 1 ? " holder, " : " holders, ") + snapshot.waiters() + " waiting";

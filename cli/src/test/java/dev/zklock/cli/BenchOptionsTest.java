@@ -33,7 +33,7 @@ final class BenchOptionsTest {
             delimiter = '|',
             value = {
                 "--connect|localhost:99999|malformed connect string 'localhost:99999'",
-                "--recipes|reentrant,semaphore|unknown recipe 'semaphore'",
+                "--recipes|reentrant,barrier|unknown recipe 'barrier'",
                 "--clients|2,1|--clients counts must be 2 to 256, not 1",
                 "--threads|0|--threads counts must be 2 to 256, not 0",
                 "--seconds|0|--seconds must be more than 0",

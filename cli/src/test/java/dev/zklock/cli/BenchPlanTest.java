@@ -43,7 +43,21 @@ final class BenchPlanTest {
                         "reentrant-keep-idle-cached-1",
                         "reentrant-keep-idle-second-client",
                         "exclusive-uncontended-1",
-                        "exclusive-clients-2");
+                        "exclusive-clients-2",
+                        "exclusive-semaphore-uncontended-1",
+                        "exclusive-semaphore-clients-2");
+    }
+
+    @Test
+    void of_semaphore_runsUncontendedThenEightClientsOnThreeLeasesWithTheIssuesTargets() {
+        List<Scenario> plan = BenchPlan.of(List.of("semaphore"), CLIENTS, THREADS);
+
+        assertThat(plan)
+                .extracting(Scenario::key)
+                .containsExactly("semaphore-3-uncontended-1", "semaphore-3-clients-8");
+        assertThat(plan).extracting(Scenario::group).containsOnly("ZkSemaphore vs InterProcessSemaphoreV2");
+        assertThat(plan).extracting(Scenario::name).containsExactly("uncontended, 3 leases", "8 clients, 3 leases");
+        assertThat(plan.get(0).sides()).contains(Side.RAW); // the first uncontended row without reentrant
     }
 
     @Test
@@ -104,8 +118,8 @@ final class BenchPlanTest {
 
     @Test
     void of_unknownRecipe_throwsIllegalArgumentNamingIt() {
-        assertThatThrownBy(() -> BenchPlan.of(List.of("readwrite", "semaphore"), CLIENTS, THREADS))
+        assertThatThrownBy(() -> BenchPlan.of(List.of("readwrite", "barrier"), CLIENTS, THREADS))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("'semaphore'");
+                .hasMessageContaining("'barrier'");
     }
 }

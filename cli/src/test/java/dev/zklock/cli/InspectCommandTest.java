@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.zklock.recipes.locks.ZkLease;
 import dev.zklock.recipes.locks.ZkReentrantLock;
+import dev.zklock.recipes.locks.ZkSemaphore;
 import dev.zklock.recipes.test.LockActor;
 import dev.zklock.recipes.test.ZooKeeperExtension;
 import java.io.IOException;
@@ -12,6 +14,7 @@ import java.io.StringWriter;
 import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -20,6 +23,8 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.locks.InterProcessLock;
 import org.apache.curator.framework.recipes.locks.InterProcessMutex;
 import org.apache.curator.framework.recipes.locks.InterProcessReadWriteLock;
+import org.apache.curator.framework.recipes.locks.InterProcessSemaphoreV2;
+import org.apache.curator.framework.recipes.locks.Lease;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -124,6 +129,49 @@ final class InspectCommandTest {
                         })
                         .get(20, TimeUnit.SECONDS);
             }
+        }
+    }
+
+    @Test
+    void inspect_semaphoreOfBothLibraries_showsTheLeasesOutThenTheWaiterAndTheMutexQueue() throws Exception {
+        String path = zk.path("sem");
+        CuratorFramework zklockClient = zk.newClient();
+        CuratorFramework curatorClient = zk.newClient();
+        CuratorFramework waiterClient = zk.newClient();
+        CuratorFramework queuedClient = zk.newClient();
+        ZkSemaphore zklock = new ZkSemaphore(zklockClient, path, 3);
+        InterProcessSemaphoreV2 curator = new InterProcessSemaphoreV2(curatorClient, path, 3);
+        Collection<Lease> zklockLeases = zklock.acquire(2);
+        Lease curatorLease = curator.acquire();
+        try (LockActor waiter = LockActor.start("waiter");
+                LockActor queued = LockActor.start("queued")) {
+            ZkSemaphore waiting = new ZkSemaphore(waiterClient, path, 3);
+            InterProcessSemaphoreV2 queueing = new InterProcessSemaphoreV2(queuedClient, path, 3);
+            CompletableFuture<ZkLease> waiterLease = waiter.submit(() -> waiting.acquire(30, TimeUnit.SECONDS));
+            await().until(() ->
+                    zklockClient.getChildren().forPath(path + "/leases").size() == 4);
+            CompletableFuture<Lease> queuedLease = queued.submit(() -> queueing.acquire(30, TimeUnit.SECONDS));
+            await().until(() ->
+                    zklockClient.getChildren().forPath(path + "/locks").size() == 2);
+
+            CommandRun run = CommandRun.of("inspect", "--connect", zk.connectString(), path);
+
+            assertThat(run.exitCode()).as(run.err()).isZero();
+            assertThat(run.out())
+                    .contains(path + ": semaphore, 3 leases out, 1 waiting for a lease, 1 queued for its mutex");
+            List<String> rows = rows(run.out());
+            assertThat(rows).hasSize(6);
+            assertThat(rows.get(0)).contains("holds", "lease", session(zklockClient), "leases/_c_");
+            assertThat(rows.get(1)).contains("holds", "lease", session(zklockClient));
+            assertThat(rows.get(2)).contains("holds", "lease", session(curatorClient));
+            assertThat(rows.get(3)).contains("waits", "lease", session(waiterClient));
+            assertThat(rows.get(4)).contains("holds", "mutex", session(waiterClient), "locks/_c_");
+            assertThat(rows.get(5)).contains("waits", "mutex", session(queuedClient));
+
+            curator.returnLease(curatorLease);
+            waiterLease.get().close();
+            zklock.returnAll(zklockLeases);
+            queueing.returnLease(queuedLease.get());
         }
     }
 

@@ -96,6 +96,31 @@ final class LockQueueSnapshotTest {
     }
 
     @Test
+    void ofSemaphore_leaseMadeByTheMutexHolderDuringItsHoldWaits_everyOtherLeaseIsOut() {
+        List<LockQueueSnapshot.Read> leases = List.of(
+                new LockQueueSnapshot.Read(UUID_PREFIX + "lease-0000000001", 0x7, 1000, new byte[0], 10),
+                new LockQueueSnapshot.Read(UUID_PREFIX + "lease-0000000002", 0x8, 1000, new byte[0], 11),
+                new LockQueueSnapshot.Read(UUID_PREFIX + "lease-0000000003", 0x9, 1000, new byte[0], 21));
+        List<LockQueueSnapshot.Read> mutex = List.of(
+                new LockQueueSnapshot.Read(UUID_PREFIX + "lock-0000000005", 0x9, 1000, new byte[0], 20),
+                new LockQueueSnapshot.Read(UUID_PREFIX + "lock-0000000006", 0x7, 1000, new byte[0], 22));
+
+        LockQueueSnapshot snapshot = LockQueueSnapshot.ofSemaphore("/sem", leases, mutex, 0, 2000);
+
+        assertThat(snapshot.isSemaphore()).isTrue();
+        assertThat(holds(snapshot)).containsExactly(true, true, false, true, false);
+        assertThat(snapshot.nodes())
+                .extracting(LockQueueSnapshot.Node::kind)
+                .containsExactly("lease", "lease", "lease", "mutex", "mutex");
+        assertThat(snapshot.nodes().get(0).name()).isEqualTo("leases/" + UUID_PREFIX + "lease-0000000001");
+        assertThat(snapshot.nodes().get(3).name()).isEqualTo("locks/" + UUID_PREFIX + "lock-0000000005");
+        assertThat(snapshot.holders()).isEqualTo(2);
+        assertThat(snapshot.waiters()).isEqualTo(2);
+        assertThat(SnapshotFormat.summary(snapshot))
+                .isEqualTo("semaphore, 2 leases out, 1 waiting for a lease, 1 queued for its mutex");
+    }
+
+    @Test
     void session_isHexWithPrefix() {
         LockQueueSnapshot.Node node = new LockQueueSnapshot.Node(1, name("lock-0000000001"), true, 0x1000a2bL, 0, null);
 

@@ -43,6 +43,14 @@ record BuiltInKind(
     }
 
     @Override
+    public List<String> nodeParents(String lockPath) {
+        if (family.equals(LockKind.SEMAPHORE) || family.equals(LockKind.SEMAPHORE_MUTEX)) {
+            return List.of(lockPath + "/locks", lockPath + "/leases");
+        }
+        return List.of(lockPath);
+    }
+
+    @Override
     public String toString() {
         return name;
     }

@@ -3,9 +3,11 @@ package dev.zklock.recipes.test;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -110,12 +112,24 @@ public final class Chaos {
         Duration elapsed = elapsed(start);
         finish(settings, servers, injector, actors);
         List<Thread> stuck = actors.stream().filter(Thread::isAlive).toList();
-        monitor.checkNoNodesLeft(clientFactory.apply("observer"), paths, settleTime(settings));
+        monitor.checkNoNodesLeft(
+                clientFactory.apply("observer"), nodeParents(settings, pathsByFamily), settleTime(settings));
         for (Thread thread : stuck) {
             thread.interrupt();
             thread.join(TimeUnit.SECONDS.toMillis(10));
         }
         return counters.report(settings.seed(), elapsed, monitor.report());
+    }
+
+    /** Returns the paths whose children are the lock nodes of the run, as each family's kinds lay them out. */
+    private static List<String> nodeParents(ChaosSettings settings, Map<String, List<String>> pathsByFamily) {
+        Set<String> parents = new LinkedHashSet<>();
+        for (LockKind kind : settings.kinds()) {
+            for (String path : pathsByFamily.get(kind.family())) {
+                parents.addAll(kind.nodeParents(path));
+            }
+        }
+        return List.copyOf(parents);
     }
 
     /** Each family of kinds gets lock paths of its own: {@code basePath/<family>-<i>}. */

@@ -5,6 +5,7 @@ import dev.zklock.recipes.locks.ZkLockBuilder;
 import dev.zklock.recipes.locks.ZkMultiLock;
 import dev.zklock.recipes.locks.ZkReadWriteLock;
 import dev.zklock.recipes.locks.ZkReentrantLock;
+import dev.zklock.recipes.locks.ZkSemaphore;
 import java.time.Duration;
 import java.util.List;
 import org.apache.curator.framework.CuratorFramework;
@@ -33,6 +34,15 @@ public interface LockKind {
 
     /** The family of read and write locks: {@code __READ__} and {@code __WRIT__} nodes. */
     String READ_WRITE = "read-write";
+
+    /**
+     * The family of semaphores of {@value SemaphoreContender#LEASES} leases in Curator's {@code InterProcessSemaphoreV2}
+     * layout: lease nodes under {@code <path>/leases} behind a mutex at {@code <path>/locks}.
+     */
+    String SEMAPHORE = "semaphore";
+
+    /** The family of semaphores of one lease in that layout: Curator's {@code InterProcessSemaphoreMutex}'s. */
+    String SEMAPHORE_MUTEX = "semaphore-mutex";
 
     /**
      * Returns zklock's {@link ZkReentrantLock}: exclusive, owned per thread, so the threads of one client share one
@@ -133,6 +143,46 @@ public interface LockKind {
     }
 
     /**
+     * Returns zklock's {@link ZkSemaphore} of {@value SemaphoreContender#LEASES} leases: never more lease holders at once,
+     * beside Curator's semaphore on the same paths.
+     *
+     * @return the kind
+     */
+    static LockKind zkSemaphore() {
+        return SemaphoreContender.ZK_SEMAPHORE;
+    }
+
+    /**
+     * Returns Curator's {@code InterProcessSemaphoreV2} of {@value SemaphoreContender#LEASES} leases, which shares its
+     * layout and its lease count with {@link #zkSemaphore()}.
+     *
+     * @return the kind
+     */
+    static LockKind curatorSemaphore() {
+        return SemaphoreContender.CURATOR_SEMAPHORE;
+    }
+
+    /**
+     * Returns zklock's {@link ZkExclusiveLock} in the semaphore-mutex layout ({@link ZkExclusiveLock#semaphoreMutex}): it
+     * must exclude Curator's semaphore mutex on the same path.
+     *
+     * @return the kind
+     */
+    static LockKind zkSemaphoreMutex() {
+        return SemaphoreContender.ZK_SEMAPHORE_MUTEX;
+    }
+
+    /**
+     * Returns Curator's semaphore mutex: the {@code InterProcessSemaphoreV2} of one lease that its
+     * {@code InterProcessSemaphoreMutex} is made of.
+     *
+     * @return the kind
+     */
+    static LockKind curatorSemaphoreMutex() {
+        return SemaphoreContender.CURATOR_SEMAPHORE_MUTEX;
+    }
+
+    /**
      * Returns the kinds of the {@link #MUTEX} family that take one path: zklock's reentrant and exclusive locks and
      * Curator's mutex.
      *
@@ -154,7 +204,8 @@ public interface LockKind {
     /**
      * Returns every built-in kind: the ones the chaos suite runs by default.
      *
-     * @return the mutexes, the multi-lock, the read and write locks, and the {@linkplain #cohorts() cohort kinds}
+     * @return the mutexes, the multi-lock, the read and write locks, the {@linkplain #cohorts() cohort kinds}, the
+     *     semaphores and the semaphore mutexes
      */
     static List<LockKind> builtIn() {
         return List.of(
@@ -167,7 +218,11 @@ public interface LockKind {
                 zkCohort(),
                 zkCohortCached(),
                 zkCohortRead(),
-                zkCohortWrite());
+                zkCohortWrite(),
+                zkSemaphore(),
+                curatorSemaphore(),
+                zkSemaphoreMutex(),
+                curatorSemaphoreMutex());
     }
 
     /**
@@ -191,6 +246,17 @@ public interface LockKind {
      */
     default int pathsPerLock() {
         return 1;
+    }
+
+    /**
+     * Returns the paths under {@code lockPath} whose children are the lock nodes, checked for nodes left behind at the
+     * end of a run: the lock path itself, or a semaphore's {@code locks} and {@code leases}.
+     *
+     * @param lockPath a lock path of this kind
+     * @return the paths that hold its nodes
+     */
+    default List<String> nodeParents(String lockPath) {
+        return List.of(lockPath);
     }
 
     /**

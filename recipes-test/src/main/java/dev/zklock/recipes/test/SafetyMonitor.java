@@ -19,7 +19,7 @@ import org.apache.zookeeper.data.Stat;
 
 /**
  * Watches lock holders for the four safety properties of a lock and counts every breach: two live holders at once
- * (readers excepted among themselves), a fencing token that goes backwards on a path, a lock node left behind after
+ * (readers excepted among themselves, and a semaphore's lease holders up to its lease count), a fencing token that goes backwards on a path, a lock node left behind after
  * everyone is done, and a waiter that never finished.
  *
  * <p>The token rule is the one zklock documents: tokens never go backwards. A hold whose token is smaller than the
@@ -74,36 +74,73 @@ public final class SafetyMonitor {
         /** Shares the path with other readers, excludes writers and exclusive holders. */
         READ,
         /** Excludes every other holder. */
-        WRITE;
+        WRITE,
+        /**
+         * One lease of a semaphore: shares the path with other leases, as many at once as the claim's
+         * {@linkplain Claim#leases() lease count}, and excludes every other mode.
+         */
+        LEASE;
 
         /**
-         * Tells whether a hold of this mode and a hold of {@code other} may be live on one path at once.
+         * Tells whether a hold of this mode and a hold of {@code other} may be live on one path at once (for leases,
+         * up to their count).
          *
          * @param other the mode of the other hold
-         * @return {@code true} only for two reads
+         * @return {@code true} only for two reads, or two leases
          */
         public boolean sharesWith(Mode other) {
-            return this == READ && other == READ;
+            return (this == READ && other == READ) || (this == LEASE && other == LEASE);
         }
     }
 
     /**
      * One lock path held by one holder.
      *
-     * @param lockPath the lock path
+     * @param lockPath the lock path (a semaphore's path, for a lease)
      * @param mode what the hold claims
      * @param token the fencing token of the hold: its node's creation zxid
      * @param sessionId the session that owns the hold's ephemeral node
+     * @param leases for a {@link Mode#LEASE}, the most leases live at once on the path; 1 for the other modes
      */
-    public record Claim(String lockPath, Mode mode, long token, long sessionId) {
+    public record Claim(String lockPath, Mode mode, long token, long sessionId, int leases) {
         /**
          * Checks the claim.
          *
          * @throws NullPointerException if {@code lockPath} or {@code mode} is null
+         * @throws IllegalArgumentException if {@code leases} is below 1
          */
         public Claim {
             Objects.requireNonNull(lockPath, "lockPath");
             Objects.requireNonNull(mode, "mode");
+            if (leases < 1) {
+                throw new IllegalArgumentException(
+                        "leases of a claim on " + lockPath + " must be at least 1, not " + leases);
+            }
+        }
+
+        /**
+         * A claim that is not a lease: of a lock, read, write or exclusive.
+         *
+         * @param lockPath the lock path
+         * @param mode what the hold claims
+         * @param token the fencing token of the hold: its node's creation zxid
+         * @param sessionId the session that owns the hold's ephemeral node
+         */
+        public Claim(String lockPath, Mode mode, long token, long sessionId) {
+            this(lockPath, mode, token, sessionId, 1);
+        }
+
+        /**
+         * Returns a claim of one lease of a semaphore of {@code leases} leases on {@code lockPath}.
+         *
+         * @param lockPath the semaphore's path
+         * @param token the lease node's creation zxid
+         * @param sessionId the session that owns the lease node
+         * @param leases the semaphore's lease count
+         * @return the claim
+         */
+        public static Claim lease(String lockPath, long token, long sessionId, int leases) {
+            return new Claim(lockPath, Mode.LEASE, token, sessionId, leases);
         }
 
         /**
@@ -121,7 +158,8 @@ public final class SafetyMonitor {
 
         @Override
         public String toString() {
-            return mode + " token " + token + " session 0x" + Long.toHexString(sessionId);
+            String of = mode == Mode.LEASE ? " of " + leases : "";
+            return mode + of + " token " + token + " session 0x" + Long.toHexString(sessionId);
         }
     }
 
@@ -176,6 +214,7 @@ public final class SafetyMonitor {
                 return hold;
             }
             PathState state = paths.computeIfAbsent(claim.lockPath(), path -> new PathState());
+            int leases = 1;
             for (Hold other : state.live) {
                 if (!other.owner.equals(owner) && !claim.mode().sharesWith(other.claim.mode())) {
                     overlaps++;
@@ -183,8 +222,17 @@ public final class SafetyMonitor {
                             "overlap on %s: %s (%s) entered while %s (%s) held it",
                             claim.lockPath(), owner, claim, other.owner, other.claim);
                 }
+                leases += other.claim.mode() == Mode.LEASE ? 1 : 0;
             }
-            long floor = claim.mode() == Mode.READ ? state.maxExclusiveToken : state.maxToken;
+            if (claim.mode() == Mode.LEASE && leases > claim.leases()) {
+                overlaps++;
+                violation(
+                        "too many leases on %s: %s (%s) entered as lease %d of at most %d",
+                        claim.lockPath(), owner, claim, leases, claim.leases());
+            }
+            // Reads and leases share: they need only follow the exclusive holds, whatever order they enter in. An equal
+            // token is a hold on the node before (a cohort's local pass).
+            long floor = claim.mode().sharesWith(claim.mode()) ? state.maxExclusiveToken : state.maxToken;
             if (claim.token() < floor) {
                 tokenRegressions++;
                 violation(
@@ -196,7 +244,7 @@ public final class SafetyMonitor {
                 hold.sameNodeAsBefore = true;
             }
             state.maxToken = Math.max(state.maxToken, claim.token());
-            if (claim.mode() != Mode.READ) {
+            if (!claim.mode().sharesWith(claim.mode())) {
                 state.maxExclusiveToken = Math.max(state.maxExclusiveToken, claim.token());
             }
             state.live.add(hold);

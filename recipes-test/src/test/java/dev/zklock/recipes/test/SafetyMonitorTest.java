@@ -56,6 +56,35 @@ final class SafetyMonitorTest {
     }
 
     @Test
+    void enter_leasesUpToTheirCount_areClean_andOneMoreIsAnOverlap() {
+        Hold first = monitor.enter("alice", Claim.lease(PATH, 12, 1, 3));
+        Hold second = monitor.enter("bob", Claim.lease(PATH, 10, 2, 3)); // leases may enter out of token order
+        Hold third = monitor.enter("carol", Claim.lease(PATH, 14, 3, 3));
+        assertThat(monitor.report().isClean()).isTrue();
+
+        Hold fourth = monitor.enter("dave", Claim.lease(PATH, 16, 4, 3));
+
+        SafetyReport report = monitor.report();
+        assertThat(report.overlaps()).isEqualTo(1);
+        assertThat(report.tokenRegressions()).isZero();
+        assertThat(report.firstViolations())
+                .singleElement()
+                .asString()
+                .contains("too many leases on " + PATH, "dave", "lease 4 of at most 3");
+        List.of(first, second, third, fourth).forEach(Hold::exit);
+    }
+
+    @Test
+    void enter_leaseBesideAnExclusiveHold_isAnOverlap() {
+        Hold alice = monitor.enter("alice", new Claim(PATH, EXCLUSIVE, 10, 1));
+
+        monitor.enter("bob", Claim.lease(PATH, 12, 2, 3)).exit();
+
+        assertThat(monitor.report().overlaps()).isEqualTo(1);
+        alice.exit();
+    }
+
+    @Test
     void enter_readersTogether_areNoOverlap() {
         Hold first = monitor.enter("alice", new Claim(PATH, READ, 10, 1));
         Hold second = monitor.enter("bob", new Claim(PATH, READ, 12, 2));

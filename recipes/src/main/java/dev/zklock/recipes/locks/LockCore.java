@@ -33,8 +33,21 @@ final class LockCore {
         Optional<LockNode> enter(Deadline deadline) throws InterruptedException;
     }
 
+    /** How a lock takes a hold with no thread waiting: by default a place in the queue, with a callback runner. */
+    @FunctionalInterface
+    interface AsyncEntry {
+        /**
+         * Starts an acquire; the future completes with the granted node, or fails with {@link LockTimeoutException} or
+         * the error. Cancelling it withdraws.
+         *
+         * @param timeout how long the acquire may take, or null for as long as it takes
+         */
+        CompletableFuture<List<LockNode>> start(Duration timeout);
+    }
+
     private final LockPath path;
     private final Entry entry;
+    private final AsyncEntry asyncEntry;
     private final Cohort cohort; // null: every acquisition takes a node of its own
     private final BooleanSupplier ownNode; // with a cohort: this acquisition takes a node of its own all the same
     private final Set<LockNode> ownNodes = ConcurrentHashMap.newKeySet(); // held beside the cohort's
@@ -46,8 +59,14 @@ final class LockCore {
 
     /** A core whose holds are taken by {@code entry} (a read lock's read node beside its own write node, say). */
     LockCore(LockPath path, Entry entry) {
+        this(path, entry, timeout -> new CallbackRunner(List.of(path), timeout).start());
+    }
+
+    /** A core whose holds are taken by {@code entry}, and by {@code asyncEntry} with no thread waiting. */
+    LockCore(LockPath path, Entry entry, AsyncEntry asyncEntry) {
         this.path = path;
         this.entry = entry;
+        this.asyncEntry = asyncEntry;
         this.cohort = null;
         this.ownNode = () -> true;
     }
@@ -69,6 +88,7 @@ final class LockCore {
             BooleanSupplier ownNode) {
         this.path = path;
         this.entry = entry;
+        this.asyncEntry = timeout -> new CallbackRunner(List.of(path), timeout).start();
         this.cohort = new Cohort(path, entry, settings, shared, passAllowed);
         this.ownNode = ownNode;
     }
@@ -106,7 +126,7 @@ final class LockCore {
         Checks.requireStarted(path.client(), path.path());
         CompletableFuture<LockHold> result = new CompletableFuture<>();
         long start = System.nanoTime();
-        CompletableFuture<List<LockNode>> outcome = new CallbackRunner(List.of(path), timeout).start();
+        CompletableFuture<List<LockNode>> outcome = asyncEntry.start(timeout);
         outcome.whenComplete((nodes, failure) -> ForkJoinPool.commonPool().execute(() -> {
             if (failure != null) {
                 if (failure instanceof LockTimeoutException) {

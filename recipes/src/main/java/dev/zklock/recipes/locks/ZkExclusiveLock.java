@@ -1,9 +1,13 @@
 package dev.zklock.recipes.locks;
 
+import dev.zklock.recipes.locks.engine.Checks;
 import dev.zklock.recipes.locks.engine.Deadline;
+import dev.zklock.recipes.locks.engine.LeaseQueue;
 import dev.zklock.recipes.locks.engine.LockNode;
 import dev.zklock.recipes.locks.engine.LockPath;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.curator.framework.CuratorFramework;
 
@@ -16,10 +20,26 @@ import org.apache.curator.framework.CuratorFramework;
  *
  * <p>Holding the lock means our node is first in the queue of the lock path. The lock is not reentrant: an acquire by
  * the thread that holds it waits like anyone else's (a timed one times out). Any thread of the process may release the
- * hold. Waiters are served in ZooKeeper sequence order (FIFO). Nodes are laid out as Curator's
- * {@code InterProcessMutex} lays them out ({@code _c_<uuid>-lock-<sequence>}), so this lock excludes an
- * {@code InterProcessMutex}, a {@link ZkReentrantLock} or another {@code ZkExclusiveLock} on the same path. (Curator's
- * {@code InterProcessSemaphoreMutex} uses another layout, a semaphore, and does not share a path with these.)
+ * hold. Waiters are served in ZooKeeper sequence order (FIFO).
+ *
+ * <p>Two node layouts, chosen when the lock is made:
+ *
+ * <ul>
+ *   <li>The mutex layout ({@link #ZkExclusiveLock(CuratorFramework, String)}, the default): nodes are laid out as
+ *       Curator's {@code InterProcessMutex} lays them out ({@code _c_<uuid>-lock-<sequence>} under the path), so this
+ *       lock excludes an {@code InterProcessMutex}, a {@link ZkReentrantLock} or another mutex-layout
+ *       {@code ZkExclusiveLock} on the same path.
+ *   <li>The semaphore-mutex layout ({@link #semaphoreMutex(CuratorFramework, String)}): the lock is a
+ *       {@link ZkSemaphore} of one lease, laid out as Curator's {@code InterProcessSemaphoreMutex} (a lease under
+ *       {@code <path>/leases}, taken behind a mutex at {@code <path>/locks}), so it excludes an
+ *       {@code InterProcessSemaphoreMutex}, and a semaphore-layout {@code ZkExclusiveLock}, on the same path.
+ * </ul>
+ *
+ * <p>The two layouts on one path do not exclude each other. The mutex layout stays the default: it is what every
+ * {@code ZkExclusiveLock} made so far uses (a default that changed would let an upgraded process and one not yet
+ * upgraded hold the same path at once), it costs half the requests, and it shares its path with the per-thread locks.
+ * Choose the semaphore-mutex layout for a path that Curator's {@code InterProcessSemaphoreMutex} guards, to move its
+ * users one process at a time.
  *
  * <h2>Thread safety</h2>
  *
@@ -28,9 +48,11 @@ import org.apache.curator.framework.CuratorFramework;
  *
  * <h2>ZooKeeper cost</h2>
  *
- * <p>As {@link ZkReentrantLock}: one round trip for an uncontended acquire (2 pipelined requests), one watch and one
- * data read while waiting, no further request when the only node ahead goes, one listing otherwise, one delete to
- * release, and one delete (plus one watch removal) when an acquire gives up.
+ * <p>Mutex layout, as {@link ZkReentrantLock}: one round trip for an uncontended acquire (2 pipelined requests), one
+ * watch and one data read while waiting, no further request when the only node ahead goes, one listing otherwise, one
+ * delete to release, and one delete (plus one watch removal) when an acquire gives up. Semaphore-mutex layout, as
+ * {@link ZkSemaphore}: 6 requests for an uncontended acquire and release (Curator's {@code InterProcessSemaphoreMutex}:
+ * 7), two round trips to acquire; the mutex's waiters watch one node each, and only its holder watches the leases.
  *
  * <h2>Failure behaviour</h2>
  *
@@ -59,6 +81,7 @@ public final class ZkExclusiveLock extends AbstractZkLock {
     private static final String LOCK_NAME = "lock-";
 
     private final AtomicReference<LockNode> hold = new AtomicReference<>();
+    private final String semaphorePath; // null in the mutex layout
 
     /**
      * Creates a lock on {@code path}. No ZooKeeper call; the client need not be started yet.
@@ -70,6 +93,45 @@ public final class ZkExclusiveLock extends AbstractZkLock {
      */
     public ZkExclusiveLock(CuratorFramework client, String path) {
         super(new LockCore(new LockPath(client, path, LOCK_NAME, LockDriver.exclusive(), null)));
+        this.semaphorePath = null;
+    }
+
+    private ZkExclusiveLock(LeaseQueue semaphore) {
+        super(new LockCore(
+                semaphore.leases(),
+                deadline -> semaphore.acquire(1, deadline).map(leases -> leases.get(0)),
+                timeout -> semaphore.acquireAsync(
+                        1, timeout == null ? Deadline.forever() : Deadline.after(Checks.toNanos(timeout)), timeout)));
+        this.semaphorePath = semaphore.path();
+    }
+
+    /**
+     * Creates a lock on {@code path} in the semaphore-mutex layout of Curator's {@code InterProcessSemaphoreMutex}: a
+     * semaphore of one lease, which excludes an {@code InterProcessSemaphoreMutex} on the same path, both ways, and
+     * does not exclude a mutex-layout lock there (see the class documentation). Every method behaves as in the mutex
+     * layout; {@link #participantNodes()} lists the leases, and the fencing token is the lease node's creation zxid.
+     * No ZooKeeper call; the client need not be started yet.
+     *
+     * @param client the client to use; its namespace, ACL provider and default node data apply
+     * @param path the lock path, absolute, relative to the client's namespace
+     * @return a lock in the semaphore-mutex layout
+     * @throws NullPointerException if an argument is null
+     * @throws IllegalArgumentException if {@code path} is not a valid ZooKeeper path
+     */
+    public static ZkExclusiveLock semaphoreMutex(CuratorFramework client, String path) {
+        Objects.requireNonNull(client, "client");
+        return new ZkExclusiveLock(new LeaseQueue(client, path, () -> 1, new CopyOnWriteArrayList<>()));
+    }
+
+    /**
+     * Returns the lock path, relative to the client's namespace (in the semaphore-mutex layout, the semaphore's path,
+     * the parent of its {@code locks} and {@code leases}).
+     *
+     * @return the path given when the lock was made
+     */
+    @Override
+    public String path() {
+        return semaphorePath != null ? semaphorePath : super.path();
     }
 
     /**
@@ -116,7 +178,12 @@ public final class ZkExclusiveLock extends AbstractZkLock {
     }
 
     @Override
+    String lockName() {
+        return path();
+    }
+
+    @Override
     public String toString() {
-        return "ZkExclusiveLock[" + path() + "]";
+        return "ZkExclusiveLock[" + path() + (semaphorePath != null ? ", semaphore-mutex layout]" : "]");
     }
 }

@@ -5,10 +5,15 @@
  * {@code InterProcessMutex}), {@link dev.zklock.recipes.locks.ZkExclusiveLock} (exclusive, not reentrant, owned by the
  * instance), {@link dev.zklock.recipes.locks.ZkReadWriteLock} (readers share, writers exclude, FIFO, downgrade) and
  * {@link dev.zklock.recipes.locks.ZkMultiLock} (several locks as one, over paths in one ZooKeeper transaction or over
- * arbitrary locks), and {@link dev.zklock.recipes.locks.ZkLockRegistry} for a lock per key. Every lock implements
+ * arbitrary locks), and {@link dev.zklock.recipes.locks.ZkLockRegistry} for a lock per key;
+ * {@link dev.zklock.recipes.locks.ZkSemaphore} hands out up to a number of leases
+ * ({@link dev.zklock.recipes.locks.ZkLease}, Curator's {@code Lease}) on the layout of Curator's
+ * {@code InterProcessSemaphoreV2}, and {@link dev.zklock.recipes.locks.ZkExclusiveLock#semaphoreMutex} is a semaphore
+ * of one lease on the layout of Curator's {@code InterProcessSemaphoreMutex}. Every lock implements
  * Curator's {@code InterProcessLock} and lays out its nodes as Curator does (protected {@code EPHEMERAL_SEQUENTIAL}
  * children named {@code _c_<uuid>-lock-<sequence>}, or {@code __READ__}/{@code __WRIT__} for read/write locks, under
- * container parents), so a zklock lock and its Curator counterpart on the same path exclude each other. Each lock
+ * container parents), so a zklock lock and its Curator counterpart on the same path exclude each other (for Curator's
+ * {@code InterProcessSemaphoreMutex}, a {@code ZkExclusiveLock} made with {@code semaphoreMutex}). Each lock
  * also offers {@code hold()} for try-with-resources ({@link dev.zklock.recipes.locks.LockHold}), {@code asLock()} for
  * code written against {@link java.util.concurrent.locks.Lock}, and (single-path locks) {@code acquireAsync()}.
  *
@@ -27,7 +32,9 @@
  * ({@link dev.zklock.recipes.locks.micrometer.MicrometerLockMetrics} for Micrometer, an optional dependency).
  *
  * <p><b>Null policy.</b> No method of this package accepts {@code null} for any parameter, and no method returns
- * {@code null}; a {@code null} argument is rejected with a {@link java.lang.NullPointerException} that names the
+ * {@code null} but the timed {@code acquire(..., long, TimeUnit)} methods of {@link dev.zklock.recipes.locks.ZkSemaphore},
+ * which answer {@code null} when no lease came in time, as Curator's do (their {@code Duration} forms answer an empty
+ * {@code Optional}); a {@code null} argument is rejected with a {@link java.lang.NullPointerException} that names the
  * parameter.
  *
  * <p><b>Thread safety.</b> Every type of this package is safe for use by multiple threads. Each lock type states

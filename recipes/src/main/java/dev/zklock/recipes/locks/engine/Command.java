@@ -17,6 +17,22 @@ public sealed interface Command {
      */
     record Create(String prefix, String alongsideSequence) implements Command {}
 
+    /**
+     * Create {@code count} lease nodes named {@code prefix} plus the sequence (one create, or one transaction for
+     * several) on the session that holds the semaphore's internal mutex, and list the leases pipelined behind it, with
+     * a child watch if {@code watch}.
+     */
+    record CreateLeases(String prefix, int count, boolean watch) implements Command {}
+
+    /** List the leases on the current session, with a child watch if {@code watch}. */
+    record ListLeases(boolean watch) implements Command {}
+
+    /**
+     * The lease acquisition lost its place with the session that held the internal mutex: delete {@code nodes} (what
+     * may be left of ours), sweep for {@code sweepPrefix} unless it is null, release the mutex and take it again.
+     */
+    record Restart(List<LockNode> nodes, String sweepPrefix) implements Command {}
+
     /** Make the lock paths as containers, then report {@link Event.ParentsMade}. */
     record MakeParents() implements Command {}
 

@@ -50,6 +50,12 @@ public sealed interface Event {
     /** Our nodes, deleted to enter again, are gone (or left to the background). */
     record Deleted() implements Event {}
 
+    /**
+     * The number of leases of a semaphore changed locally (its shared count): a lease acquisition that waits decides
+     * again on its last listing.
+     */
+    record CountChanged() implements Event {}
+
     /** The deadline passed while a request was in flight: the acquisition goes on until it would wait. */
     record DeadlinePassed() implements Event {}
 

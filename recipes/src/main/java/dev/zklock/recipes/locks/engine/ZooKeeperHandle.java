@@ -279,6 +279,14 @@ public final class ZooKeeperHandle {
         return reply;
     }
 
+    /** Removes our child watch from {@code path} on the server and, even if the server cannot be reached, locally. */
+    public CompletableFuture<Reply> removeChildWatch(String path, Watcher watcher) {
+        CompletableFuture<Reply> reply = new CompletableFuture<>();
+        zk.removeWatches(
+                path, watcher, Watcher.WatcherType.Children, true, (rc, p, ctx) -> reply.complete(done(rc)), null);
+        return reply;
+    }
+
     /** Returns the ZooKeeper code of {@code error}, or null if it is not a {@link KeeperException}. */
     public static Code codeOf(Throwable error) {
         return error instanceof KeeperException ke ? ke.code() : null;

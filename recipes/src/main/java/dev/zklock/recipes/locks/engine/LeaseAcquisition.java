@@ -1,0 +1,392 @@
+package dev.zklock.recipes.locks.engine;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.function.IntSupplier;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.KeeperException.Code;
+
+/**
+ * The lease step of one semaphore acquire, taken while its internal mutex is held: a state machine that takes the
+ * {@link Event}s of its runner and answers the next {@link Command}, as {@link Acquisition} does for a queue. It does no
+ * I/O and reads no clock ({@code LeaseAcquisitionTest} walks its outcome tables without ZooKeeper). Not thread-safe: a
+ * runner confines it to one thread at a time.
+ */
+public final class LeaseAcquisition {
+    /*
+     * Implementation notes. The layout and protocol are those of Curator's InterProcessSemaphoreV2: lease nodes are
+     * protected EPHEMERAL_SEQUENTIAL children "_c_<uuid>-lease-<sequence>" of <path>/leases, made only by the holder of
+     * the mutex at <path>/locks, which waits, still holding the mutex, until there are few enough leases.
+     *
+     * 1. Safety does not depend on the mutex: a lease holds once at most maxLeases - count nodes are ranked before its
+     *    first node, read in a listing sent after its create. Of the holders at any moment, the one with the latest
+     *    sequence listed after every other holder's node existed, and counted it: so holders never exceed maxLeases,
+     *    whatever mix of zklock and Curator (which counts every child) holds them (SemaphoreInteropTest). Nodes ranked
+     *    after ours are not counted: under the protocol there are none, and outside it they are not holders ahead of us.
+     * 2. The mutex keeps the waiting live and fair: only its holder creates a lease and waits, so leases are granted in
+     *    mutex order and no two waiters can each hold a node that keeps the other out (ZkSemaphoreTest).
+     * 3. Our nodes are created on the session that holds the mutex, and only there; a reply, listing or wake-up on
+     *    another session means both went with the old one: Restart, and take the mutex again (ZkSemaphoreTest).
+     * 4. The create and the listing of the leases go out back to back: one round trip (RequestCountTest). The listing
+     *    carries a child watch only when the runner expects to wait (its last lease acquire waited): a watch on a
+     *    listing that holds must be removed (one request), a listing without one that must wait is sent again with one.
+     * 5. While we wait the watch fires on any change of the leases. If one deletion would be enough, the listing that
+     *    follows is sent without a watch (it holds unless the change was not a deletion before ours); otherwise with
+     *    one. Every decision is made on a listing: a change event does not say which child changed.
+     * 6. A lost create reply is found again by its protected prefix after a sync, on the same session only, and its
+     *    owner checked; every end that is not "held" deletes our nodes, removes the watch and sweeps for a lost create;
+     *    a create's reply that comes after the end gets its cleanup (AcquisitionTest's rules, LeaseAcquisitionTest).
+     * 7. The deadline ends the step only where it would wait (LeaseAcquisitionTest, ZkSemaphoreTest).
+     */
+
+    /** Where the lease step is. */
+    public enum Phase {
+        /** The create of our leases is sent, with the listing pipelined behind it. */
+        CREATING,
+        /** Our leases exist; the listing sent with the create is awaited. */
+        ENTERING,
+        /** The leases path is being made. */
+        MAKING_PARENTS,
+        /** A create's reply was lost; the leases are listed to find its nodes. */
+        RECOVERING,
+        /** A node found by our prefix is checked for its owner. */
+        CHECKING_OWNER,
+        /** The leases are listed. */
+        LISTING,
+        /** A child watch is set: waiting for the leases to change. */
+        WAITING,
+        /** The end: the leases are held. */
+        HELD,
+        /** The end without the leases (given up, or to take the mutex again); late replies get their cleanup. */
+        OVER
+    }
+
+    private final LockPath leases;
+    private final long mutexSession;
+    private final int count;
+    private final IntSupplier maxLeases;
+    private final boolean watchFirst;
+
+    private Phase phase = Phase.CREATING;
+    private String prefix;
+    private String lostCreate; // the prefix of a create whose reply was lost, until found or known absent
+    private List<LockNode> nodes = List.of();
+    private List<String> found; // nodes a recovery found by our prefix, until their owner is checked
+    private List<String> recovered; // the listing they were found in
+    private boolean listingWatched; // the listing in flight sets a child watch
+    private boolean watchPending; // a child watch is set and has not fired
+    private int before; // nodes ranked before our first at the last listing
+    private boolean waited; // the step had to wait at least once
+    private boolean deadlinePassed;
+    private boolean createInFlightAtEnd;
+
+    /**
+     * @param leases the leases path of the semaphore
+     * @param mutexSession the session that holds the internal mutex: our leases are made on it alone
+     * @param count how many leases to take, at least 1
+     * @param maxLeases the semaphore's lease count now (it may change: a shared count)
+     * @param watchFirst whether the listing sent with the create sets a child watch (the caller expects to wait)
+     */
+    public LeaseAcquisition(LockPath leases, long mutexSession, int count, IntSupplier maxLeases, boolean watchFirst) {
+        this.leases = leases;
+        this.mutexSession = mutexSession;
+        this.count = count;
+        this.maxLeases = maxLeases;
+        this.watchFirst = watchFirst;
+    }
+
+    /** Returns the first command: create our leases, the listing behind them. */
+    public Command start() {
+        prefix = leases.newPrefix();
+        return create();
+    }
+
+    public Phase phase() {
+        return phase;
+    }
+
+    /** The session our leases must be made on. */
+    public long mutexSession() {
+        return mutexSession;
+    }
+
+    /** Tells whether the step had to wait for a lease to be returned (for the next acquire's first listing). */
+    public boolean waited() {
+        return waited;
+    }
+
+    /** Returns the answer to {@code event}. */
+    public Command on(Event event) {
+        if (phase == Phase.OVER || phase == Phase.HELD) {
+            return afterTheEnd(event);
+        }
+        if (event instanceof Event.DeadlinePassed) {
+            deadlinePassed = true;
+            return phase == Phase.WAITING ? giveUp(null) : new Command.Await();
+        }
+        if (event instanceof Event.TimedOut) {
+            return giveUp(null);
+        }
+        if (event instanceof Event.Failed failed) {
+            return failed(failed.code());
+        }
+        if (event instanceof Event.Created created) {
+            expect(Phase.CREATING, event);
+            nodes = List.copyOf(created.nodes());
+            phase = Phase.ENTERING;
+            return new Command.Await();
+        }
+        if (event instanceof Event.Listed listed) {
+            if (phase != Phase.LISTING) {
+                expect(Phase.ENTERING, event);
+            }
+            return listed(listed.sessionId(), listed.children().get(0));
+        }
+        if (event instanceof Event.ParentsMade) {
+            expect(Phase.MAKING_PARENTS, event);
+            return create();
+        }
+        if (event instanceof Event.RecoveryListed listing) {
+            expect(Phase.RECOVERING, event);
+            return recoveryListed(listing);
+        }
+        if (event instanceof Event.OwnerChecked checked) {
+            expect(Phase.CHECKING_OWNER, event);
+            return ownerChecked(checked);
+        }
+        if (event instanceof Event.Woken woken) {
+            return woken(woken.wake());
+        }
+        if (event instanceof Event.CountChanged) {
+            return phase == Phase.WAITING ? decide() : new Command.Await();
+        }
+        throw new AssertionError("unknown event " + event + " in lease phase " + phase);
+    }
+
+    /**
+     * Ends the step without the leases (interrupt, cancel, an error of the runner): returns what to clean up, or
+     * {@link Command.Await} if it had ended already.
+     */
+    public Command abandon(RuntimeException failure) {
+        if (phase == Phase.OVER || phase == Phase.HELD) {
+            return new Command.Await();
+        }
+        return giveUp(failure);
+    }
+
+    private Command create() {
+        phase = Phase.CREATING;
+        listingWatched = watchFirst || waited;
+        return new Command.CreateLeases(prefix, count, listingWatched);
+    }
+
+    private Command afterTheEnd(Event event) {
+        if (phase != Phase.OVER || !createInFlightAtEnd) {
+            return new Command.Await();
+        }
+        if (event instanceof Event.Created created) {
+            createInFlightAtEnd = false;
+            return new Command.CleanUp(created.nodes(), null);
+        }
+        if (event instanceof Event.Failed failed) {
+            createInFlightAtEnd = false;
+            return new Command.CleanUp(List.of(), Acquisition.isRetryable(failed.code()) ? prefix : null);
+        }
+        return new Command.Await();
+    }
+
+    private Command failed(Code code) {
+        boolean retryable = Acquisition.isRetryable(code);
+        switch (phase) {
+            case CREATING -> {
+                if (code == Code.NONODE) {
+                    phase = Phase.MAKING_PARENTS;
+                    return new Command.MakeParents();
+                }
+                if (retryable) {
+                    lostCreate = prefix;
+                    return recover();
+                }
+                return giveUp(leases.failure("create a lease node", KeeperException.create(code), true));
+            }
+            case ENTERING, LISTING -> {
+                return retryable ? list(true) : giveUp(listingFailure(code));
+            }
+            case RECOVERING, CHECKING_OWNER -> {
+                return retryable ? recover() : giveUp(listingFailure(code));
+            }
+            case MAKING_PARENTS -> {
+                return giveUp(leases.failure("create the leases path", KeeperException.create(code), true));
+            }
+            default -> throw new AssertionError("failure " + code + " in lease phase " + phase);
+        }
+    }
+
+    private RuntimeException listingFailure(Code code) {
+        return leases.failure("list the leases", KeeperException.create(code, leases.path()), true);
+    }
+
+    private Command listed(long sessionId, List<String> children) {
+        if (listingWatched) {
+            watchPending = true; // set by the listing even if what it says ends the step
+        }
+        if (sessionId != mutexSession || !hasAllOurs(children)) {
+            return lostPlace();
+        }
+        before = rankedBefore(children);
+        return decide();
+    }
+
+    /** Decides on the last listing, with the lease count as it is now. */
+    private Command decide() {
+        int max = maxLeases.getAsInt();
+        if (before + count <= max) {
+            phase = Phase.HELD;
+            return new Command.Granted(nodes, Collections.nCopies(nodes.size(), Boolean.FALSE));
+        }
+        if (deadlinePassed) {
+            return giveUp(null);
+        }
+        waited = true;
+        if (watchPending) {
+            phase = Phase.WAITING;
+            return new Command.Await();
+        }
+        return list(true);
+    }
+
+    private Command woken(NodeWatcher.Wake wake) {
+        expect(Phase.WAITING, new Event.Woken(wake));
+        watchPending = false;
+        if (wake == NodeWatcher.Wake.SESSION_ENDED) {
+            return lostPlace(); // our leases and the mutex went with the session
+        }
+        int missing = before + count - maxLeases.getAsInt();
+        return list(missing > 1);
+    }
+
+    private Command list(boolean watch) {
+        phase = Phase.LISTING;
+        listingWatched = watch && !watchPending;
+        return new Command.ListLeases(listingWatched);
+    }
+
+    private Command recover() {
+        phase = Phase.RECOVERING;
+        return new Command.Recover(prefix);
+    }
+
+    private Command recoveryListed(Event.RecoveryListed listing) {
+        if (!listing.sameSession()) {
+            return lostPlace(); // a node made on the ended session went with it, and so did the mutex
+        }
+        List<String> children = listing.children().get(0);
+        if (children == null) {
+            return recover();
+        }
+        List<String> ours = new ArrayList<>();
+        for (String child : children) {
+            if (child.startsWith(prefix)) {
+                ours.add(child);
+            }
+        }
+        if (ours.isEmpty()) {
+            lostCreate = null; // after a sync, no node bears our prefix: the create made nothing
+            return create();
+        }
+        if (ours.size() != count) {
+            return recover(); // the transaction is atomic: a listing read mid-way; look again
+        }
+        found = NodeNames.sortBySequence(ours);
+        recovered = children;
+        phase = Phase.CHECKING_OWNER;
+        return new Command.CheckOwner(0, found.get(0));
+    }
+
+    private Command ownerChecked(Event.OwnerChecked checked) {
+        List<String> names = found;
+        found = null;
+        List<String> listing = recovered;
+        recovered = null;
+        if (!checked.owned() || checked.sessionId() != mutexSession) {
+            // Gone meanwhile, or another session's node that bears our protection id: not ours. Make ours afresh.
+            lostCreate = null;
+            prefix = leases.newPrefix();
+            return create();
+        }
+        List<LockNode> made = new ArrayList<>();
+        for (String name : names) {
+            made.add(new LockNode(leases, name, checked.czxid(), checked.sessionId()));
+        }
+        nodes = List.copyOf(made);
+        lostCreate = null;
+        phase = Phase.ENTERING;
+        listingWatched = false;
+        return listed(checked.sessionId(), listing);
+    }
+
+    /** Our place went with the mutex's session, or our node was deleted: clean up, then take the mutex again. */
+    private Command lostPlace() {
+        createInFlightAtEnd = phase == Phase.CREATING;
+        phase = Phase.OVER;
+        List<LockNode> ours = nodes;
+        nodes = List.of();
+        return new Command.Restart(ours, lostCreate);
+    }
+
+    private Command giveUp(RuntimeException failure) {
+        createInFlightAtEnd = phase == Phase.CREATING;
+        phase = Phase.OVER;
+        List<LockNode> ours = nodes;
+        nodes = List.of();
+        return new Command.GiveUp(ours, lostCreate, failure);
+    }
+
+    private boolean hasAllOurs(List<String> children) {
+        for (LockNode node : nodes) {
+            if (!children.contains(node.name())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Counts the children that rank before our first node: every other child, but those whose sequence is larger
+     * (a name without a sequence counts, as Curator counts every child).
+     */
+    private int rankedBefore(List<String> children) {
+        String first = NodeNames.sortBySequence(
+                        nodes.stream().map(LockNode::name).toList())
+                .get(0);
+        String ourKey = NodeNames.sequenceKey(first);
+        int ranked = 0;
+        for (String child : children) {
+            if (isOurs(child)) {
+                continue;
+            }
+            String key = NodeNames.sequenceKey(child);
+            boolean after = !key.equals(child) && key.length() == ourKey.length() && key.compareTo(ourKey) > 0;
+            if (!after) {
+                ranked++;
+            }
+        }
+        return ranked;
+    }
+
+    private boolean isOurs(String child) {
+        for (LockNode node : nodes) {
+            if (node.name().equals(child)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void expect(Phase expected, Event event) {
+        if (phase != expected) {
+            throw new AssertionError("event " + event + " in lease phase " + phase + ", expected " + expected);
+        }
+    }
+}
