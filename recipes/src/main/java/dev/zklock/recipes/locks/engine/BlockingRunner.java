@@ -27,9 +27,7 @@ public final class BlockingRunner {
     private boolean deadlineTold;
     private long createSession;
     private CompletableFuture<Event> pendingCreate; // a create whose reply was not handed to the acquisition
-    private NodeWatcher watcher;
-    private ZooKeeperHandle watchSession;
-    private String watchedPath;
+    private SetWatch setWatch; // the watch set, until it fires
 
     public BlockingRunner(List<LockPath> queues, Deadline deadline, String alongsideSequence) {
         this.requests = new QueueRequests(queues);
@@ -172,9 +170,7 @@ public final class BlockingRunner {
         String path = requests.fixedPath(watch.queue(), watch.name());
         NodeWatcher nodeWatcher =
                 new NodeWatcher(path, session.sessionId(), first.context().releases());
-        watcher = nodeWatcher;
-        watchSession = session;
-        watchedPath = path;
+        setWatch = new SetWatch(session, path, nodeWatcher, false);
         Reply reply = session.watchDataNow(path, nodeWatcher);
         if (reply.code() == Code.NONODE) {
             clearWatch();
@@ -244,8 +240,8 @@ public final class BlockingRunner {
 
     /** Leaves the queues: removes our watch, deletes our nodes, sweeps for a lost create, and answers a late one. */
     private void leave(Command command) {
-        if (watcher != null) {
-            watchSession.removeWatch(watchedPath, watcher);
+        if (setWatch != null) {
+            setWatch.remove();
             clearWatch();
         }
         if (pendingCreate != null) {
@@ -270,9 +266,7 @@ public final class BlockingRunner {
     }
 
     private void clearWatch() {
-        watcher = null;
-        watchSession = null;
-        watchedPath = null;
+        setWatch = null;
     }
 
     private long elapsedMicros() {

@@ -4,41 +4,34 @@ import dev.zklock.recipes.locks.LockTimeoutException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Future;
-import java.util.function.Consumer;
-import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.state.ConnectionState;
-import org.apache.curator.framework.state.ConnectionStateListener;
-import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException.Code;
 
 /**
- * Runs one {@link Acquisition} with no thread waiting: each command is sent asynchronously and its reply or watch event
- * is told to the acquisition as the continuation, on ZooKeeper's event thread; the deadline comes from a timer. The
- * runner of {@code acquireAsync()}. Safe for use by multiple threads: the acquisition and the watch are guarded by this
+ * Runs one {@link Acquisition} with no thread waiting ({@link AsyncSteps}): the runner of {@code acquireAsync()}, and of
+ * a semaphore's internal mutex. Safe for use by multiple threads: the acquisition and the watch are guarded by this
  * object; continuations never block.
  */
-public final class CallbackRunner {
+public final class CallbackRunner extends AsyncSteps {
     private final QueueRequests requests;
-    private final LockPath first;
-    private final Deadline deadline;
     private final Duration timeout;
     private final Acquisition acquisition; // guarded by this
     private final CompletableFuture<List<LockNode>> outcome = new CompletableFuture<>();
 
     private long createSession; // guarded by this
-    private NodeWatcher watcher; // guarded by this
-    private ZooKeeperHandle watchSession; // guarded by this
-    private String watchedPath; // guarded by this
-    private ConnectionStateListener resume; // guarded by this: waiting for a connection
 
     /** @param timeout how long the acquire may take, or null for as long as it takes */
     public CallbackRunner(List<LockPath> queues, Duration timeout) {
-        this.requests = new QueueRequests(queues);
-        this.first = requests.first();
+        this(new QueueRequests(queues), timeout, new Acquisition(queues, null));
+    }
+
+    private CallbackRunner(QueueRequests requests, Duration timeout, Acquisition acquisition) {
+        super(
+                requests.first(),
+                timeout == null ? Deadline.forever() : Deadline.after(Checks.toNanos(timeout)),
+                acquisition);
+        this.requests = requests;
         this.timeout = timeout;
-        this.deadline = timeout == null ? Deadline.forever() : Deadline.after(Checks.toNanos(timeout));
-        this.acquisition = new Acquisition(queues, null);
+        this.acquisition = acquisition;
     }
 
     /**
@@ -51,48 +44,17 @@ public final class CallbackRunner {
                 end(null); // cancelled, or ended by the acquisition itself (then there is nothing left to do)
             }
         });
-        if (!deadline.isForever()) {
-            Future<?> timer = first.context().timer().schedule(this::deadlinePassed, deadline.remainingNanos());
-            if (timer != null) {
-                outcome.whenComplete((held, failure) -> timer.cancel(false));
-            }
-        }
-        Command command;
-        synchronized (this) {
-            command = acquisition.start();
-        }
-        execute(command);
+        begin(outcome);
         return outcome;
     }
 
-    private void deadlinePassed() {
-        Command command;
-        synchronized (this) {
-            command = acquisition.on(resume != null ? new Event.TimedOut() : new Event.DeadlinePassed());
-        }
-        execute(command);
+    @Override
+    void failed(Throwable e) {
+        end(e);
     }
 
-    private void feed(Event event) {
-        Command command;
-        synchronized (this) {
-            command = acquisition.on(event);
-        }
-        execute(command);
-    }
-
-    private void execute(Command command) {
-        try {
-            dispatch(command);
-        } catch (RuntimeException | Error e) {
-            end(e);
-        }
-    }
-
-    private void dispatch(Command command) {
-        if (command instanceof Command.Await) {
-            return;
-        }
+    @Override
+    void dispatch(Command command) {
         if (command instanceof Command.Granted granted) {
             requests.granted(granted);
             if (!outcome.complete(granted.nodes())) {
@@ -133,6 +95,7 @@ public final class CallbackRunner {
         synchronized (this) {
             createSession = session.sessionId();
         }
+        LockPath first = first();
         CompletableFuture<Event> created = requests.create(session, create);
         CompletableFuture<Event> listed = requests.listAll(session);
         first.hooks().createSent(first.path(), create.prefix());
@@ -155,16 +118,12 @@ public final class CallbackRunner {
     }
 
     private void watch(ZooKeeperHandle session, Command.Watch watch) {
+        LockPath first = first();
         String path = requests.fixedPath(watch.queue(), watch.name());
         NodeWatcher nodeWatcher =
                 new NodeWatcher(path, session.sessionId(), first.context().releases());
-        synchronized (this) {
-            if (acquisition.phase() != Acquisition.Phase.WATCHING) {
-                return;
-            }
-            watcher = nodeWatcher;
-            watchSession = session;
-            watchedPath = path;
+        if (!keepWatch(new SetWatch(session, path, nodeWatcher, false), Acquisition.Phase.WATCHING)) {
+            return;
         }
         session.watchData(path, nodeWatcher).thenAccept(reply -> {
             if (reply.isOk() && isOver()) {
@@ -198,83 +157,6 @@ public final class CallbackRunner {
         return acquisition.ourNode(queue);
     }
 
-    private synchronized void clearWatch(NodeWatcher fired) {
-        if (watcher == fired) {
-            watcher = null;
-            watchSession = null;
-            watchedPath = null;
-        }
-    }
-
-    private void makeParents() {
-        CuratorFramework client = first.client();
-        try {
-            client.create()
-                    .creatingParentContainersIfNeeded()
-                    .withMode(CreateMode.CONTAINER)
-                    .inBackground((c, event) -> {
-                        Code code = Code.get(event.getResultCode());
-                        feed(
-                                code == Code.OK || code == Code.NODEEXISTS
-                                        ? new Event.ParentsMade()
-                                        : new Event.Failed(code));
-                    })
-                    .forPath(first.path(), new byte[0]);
-        } catch (Exception e) {
-            throw first.failure("create the lock path", e, true);
-        }
-    }
-
-    /** Runs {@code step} on a connected session now, or as soon as the client reconnects (unless ended by then). */
-    private void whenConnected(Consumer<ZooKeeperHandle> step) {
-        CuratorFramework client = first.client();
-        Checks.requireStarted(client, first.path());
-        ZooKeeperHandle session =
-                client.getZookeeperClient().isConnected() ? ZooKeeperHandle.currentQuietly(client) : null;
-        if (session != null) {
-            step.accept(session);
-            return;
-        }
-        ConnectionStateListener once = new ConnectionStateListener() {
-            @Override
-            public void stateChanged(CuratorFramework changed, ConnectionState state) {
-                if (state.isConnected() && resumeOnce(this)) {
-                    try {
-                        whenConnected(step);
-                    } catch (RuntimeException | Error e) {
-                        end(e);
-                    }
-                }
-            }
-        };
-        synchronized (this) {
-            if (isOver()) {
-                return;
-            }
-            resume = once;
-        }
-        client.getConnectionStateListenable().addListener(once);
-        if (client.getZookeeperClient().isConnected() && resumeOnce(once)) {
-            whenConnected(step);
-        }
-    }
-
-    /** Takes the waiting for a connection over, once: true for the first caller, while the acquisition goes on. */
-    private boolean resumeOnce(ConnectionStateListener once) {
-        synchronized (this) {
-            if (resume != once) {
-                return false;
-            }
-            resume = null;
-        }
-        first.client().getConnectionStateListenable().removeListener(once);
-        return !isOver();
-    }
-
-    private synchronized boolean isOver() {
-        return acquisition.phase() == Acquisition.Phase.OVER || acquisition.phase() == Acquisition.Phase.HELD;
-    }
-
     /**
      * Ends the acquisition from outside (an error of a step, a cancel): cleans up what it made. An error completes the
      * outcome first, whose completion comes back here without one.
@@ -283,35 +165,18 @@ public final class CallbackRunner {
         if (failure != null && outcome.completeExceptionally(failure)) {
             return;
         }
-        Command command;
-        synchronized (this) {
-            command = acquisition.abandon(null);
-        }
-        if (command instanceof Command.GiveUp giveUp) {
+        if (abandonMachine(null) instanceof Command.GiveUp giveUp) {
             leave(giveUp);
         }
     }
 
     /** Leaves the queues without waiting: removes our watch, deletes our nodes, sweeps; then fails the outcome. */
     private void leave(Command.GiveUp giveUp) {
-        ConnectionStateListener waiting;
-        synchronized (this) {
-            if (watcher != null) {
-                watchSession.removeWatch(watchedPath, watcher);
-                watcher = null;
-                watchSession = null;
-                watchedPath = null;
-            }
-            waiting = resume;
-            resume = null;
-        }
-        if (waiting != null) {
-            first.client().getConnectionStateListenable().removeListener(waiting);
-        }
+        stopWaiting();
         requests.cleanUp(new Command.CleanUp(giveUp.nodes(), giveUp.sweepPrefix()));
         outcome.completeExceptionally(
                 giveUp.failure() != null
                         ? giveUp.failure()
-                        : new LockTimeoutException(first.path(), timeout == null ? Duration.ZERO : timeout));
+                        : new LockTimeoutException(first().path(), timeout == null ? Duration.ZERO : timeout));
     }
 }

@@ -1,6 +1,5 @@
 package dev.zklock.recipes.locks.engine;
 
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.function.IntSupplier;
@@ -10,10 +9,11 @@ import org.apache.zookeeper.KeeperException.Code;
 /**
  * The lease step of one semaphore acquire, taken while its internal mutex is held: a state machine that takes the
  * {@link Event}s of its runner and answers the next {@link Command}, as {@link Acquisition} does for a queue. It does no
- * I/O and reads no clock ({@code LeaseAcquisitionTest} walks its outcome tables without ZooKeeper). Not thread-safe: a
+ * I/O and reads no clock ({@code LeaseAcquisitionTest} walks its outcome tables without ZooKeeper). Entering, a lost
+ * create and the ends are {@link StepMachine}'s, shared with the lock queues' {@link Acquisition}. Not thread-safe: a
  * runner confines it to one thread at a time.
  */
-public final class LeaseAcquisition {
+public final class LeaseAcquisition extends StepMachine {
     /*
      * Implementation notes. The layout and protocol are those of Curator's InterProcessSemaphoreV2: lease nodes are
      * protected EPHEMERAL_SEQUENTIAL children "_c_<uuid>-lease-<sequence>" of <path>/leases, made only by the holder of
@@ -40,46 +40,16 @@ public final class LeaseAcquisition {
      * 7. The deadline ends the step only where it would wait (LeaseAcquisitionTest, ZkSemaphoreTest).
      */
 
-    /** Where the lease step is. */
-    public enum Phase {
-        /** The create of our leases is sent, with the listing pipelined behind it. */
-        CREATING,
-        /** Our leases exist; the listing sent with the create is awaited. */
-        ENTERING,
-        /** The leases path is being made. */
-        MAKING_PARENTS,
-        /** A create's reply was lost; the leases are listed to find its nodes. */
-        RECOVERING,
-        /** A node found by our prefix is checked for its owner. */
-        CHECKING_OWNER,
-        /** The leases are listed. */
-        LISTING,
-        /** A child watch is set: waiting for the leases to change. */
-        WAITING,
-        /** The end: the leases are held. */
-        HELD,
-        /** The end without the leases (given up, or to take the mutex again); late replies get their cleanup. */
-        OVER
-    }
-
     private final LockPath leases;
     private final long mutexSession;
     private final int count;
     private final IntSupplier maxLeases;
     private final boolean watchFirst;
 
-    private Phase phase = Phase.CREATING;
-    private String prefix;
-    private String lostCreate; // the prefix of a create whose reply was lost, until found or known absent
-    private List<LockNode> nodes = List.of();
-    private List<String> found; // nodes a recovery found by our prefix, until their owner is checked
-    private List<String> recovered; // the listing they were found in
     private boolean listingWatched; // the listing in flight sets a child watch
     private boolean watchPending; // a child watch is set and has not fired
     private int before; // nodes ranked before our first at the last listing
     private boolean waited; // the step had to wait at least once
-    private boolean deadlinePassed;
-    private boolean createInFlightAtEnd;
 
     /**
      * @param leases the leases path of the semaphore
@@ -89,21 +59,12 @@ public final class LeaseAcquisition {
      * @param watchFirst whether the listing sent with the create sets a child watch (the caller expects to wait)
      */
     public LeaseAcquisition(LockPath leases, long mutexSession, int count, IntSupplier maxLeases, boolean watchFirst) {
+        super(List.of(leases), "lease");
         this.leases = leases;
         this.mutexSession = mutexSession;
         this.count = count;
         this.maxLeases = maxLeases;
         this.watchFirst = watchFirst;
-    }
-
-    /** Returns the first command: create our leases, the listing behind them. */
-    public Command start() {
-        prefix = leases.newPrefix();
-        return create();
-    }
-
-    public Phase phase() {
-        return phase;
     }
 
     /** The session our leases must be made on. */
@@ -116,44 +77,19 @@ public final class LeaseAcquisition {
         return waited;
     }
 
-    /** Returns the answer to {@code event}. */
-    public Command on(Event event) {
-        if (phase == Phase.OVER || phase == Phase.HELD) {
-            return afterTheEnd(event);
-        }
-        if (event instanceof Event.DeadlinePassed) {
-            deadlinePassed = true;
-            return phase == Phase.WAITING ? giveUp(null) : new Command.Await();
-        }
-        if (event instanceof Event.TimedOut) {
-            return giveUp(null);
-        }
-        if (event instanceof Event.Failed failed) {
-            return failed(failed.code());
-        }
-        if (event instanceof Event.Created created) {
-            expect(Phase.CREATING, event);
-            nodes = List.copyOf(created.nodes());
-            phase = Phase.ENTERING;
-            return new Command.Await();
-        }
+    @Override
+    Command createCommand() {
+        listingWatched = watchFirst || waited;
+        return new Command.CreateLeases(prefix, count, listingWatched);
+    }
+
+    @Override
+    Command onWait(Event event) {
         if (event instanceof Event.Listed listed) {
             if (phase != Phase.LISTING) {
                 expect(Phase.ENTERING, event);
             }
             return listed(listed.sessionId(), listed.children().get(0));
-        }
-        if (event instanceof Event.ParentsMade) {
-            expect(Phase.MAKING_PARENTS, event);
-            return create();
-        }
-        if (event instanceof Event.RecoveryListed listing) {
-            expect(Phase.RECOVERING, event);
-            return recoveryListed(listing);
-        }
-        if (event instanceof Event.OwnerChecked checked) {
-            expect(Phase.CHECKING_OWNER, event);
-            return ownerChecked(checked);
         }
         if (event instanceof Event.Woken woken) {
             return woken(woken.wake());
@@ -164,66 +100,37 @@ public final class LeaseAcquisition {
         throw new AssertionError("unknown event " + event + " in lease phase " + phase);
     }
 
-    /**
-     * Ends the step without the leases (interrupt, cancel, an error of the runner): returns what to clean up, or
-     * {@link Command.Await} if it had ended already.
-     */
-    public Command abandon(RuntimeException failure) {
-        if (phase == Phase.OVER || phase == Phase.HELD) {
-            return new Command.Await();
+    @Override
+    Command failedWaiting(Code code, boolean retryable) {
+        if (phase == Phase.ENTERING || phase == Phase.LISTING) {
+            return retryable ? list(true) : giveUp(listingFailure(code));
         }
-        return giveUp(failure);
+        throw new AssertionError("failure " + code + " in lease phase " + phase);
     }
 
-    private Command create() {
-        phase = Phase.CREATING;
-        listingWatched = watchFirst || waited;
-        return new Command.CreateLeases(prefix, count, listingWatched);
+    @Override
+    Command otherSession() {
+        return restart(); // a node made on the ended session went with it, and so did the mutex
     }
 
-    private Command afterTheEnd(Event event) {
-        if (phase != Phase.OVER || !createInFlightAtEnd) {
-            return new Command.Await();
-        }
-        if (event instanceof Event.Created created) {
-            createInFlightAtEnd = false;
-            return new Command.CleanUp(created.nodes(), null);
-        }
-        if (event instanceof Event.Failed failed) {
-            createInFlightAtEnd = false;
-            return new Command.CleanUp(List.of(), Acquisition.isRetryable(failed.code()) ? prefix : null);
-        }
-        return new Command.Await();
+    @Override
+    boolean mayOwn(long sessionId) {
+        return sessionId == mutexSession;
     }
 
-    private Command failed(Code code) {
-        boolean retryable = Acquisition.isRetryable(code);
-        switch (phase) {
-            case CREATING -> {
-                if (code == Code.NONODE) {
-                    phase = Phase.MAKING_PARENTS;
-                    return new Command.MakeParents();
-                }
-                if (retryable) {
-                    lostCreate = prefix;
-                    return recover();
-                }
-                return giveUp(leases.failure("create a lease node", KeeperException.create(code), true));
-            }
-            case ENTERING, LISTING -> {
-                return retryable ? list(true) : giveUp(listingFailure(code));
-            }
-            case RECOVERING, CHECKING_OWNER -> {
-                return retryable ? recover() : giveUp(listingFailure(code));
-            }
-            case MAKING_PARENTS -> {
-                return giveUp(leases.failure("create the leases path", KeeperException.create(code), true));
-            }
-            default -> throw new AssertionError("failure " + code + " in lease phase " + phase);
-        }
+    @Override
+    int nodesIn(int path) {
+        return count;
     }
 
-    private RuntimeException listingFailure(Code code) {
+    @Override
+    Command entered(long sessionId, List<List<String>> listings) {
+        listingWatched = false;
+        return listed(sessionId, listings.get(0));
+    }
+
+    @Override
+    RuntimeException listingFailure(Code code) {
         return leases.failure("list the leases", KeeperException.create(code, leases.path()), true);
     }
 
@@ -232,7 +139,7 @@ public final class LeaseAcquisition {
             watchPending = true; // set by the listing even if what it says ends the step
         }
         if (sessionId != mutexSession || !hasAllOurs(children)) {
-            return lostPlace();
+            return restart();
         }
         before = rankedBefore(children);
         return decide();
@@ -260,7 +167,7 @@ public final class LeaseAcquisition {
         expect(Phase.WAITING, new Event.Woken(wake));
         watchPending = false;
         if (wake == NodeWatcher.Wake.SESSION_ENDED) {
-            return lostPlace(); // our leases and the mutex went with the session
+            return restart(); // our leases and the mutex went with the session
         }
         int missing = before + count - maxLeases.getAsInt();
         return list(missing > 1);
@@ -270,77 +177,6 @@ public final class LeaseAcquisition {
         phase = Phase.LISTING;
         listingWatched = watch && !watchPending;
         return new Command.ListLeases(listingWatched);
-    }
-
-    private Command recover() {
-        phase = Phase.RECOVERING;
-        return new Command.Recover(prefix);
-    }
-
-    private Command recoveryListed(Event.RecoveryListed listing) {
-        if (!listing.sameSession()) {
-            return lostPlace(); // a node made on the ended session went with it, and so did the mutex
-        }
-        List<String> children = listing.children().get(0);
-        if (children == null) {
-            return recover();
-        }
-        List<String> ours = new ArrayList<>();
-        for (String child : children) {
-            if (child.startsWith(prefix)) {
-                ours.add(child);
-            }
-        }
-        if (ours.isEmpty()) {
-            lostCreate = null; // after a sync, no node bears our prefix: the create made nothing
-            return create();
-        }
-        if (ours.size() != count) {
-            return recover(); // the transaction is atomic: a listing read mid-way; look again
-        }
-        found = NodeNames.sortBySequence(ours);
-        recovered = children;
-        phase = Phase.CHECKING_OWNER;
-        return new Command.CheckOwner(0, found.get(0));
-    }
-
-    private Command ownerChecked(Event.OwnerChecked checked) {
-        List<String> names = found;
-        found = null;
-        List<String> listing = recovered;
-        recovered = null;
-        if (!checked.owned() || checked.sessionId() != mutexSession) {
-            // Gone meanwhile, or another session's node that bears our protection id: not ours. Make ours afresh.
-            lostCreate = null;
-            prefix = leases.newPrefix();
-            return create();
-        }
-        List<LockNode> made = new ArrayList<>();
-        for (String name : names) {
-            made.add(new LockNode(leases, name, checked.czxid(), checked.sessionId()));
-        }
-        nodes = List.copyOf(made);
-        lostCreate = null;
-        phase = Phase.ENTERING;
-        listingWatched = false;
-        return listed(checked.sessionId(), listing);
-    }
-
-    /** Our place went with the mutex's session, or our node was deleted: clean up, then take the mutex again. */
-    private Command lostPlace() {
-        createInFlightAtEnd = phase == Phase.CREATING;
-        phase = Phase.OVER;
-        List<LockNode> ours = nodes;
-        nodes = List.of();
-        return new Command.Restart(ours, lostCreate);
-    }
-
-    private Command giveUp(RuntimeException failure) {
-        createInFlightAtEnd = phase == Phase.CREATING;
-        phase = Phase.OVER;
-        List<LockNode> ours = nodes;
-        nodes = List.of();
-        return new Command.GiveUp(ours, lostCreate, failure);
     }
 
     private boolean hasAllOurs(List<String> children) {
@@ -382,11 +218,5 @@ public final class LeaseAcquisition {
             }
         }
         return false;
-    }
-
-    private void expect(Phase expected, Event event) {
-        if (phase != expected) {
-            throw new AssertionError("event " + event + " in lease phase " + phase + ", expected " + expected);
-        }
     }
 }

@@ -1,6 +1,7 @@
 package dev.zklock.recipes.locks.engine;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.apache.curator.utils.ZKPaths;
@@ -36,17 +37,36 @@ public final class QueueRequests {
      * behind it), or one transaction for several queues. Answers {@link Event.Created} or {@link Event.Failed}.
      */
     public CompletableFuture<Event> create(ZooKeeperHandle session, Command.Create create) {
+        return createAll(
+                session,
+                queues,
+                queues.stream().map(queue -> createRequest(queue, create)).toList());
+    }
+
+    /**
+     * Sends the create of {@code count} sequential nodes named {@code prefix} in the one queue (a semaphore's leases):
+     * one create, or one transaction for several. Answers {@link Event.Created} or {@link Event.Failed}.
+     */
+    public CompletableFuture<Event> createSeveral(ZooKeeperHandle session, String prefix, int count) {
+        CreateRequest request = first().createRequest(prefix, CreateMode.EPHEMERAL_SEQUENTIAL);
+        return createAll(session, Collections.nCopies(count, first()), Collections.nCopies(count, request));
+    }
+
+    /** Creates {@code requests.get(i)} in {@code targets.get(i)}: one create, or one transaction. */
+    private static CompletableFuture<Event> createAll(
+            ZooKeeperHandle session, List<LockPath> targets, List<CreateRequest> requests) {
         long sessionId = session.sessionId();
-        if (queues.size() == 1) {
-            return first().createOn(session, createRequest(first(), create))
+        if (targets.size() == 1) {
+            return targets.get(0)
+                    .createOn(session, requests.get(0))
                     .thenApply(reply -> reply instanceof Reply.Created created
                             ? new Event.Created(
-                                    sessionId, List.of(nodeOf(0, created.path(), created.czxid(), sessionId)))
+                                    sessionId,
+                                    List.of(nodeOf(targets.get(0), created.path(), created.czxid(), sessionId)))
                             : new Event.Failed(reply.code()));
         }
         List<Op> creates = new ArrayList<>();
-        for (LockPath queue : queues) {
-            CreateRequest request = createRequest(queue, create);
+        for (CreateRequest request : requests) {
             creates.add(Op.create(
                     request.getPath(),
                     request.getData(),
@@ -60,10 +80,11 @@ public final class QueueRequests {
                 return new Event.Failed(reply.code());
             }
             List<LockNode> nodes = new ArrayList<>();
-            for (int i = 0; i < queues.size(); i++) {
+            for (int i = 0; i < targets.size(); i++) {
                 OpResult.CreateResult result =
                         (OpResult.CreateResult) reply.results().get(i);
-                nodes.add(nodeOf(i, result.getPath(), result.getStat().getCzxid(), sessionId));
+                nodes.add(nodeOf(
+                        targets.get(i), result.getPath(), result.getStat().getCzxid(), sessionId));
             }
             return new Event.Created(sessionId, nodes);
         });
@@ -211,8 +232,7 @@ public final class QueueRequests {
         }
     }
 
-    private LockNode nodeOf(int queue, String fixedPath, long czxid, long sessionId) {
-        String name = ZKPaths.getNodeFromPath(fixedPath);
-        return new LockNode(queues.get(queue), name, czxid, sessionId);
+    private static LockNode nodeOf(LockPath queue, String fixedPath, long czxid, long sessionId) {
+        return new LockNode(queue, ZKPaths.getNodeFromPath(fixedPath), czxid, sessionId);
     }
 }

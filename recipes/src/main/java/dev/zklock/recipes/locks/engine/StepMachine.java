@@ -1,0 +1,310 @@
+package dev.zklock.recipes.locks.engine;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.KeeperException.Code;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What every state machine of the engine does the same way, whatever it waits for: the create of our nodes, a create
+ * whose reply was lost, the deadline, and the ends. {@link Acquisition} waits in lock queues for the node ahead, and
+ * {@link LeaseAcquisition} in a semaphore's leases for few enough leases; both enter, recover and leave here. It does no
+ * I/O and reads no clock. Not thread-safe: a runner confines it to one thread at a time.
+ */
+abstract class StepMachine {
+    /*
+     * Implementation notes.
+     *
+     * 1. A create whose reply was lost is found again by its protected prefix, after a sync, on the same session only:
+     *    a node made on an ended session is not ours, nor one our session does not own (CreateRecoveryTest). The
+     *    create is atomic (one transaction for several nodes), so a listing finds all our nodes or none; one that finds
+     *    some is read again.
+     * 2. The deadline ends the machine only where it would wait (a watch, or a connection): a request already sent is
+     *    answered, so a zero or negative timeout makes one whole try, for every runner (AcquisitionTest,
+     *    AsyncAcquireTest, LeaseAcquisitionTest).
+     * 3. Every end that is not "held" (timeout, interrupt, cancel, error, a lost place that is not retried here)
+     *    deletes our nodes, removes our watch, sweeps for a create whose reply was lost, and answers a create's reply
+     *    that comes after the end with its cleanup (AsyncAcquireTest, CreateRecoveryTest, AcquisitionTest).
+     */
+    private static final Logger logger = LoggerFactory.getLogger(StepMachine.class);
+
+    /** Where a machine is; the event it expects next follows from it. */
+    public enum Phase {
+        /** Our create is sent (with the listing pipelined behind it), or about to be. */
+        CREATING,
+        /** Our nodes exist; the listing sent with the create is awaited. */
+        ENTERING,
+        /** The parent paths are being made. */
+        MAKING_PARENTS,
+        /** A create's reply was lost; the paths are listed to find its nodes. */
+        RECOVERING,
+        /** A node found by our prefix is checked for its owner. */
+        CHECKING_OWNER,
+        /** A path is listed. */
+        LISTING,
+        /** The watch on the node ahead is being set (lock queues). */
+        WATCHING,
+        /** A watch is set: waiting for it to fire. */
+        WAITING,
+        /** Our lost place is being deleted before we enter again (lock queues). */
+        DELETING,
+        /** The end: the lock or the leases are held. */
+        HELD,
+        /** The end without them; late replies get their cleanup. */
+        OVER
+    }
+
+    private final List<LockPath> paths;
+    private final String nodeKind;
+
+    Phase phase = Phase.CREATING;
+    String prefix;
+    List<LockNode> nodes = List.of(); // ours, in the order of the create, once made
+    boolean deadlinePassed;
+    private String lostCreate; // the prefix of a create whose reply was lost, until found or known absent
+    private List<String>
+            found; // the names a recovery found by our prefix, in create order, until their owner is checked
+    private List<Integer> foundIn; // the path of each
+    private List<List<String>> recovered; // the listings they were found in
+    private boolean createInFlightAtEnd; // the machine gave up while its create was on its way
+
+    /**
+     * @param paths the paths our create makes nodes in, one listing each; the first names the machine in errors
+     * @param nodeKind what a node is, for errors: "lock" or "lease"
+     */
+    StepMachine(List<LockPath> paths, String nodeKind) {
+        this.paths = List.copyOf(paths);
+        this.nodeKind = nodeKind;
+    }
+
+    /** Returns the first command: create our nodes. */
+    public final Command start() {
+        prefix = paths.get(0).newPrefix();
+        return create();
+    }
+
+    public final Phase phase() {
+        return phase;
+    }
+
+    /** Tells whether the machine has ended, held or not: what comes now is a late reply. */
+    public final boolean isOver() {
+        return phase == Phase.OVER || phase == Phase.HELD;
+    }
+
+    /** Returns the answer to {@code event}. */
+    public final Command on(Event event) {
+        if (isOver()) {
+            return afterTheEnd(event);
+        }
+        if (event instanceof Event.DeadlinePassed) {
+            deadlinePassed = true;
+            return phase == Phase.WAITING ? giveUp(null) : new Command.Await();
+        }
+        if (event instanceof Event.TimedOut) {
+            return giveUp(null);
+        }
+        if (event instanceof Event.Failed failed) {
+            return failed(failed.code());
+        }
+        if (event instanceof Event.Created created) {
+            expect(Phase.CREATING, event);
+            nodes = List.copyOf(created.nodes());
+            phase = Phase.ENTERING;
+            return new Command.Await();
+        }
+        if (event instanceof Event.ParentsMade) {
+            expect(Phase.MAKING_PARENTS, event);
+            return create();
+        }
+        if (event instanceof Event.RecoveryListed listing) {
+            expect(Phase.RECOVERING, event);
+            return recoveryListed(listing);
+        }
+        if (event instanceof Event.OwnerChecked checked) {
+            expect(Phase.CHECKING_OWNER, event);
+            return ownerChecked(checked);
+        }
+        return onWait(event);
+    }
+
+    /**
+     * Ends the machine without what it takes (interrupt, cancel, an error of the runner): returns what to clean up, or
+     * {@link Command.Await} if it had ended already.
+     *
+     * @param failure the error, or null for an interrupt or a cancel
+     */
+    public final Command abandon(RuntimeException failure) {
+        return isOver() ? new Command.Await() : giveUp(failure);
+    }
+
+    /** The create of our nodes under {@link #prefix}, with the listing behind it. */
+    abstract Command createCommand();
+
+    /** Answers an event of entering and waiting: a listing, a watch's news, what else the machine waits for. */
+    abstract Command onWait(Event event);
+
+    /** Answers a failed request of entering and waiting (a listing, a watch). */
+    abstract Command failedWaiting(Code code, boolean retryable);
+
+    /** The recovery ran on another session than the create's: a node made on the ended one went with it. */
+    abstract Command otherSession();
+
+    /** Tells whether a found node owned by {@code sessionId} may be ours. */
+    abstract boolean mayOwn(long sessionId);
+
+    /** How many of our nodes a create makes in path {@code path}. */
+    abstract int nodesIn(int path);
+
+    /** The error of a listing that failed for good. */
+    abstract RuntimeException listingFailure(Code code);
+
+    /** Goes on with our nodes found after a lost create reply, from the listings read after the sync. */
+    abstract Command entered(long sessionId, List<List<String>> listings);
+
+    final Command create() {
+        phase = Phase.CREATING;
+        return createCommand();
+    }
+
+    final Command enterUnderFreshPrefix() {
+        lostCreate = null;
+        prefix = paths.get(0).newPrefix();
+        return create();
+    }
+
+    /** The end without what the machine takes: what to delete, and the prefix to sweep for. */
+    final Command giveUp(RuntimeException failure) {
+        createInFlightAtEnd = phase == Phase.CREATING;
+        phase = Phase.OVER;
+        // A node found by our prefix whose owner is not checked yet is left to the sweep of that prefix.
+        return new Command.GiveUp(takeNodes(), lostCreate, failure);
+    }
+
+    /** The end of a machine that lost its place and is not retried here: as {@link #giveUp}, to start over. */
+    final Command restart() {
+        createInFlightAtEnd = phase == Phase.CREATING;
+        phase = Phase.OVER;
+        return new Command.Restart(takeNodes(), lostCreate);
+    }
+
+    final List<LockNode> takeNodes() {
+        List<LockNode> ours = nodes;
+        nodes = List.of();
+        return ours;
+    }
+
+    final void expect(Phase expected, Event event) {
+        if (phase != expected) {
+            throw new AssertionError("event " + event + " in phase " + phase + ", expected " + expected);
+        }
+    }
+
+    /**
+     * A reply or event after the end: a create that was in flight when the machine gave up is cleaned up (what it made
+     * is deleted; if its reply was lost, its prefix is swept for); nothing else matters.
+     */
+    private Command afterTheEnd(Event event) {
+        if (phase != Phase.OVER || !createInFlightAtEnd) {
+            return new Command.Await();
+        }
+        if (event instanceof Event.Created created) {
+            createInFlightAtEnd = false;
+            return new Command.CleanUp(created.nodes(), null);
+        }
+        if (event instanceof Event.Failed failed) {
+            createInFlightAtEnd = false;
+            return new Command.CleanUp(List.of(), Reply.isRetryable(failed.code()) ? prefix : null);
+        }
+        return new Command.Await();
+    }
+
+    private Command failed(Code code) {
+        boolean retryable = Reply.isRetryable(code);
+        return switch (phase) {
+            case CREATING -> {
+                if (code == Code.NONODE) {
+                    phase = Phase.MAKING_PARENTS;
+                    yield new Command.MakeParents();
+                }
+                if (retryable) {
+                    lostCreate = prefix;
+                    yield recover();
+                }
+                yield giveUp(
+                        paths.get(0).failure("create a " + nodeKind + " node", KeeperException.create(code), true));
+            }
+            case RECOVERING, CHECKING_OWNER -> retryable ? recover() : giveUp(listingFailure(code));
+            case MAKING_PARENTS -> giveUp(
+                    paths.get(0).failure("create the " + nodeKind + " path", KeeperException.create(code), true));
+            default -> failedWaiting(code, retryable);
+        };
+    }
+
+    private Command recover() {
+        phase = Phase.RECOVERING;
+        return new Command.Recover(prefix);
+    }
+
+    private Command recoveryListed(Event.RecoveryListed listing) {
+        if (!listing.sameSession()) {
+            return otherSession();
+        }
+        List<String> names = new ArrayList<>();
+        List<Integer> where = new ArrayList<>();
+        boolean partial = false;
+        for (int i = 0; i < paths.size(); i++) {
+            List<String> children = listing.children().get(i);
+            if (children == null) {
+                return recover(); // a listing failed on the way: look again
+            }
+            List<String> ours = new ArrayList<>();
+            for (String child : children) {
+                if (child.startsWith(prefix)) {
+                    ours.add(child);
+                }
+            }
+            partial |= ours.size() != nodesIn(i);
+            for (String name : NodeNames.sortBySequence(ours)) {
+                names.add(name);
+                where.add(i);
+            }
+        }
+        if (names.isEmpty()) {
+            lostCreate = null; // after a sync, no node bears our prefix: the create made nothing
+            return create();
+        }
+        if (partial) {
+            return recover(); // the transaction is atomic: a listing read mid-way; look again
+        }
+        found = names;
+        foundIn = where;
+        recovered = listing.children();
+        phase = Phase.CHECKING_OWNER;
+        return new Command.CheckOwner(where.get(0), names.get(0));
+    }
+
+    private Command ownerChecked(Event.OwnerChecked checked) {
+        List<String> names = found;
+        List<Integer> where = foundIn;
+        List<List<String>> listings = recovered;
+        found = null;
+        foundIn = null;
+        recovered = null;
+        if (!checked.owned() || !mayOwn(checked.sessionId())) {
+            // Gone meanwhile, or another session's node that bears our protection id: not ours. Enter afresh.
+            return enterUnderFreshPrefix();
+        }
+        List<LockNode> ours = new ArrayList<>();
+        for (int i = 0; i < names.size(); i++) {
+            ours.add(new LockNode(paths.get(where.get(i)), names.get(i), checked.czxid(), checked.sessionId()));
+        }
+        nodes = List.copyOf(ours);
+        lostCreate = null;
+        logger.debug("{}: found {} after a lost create reply", paths.get(0).path(), nodes);
+        phase = Phase.ENTERING;
+        return entered(checked.sessionId(), listings);
+    }
+}
