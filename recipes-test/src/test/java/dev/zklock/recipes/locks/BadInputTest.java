@@ -44,6 +44,7 @@ final class BadInputTest {
         LOCKS.put(ZkReadWriteLock.ReadLock.class, client -> new ZkReadWriteLock(client, zk.path("lock")).readLock());
         LOCKS.put(ZkReadWriteLock.WriteLock.class, client -> new ZkReadWriteLock(client, zk.path("lock")).writeLock());
         LOCKS.put(ZkMultiLock.class, client -> new ZkMultiLock(client, List.of(zk.path("lock"), zk.path("other"))));
+        LOCKS.put(ZkSemaphore.class, client -> new ZkSemaphore(client, zk.path("lock"), 2));
     }
 
     /** What a public method does when the client is not started or is closed. */
@@ -69,6 +70,13 @@ final class BadInputTest {
             Map.entry("makeRevocable(RevocationListener)", OnIdleClient.ANSWERS),
             Map.entry("makeRevocable(RevocationListener,Executor)", OnIdleClient.ANSWERS),
             Map.entry("getParticipantNodes()", OnIdleClient.FAILS_ON_CLIENT_STATE),
+            Map.entry("acquire(int)", OnIdleClient.FAILS_ON_CLIENT_STATE),
+            Map.entry("acquire(int,long,TimeUnit)", OnIdleClient.FAILS_ON_CLIENT_STATE),
+            Map.entry("acquire(int,Duration)", OnIdleClient.FAILS_ON_CLIENT_STATE),
+            Map.entry("acquireAsync(int)", OnIdleClient.FAILS_ON_CLIENT_STATE),
+            Map.entry("acquireAsync(int,Duration)", OnIdleClient.FAILS_ON_CLIENT_STATE),
+            Map.entry("returnLease(Lease)", OnIdleClient.ANSWERS),
+            Map.entry("returnAll(Collection)", OnIdleClient.ANSWERS),
             Map.entry("release()", OnIdleClient.FAILS_AS_NOT_HELD),
             Map.entry("fencingToken()", OnIdleClient.FAILS_AS_NOT_HELD),
             Map.entry("fencingTokens()", OnIdleClient.FAILS_AS_NOT_HELD),
@@ -95,6 +103,11 @@ final class BadInputTest {
     /** The lock types that are locks themselves (the read/write pair is not), for the acquire tests. */
     static Stream<Named<Class<?>>> acquirableTypes() {
         return lockTypes().filter(type -> InterProcessLock.class.isAssignableFrom(type.getPayload()));
+    }
+
+    /** The types whose {@code acquire} waits: the locks, and the semaphore. */
+    static Stream<Named<Class<?>>> waitingTypes() {
+        return Stream.concat(acquirableTypes(), Stream.of(Named.of("ZkSemaphore", ZkSemaphore.class)));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -156,7 +169,7 @@ final class BadInputTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("acquirableTypes")
+    @MethodSource("waitingTypes")
     void acquireAndHold_whenAlreadyInterrupted_throwNamingThePathClearTheFlagAndCreateNothing(Class<?> type) {
         CuratorFramework client = zk.newClient();
         Object lock = LOCKS.get(type).apply(client);
@@ -260,6 +273,12 @@ final class BadInputTest {
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("'" + path + "'");
             softly.assertThatThrownBy(() -> new ZkMultiLock(client, List.of("/ok", path)))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("'" + path + "'");
+            softly.assertThatThrownBy(() -> new ZkSemaphore(client, path, 1))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("'" + path + "'");
+            softly.assertThatThrownBy(() -> ZkExclusiveLock.semaphoreMutex(client, path))
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("'" + path + "'");
         }

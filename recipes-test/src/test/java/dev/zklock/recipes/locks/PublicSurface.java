@@ -10,6 +10,7 @@ import java.lang.reflect.Type;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,7 +18,11 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.recipes.locks.Lease;
 import org.apache.curator.framework.recipes.locks.RevocationListener;
+import org.apache.curator.framework.recipes.shared.SharedCountListener;
+import org.apache.curator.framework.recipes.shared.SharedCountReader;
+import org.apache.curator.framework.recipes.shared.VersionedValue;
 
 /**
  * The public constructors and methods of a lock class, inherited ones included, found by reflection so that a sweep
@@ -25,16 +30,19 @@ import org.apache.curator.framework.recipes.locks.RevocationListener;
  * parameter has in messages.
  */
 final class PublicSurface {
-    private static final Map<Class<?>, String> PARAMETER_NAMES = Map.of(
-            CuratorFramework.class, "client",
-            String.class, "path",
-            LockDriver.class, "driver",
-            TimeUnit.class, "unit",
-            Duration.class, "timeout",
-            LockStateListener.class, "listener",
-            RevocationListener.class, "listener",
-            Executor.class, "executor",
-            byte[].class, "lockData");
+    private static final Map<Class<?>, String> PARAMETER_NAMES = Map.ofEntries(
+            Map.entry(CuratorFramework.class, "client"),
+            Map.entry(String.class, "path"),
+            Map.entry(LockDriver.class, "driver"),
+            Map.entry(TimeUnit.class, "unit"),
+            Map.entry(Duration.class, "timeout"),
+            Map.entry(LockStateListener.class, "listener"),
+            Map.entry(RevocationListener.class, "listener"),
+            Map.entry(Executor.class, "executor"),
+            Map.entry(byte[].class, "lockData"),
+            Map.entry(SharedCountReader.class, "count"),
+            Map.entry(Lease.class, "lease"),
+            Map.entry(Collection.class, "leases"));
 
     private PublicSurface() {}
 
@@ -124,6 +132,14 @@ final class PublicSurface {
             return LockDriver.exclusive();
         } else if (type == long.class) {
             return 1L;
+        } else if (type == int.class) {
+            return 1;
+        } else if (type == SharedCountReader.class) {
+            return new FixedCount(2);
+        } else if (type == Lease.class) {
+            return new ReturnedLease();
+        } else if (type == Collection.class) {
+            return List.of(new ReturnedLease());
         } else if (type == TimeUnit.class) {
             return TimeUnit.SECONDS;
         } else if (type == Duration.class) {
@@ -138,5 +154,43 @@ final class PublicSurface {
             return new byte[] {1, 2, 3};
         }
         throw new AssertionError("no sample value for a parameter of type " + type.getName());
+    }
+
+    /** A lease count that never changes, with no listener ever told. */
+    private record FixedCount(int count) implements SharedCountReader {
+        @Override
+        public int getCount() {
+            return count;
+        }
+
+        @Override
+        public VersionedValue<Integer> getVersionedValue() {
+            throw new UnsupportedOperationException("a semaphore reads the count alone");
+        }
+
+        @Override
+        public void addListener(SharedCountListener listener) {}
+
+        @Override
+        public void addListener(SharedCountListener listener, Executor executor) {}
+
+        @Override
+        public void removeListener(SharedCountListener listener) {}
+    }
+
+    /** A lease already returned: closing it again does nothing. */
+    private static final class ReturnedLease implements Lease {
+        @Override
+        public void close() {}
+
+        @Override
+        public byte[] getData() {
+            return new byte[0];
+        }
+
+        @Override
+        public String getNodeName() {
+            return "lease-0000000000";
+        }
     }
 }
