@@ -1,6 +1,7 @@
 package dev.zklock.cli;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -31,7 +32,10 @@ import org.apache.curator.framework.recipes.locks.InterProcessLock;
  *       acquisition, as every hand-off of the bench.
  * </ol>
  *
- * Requests and watch events are counted over cycles of the first kind of their own, both clients together.
+ * Requests and watch events are counted over cycles of the first kind of their own, both clients together. The raw floor
+ * runs the same cycles with {@link RawQueueLock}s, the protocol with no lock code around it: the second client's create
+ * and listing, its watch on the kept node, the first client's delete on its child event; against a delete and the
+ * waiter's watch event. Its ratio is the least a cached node can cost another client, measured in the same run.
  */
 final class IdleCachedLockScenario implements Scenario {
     static final String SECOND_ACQUIRE_P50 = "second client's acquire p50 (ms)";
@@ -84,6 +88,11 @@ final class IdleCachedLockScenario implements Scenario {
     }
 
     @Override
+    public List<Side> sides() {
+        return List.of(Side.ZKLOCK, Side.CURATOR, Side.RAW);
+    }
+
+    @Override
     public void prepare(BenchEnsemble ensemble) throws Exception {
         for (Side side : sides()) {
             ensemble.makePaths(List.of(cachedPath(ensemble, side), plainPath(ensemble, side)));
@@ -102,13 +111,31 @@ final class IdleCachedLockScenario implements Scenario {
 
     @Override
     public List<BenchRow> rows(Map<Side, Measurement> measured) {
-        return List.of(
+        List<BenchRow> rows = new ArrayList<>(List.of(
                 targets.row(this, measured, SECOND_ACQUIRE_P50, m -> m.acquireMillis(50)),
                 targets.row(this, measured, "second client's acquire p99 (ms)", m -> m.acquireMillis(99)),
                 targets.row(this, measured, PLAIN_HAND_OFF_P50, m -> m.handOffMillis(50)),
                 targets.row(this, measured, VS_PLAIN_HAND_OFF, m -> m.acquireMillis(50) / m.handOffMillis(50)),
                 targets.row(this, measured, "requests per cycle, both clients", Measurement::requestsPerAcquisition),
-                targets.row(this, measured, "watch events per cycle", Measurement::watchEventsPerRelease));
+                targets.row(this, measured, "watch events per cycle", Measurement::watchEventsPerRelease)));
+        Measurement raw = measured.get(Side.RAW);
+        if (raw != null) {
+            String scenario = "second client takes an idle kept node";
+            double ratio = raw.acquireMillis(50) / raw.handOffMillis(50);
+            rows.add(new BenchRow(
+                    LockScenario.RAW_FLOOR, scenario, SECOND_ACQUIRE_P50, raw.acquireMillis(50), Double.NaN, null));
+            rows.add(new BenchRow(
+                    LockScenario.RAW_FLOOR, scenario, PLAIN_HAND_OFF_P50, raw.handOffMillis(50), Double.NaN, null));
+            rows.add(new BenchRow(LockScenario.RAW_FLOOR, scenario, VS_PLAIN_HAND_OFF, ratio, Double.NaN, null));
+            rows.add(new BenchRow(
+                    LockScenario.RAW_FLOOR,
+                    scenario,
+                    "requests per cycle, both clients",
+                    raw.requestsPerAcquisition(),
+                    Double.NaN,
+                    null));
+        }
+        return rows;
     }
 
     private String cachedPath(BenchEnsemble ensemble, Side side) {
@@ -132,6 +159,13 @@ final class IdleCachedLockScenario implements Scenario {
 
         Cycles(BenchEnsemble ensemble, Side side) throws InterruptedException {
             this.ensemble = ensemble;
+            if (side == Side.RAW) {
+                firstCached = new RawQueueLock(ensemble.client(0), cachedPath(ensemble, side), true);
+                secondCached = new RawQueueLock(ensemble.client(1), cachedPath(ensemble, side), false);
+                firstPlain = new RawQueueLock(ensemble.client(0), plainPath(ensemble, side), false);
+                secondPlain = new RawQueueLock(ensemble.client(1), plainPath(ensemble, side), false);
+                return;
+            }
             firstCached = cached.make(side, ensemble.client(0), cachedPath(ensemble, side));
             secondCached = plain.make(side, ensemble.client(1), cachedPath(ensemble, side));
             firstPlain = plain.make(side, ensemble.client(0), plainPath(ensemble, side));
