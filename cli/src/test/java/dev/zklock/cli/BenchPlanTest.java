@@ -76,8 +76,9 @@ final class BenchPlanTest {
         assertThat(localHandOff).extracting(Scenario::group).containsOnly("ZkReentrantLock vs InterProcessMutex");
         assertThat(localHandOff.get(0).sides()).containsExactly(Side.ZKLOCK, Side.CURATOR, Side.JDK);
         assertThat(localHandOff.get(1).sides()).containsExactly(Side.ZKLOCK, Side.CURATOR, Side.JDK);
-        assertThat(localHandOff.subList(2, 5))
+        assertThat(localHandOff.subList(2, 4))
                 .allSatisfy(scenario -> assertThat(scenario.sides()).containsExactly(Side.ZKLOCK, Side.CURATOR));
+        assertThat(localHandOff.get(4).sides()).containsExactly(Side.ZKLOCK, Side.CURATOR, Side.RAW);
         assertThat(localHandOff.get(2).contenders()).isEqualTo(32);
     }
 
@@ -91,12 +92,12 @@ final class BenchPlanTest {
     }
 
     @Test
-    void of_withReentrant_runsTheRawFloorBesideItOnly() {
+    void of_withReentrant_runsTheRawFloorBesideItsUncontendedScenarioAndTheIdleCachedLockOnly() {
         List<Scenario> plan = BenchPlan.of(BenchPlan.RECIPES, CLIENTS, THREADS);
 
         assertThat(plan.stream().filter(scenario -> scenario.sides().contains(Side.RAW)))
                 .extracting(Scenario::key)
-                .containsExactly("reentrant-uncontended-1");
+                .containsExactly("reentrant-uncontended-1", "reentrant-keep-idle-second-client");
     }
 
     @Test
