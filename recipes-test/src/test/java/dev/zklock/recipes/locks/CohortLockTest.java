@@ -474,6 +474,50 @@ final class CohortLockTest {
     }
 
     /**
+     * Readers that keep joining beside other holders check for a writer once per maxTime. Actors r1 and r2 are readers
+     * of one cohort on a client behind a proxy, with a maxTime of 1 ns. r1 holds and the cohort's first listing has
+     * answered; the proxy then holds the cohort's requests and r2 comes. Allowed: r2 waits locally for the listing that
+     * its arrival sent, then holds the same node as r1. Forbidden: r2 joins with no listing past maxTime, r2 takes a
+     * node of its own, or r2 is never woken.
+     */
+    @Test
+    void readLock_joinedForMaxTime_newReadersWaitForOneListingThenShareTheNode() throws Exception {
+        TcpProxy proxy = TcpProxy.to(Integer.parseInt(zk.connectString().split(":")[1]));
+        try {
+            CuratorFramework proxied = zk.newClient(builder -> builder.connectString(proxy.connectString()));
+            ZkReadWriteLock.ReadLock read = ZkReadWriteLock.builder(proxied, zk.path("rw"))
+                    .localHandOff(64, Duration.ofNanos(1))
+                    .build()
+                    .readLock();
+            try (LockActor r1 = LockActor.start("r1");
+                    LockActor r2 = LockActor.start("r2")) {
+                long token = r1.submit(() -> {
+                            read.acquire();
+                            return read.fencingToken();
+                        })
+                        .join();
+                await().until(() -> cohortOf(read).admitsJoins());
+                proxy.holdRequests();
+                CompletableFuture<Long> lateReads = r2.submit(() -> {
+                    read.acquire();
+                    return read.fencingToken();
+                });
+                await().until(() -> cohortOf(read).waitingCount() == 1);
+                assertThat(lateReads).isNotDone();
+
+                proxy.resume();
+                assertThat(lateReads.get(10, TimeUnit.SECONDS)).isEqualTo(token);
+                assertThat(read.participantNodes()).hasSize(1);
+                r1.run(read::release).join();
+                r2.run(read::release).join();
+            }
+            assertThat(read.participantNodes()).isEmpty();
+        } finally {
+            proxy.close();
+        }
+    }
+
+    /**
      * A writer queues while the cohort's listing is on its way and the last local holder leaves meanwhile. Actors r1
      * and r2 are readers of one cohort on a client behind a proxy, w a writer of another client. r1 holds; the proxy
      * holds the cohort's requests; w queues, which fires the child watch, and the cohort's listing waits in the proxy;

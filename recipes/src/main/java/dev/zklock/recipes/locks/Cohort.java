@@ -38,15 +38,16 @@ final class Cohort implements LockStateListener {
      *    shared (read) cohort lets every local reader hold the node at once.
      * 3. Bounded unfairness: while the cohort cares (a local waiter behind a holder, or an idle cached node), it keeps
      *    one child watch on the lock path, set with a listing: one request when it starts caring, one more per change
-     *    of the children until a conflicting node ranked after ours shows (any node for an exclusive cohort, a write
-     *    node for a read cohort): another session's waiter, or another lock object's. From then on the node passes
-     *    locally at most maxPasses times and for at most maxTime; the next release past either bound deletes the node,
-     *    and the first local waiter leads the rest to a new node at the back of the queue. Readers stop joining a held
-     *    read node at once (writers never starve; note 7). A listing lost with the connection takes its watch with it,
-     *    and nothing else would set it again while local readers keep joining (or a cached node waits out keepIdle): so
-     *    when the node's hold comes back HELD after IN_DOUBT, the cohort lists with a watch again if it still cares
-     *    (CohortLockTest, readLock_childWatchLostWithTheConnection_...). Each node has one watcher object, so listing
-     *    again never registers a second watcher that would fire, and list, twice.
+     *    of the children (and, shared, per maxTime of overlapping readers: note 7) until a conflicting node ranked
+     *    after ours shows (any node for an exclusive cohort, a write node for a read cohort): another session's
+     *    waiter, or another lock object's. From then on the node passes locally at most maxPasses times and for at
+     *    most maxTime; the next release past either bound deletes the node, and the first local waiter leads the rest
+     *    to a new node at the back of the queue. Readers stop joining a held read node at once (writers never starve;
+     *    note 7). A listing lost with the connection takes its watch with it, and nothing else would set it again while
+     *    local readers keep joining (or a cached node waits out keepIdle): so when the node's hold comes back HELD
+     *    after IN_DOUBT, the cohort lists with a watch again if it still cares (CohortLockTest,
+     *    readLock_childWatchLostWithTheConnection_...). Each node has one watcher object, so listing again never
+     *    registers a second watcher that would fire, and list, twice.
      * 4. Caching (keepIdle): the last local release keeps the node for keepIdle while no conflicting node is known; an
      *    acquire in that time takes it with no request. A conflicting arrival, heard on the child watch, deletes it at
      *    once without waiting (the delete is sent from the watch's callback); so does the end of keepIdle, on the
@@ -64,16 +65,22 @@ final class Cohort implements LockStateListener {
      *    and throughput no lower (80,000-90,000 acquisitions/s against 61,000-81,000).
      * 7. Shared joins need a fresh listing: a reader joins the held read node with no request only while the last
      *    listing found no writer behind it (joinable). Joins close when the children change (the child watch clears
-     *    joinable at once, without the JVM lock, before it lists again) and when a new node is taken (until its first
-     *    listing). While they are closed, new readers wait locally, and the last holder's release keeps the node for the
-     *    answer: no writer lets them all in on the same node; a writer behind drops the node (deleted from the callback
-     *    if nobody holds it) and they lead to a new one behind it. A listing that cannot be made, or fails, opens joins
-     *    again, as before it. Why: 8 reader threads looping with no work between acquisitions keep two cores busy, and
-     *    each step between a writer's create and the read node's delete waited for a processor (the child watch's
-     *    callback also for the JVM lock the readers hammer, up to 30 ms): the writer waited 2.5-25 ms at p50 and
-     *    22-114 ms at p99 in `zklock bench`; readers that wait for the listing free the processors for it, and the
-     *    writer waited about 0.9 ms at p50, 13.6-14.0 ms at p99. It costs a reader that comes while the cohort lists
-     *    one round trip (CohortLockTest, readLock_childrenChange_newReadersWaitForTheListingThenShareTheNode,
+     *    joinable at once, without the JVM lock, before it lists again), when a new node is taken (until its first
+     *    listing), and when readers have joined beside other holders for maxTime since the last listing (the reader
+     *    that finds it so sends one listing). While they are closed, new readers wait locally, and the last holder's
+     *    release keeps the node for the answer: no writer lets them all in on the same node; a writer behind drops the
+     *    node (deleted from the callback if nobody holds it) and they lead to a new one behind it. A listing that
+     *    cannot be made, or fails, opens joins again, as before it. Why: 8 reader threads looping with no work between
+     *    acquisitions keep two cores busy, and each step between a writer's create and the read node's delete waited
+     *    for a processor (the child watch's callback also for the JVM lock the readers hammer, up to 30 ms): the writer
+     *    waited 2.0-25 ms at p50 and 22-114 ms at p99 in `zklock bench`. Readers parked on a listing free the
+     *    processors for it; closing on the child event alone left p99 at 13.6-14.0 ms, the writer's own create being
+     *    slow while readers spin, and the maxTime re-check parks them for a round trip at least every maxTime, which
+     *    lets that create through: p50 0.9-1.0 ms, p99 6.6-6.7 ms with maxTime 5 ms (reader acquisitions/s 0.7-0.9
+     *    million, from 2.4-2.6). It costs one listing per maxTime while local readers overlap, and one round trip of
+     *    waiting for a reader that comes while the cohort lists (CohortLockTest,
+     *    readLock_childrenChange_newReadersWaitForTheListingThenShareTheNode,
+     *    readLock_joinedForMaxTime_newReadersWaitForOneListingThenShareTheNode,
      *    readLock_writerQueuesWhileTheListingIsOnItsWay_theIdleNodeGoesAndNewReadersQueueBehindTheWriter).
      */
     private static final Logger logger = LoggerFactory.getLogger(Cohort.class);
@@ -102,6 +109,7 @@ final class Cohort implements LockStateListener {
     // Shared: the node while local readers may join it (a listing since the last change of the children found no
     // writer behind it), else null. Set under lock; cleared under lock, or by the child watch without it.
     private final AtomicReference<LockNode> joinable = new AtomicReference<>();
+    private long openedAt; // guarded by lock: when joinable was last set
     private ChildWatch childWatch; // guarded by lock: the child watcher of node (one object, so never set twice)
 
     /**
@@ -136,8 +144,10 @@ final class Cohort implements LockStateListener {
         Waiter waiter;
         boolean watch;
         LockNode end = null;
+        ChildWatch recheck;
         lock.lock();
         try {
+            recheck = closeExpiredJoins();
             if (mayJoin()) {
                 holders++;
                 cancelIdleExpiry();
@@ -159,7 +169,9 @@ final class Cohort implements LockStateListener {
         if (end != null) {
             path.end(end);
         }
-        if (watch) {
+        if (recheck != null) {
+            watch(recheck);
+        } else if (watch) {
             watch();
         }
         return await(waiter, deadline);
@@ -439,6 +451,23 @@ final class Cohort implements LockStateListener {
         return shared ? joinable.get() == node : holders == 0 && passAllowed.getAsBoolean();
     }
 
+    /**
+     * Shared: readers have joined the held node for maxTime since the last listing; closes joins until the next one
+     * (implementation note 7) and returns the watch to list with, or null while joins stay open. Under the lock.
+     */
+    private ChildWatch closeExpiredJoins() {
+        if (!shared
+                || holders == 0
+                || joinable.get() != node
+                || node == null
+                || System.nanoTime() - openedAt < maxTimeNanos) {
+            return null;
+        }
+        joinable.set(null);
+        watching = true;
+        return childWatch;
+    }
+
     /** Makes the first local waiter lead the rest to a new node, once the node is dropped; returns it, or null. */
     private Waiter leadNext() {
         if (waiting.isEmpty() || leading) {
@@ -574,6 +603,7 @@ final class Cohort implements LockStateListener {
             return List.of();
         }
         joinable.set(watched);
+        openedAt = System.nanoTime();
         List<Waiter> wake = new ArrayList<>(waiting.size());
         while (!waiting.isEmpty()) {
             Waiter reader = waiting.pollFirst();
