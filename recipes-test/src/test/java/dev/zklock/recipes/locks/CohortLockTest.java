@@ -423,6 +423,149 @@ final class CohortLockTest {
         }
     }
 
+    /**
+     * A change of the lock path's children closes the read node to new local readers until the listing that follows
+     * answers. Actors r1 and r2 are readers of one cohort on a client behind a proxy, o a reader of another client. r1
+     * holds and the cohort's first listing has answered; the proxy then holds the cohort's requests, and o's read node
+     * fires the child watch, so the cohort's next listing waits in the proxy; r2 comes. Allowed: r2 waits locally until
+     * the proxy lets the listing through, then holds the same node as r1 (o is a reader, no writer). Forbidden: r2 joins
+     * before the listing answers, r2 takes a node of its own, or r2 is never woken.
+     */
+    @Test
+    void readLock_childrenChange_newReadersWaitForTheListingThenShareTheNode() throws Exception {
+        TcpProxy proxy = TcpProxy.to(Integer.parseInt(zk.connectString().split(":")[1]));
+        try {
+            CuratorFramework proxied = zk.newClient(builder -> builder.connectString(proxy.connectString()));
+            ZkReadWriteLock.ReadLock read = ZkReadWriteLock.builder(proxied, zk.path("rw"))
+                    .localHandOff()
+                    .build()
+                    .readLock();
+            ZkReadWriteLock.ReadLock otherRead = new ZkReadWriteLock(zk.newClient(), zk.path("rw")).readLock();
+            try (LockActor r1 = LockActor.start("r1");
+                    LockActor r2 = LockActor.start("r2");
+                    LockActor o = LockActor.start("o")) {
+                long token = r1.submit(() -> {
+                            read.acquire();
+                            return read.fencingToken();
+                        })
+                        .join();
+                await().until(() -> cohortOf(read).admitsJoins());
+                proxy.holdRequests();
+                o.run(otherRead::acquire).join();
+                await().until(() -> !cohortOf(read).admitsJoins());
+                CompletableFuture<Long> lateReads = r2.submit(() -> {
+                    read.acquire();
+                    return read.fencingToken();
+                });
+                await().until(() -> cohortOf(read).waitingCount() == 1);
+                assertThat(lateReads).isNotDone();
+
+                proxy.resume();
+                assertThat(lateReads.get(10, TimeUnit.SECONDS)).isEqualTo(token);
+                assertThat(read.participantNodes()).hasSize(2); // the cohort's one read node, and o's
+                r1.run(read::release).join();
+                r2.run(read::release).join();
+                o.run(otherRead::release).join();
+            }
+            assertThat(read.participantNodes()).isEmpty();
+        } finally {
+            proxy.close();
+        }
+    }
+
+    /**
+     * Readers that keep joining beside other holders check for a writer once per maxTime. Actors r1 and r2 are readers
+     * of one cohort on a client behind a proxy, with a maxTime of 1 ns. r1 holds and the cohort's first listing has
+     * answered; the proxy then holds the cohort's requests and r2 comes. Allowed: r2 waits locally for the listing that
+     * its arrival sent, then holds the same node as r1. Forbidden: r2 joins with no listing past maxTime, r2 takes a
+     * node of its own, or r2 is never woken.
+     */
+    @Test
+    void readLock_joinedForMaxTime_newReadersWaitForOneListingThenShareTheNode() throws Exception {
+        TcpProxy proxy = TcpProxy.to(Integer.parseInt(zk.connectString().split(":")[1]));
+        try {
+            CuratorFramework proxied = zk.newClient(builder -> builder.connectString(proxy.connectString()));
+            ZkReadWriteLock.ReadLock read = ZkReadWriteLock.builder(proxied, zk.path("rw"))
+                    .localHandOff(64, Duration.ofNanos(1))
+                    .build()
+                    .readLock();
+            try (LockActor r1 = LockActor.start("r1");
+                    LockActor r2 = LockActor.start("r2")) {
+                long token = r1.submit(() -> {
+                            read.acquire();
+                            return read.fencingToken();
+                        })
+                        .join();
+                await().until(() -> cohortOf(read).admitsJoins());
+                proxy.holdRequests();
+                CompletableFuture<Long> lateReads = r2.submit(() -> {
+                    read.acquire();
+                    return read.fencingToken();
+                });
+                await().until(() -> cohortOf(read).waitingCount() == 1);
+                assertThat(lateReads).isNotDone();
+
+                proxy.resume();
+                assertThat(lateReads.get(10, TimeUnit.SECONDS)).isEqualTo(token);
+                assertThat(read.participantNodes()).hasSize(1);
+                r1.run(read::release).join();
+                r2.run(read::release).join();
+            }
+            assertThat(read.participantNodes()).isEmpty();
+        } finally {
+            proxy.close();
+        }
+    }
+
+    /**
+     * A writer queues while the cohort's listing is on its way and the last local holder leaves meanwhile. Actors r1
+     * and r2 are readers of one cohort on a client behind a proxy, w a writer of another client. r1 holds; the proxy
+     * holds the cohort's requests; w queues, which fires the child watch, and the cohort's listing waits in the proxy;
+     * r2 comes and waits; r1 releases, which keeps the node for the listing's answer. Allowed: once the proxy lets the
+     * listing through, the idle node is deleted from its callback, w holds, and r2 holds after w releases, on a new
+     * node. Forbidden: r2 joins the read node before w (w starves behind the cohort), r2 is never woken, or a node is
+     * left behind.
+     */
+    @Test
+    void readLock_writerQueuesWhileTheListingIsOnItsWay_theIdleNodeGoesAndNewReadersQueueBehindTheWriter()
+            throws Exception {
+        TcpProxy proxy = TcpProxy.to(Integer.parseInt(zk.connectString().split(":")[1]));
+        try {
+            CuratorFramework proxied = zk.newClient(builder -> builder.connectString(proxy.connectString()));
+            ZkReadWriteLock.ReadLock read = ZkReadWriteLock.builder(proxied, zk.path("rw"))
+                    .localHandOff()
+                    .build()
+                    .readLock();
+            ZkReadWriteLock writerSide = new ZkReadWriteLock(zk.newClient(), zk.path("rw"));
+            ZkReadWriteLock.WriteLock write = writerSide.writeLock();
+            try (LockActor r1 = LockActor.start("r1");
+                    LockActor r2 = LockActor.start("r2");
+                    LockActor w = LockActor.start("w")) {
+                r1.run(read::acquire).join();
+                await().until(() -> cohortOf(read).admitsJoins());
+                proxy.holdRequests();
+                CompletableFuture<Void> writes = w.run(write::acquire);
+                await().until(() -> writerSide.participantNodes().size() == 2
+                        && !cohortOf(read).admitsJoins());
+                CompletableFuture<Void> lateReads = r2.run(read::acquire);
+                await().until(() -> cohortOf(read).waitingCount() == 1);
+                r1.run(read::release).join();
+                assertThat(lateReads).isNotDone();
+                assertThat(writes).isNotDone();
+
+                proxy.resume();
+                writes.get(10, TimeUnit.SECONDS);
+                assertThat(lateReads).isNotDone();
+                w.run(write::release).join();
+                lateReads.get(10, TimeUnit.SECONDS);
+                r2.run(read::release).join();
+            }
+            assertThat(writerSide.participantNodes()).isEmpty();
+        } finally {
+            proxy.close();
+        }
+    }
+
     @Test
     void downgrade_onACohortReadWriteLock_letsNoLocalWriterInWhileTheReadHolds() throws Exception {
         ZkReadWriteLock readWrite = ZkReadWriteLock.builder(zk.newClient(), zk.path("rw"))

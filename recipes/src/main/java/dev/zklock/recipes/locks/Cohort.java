@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
@@ -37,14 +38,16 @@ final class Cohort implements LockStateListener {
      *    shared (read) cohort lets every local reader hold the node at once.
      * 3. Bounded unfairness: while the cohort cares (a local waiter behind a holder, or an idle cached node), it keeps
      *    one child watch on the lock path, set with a listing: one request when it starts caring, one more per change
-     *    of the children until a conflicting node ranked after ours shows (any node for an exclusive cohort, a write
-     *    node for a read cohort): another session's waiter, or another lock object's. From then on the node passes
-     *    locally at most maxPasses times and for at most maxTime; the next release past either bound deletes the node,
-     *    and the first local waiter leads the rest to a new node at the back of the queue. Readers stop joining a held
-     *    read node at once (writers never starve). A listing lost with the connection takes its watch with it, and
-     *    nothing else would set it again while local readers keep joining (or a cached node waits out keepIdle): so
-     *    when the node's hold comes back HELD after IN_DOUBT, the cohort lists with a watch again if it still cares
-     *    (CohortLockTest, readLock_childWatchLostWithTheConnection_...).
+     *    of the children (and, shared, per maxTime of overlapping readers: note 7) until a conflicting node ranked
+     *    after ours shows (any node for an exclusive cohort, a write node for a read cohort): another session's
+     *    waiter, or another lock object's. From then on the node passes locally at most maxPasses times and for at
+     *    most maxTime; the next release past either bound deletes the node, and the first local waiter leads the rest
+     *    to a new node at the back of the queue. Readers stop joining a held read node at once (writers never starve;
+     *    note 7). A listing lost with the connection takes its watch with it, and nothing else would set it again while
+     *    local readers keep joining (or a cached node waits out keepIdle): so when the node's hold comes back HELD
+     *    after IN_DOUBT, the cohort lists with a watch again if it still cares (CohortLockTest,
+     *    readLock_childWatchLostWithTheConnection_...). Each node has one watcher object, so listing again never
+     *    registers a second watcher that would fire, and list, twice.
      * 4. Caching (keepIdle): the last local release keeps the node for keepIdle while no conflicting node is known; an
      *    acquire in that time takes it with no request. A conflicting arrival, heard on the child watch, deletes it at
      *    once without waiting (the delete is sent from the watch's callback); so does the end of keepIdle, on the
@@ -60,6 +63,25 @@ final class Cohort implements LockStateListener {
      *    release() (Curator's lock tests do) would see two holders. 8 threads looping on one lock object, 2 cores:
      *    37 % of local hand-offs early without the yield, 1 in about 4,500 with it (a JDK fair ReentrantLock: 37 %),
      *    and throughput no lower (80,000-90,000 acquisitions/s against 61,000-81,000).
+     * 7. Shared joins need a fresh listing: a reader joins the held read node with no request only while the last
+     *    listing found no writer behind it (joinable). Joins close when the children change (the child watch clears
+     *    joinable at once, without the JVM lock, before it lists again), when a new node is taken (until its first
+     *    listing), and when readers have joined beside other holders for maxTime since the last listing (the reader
+     *    that finds it so sends one listing). While they are closed, new readers wait locally, and the last holder's
+     *    release keeps the node for the answer: no writer lets them all in on the same node; a writer behind drops the
+     *    node (deleted from the callback if nobody holds it) and they lead to a new one behind it. A listing that
+     *    cannot be made, or fails, opens joins again, as before it. Why: 8 reader threads looping with no work between
+     *    acquisitions keep two cores busy, and each step between a writer's create and the read node's delete waited
+     *    for a processor (the child watch's callback also for the JVM lock the readers hammer, up to 30 ms): the writer
+     *    waited 2.0-25 ms at p50 and 22-114 ms at p99 in `zklock bench`. Readers parked on a listing free the
+     *    processors for it; closing on the child event alone left p99 at 13.6-14.0 ms, the writer's own create being
+     *    slow while readers spin, and the maxTime re-check parks them for a round trip at least every maxTime, which
+     *    lets that create through: p50 0.9-1.0 ms, p99 6.6-6.7 ms with maxTime 5 ms (reader acquisitions/s 0.7-0.9
+     *    million, from 2.4-2.6). It costs one listing per maxTime while local readers overlap, and one round trip of
+     *    waiting for a reader that comes while the cohort lists (CohortLockTest,
+     *    readLock_childrenChange_newReadersWaitForTheListingThenShareTheNode,
+     *    readLock_joinedForMaxTime_newReadersWaitForOneListingThenShareTheNode,
+     *    readLock_writerQueuesWhileTheListingIsOnItsWay_theIdleNodeGoesAndNewReadersQueueBehindTheWriter).
      */
     private static final Logger logger = LoggerFactory.getLogger(Cohort.class);
 
@@ -84,6 +106,11 @@ final class Cohort implements LockStateListener {
     private int passes; // guarded by lock: local passes since then
     private boolean watching; // guarded by lock: a child watch is set, or being set, for node
     private Future<?> idleExpiry; // guarded by lock: the end of caching, while node is idle
+    // Shared: the node while local readers may join it (a listing since the last change of the children found no
+    // writer behind it), else null. Set under lock; cleared under lock, or by the child watch without it.
+    private final AtomicReference<LockNode> joinable = new AtomicReference<>();
+    private long openedAt; // guarded by lock: when joinable was last set
+    private ChildWatch childWatch; // guarded by lock: the child watcher of node (one object, so never set twice)
 
     /**
      * @param path the lock's path
@@ -117,14 +144,16 @@ final class Cohort implements LockStateListener {
         Waiter waiter;
         boolean watch;
         LockNode end = null;
+        ChildWatch recheck;
         lock.lock();
         try {
+            recheck = closeExpiredJoins();
             if (mayJoin()) {
                 holders++;
                 cancelIdleExpiry();
                 return Optional.of(node);
             }
-            if (node != null && holders == 0 && waiting.isEmpty() && !leading) {
+            if (!shared && node != null && holders == 0 && waiting.isEmpty() && !leading) {
                 end = dropNode(); // cached, but not to be taken now (a read node stands beside it): a new node
             }
             waiter = new Waiter(Thread.currentThread());
@@ -140,7 +169,9 @@ final class Cohort implements LockStateListener {
         if (end != null) {
             path.end(end);
         }
-        if (watch) {
+        if (recheck != null) {
+            watch(recheck);
+        } else if (watch) {
             watch();
         }
         return await(waiter, deadline);
@@ -161,6 +192,8 @@ final class Cohort implements LockStateListener {
                 end = hold;
             } else if (--holders > 0) {
                 return;
+            } else if (!waiting.isEmpty() && shared && yieldSince == 0) {
+                return; // joins wait for a listing: its answer lets them in, or leads them to a new node
             } else if (!waiting.isEmpty() && mayPass()) {
                 if (yieldSince != 0) {
                     passes++;
@@ -168,9 +201,7 @@ final class Cohort implements LockStateListener {
                 wake = grantFirst();
             } else if (!waiting.isEmpty()) {
                 end = dropNode();
-                wake = waiting.peekFirst();
-                wake.status = LEAD;
-                leading = true;
+                wake = leadNext();
             } else if (keepIdleNanos > 0 && yieldSince == 0) {
                 LockNode idle = node;
                 idleExpiry = path.context().timer().schedule(() -> expire(idle), keepIdleNanos);
@@ -222,6 +253,16 @@ final class Cohort implements LockStateListener {
         }
     }
 
+    /** Tells whether a local reader may join the held node now, with no request (note 7); for tests. */
+    boolean admitsJoins() {
+        lock.lock();
+        try {
+            return shared && node != null && joinable.get() == node;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /**
      * A lost node is dropped at once; local waiters lead to a new one. A node held again after IN_DOUBT gets its child
      * watch again if it lost it (implementation note 3). Runs on a notification thread.
@@ -247,11 +288,7 @@ final class Cohort implements LockStateListener {
                     node,
                     waiting.size());
             dropNode();
-            if (!waiting.isEmpty() && !leading) {
-                wake = waiting.peekFirst();
-                wake.status = LEAD;
-                leading = true;
-            }
+            wake = leadNext();
         } finally {
             lock.unlock();
         }
@@ -341,10 +378,12 @@ final class Cohort implements LockStateListener {
             waiting.remove(leader);
             leading = false;
             node = got;
+            childWatch = new ChildWatch(got);
             holders = 1;
             yieldSince = 0;
             passes = 0;
             watching = false;
+            joinable.set(null); // until the first listing shows no writer behind the node
             while (shared && !waiting.isEmpty()) {
                 Waiter reader = waiting.pollFirst();
                 reader.node = got;
@@ -409,7 +448,35 @@ final class Cohort implements LockStateListener {
         if (node == null || leading || !waiting.isEmpty() || yieldSince != 0) {
             return false;
         }
-        return shared || (holders == 0 && passAllowed.getAsBoolean());
+        return shared ? joinable.get() == node : holders == 0 && passAllowed.getAsBoolean();
+    }
+
+    /**
+     * Shared: readers have joined the held node for maxTime since the last listing; closes joins until the next one
+     * (implementation note 7) and returns the watch to list with, or null while joins stay open. Under the lock.
+     */
+    private ChildWatch closeExpiredJoins() {
+        if (!shared
+                || holders == 0
+                || joinable.get() != node
+                || node == null
+                || System.nanoTime() - openedAt < maxTimeNanos) {
+            return null;
+        }
+        joinable.set(null);
+        watching = true;
+        return childWatch;
+    }
+
+    /** Makes the first local waiter lead the rest to a new node, once the node is dropped; returns it, or null. */
+    private Waiter leadNext() {
+        if (waiting.isEmpty() || leading) {
+            return null;
+        }
+        Waiter next = waiting.peekFirst();
+        next.status = LEAD;
+        leading = true;
+        return next;
     }
 
     private boolean mayPass() {
@@ -434,6 +501,8 @@ final class Cohort implements LockStateListener {
         yieldSince = 0;
         passes = 0;
         watching = false;
+        joinable.set(null);
+        childWatch = null;
         cancelIdleExpiry();
         return dropped;
     }
@@ -482,43 +551,90 @@ final class Cohort implements LockStateListener {
 
     /** Lists the lock path with a child watch: one request. */
     private void watch() {
-        LockNode watched;
+        ChildWatch watch;
         lock.lock();
         try {
-            watched = node;
+            watch = childWatch;
         } finally {
             lock.unlock();
         }
-        ZooKeeperHandle handle = watched == null ? null : ZooKeeperHandle.currentQuietly(path.client());
+        if (watch != null) {
+            watch(watch);
+        }
+    }
+
+    private void watch(ChildWatch watch) {
+        LockNode watched = watch.node;
+        ZooKeeperHandle handle = ZooKeeperHandle.currentQuietly(path.client());
         if (handle == null) {
             stopWatching(watched);
             return;
         }
-        Watcher watcher = event -> childrenChanged(watched, event);
         String lockPath = path.fixed(path.path());
-        handle.watchChildren(lockPath, watcher).thenAccept(reply -> {
+        handle.watchChildren(lockPath, watch).thenAccept(reply -> {
             if (!listed(watched, reply) && reply.isOk()) {
                 // The cohort moved on before the listing came back: no delete of ours will fire this watch.
-                handle.removeWatch(lockPath, watcher);
+                handle.removeWatch(lockPath, watch);
             }
         });
     }
 
+    /**
+     * No watch is set for {@code watched}, and no listing answers: local readers join as they did before it (a lost
+     * connection; the hold's return to HELD lists again).
+     */
     private void stopWatching(LockNode watched) {
+        List<Waiter> wake;
         lock.lock();
         try {
             if (node == watched) {
                 watching = false;
             }
+            wake = openJoins(watched);
         } finally {
             lock.unlock();
+        }
+        wakeAll(wake);
+    }
+
+    /** Shared: lets local readers join {@code watched} again, and grants it to those who wait. Under the lock. */
+    private List<Waiter> openJoins(LockNode watched) {
+        if (!shared || node != watched || yieldSince != 0 || leading) {
+            return List.of();
+        }
+        joinable.set(watched);
+        openedAt = System.nanoTime();
+        List<Waiter> wake = new ArrayList<>(waiting.size());
+        while (!waiting.isEmpty()) {
+            Waiter reader = waiting.pollFirst();
+            reader.node = watched;
+            reader.status = GRANTED;
+            holders++;
+            wake.add(reader);
+        }
+        if (!wake.isEmpty()) {
+            cancelIdleExpiry();
+        }
+        return wake;
+    }
+
+    private static void wakeAll(List<Waiter> wake) {
+        for (Waiter waiter : wake) {
+            LockSupport.unpark(waiter.thread);
         }
     }
 
     /** The child watch fired: list again while the cohort still cares, else let it go. */
-    private void childrenChanged(LockNode watched, WatchedEvent event) {
+    private void childrenChanged(ChildWatch watch, WatchedEvent event) {
         if (event.getType() == Watcher.Event.EventType.None) {
             return; // a disconnection keeps the watch; an expired session drops the node (stateChanged)
+        }
+        LockNode watched = watch.node;
+        if (shared && joinable.compareAndSet(watched, null)) {
+            // Readers stop joining now, before the listing tells whether a writer queued: they wait for its answer
+            // instead of spinning on the node, and that answer comes sooner on a busy machine.
+            watch(watch);
+            return;
         }
         boolean again;
         LockNode end = null;
@@ -544,51 +660,79 @@ final class Cohort implements LockStateListener {
             path.endLater(end);
         }
         if (again) {
-            watch();
+            watch(watch);
         }
     }
 
     /**
-     * A listing of the lock path: a conflicting node behind ours starts the bounds, and ends caching at once. Returns
-     * false if the cohort no longer holds the watched node.
+     * A listing of the lock path: a conflicting node behind ours starts the bounds, and ends caching at once; none lets
+     * local readers join again. Returns false if the cohort no longer holds the watched node.
      */
     private boolean listed(LockNode watched, Reply reply) {
         if (!(reply instanceof Reply.Children listing)) {
             stopWatching(watched);
             return true;
         }
-        List<String> sorted = path.driver().sort(listing.children());
-        int ours = sorted.indexOf(watched.name());
-        boolean conflict = false;
-        for (int i = ours + 1; ours >= 0 && i < sorted.size() && !conflict; i++) {
-            conflict = !shared || NodeNames.isWriter(sorted.get(i));
-        }
+        boolean conflict = conflictBehind(watched, listing.children());
+        List<Waiter> wake = List.of();
         LockNode end = null;
+        Waiter lead = null;
         lock.lock();
         try {
             if (node != watched) {
                 return false;
             }
             if (!conflict) {
-                return true; // the watch stays set
-            }
-            watching = false;
-            if (yieldSince == 0) {
-                yieldSince = System.nanoTime();
-                passes = 0;
-            }
-            if (holders == 0 && waiting.isEmpty() && !leading) {
-                end = dropNode(); // cached and idle: let the waiter in now
+                wake = openJoins(watched); // the watch stays set
+            } else {
+                watching = false;
+                if (yieldSince == 0) {
+                    yieldSince = System.nanoTime();
+                    passes = 0;
+                }
+                if (holders == 0 && !leading) {
+                    end = dropNode(); // idle (cached, or local readers wait for this answer): let the waiter in now
+                    lead = leadNext();
+                }
             }
         } finally {
             lock.unlock();
         }
+        wakeAll(wake);
         if (end != null) {
-            logger.debug(
-                    "{}: another waiter queued behind the cohort's cached node {}; releasing it", path.path(), end);
-            path.endLater(end);
+            logger.debug("{}: another waiter queued behind the cohort's idle node {}; releasing it", path.path(), end);
+            path.endLater(end); // sent before the local leader's create: the waiter's turn comes first
+        }
+        if (lead != null) {
+            LockSupport.unpark(lead.thread);
         }
         return true;
+    }
+
+    /** Tells whether a node that conflicts with ours ranks after it: any, exclusive; a writer's, shared. */
+    private boolean conflictBehind(LockNode watched, List<String> children) {
+        List<String> sorted = path.driver().sort(children);
+        int ours = sorted.indexOf(watched.name());
+        for (int i = ours + 1; ours >= 0 && i < sorted.size(); i++) {
+            if (!shared || NodeNames.isWriter(sorted.get(i))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The child watcher of one node of the cohort. */
+    private final class ChildWatch implements Watcher {
+        final LockNode node;
+
+        ChildWatch(LockNode node) {
+            this.node = node;
+        }
+
+        @Override
+        public void process(WatchedEvent event) {
+            childrenChanged(this, event);
+        }
     }
 
     /** One local thread waiting for the cohort's node. */

@@ -19,9 +19,13 @@ import org.apache.curator.framework.CuratorFramework;
  * {@code maxPasses} times and for at most {@code maxTime} since that waiter was first known; the next release then
  * deletes the node, and the remaining local waiters take one new node at the back of the queue. The lock learns of
  * such a waiter from one child watch on the lock path while it passes locally: one listing when it starts, and one more
- * per change of the lock path's children until a waiter shows, never one per pass. Reentrancy, timeouts, interrupts,
- * hold states, metrics and interop with Curator's recipes on the same path are unchanged; a local waiter that gives up
- * leaves nothing behind, as it never had a node.
+ * per change of the lock path's children until a waiter shows, never one per pass. A read lock's threads share its
+ * node only while the last listing found no writer queued behind it: after a change of the children, and after
+ * {@code maxTime} of readers joining beside each other, a reader that comes waits for one listing before it joins, so
+ * that a writer of another session gets in within about {@code maxTime} and a few round trips even while the local
+ * readers keep every processor busy (one listing per {@code maxTime} while they overlap). Reentrancy, timeouts,
+ * interrupts, hold states, metrics and interop with Curator's recipes on the same path are unchanged; a local waiter
+ * that gives up leaves nothing behind, as it never had a node.
  *
  * <h2>Caching</h2>
  *

@@ -133,8 +133,9 @@ public final class ZkReadWriteLock {
      * Returns a builder of a read/write lock on {@code path}, for the options a constructor does not take: local
      * hand-off among the threads of this process and caching of an idle node, for both sides ({@link ZkLockBuilder}),
      * and node data. Reader threads of this process share one read node while it holds, as long as no writer is queued
-     * behind it (then new readers queue, so writers never starve); writer threads pass the write node locally within
-     * the bounds. No ZooKeeper call.
+     * behind it (then new readers queue, so writers never starve; a reader that comes while the lock checks for one,
+     * after a change of the queue or every {@code maxTime} while readers overlap, waits for that one listing); writer
+     * threads pass the write node locally within the bounds. No ZooKeeper call.
      *
      * @param client the client to use; its namespace, ACL provider and default node data apply
      * @param path the lock path, absolute, relative to the client's namespace
