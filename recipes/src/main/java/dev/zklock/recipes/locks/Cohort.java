@@ -574,7 +574,7 @@ final class Cohort implements LockStateListener {
         handle.watchChildren(lockPath, watch).thenAccept(reply -> {
             if (!listed(watched, reply) && reply.isOk()) {
                 // The cohort moved on before the listing came back: no delete of ours will fire this watch.
-                handle.removeWatch(lockPath, watch);
+                handle.removeChildWatch(lockPath, watch);
             }
         });
     }
