@@ -444,19 +444,12 @@ final class CohortLockTest {
             try (LockActor r1 = LockActor.start("r1");
                     LockActor r2 = LockActor.start("r2");
                     LockActor o = LockActor.start("o")) {
-                long token = r1.submit(() -> {
-                            read.acquire();
-                            return read.fencingToken();
-                        })
-                        .join();
+                long token = acquireForToken(r1, read).join();
                 await().until(() -> cohortOf(read).admitsJoins());
                 proxy.holdRequests();
                 o.run(otherRead::acquire).join();
                 await().until(() -> !cohortOf(read).admitsJoins());
-                CompletableFuture<Long> lateReads = r2.submit(() -> {
-                    read.acquire();
-                    return read.fencingToken();
-                });
+                CompletableFuture<Long> lateReads = acquireForToken(r2, read);
                 await().until(() -> cohortOf(read).waitingCount() == 1);
                 assertThat(lateReads).isNotDone();
 
@@ -491,17 +484,10 @@ final class CohortLockTest {
                     .readLock();
             try (LockActor r1 = LockActor.start("r1");
                     LockActor r2 = LockActor.start("r2")) {
-                long token = r1.submit(() -> {
-                            read.acquire();
-                            return read.fencingToken();
-                        })
-                        .join();
+                long token = acquireForToken(r1, read).join();
                 await().until(() -> cohortOf(read).admitsJoins());
                 proxy.holdRequests();
-                CompletableFuture<Long> lateReads = r2.submit(() -> {
-                    read.acquire();
-                    return read.fencingToken();
-                });
+                CompletableFuture<Long> lateReads = acquireForToken(r2, read);
                 await().until(() -> cohortOf(read).waitingCount() == 1);
                 assertThat(lateReads).isNotDone();
 
@@ -750,5 +736,13 @@ final class CohortLockTest {
 
     private static Cohort cohortOf(ZkReadWriteLock.WriteLock lock) {
         return lock.core.cohort();
+    }
+
+    /** Has {@code actor} take {@code read}; the future answers the hold's fencing token. */
+    private static CompletableFuture<Long> acquireForToken(LockActor actor, ZkReadWriteLock.ReadLock read) {
+        return actor.submit(() -> {
+            read.acquire();
+            return read.fencingToken();
+        });
     }
 }
