@@ -38,18 +38,23 @@ final class RawFloorLock implements InterProcessLock {
             node = zk.create(path + "/" + prefix, data, ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.EPHEMERAL_SEQUENTIAL);
             return;
         }
-        zk.create(
-                path + "/" + prefix,
-                data,
-                ZooDefs.Ids.OPEN_ACL_UNSAFE,
-                CreateMode.EPHEMERAL_SEQUENTIAL,
-                (rc, created, ctx, name) -> {},
-                null);
+        sendCreate(zk, path + "/" + prefix, data);
         node = zk.getChildren(path, false).stream()
                 .filter(child -> child.startsWith(prefix))
                 .map(child -> path + "/" + child)
                 .findFirst()
                 .orElseThrow(() -> new IllegalStateException("the listing behind the create lacks " + prefix));
+    }
+
+    /** Sends the create of a sequential ephemeral node without waiting for its reply (a listing follows it). */
+    static void sendCreate(ZooKeeper zk, String pathPrefix, byte[] data) {
+        zk.create(
+                pathPrefix,
+                data,
+                ZooDefs.Ids.OPEN_ACL_UNSAFE,
+                CreateMode.EPHEMERAL_SEQUENTIAL,
+                (rc, created, ctx, name) -> {},
+                null);
     }
 
     @Override

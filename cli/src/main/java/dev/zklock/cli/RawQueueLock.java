@@ -9,8 +9,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.locks.InterProcessLock;
-import org.apache.zookeeper.CreateMode;
-import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.Stat;
 
@@ -56,13 +54,7 @@ final class RawQueueLock implements InterProcessLock {
         ZooKeeper zk = client.getZookeeperClient().getZooKeeper();
         long deadline = System.nanoTime() + unit.toNanos(time);
         String prefix = "_c_" + UUID.randomUUID() + "-lock-";
-        zk.create(
-                path + "/" + prefix,
-                data,
-                ZooDefs.Ids.OPEN_ACL_UNSAFE,
-                CreateMode.EPHEMERAL_SEQUENTIAL,
-                (rc, created, ctx, name) -> {},
-                null);
+        RawFloorLock.sendCreate(zk, path + "/" + prefix, data);
         while (true) {
             List<String> children = zk.getChildren(path, false);
             children.sort(BY_SEQUENCE);
