@@ -44,7 +44,6 @@ public final class Acquisition extends StepMachine {
      */
     private static final Logger logger = LoggerFactory.getLogger(Acquisition.class);
 
-    private final List<LockPath> queues;
     private final String alongsideSequence;
     private final Verdict[] verdicts;
 
@@ -57,7 +56,6 @@ public final class Acquisition extends StepMachine {
      */
     public Acquisition(List<LockPath> queues, String alongsideSequence) {
         super(queues, "lock");
-        this.queues = List.copyOf(queues);
         this.alongsideSequence = alongsideSequence;
         this.verdicts = new Verdict[queues.size()];
     }
@@ -92,8 +90,7 @@ public final class Acquisition extends StepMachine {
         }
         if (event instanceof Event.Deleted) {
             expect(Phase.DELETING, event);
-            prefix = queues.get(0).newPrefix();
-            return create();
+            return enterUnderFreshPrefix();
         }
         throw new AssertionError("unknown event " + event + " in phase " + phase);
     }
@@ -110,7 +107,7 @@ public final class Acquisition extends StepMachine {
                 }
                 String node = verdicts[current].watch();
                 return giveUp(
-                        queues.get(current).failure("watch node " + node, KeeperException.create(code, node), true));
+                        paths.get(current).failure("watch node " + node, KeeperException.create(code, node), true));
             }
             default -> throw new AssertionError("failure " + code + " in phase " + phase);
         }
@@ -118,7 +115,7 @@ public final class Acquisition extends StepMachine {
 
     @Override
     RuntimeException listingFailure(Code code) {
-        LockPath queue = queues.get(current);
+        LockPath queue = paths.get(current);
         return queue.failure("list the queue", KeeperException.create(code, queue.path()), true);
     }
 
@@ -156,7 +153,7 @@ public final class Acquisition extends StepMachine {
     /** Decides every queue on the listings read on entry; a queue whose listing failed is listed when its turn comes. */
     @Override
     Command entered(long sessionId, List<List<String>> listings) {
-        for (int i = 0; i < queues.size(); i++) {
+        for (int i = 0; i < paths.size(); i++) {
             List<String> children = listings.get(i);
             if (children != null && !holdsPlace(sessionId, children, i)) {
                 return lostPlace();
@@ -169,7 +166,7 @@ public final class Acquisition extends StepMachine {
 
     /** Goes on from the current queue: past those that hold, to the first that needs a listing or a wait. */
     private Command advance() {
-        while (current < queues.size()) {
+        while (current < paths.size()) {
             Verdict verdict = verdicts[current];
             if (verdict == null) {
                 return listCurrent();
@@ -224,7 +221,7 @@ public final class Acquisition extends StepMachine {
     private Command lostPlace() {
         logger.warn(
                 "{}: lost our place {} while waiting; entering the queue again",
-                queues.get(0).path(),
+                paths.get(0).path(),
                 nodes);
         List<LockNode> lost = takeNodes();
         Arrays.fill(verdicts, null);
@@ -239,7 +236,7 @@ public final class Acquisition extends StepMachine {
     }
 
     private Verdict decide(int queue, List<String> children) {
-        LockPath lockPath = queues.get(queue);
+        LockPath lockPath = paths.get(queue);
         LockQueueView view = lockPath.view(children, nodes.get(queue).name());
         if (alongsideSequence != null) {
             return Verdict.held(view.ourIndex() == 0); // the caller holds the node we rank with

@@ -40,7 +40,6 @@ public final class LeaseAcquisition extends StepMachine {
      * 7. The deadline ends the step only where it would wait (LeaseAcquisitionTest, ZkSemaphoreTest).
      */
 
-    private final LockPath leases;
     private final long mutexSession;
     private final int count;
     private final IntSupplier maxLeases;
@@ -60,7 +59,6 @@ public final class LeaseAcquisition extends StepMachine {
      */
     public LeaseAcquisition(LockPath leases, long mutexSession, int count, IntSupplier maxLeases, boolean watchFirst) {
         super(List.of(leases), "lease");
-        this.leases = leases;
         this.mutexSession = mutexSession;
         this.count = count;
         this.maxLeases = maxLeases;
@@ -131,6 +129,7 @@ public final class LeaseAcquisition extends StepMachine {
 
     @Override
     RuntimeException listingFailure(Code code) {
+        LockPath leases = paths.get(0);
         return leases.failure("list the leases", KeeperException.create(code, leases.path()), true);
     }
 

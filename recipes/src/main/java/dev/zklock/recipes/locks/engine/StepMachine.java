@@ -56,7 +56,7 @@ abstract class StepMachine {
         OVER
     }
 
-    private final List<LockPath> paths;
+    final List<LockPath> paths; // the paths our create makes nodes in, in create order
     private final String nodeKind;
 
     Phase phase = Phase.CREATING;
