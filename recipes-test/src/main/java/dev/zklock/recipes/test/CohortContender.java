@@ -1,5 +1,6 @@
 package dev.zklock.recipes.test;
 
+import dev.zklock.recipes.locks.FencingToken;
 import dev.zklock.recipes.locks.ZkReadWriteLock;
 import dev.zklock.recipes.locks.ZkReentrantLock;
 import java.time.Duration;
@@ -15,10 +16,11 @@ import org.apache.zookeeper.data.Stat;
 /**
  * A zklock lock with local hand-off (a cohort lock) as the workload drives it: the threads of one client share the
  * lock object, so a release passes the lock to the next of them with no ZooKeeper request, and a cached lock keeps its
- * node for a while after the last release. The claim's token is the lock's fencing token, the same for every holder of
- * one node. Its session is the node's owner as ZooKeeper reports it, read once per node (one request) and remembered:
- * a local pass or a cached node may hand over a node created long before the acquire, under a session the client no
- * longer has, so the client's session around the acquire says nothing about it.
+ * node for a while after the last release. The claim's token is the lock's fencing token, read through
+ * {@link Tokens#zklockCohort}: the holds of one node share its creation zxid and differ in their pass. Its session is
+ * the node's owner as ZooKeeper reports it, read once per node (one request) and remembered: a local pass or a cached
+ * node may hand over a node created long before the acquire, under a session the client no longer has, so the
+ * client's session around the acquire says nothing about it.
  */
 final class CohortContender implements Contender {
     /** How long the cached kind keeps an idle node: short, so that a run ends with its nodes gone soon after. */
@@ -65,6 +67,7 @@ final class CohortContender implements Contender {
     private final String path;
     private final Supplier<String> nodePath;
     private final LongSupplier token;
+    private final Tokens.Passes passes = new Tokens.Passes();
     private volatile Owner known; // the node last identified, and its session; any thread may replace it
 
     private CohortContender(
@@ -93,14 +96,15 @@ final class CohortContender implements Contender {
             return Optional.empty();
         }
         String node = nodePath.get();
-        long ours = token.getAsLong();
+        long ours = Tokens.zklockCohort(token.getAsLong(), passes);
+        long creationZxid = FencingToken.creationZxid(ours);
         Owner owner = known;
-        if (owner == null || !owner.node().equals(node) || owner.token() != ours) {
+        if (owner == null || !owner.node().equals(node) || owner.creationZxid() != creationZxid) {
             Stat stat = Sessions.statQuietly(client, node);
-            if (stat == null || stat.getCzxid() != ours) {
+            if (stat == null || stat.getCzxid() != creationZxid) {
                 return Optional.of(List.of()); // the node is gone (the hold is lost) or cannot be read now
             }
-            owner = new Owner(node, ours, stat.getEphemeralOwner());
+            owner = new Owner(node, creationZxid, stat.getEphemeralOwner());
             known = owner;
         }
         return Optional.of(List.of(new SafetyMonitor.Claim(path, mode, ours, owner.session())));
@@ -116,6 +120,6 @@ final class CohortContender implements Contender {
         return lock.toString();
     }
 
-    /** A lock node, its fencing token and the session that owns it; a node's owner never changes. */
-    private record Owner(String node, long token, long session) {}
+    /** A lock node, its creation zxid and the session that owns it; a node's owner never changes. */
+    private record Owner(String node, long creationZxid, long session) {}
 }

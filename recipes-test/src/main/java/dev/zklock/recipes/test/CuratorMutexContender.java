@@ -10,8 +10,9 @@ import org.apache.zookeeper.data.Stat;
 
 /**
  * Curator's {@link InterProcessMutex} as the workload drives it. Curator gives no fencing token, so the claim reads the
- * stat of our node after the acquire: its creation zxid is the token, its ephemeral owner the session. One request per
- * acquisition more than Curator's own.
+ * stat of our node after the acquire: its creation zxid makes the token ({@link Tokens#ofNode}, pass 0, so that it
+ * compares with zklock's tokens on the same path), its ephemeral owner is the session. One request per acquisition
+ * more than Curator's own.
  */
 final class CuratorMutexContender implements Contender {
     static final LockKind KIND = new BuiltInKind(
@@ -46,7 +47,7 @@ final class CuratorMutexContender implements Contender {
             return Optional.of(List.of());
         }
         return Optional.of(List.of(new SafetyMonitor.Claim(
-                path, SafetyMonitor.Mode.EXCLUSIVE, stat.getCzxid(), stat.getEphemeralOwner())));
+                path, SafetyMonitor.Mode.EXCLUSIVE, Tokens.ofNode(stat.getCzxid()), stat.getEphemeralOwner())));
     }
 
     @Override

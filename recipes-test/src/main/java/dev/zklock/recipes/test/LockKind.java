@@ -23,8 +23,8 @@ import org.apache.curator.framework.CuratorFramework;
  *
  * <p>Cohort locks ({@link ZkLockBuilder#localHandOff()}) are owned per thread, and the workload gives the threads of
  * one client one lock object per path: that is what lets them pass the lock among themselves with no ZooKeeper request.
- * Consecutive holders of one node then have equal fencing tokens, which {@link SafetyMonitor} allows (tokens never go
- * backwards).
+ * Consecutive holders of one node then share its creation zxid and differ in their pass
+ * ({@link dev.zklock.recipes.locks.FencingToken}), so their tokens still grow, as {@link SafetyMonitor} checks.
  *
  * <p>Implementations must be safe for use by multiple threads; the built-in kinds are stateless.
  */

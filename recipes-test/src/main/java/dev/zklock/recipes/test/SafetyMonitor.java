@@ -1,5 +1,6 @@
 package dev.zklock.recipes.test;
 
+import dev.zklock.recipes.locks.FencingToken;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -19,22 +20,30 @@ import org.apache.zookeeper.data.Stat;
 
 /**
  * Watches lock holders for the four safety properties of a lock and counts every breach: two live holders at once
- * (readers excepted among themselves, and a semaphore's lease holders up to its lease count), a fencing token that goes backwards on a path, a lock node left behind after
- * everyone is done, and a waiter that never finished.
+ * (readers excepted among themselves, and a semaphore's lease holders up to its lease count), a fencing token that does
+ * not grow on a path, a lock node left behind after everyone is done, and a waiter that never finished.
  *
- * <p>The token rule is the one zklock documents: tokens never go backwards. A hold whose token is smaller than the
- * newest token of a hold it must follow is a regression; an equal token is not. Equal tokens are what a lock with local
- * hand-off gives consecutive holders of one node (a release passes the node to another thread of the process, with no
- * ZooKeeper request, and the node's creation zxid stays), what the local readers of one read node share, and what a
- * cached node gives the next holder; the monitor counts such holds as {@linkplain SafetyReport#sameNodeHolds() holds on
- * the node before}, not as violations. Two holds on one node at once are still an overlap, whoever holds.
+ * <p>The token rule is the one zklock documents: every hold has a token of its own, and tokens grow. A token is
+ * {@link FencingToken#of FencingToken.of(czxid, pass)}, the creation zxid of the hold's node and the number of holds
+ * granted on that node before, for zklock's locks and Curator's alike (the kit makes a Curator hold's token from its
+ * node's stat, pass 0), so tokens compare across libraries on a shared path. A hold whose token is not above the newest
+ * token of every hold it must follow is a regression: an exclusive or write hold follows every earlier hold of its
+ * path, a read or a lease follows the earlier exclusive and write holds (readers and leases share, and may enter in any
+ * order). A hold on the node of the newest hold before it (the same {@linkplain FencingToken#creationZxid creation
+ * zxid}: a lock with local hand-off passing its node to another thread of the process with no ZooKeeper request, local
+ * readers sharing one read node, a cached node taken again) counts as a {@linkplain SafetyReport#sameNodeHolds() hold
+ * on the node before}, which is no violation. Two holds on one node at once are still an overlap, whoever holds.
  *
  * <p>The code under test tells the monitor what happens: {@link #enter} right after an acquire returns and
  * {@link Hold#exit()} right before the release, so that the recorded hold lies inside the real one and any overlap
  * the monitor sees really happened; {@link #startWaiting} before an acquire and {@link Waiter#finished()} after it,
- * whatever its outcome; and, from the fault injector, {@link #sessionEnded} for every session it ends, before the
- * server can delete the session's nodes (the server deletes them when the session ends, and from then on the hold is
- * no longer live: it is lost, which is not an overlap).
+ * whatever its outcome. The fault injector tells it of what ends holds behind the holders' backs, before it happens:
+ * {@link #sessionEnded} for every session it ends (or closes), before the server can delete the session's nodes (from
+ * then on the session's holds are no longer live: they are lost, which is not an overlap); and {@link #nodeDeleted} for
+ * every lock node a stranger deletes, before the delete (from then on the holds of that node are lost, those granted
+ * later included: a lock learns that a stranger took its node only when it next looks, and the monitor cannot tell
+ * when that is; it counts such late grants as {@linkplain SafetyReport#holdsOnDeletedNodes() holds on deleted nodes},
+ * with the longest delay, so that a lock that goes on granting a deleted node shows).
  *
  * <pre>{@code
  * SafetyMonitor monitor = SafetyMonitor.create();
@@ -98,7 +107,7 @@ public final class SafetyMonitor {
      *
      * @param lockPath the lock path (a semaphore's path, for a lease)
      * @param mode what the hold claims
-     * @param token the fencing token of the hold: its node's creation zxid
+     * @param token the fencing token of the hold: {@link FencingToken#of FencingToken.of(czxid, pass)} of its node
      * @param sessionId the session that owns the hold's ephemeral node
      * @param leases for a {@link Mode#LEASE}, the most leases live at once on the path; 1 for the other modes
      */
@@ -123,7 +132,7 @@ public final class SafetyMonitor {
          *
          * @param lockPath the lock path
          * @param mode what the hold claims
-         * @param token the fencing token of the hold: its node's creation zxid
+         * @param token the fencing token of the hold: {@link FencingToken#of FencingToken.of(czxid, pass)} of its node
          * @param sessionId the session that owns the hold's ephemeral node
          */
         public Claim(String lockPath, Mode mode, long token, long sessionId) {
@@ -134,7 +143,7 @@ public final class SafetyMonitor {
          * Returns a claim of one lease of a semaphore of {@code leases} leases on {@code lockPath}.
          *
          * @param lockPath the semaphore's path
-         * @param token the lease node's creation zxid
+         * @param token the lease's fencing token: {@link FencingToken#of FencingToken.of(czxid, 0)} of its node
          * @param sessionId the session that owns the lease node
          * @param leases the semaphore's lease count
          * @return the claim
@@ -159,7 +168,8 @@ public final class SafetyMonitor {
         @Override
         public String toString() {
             String of = mode == Mode.LEASE ? " of " + leases : "";
-            return mode + of + " token " + token + " session 0x" + Long.toHexString(sessionId);
+            return mode + of + " token " + token + " (node 0x" + Long.toHexString(FencingToken.creationZxid(token))
+                    + " pass " + FencingToken.pass(token) + ") session 0x" + Long.toHexString(sessionId);
         }
     }
 
@@ -173,6 +183,8 @@ public final class SafetyMonitor {
     private final List<String> violations = new ArrayList<>(); // guarded by lock
     private long holds; // guarded by lock
     private long lostHolds; // guarded by lock
+    private long holdsOnDeletedNodes; // guarded by lock
+    private long deletedNodeLagNanos; // guarded by lock: the longest from a node's delete to a hold granted on it
     private long sameNodeHolds; // guarded by lock
     private long overlaps; // guarded by lock
     private long tokenRegressions; // guarded by lock
@@ -192,11 +204,10 @@ public final class SafetyMonitor {
 
     /**
      * Records that {@code owner} holds {@code claim} from now on, and checks it against the live holds of the path: any
-     * of them that conflicts with it (not both reads, not the same owner) is an overlap; a token smaller than the newest
+     * of them that conflicts with it (not both reads, not the same owner) is an overlap; a token not above the newest
      * token it must follow is a regression (an exclusive or write hold follows every earlier hold of the path, a read
-     * follows every earlier write or exclusive hold), while a token equal to it is not: tokens never go backwards, and a
-     * lock that passes its node locally gives consecutive holders the same token. A claim whose session has already
-     * ended is recorded as lost and checked for nothing.
+     * or a lease every earlier write or exclusive hold). A claim whose session has already ended, or whose node a
+     * stranger has deleted, is recorded as lost and checked for nothing.
      *
      * @param owner the holder's name, unique among holders that hold on their own
      * @param claim what it holds
@@ -214,6 +225,14 @@ public final class SafetyMonitor {
                 return hold;
             }
             PathState state = paths.computeIfAbsent(claim.lockPath(), path -> new PathState());
+            Long deletedAt = state.deletedNodes.get(FencingToken.creationZxid(claim.token()));
+            if (deletedAt != null) {
+                lostHolds++;
+                holdsOnDeletedNodes++;
+                deletedNodeLagNanos = Math.max(deletedNodeLagNanos, System.nanoTime() - deletedAt);
+                hold.live = false;
+                return hold;
+            }
             int leases = 1;
             for (Hold other : state.live) {
                 if (!other.owner.equals(owner) && !claim.mode().sharesWith(other.claim.mode())) {
@@ -230,16 +249,19 @@ public final class SafetyMonitor {
                         "too many leases on %s: %s (%s) entered as lease %d of at most %d",
                         claim.lockPath(), owner, claim, leases, claim.leases());
             }
-            // Reads and leases share: they need only follow the exclusive holds, whatever order they enter in. An equal
-            // token is a hold on the node before (a cohort's local pass).
+            // Reads and leases share: they need only follow the exclusive holds, whatever order they enter in. Two
+            // holds
+            // never have one token, so an equal one is a regression too; a hold on the node before (a cohort's local
+            // pass) has the node's creation zxid and a larger pass.
             long floor = claim.mode().sharesWith(claim.mode()) ? state.maxExclusiveToken : state.maxToken;
-            if (claim.token() < floor) {
+            if (floor != 0 && claim.token() <= floor) {
                 tokenRegressions++;
                 violation(
                         "token regression on %s: %s (%s) entered after a hold with token %d",
                         claim.lockPath(), owner, claim, floor);
             }
-            if (claim.token() == state.maxToken) {
+            if (state.maxToken != 0
+                    && FencingToken.creationZxid(claim.token()) == FencingToken.creationZxid(state.maxToken)) {
                 sameNodeHolds++;
                 hold.sameNodeAsBefore = true;
             }
@@ -276,7 +298,33 @@ public final class SafetyMonitor {
     }
 
     /**
-     * Returns the live holds of a path now: entered, not exited, and of a session that has not ended.
+     * Records that a stranger deletes the lock node of {@code lockPath} created at {@code creationZxid}: the holds of
+     * that node (those whose token has that creation zxid) are lost from now on, not live, and so is any hold granted
+     * on it later. Call it before the delete, that is before anyone else could take the lock because the node is gone.
+     *
+     * @param lockPath the lock path the node is a child of
+     * @param creationZxid the node's creation zxid
+     */
+    public void nodeDeleted(String lockPath, long creationZxid) {
+        Objects.requireNonNull(lockPath, "lockPath");
+        synchronized (lock) {
+            PathState state = paths.computeIfAbsent(lockPath, path -> new PathState());
+            if (state.deletedNodes.putIfAbsent(creationZxid, System.nanoTime()) != null) {
+                return;
+            }
+            for (Hold hold : state.live) {
+                if (FencingToken.creationZxid(hold.claim.token()) == creationZxid) {
+                    hold.live = false;
+                    lostHolds++;
+                }
+            }
+            state.live.removeIf(hold -> !hold.live);
+        }
+    }
+
+    /**
+     * Returns the live holds of a path now: entered, not exited, of a session that has not ended and on a node no
+     * stranger deleted.
      *
      * @param lockPath the lock path
      * @return the claims of the live holds, in the order they entered
@@ -389,7 +437,17 @@ public final class SafetyMonitor {
                 }
             }
             return new SafetyReport(
-                    holds, lostHolds, sameNodeHolds, waits, overlaps, tokenRegressions, leakedNodes, stuck, found);
+                    holds,
+                    lostHolds,
+                    holdsOnDeletedNodes,
+                    Duration.ofNanos(deletedNodeLagNanos),
+                    sameNodeHolds,
+                    waits,
+                    overlaps,
+                    tokenRegressions,
+                    leakedNodes,
+                    stuck,
+                    found);
         }
     }
 
@@ -473,10 +531,11 @@ public final class SafetyMonitor {
         }
 
         /**
-         * Tells whether the hold came with the newest token of its path: it holds the node a hold before it held (a
-         * local pass of a cohort lock, a cached node taken again, or a read node shared by local readers).
+         * Tells whether the hold is on the node of the newest hold of its path before it (a local pass of a cohort
+         * lock, a cached node taken again, or a read node shared by local readers).
          *
-         * @return {@code true} if the token equals the newest one seen on the path when the hold entered
+         * @return {@code true} if the token's creation zxid equals that of the newest token seen on the path when the
+         *     hold entered
          */
         public boolean isSameNodeAsBefore() {
             synchronized (lock) {
@@ -523,9 +582,10 @@ public final class SafetyMonitor {
         }
     }
 
-    /** The live holds and the largest tokens of one path. */
+    /** The live holds, the largest tokens and the nodes strangers deleted (with when) of one path. */
     private static final class PathState {
         final List<Hold> live = new ArrayList<>();
+        final Map<Long, Long> deletedNodes = new HashMap<>();
         long maxToken;
         long maxExclusiveToken;
     }

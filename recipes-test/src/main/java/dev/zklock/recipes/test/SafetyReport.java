@@ -1,20 +1,25 @@
 package dev.zklock.recipes.test;
 
+import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * What a {@link SafetyMonitor} saw: how many holds and waits it recorded, and how many times each safety property was
  * broken, with the first violations spelled out. Immutable, so safe for use by multiple threads.
  *
  * @param holds holds entered
- * @param lostHolds holds whose session ended while they were held (or before they were recorded): lost, not broken
- * @param sameNodeHolds holds whose fencing token equalled the newest of their path: the node of a hold before them,
- *     passed on locally, cached, or shared by local readers (not a violation: tokens never go backwards, and these did
- *     not)
+ * @param lostHolds holds whose session ended, or whose node a stranger deleted, while they were held (or before they
+ *     were recorded): lost, not broken
+ * @param holdsOnDeletedNodes holds granted on a node after a stranger deleted it (counted among the lost holds too): a
+ *     lock that learned of the delete only later
+ * @param longestDeletedNodeLag the longest time from a node's delete to a hold granted on it
+ * @param sameNodeHolds holds on the node of the newest hold of their path before them (the same creation zxid in the
+ *     token, a larger pass): passed on locally, cached, or shared by local readers; not a violation
  * @param waits acquires started
  * @param overlaps pairs of live, conflicting holds of one path at once
- * @param tokenRegressions holds whose fencing token was smaller than the newest of a hold they must follow (tokens
- *     must never go backwards; an equal token is a hold on the same node, see {@code sameNodeHolds})
+ * @param tokenRegressions holds whose fencing token was not above the newest of a hold they must follow (two holds
+ *     never have one token, and tokens grow)
  * @param leakedNodes lock nodes left behind after everyone was done
  * @param stuckWaiters acquires that had not finished when the report was taken
  * @param firstViolations the first violations, in the order seen, stuck waiters last
@@ -22,6 +27,8 @@ import java.util.List;
 public record SafetyReport(
         long holds,
         long lostHolds,
+        long holdsOnDeletedNodes,
+        Duration longestDeletedNodeLag,
         long sameNodeHolds,
         long waits,
         long overlaps,
@@ -33,9 +40,10 @@ public record SafetyReport(
     /**
      * Copies the list of violations.
      *
-     * @throws NullPointerException if {@code firstViolations} is null
+     * @throws NullPointerException if {@code longestDeletedNodeLag} or {@code firstViolations} is null
      */
     public SafetyReport {
+        Objects.requireNonNull(longestDeletedNodeLag, "longestDeletedNodeLag");
         firstViolations = List.copyOf(firstViolations);
     }
 
@@ -56,9 +64,18 @@ public record SafetyReport(
     @Override
     public String toString() {
         StringBuilder text = new StringBuilder(String.format(
-                "holds %d (lost %d, on the node before %d), waits %d, overlaps %d, token regressions %d, leaked nodes %d,"
-                        + " stuck waiters %d",
-                holds, lostHolds, sameNodeHolds, waits, overlaps, tokenRegressions, leakedNodes, stuckWaiters));
+                "holds %d (lost %d, on a deleted node %d up to %d ms after the delete, on the node before %d), waits %d,"
+                        + " overlaps %d, token regressions %d, leaked nodes %d, stuck waiters %d",
+                holds,
+                lostHolds,
+                holdsOnDeletedNodes,
+                longestDeletedNodeLag.toMillis(),
+                sameNodeHolds,
+                waits,
+                overlaps,
+                tokenRegressions,
+                leakedNodes,
+                stuckWaiters));
         for (String violation : firstViolations) {
             text.append(System.lineSeparator()).append("  ").append(violation);
         }

@@ -1,5 +1,6 @@
 package dev.zklock.recipes.test;
 
+import dev.zklock.recipes.locks.FencingToken;
 import dev.zklock.recipes.locks.ZkExclusiveLock;
 import dev.zklock.recipes.locks.ZkLease;
 import dev.zklock.recipes.locks.ZkSemaphore;
@@ -17,8 +18,9 @@ import org.apache.zookeeper.data.Stat;
 /**
  * A semaphore as the workload drives it, in the layout of Curator's {@code InterProcessSemaphoreV2}, which zklock's
  * {@link ZkSemaphore} and {@link ZkExclusiveLock#semaphoreMutex} share: one lease per acquire. A lease's claim reads the
- * stat of its node under {@code <path>/leases} after the acquire (its creation zxid is the token, its ephemeral owner
- * the session): one request more than the semaphore's own. Confined to one thread, as a lease belongs to no thread.
+ * stat of its node under {@code <path>/leases} after the acquire (its creation zxid makes the token, its ephemeral owner
+ * is the session): one request more than the semaphore's own. The semaphore mutex's token is its fencing token, read
+ * through {@link Tokens#zklock}. Confined to one thread, as a lease belongs to no thread.
  */
 final class SemaphoreContender implements Contender {
     /** The leases of the semaphore kinds. */
@@ -50,8 +52,9 @@ final class SemaphoreContender implements Contender {
                     if (!lock.acquire(timeout)) {
                         return null;
                     }
-                    long token = lock.fencingToken();
-                    return new Held(null, token, () -> Sessions.ownerOf(client, leases, token), lock::release);
+                    long token = Tokens.zklock(lock.fencingToken());
+                    long node = FencingToken.creationZxid(token);
+                    return new Held(null, token, () -> Sessions.ownerOf(client, leases, node), lock::release);
                 });
             });
 
@@ -90,7 +93,7 @@ final class SemaphoreContender implements Contender {
      * One lease held: its node, or its token and how to learn its owner; and how to give it back.
      *
      * @param node the lease node's name, whose stat gives token and owner; null if the token is known
-     * @param token the lease node's creation zxid, when the node's name is not known
+     * @param token the lease's fencing token, when the node's name is not known
      * @param owner finds the session that owns the lease node of {@code token}, empty if it is gone
      * @param giver returns the lease
      */
@@ -130,7 +133,7 @@ final class SemaphoreContender implements Contender {
             session = held.owner().find();
         } else {
             Stat stat = Sessions.statQuietly(client, ZKPaths.makePath(path, "leases", held.node()));
-            token = stat == null ? 0 : stat.getCzxid();
+            token = stat == null ? 0 : Tokens.ofNode(stat.getCzxid());
             session = stat == null ? OptionalLong.empty() : OptionalLong.of(stat.getEphemeralOwner());
         }
         if (session.isEmpty()) {

@@ -31,10 +31,11 @@ final class Sessions {
     }
 
     /**
-     * Returns the session that owns the child of {@code lockPath} created at {@code token} (its creation zxid), or
-     * empty if it is no longer there or cannot be read now. One listing and one request per child.
+     * Returns the session that owns the child of {@code lockPath} created at {@code creationZxid}, or empty if it is no
+     * longer there or cannot be read now. One listing and one request per child.
      */
-    static OptionalLong ownerOf(CuratorFramework client, String lockPath, long token) throws InterruptedException {
+    static OptionalLong ownerOf(CuratorFramework client, String lockPath, long creationZxid)
+            throws InterruptedException {
         List<String> children;
         try {
             children = client.getChildren().forPath(lockPath);
@@ -45,7 +46,7 @@ final class Sessions {
         }
         for (String child : children) {
             Stat stat = statQuietly(client, ZKPaths.makePath(lockPath, child));
-            if (stat != null && stat.getCzxid() == token) {
+            if (stat != null && stat.getCzxid() == creationZxid) {
                 return OptionalLong.of(stat.getEphemeralOwner());
             }
         }

@@ -6,6 +6,7 @@ import static dev.zklock.recipes.test.SafetyMonitor.Mode.WRITE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.zklock.recipes.locks.FencingToken;
 import dev.zklock.recipes.test.SafetyMonitor.Claim;
 import dev.zklock.recipes.test.SafetyMonitor.Hold;
 import java.time.Duration;
@@ -166,10 +167,10 @@ final class SafetyMonitorTest {
     }
 
     @Test
-    void enter_sameTokenAsTheHoldBefore_isNoRegressionAndCountsAsAHoldOnTheSameNode() {
-        Hold first = monitor.enter("t1", new Claim(PATH, EXCLUSIVE, 12, 1));
+    void enter_nextPassOnTheNodeBefore_isNoRegressionAndCountsAsAHoldOnTheSameNode() {
+        Hold first = monitor.enter("t1", new Claim(PATH, EXCLUSIVE, token(12, 0), 1));
         first.exit();
-        Hold passed = monitor.enter("t2", new Claim(PATH, EXCLUSIVE, 12, 1)); // a local pass keeps the node's token
+        Hold passed = monitor.enter("t2", new Claim(PATH, EXCLUSIVE, token(12, 1), 1)); // a local pass of the node
         passed.exit();
 
         SafetyReport report = monitor.report();
@@ -181,10 +182,33 @@ final class SafetyMonitorTest {
     }
 
     @Test
-    void enter_sameTokenWhileTheHoldBeforeStillHolds_isAnOverlap() {
-        Hold first = monitor.enter("t1", new Claim(PATH, EXCLUSIVE, 12, 1));
+    void enter_sameTokenAsTheHoldBefore_countsARegressionNamingTheToken() {
+        monitor.enter("t1", new Claim(PATH, EXCLUSIVE, token(12, 3), 1)).exit();
 
-        monitor.enter("t2", new Claim(PATH, EXCLUSIVE, 12, 1));
+        monitor.enter("t2", new Claim(PATH, EXCLUSIVE, token(12, 3), 1)).exit(); // two holds never share a token
+
+        SafetyReport report = monitor.report();
+        assertThat(report.tokenRegressions()).isEqualTo(1);
+        assertThat(report.firstViolations())
+                .singleElement()
+                .asString()
+                .contains("token regression on " + PATH, "t2", "token " + token(12, 3), "node 0xc pass 3");
+    }
+
+    @Test
+    void enter_writeWithTheTokenOfAnEarlierWrite_countsARegression() {
+        monitor.enter("t1", new Claim(PATH, WRITE, token(12, 0), 1)).exit();
+
+        monitor.enter("t2", new Claim(PATH, WRITE, token(12, 0), 1)).exit();
+
+        assertThat(monitor.report().tokenRegressions()).isEqualTo(1);
+    }
+
+    @Test
+    void enter_sameNodeWhileTheHoldBeforeStillHolds_isAnOverlap() {
+        Hold first = monitor.enter("t1", new Claim(PATH, EXCLUSIVE, token(12, 0), 1));
+
+        monitor.enter("t2", new Claim(PATH, EXCLUSIVE, token(12, 1), 1));
 
         SafetyReport report = monitor.report();
         assertThat(report.overlaps()).isEqualTo(1);
@@ -194,12 +218,75 @@ final class SafetyMonitorTest {
 
     @Test
     void enter_tokenBelowTheNewestAfterHoldsOnOneNode_countsARegression() {
-        monitor.enter("t1", new Claim(PATH, EXCLUSIVE, 12, 1)).exit();
-        monitor.enter("t2", new Claim(PATH, EXCLUSIVE, 12, 1)).exit();
+        monitor.enter("t1", new Claim(PATH, EXCLUSIVE, token(12, 0), 1)).exit();
+        monitor.enter("t2", new Claim(PATH, EXCLUSIVE, token(12, 1), 1)).exit();
 
-        monitor.enter("bob", new Claim(PATH, EXCLUSIVE, 11, 2)).exit();
+        monitor.enter("bob", new Claim(PATH, EXCLUSIVE, token(11, 0), 2)).exit();
 
         assertThat(monitor.report().tokenRegressions()).isEqualTo(1);
+    }
+
+    @Test
+    void enter_readersPassingOneNodeInAnyOrder_areNoRegressionAndHoldTheNodeBefore() {
+        monitor.enter("writer", new Claim(PATH, WRITE, token(10, 0), 1)).exit();
+        Hold second = monitor.enter("reader-2", new Claim(PATH, READ, token(12, 1), 2));
+        Hold first = monitor.enter("reader-1", new Claim(PATH, READ, token(12, 0), 2));
+        second.exit();
+        first.exit();
+
+        SafetyReport report = monitor.report();
+        assertThat(report.isClean()).isTrue();
+        assertThat(report.sameNodeHolds()).isEqualTo(1);
+    }
+
+    @Test
+    void nodeDeleted_whileHeld_theHoldIsLostAndTheNextHolderEntersCleanly() {
+        Hold alice = monitor.enter("alice", new Claim(PATH, EXCLUSIVE, token(12, 0), 1));
+
+        monitor.nodeDeleted(PATH, 12);
+        Hold bob = monitor.enter("bob", new Claim(PATH, EXCLUSIVE, token(14, 0), 2));
+
+        assertThat(monitor.liveClaims(PATH)).extracting(Claim::sessionId).containsExactly(2L);
+        alice.exit();
+        bob.exit();
+        SafetyReport report = monitor.report();
+        assertThat(report.isClean()).isTrue();
+        assertThat(report.lostHolds()).isEqualTo(1);
+        assertThat(report.holdsOnDeletedNodes()).isZero();
+    }
+
+    @Test
+    void nodeDeleted_holdGrantedOnTheNodeLater_isLostAndCountedAsAHoldOnADeletedNode() {
+        monitor.nodeDeleted(PATH, 12);
+        Hold bob = monitor.enter("bob", new Claim(PATH, EXCLUSIVE, token(14, 0), 2));
+
+        Hold alice = monitor.enter("alice", new Claim(PATH, EXCLUSIVE, token(12, 1), 1)); // a pass of the deleted node
+
+        SafetyReport report = monitor.report();
+        assertThat(report.overlaps()).isZero();
+        assertThat(report.tokenRegressions()).isZero();
+        assertThat(report.lostHolds()).isEqualTo(1);
+        assertThat(report.holdsOnDeletedNodes()).isEqualTo(1);
+        assertThat(report.toString()).contains("on a deleted node 1 up to ");
+        assertThat(alice.isSameNodeAsBefore()).isFalse();
+        alice.exit();
+        bob.exit();
+    }
+
+    @Test
+    void nodeDeleted_leavesTheHoldsOfOtherNodesAndPathsLive() {
+        Claim alice = new Claim(PATH, READ, token(12, 0), 1);
+        Claim bob = new Claim(PATH, READ, token(13, 0), 2);
+        Claim carol = new Claim("/locks/b", EXCLUSIVE, token(12, 0), 3);
+        monitor.enter("alice", alice);
+        monitor.enter("bob", bob);
+        monitor.enter("carol", carol);
+
+        monitor.nodeDeleted(PATH, 12);
+
+        assertThat(monitor.liveClaims(PATH)).containsExactly(bob);
+        assertThat(monitor.liveClaims("/locks/b")).containsExactly(carol);
+        assertThat(monitor.report().lostHolds()).isEqualTo(1);
     }
 
     @Test
@@ -312,6 +399,13 @@ final class SafetyMonitorTest {
     }
 
     @Test
+    void nodeDeleted_nullPath_throwsNamingTheParameter() {
+        assertThatThrownBy(() -> monitor.nodeDeleted(null, 12))
+                .isInstanceOf(NullPointerException.class)
+                .hasMessage("lockPath");
+    }
+
+    @Test
     void claim_nullPathOrMode_throwsNamingTheParameter() {
         assertThatThrownBy(() -> new Claim(null, EXCLUSIVE, 1, 1))
                 .isInstanceOf(NullPointerException.class)
@@ -319,5 +413,9 @@ final class SafetyMonitorTest {
         assertThatThrownBy(() -> new Claim(PATH, null, 1, 1))
                 .isInstanceOf(NullPointerException.class)
                 .hasMessage("mode");
+    }
+
+    private static long token(long creationZxid, int pass) {
+        return FencingToken.of(creationZxid, pass);
     }
 }
