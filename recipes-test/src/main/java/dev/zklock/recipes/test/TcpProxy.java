@@ -23,6 +23,7 @@ public final class TcpProxy implements AutoCloseable {
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
     private final Gate toServer = new Gate();
     private final Gate toClient = new Gate();
+    private volatile long lastRequestNanos = System.nanoTime();
     private volatile boolean closed;
 
     private TcpProxy(InetSocketAddress target) throws IOException {
@@ -63,6 +64,16 @@ public final class TcpProxy implements AutoCloseable {
         toClient.close();
     }
 
+    /**
+     * Returns when bytes last reached the server through this proxy: the last time the server heard from its clients,
+     * which is what keeps their sessions alive on the server.
+     *
+     * @return a {@link System#nanoTime()} reading; the proxy's start if nothing has passed yet
+     */
+    public long lastRequestNanos() {
+        return lastRequestNanos;
+    }
+
     /** Lets bytes flow both ways again. */
     public void resume() {
         toServer.open();
@@ -94,8 +105,8 @@ public final class TcpProxy implements AutoCloseable {
                 server.setTcpNoDelay(true);
                 sockets.add(client);
                 sockets.add(server);
-                pump(client, server, toServer, "up");
-                pump(server, client, toClient, "down");
+                pump(client, server, toServer, true);
+                pump(server, client, toClient, false);
             } catch (IOException e) {
                 if (!closed) {
                     continue;
@@ -105,7 +116,7 @@ public final class TcpProxy implements AutoCloseable {
         }
     }
 
-    private void pump(Socket from, Socket to, Gate gate, String direction) {
+    private void pump(Socket from, Socket to, Gate gate, boolean toTheServer) {
         Thread thread = new Thread(
                 () -> {
                     byte[] buffer = new byte[64 * 1024];
@@ -119,6 +130,9 @@ public final class TcpProxy implements AutoCloseable {
                             }
                             out.write(buffer, 0, read);
                             out.flush();
+                            if (toTheServer) {
+                                lastRequestNanos = System.nanoTime();
+                            }
                         }
                     } catch (IOException | InterruptedException e) {
                         // the connection was dropped: the other pump notices too
@@ -127,7 +141,7 @@ public final class TcpProxy implements AutoCloseable {
                         closeQuietly(to);
                     }
                 },
-                "tcp-proxy-" + direction + "-" + from.getPort());
+                "tcp-proxy-" + (toTheServer ? "up" : "down") + "-" + from.getPort());
         thread.setDaemon(true);
         thread.start();
     }
