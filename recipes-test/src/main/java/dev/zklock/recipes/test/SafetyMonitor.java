@@ -181,6 +181,7 @@ public final class SafetyMonitor {
     private final Set<Long> endedSessions = new HashSet<>(); // guarded by lock
     private final Set<Waiter> waiting = new LinkedHashSet<>(); // guarded by lock
     private final List<String> violations = new ArrayList<>(); // guarded by lock
+    private final List<String> deletedNodeHolds = new ArrayList<>(); // guarded by lock: the first of them
     private long holds; // guarded by lock
     private long lostHolds; // guarded by lock
     private long holdsOnDeletedNodes; // guarded by lock
@@ -227,9 +228,15 @@ public final class SafetyMonitor {
             PathState state = paths.computeIfAbsent(claim.lockPath(), path -> new PathState());
             Long deletedAt = state.deletedNodes.get(FencingToken.creationZxid(claim.token()));
             if (deletedAt != null) {
+                long lagNanos = System.nanoTime() - deletedAt;
                 lostHolds++;
                 holdsOnDeletedNodes++;
-                deletedNodeLagNanos = Math.max(deletedNodeLagNanos, System.nanoTime() - deletedAt);
+                deletedNodeLagNanos = Math.max(deletedNodeLagNanos, lagNanos);
+                if (deletedNodeHolds.size() < FIRST_VIOLATIONS) {
+                    deletedNodeHolds.add(String.format(
+                            "hold on a deleted node of %s: %s (%s) entered %d ms after the delete",
+                            claim.lockPath(), owner, claim, TimeUnit.NANOSECONDS.toMillis(lagNanos)));
+                }
                 hold.live = false;
                 return hold;
             }
@@ -441,6 +448,7 @@ public final class SafetyMonitor {
                     lostHolds,
                     holdsOnDeletedNodes,
                     Duration.ofNanos(deletedNodeLagNanos),
+                    deletedNodeHolds,
                     sameNodeHolds,
                     waits,
                     overlaps,

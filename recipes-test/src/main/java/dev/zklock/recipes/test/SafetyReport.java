@@ -14,6 +14,7 @@ import java.util.Objects;
  * @param holdsOnDeletedNodes holds granted on a node after a stranger deleted it (counted among the lost holds too): a
  *     lock that learned of the delete only later
  * @param longestDeletedNodeLag the longest time from a node's delete to a hold granted on it
+ * @param firstHoldsOnDeletedNodes the first holds granted on a deleted node, with their delay (not violations)
  * @param sameNodeHolds holds on the node of the newest hold of their path before them (the same creation zxid in the
  *     token, a larger pass): passed on locally, cached, or shared by local readers; not a violation
  * @param waits acquires started
@@ -29,6 +30,7 @@ public record SafetyReport(
         long lostHolds,
         long holdsOnDeletedNodes,
         Duration longestDeletedNodeLag,
+        List<String> firstHoldsOnDeletedNodes,
         long sameNodeHolds,
         long waits,
         long overlaps,
@@ -38,12 +40,13 @@ public record SafetyReport(
         List<String> firstViolations) {
 
     /**
-     * Copies the list of violations.
+     * Copies the lists.
      *
-     * @throws NullPointerException if {@code longestDeletedNodeLag} or {@code firstViolations} is null
+     * @throws NullPointerException if {@code longestDeletedNodeLag} or a list is null
      */
     public SafetyReport {
         Objects.requireNonNull(longestDeletedNodeLag, "longestDeletedNodeLag");
+        firstHoldsOnDeletedNodes = List.copyOf(firstHoldsOnDeletedNodes);
         firstViolations = List.copyOf(firstViolations);
     }
 
@@ -57,7 +60,7 @@ public record SafetyReport(
     }
 
     /**
-     * Returns the counts on one line, then one line per violation.
+     * Returns the counts on one line, then one line per violation, then one per hold on a deleted node (as a note).
      *
      * @return a readable report
      */
@@ -78,6 +81,9 @@ public record SafetyReport(
                 stuckWaiters));
         for (String violation : firstViolations) {
             text.append(System.lineSeparator()).append("  ").append(violation);
+        }
+        for (String note : firstHoldsOnDeletedNodes) {
+            text.append(System.lineSeparator()).append("  note: ").append(note);
         }
         return text.toString();
     }

@@ -268,6 +268,10 @@ final class SafetyMonitorTest {
         assertThat(report.lostHolds()).isEqualTo(1);
         assertThat(report.holdsOnDeletedNodes()).isEqualTo(1);
         assertThat(report.toString()).contains("on a deleted node 1 up to ");
+        assertThat(report.firstHoldsOnDeletedNodes())
+                .singleElement()
+                .asString()
+                .contains("hold on a deleted node of " + PATH, "alice", "node 0xc pass 1", "ms after the delete");
         assertThat(alice.isSameNodeAsBefore()).isFalse();
         alice.exit();
         bob.exit();
