@@ -33,10 +33,9 @@ import picocli.CommandLine.Spec;
         name = "torture",
         mixinStandardHelpOptions = true,
         description = "Contending clients, zklock's locks (cohort and cached ones among them) and Curator's on shared "
-                + "paths, and real faults (session expiries, connection drops, server restarts, leader kills) on an "
-                + "embedded ensemble; reports acquisitions, faults, overlaps, token regressions (a token smaller than "
-                + "the newest of its path; equal tokens are one node passed on), leaked nodes and stuck waiters. "
-                + "Exit status 1 on any violation.")
+                + "paths, and real faults on an embedded ensemble; reports acquisitions, faults, overlaps, token "
+                + "regressions (a token not above the newest of its path: every hold has a token of its own), leaked "
+                + "nodes and stuck waiters. Exit status 1 on any violation.")
 final class TortureCommand implements Callable<Integer> {
     private static final String BASE_PATH = "/zklock-torture";
     private static final int SESSION_TIMEOUT_MS = 10_000;
@@ -90,7 +89,7 @@ final class TortureCommand implements Callable<Integer> {
         Progress bar = new Progress(err, (int) seconds);
         ChaosReport report;
         try (EmbeddedZooKeeper zooKeeper = EmbeddedZooKeeper.startEnsemble(servers);
-                RunClients made = new RunClients(zooKeeper.connectString())) {
+                RunClients made = new RunClients()) {
             report = Chaos.run(settings, zooKeeper, made::newClient, BASE_PATH, progress -> show(bar, progress));
             show(bar, report);
             bar.finish();
@@ -153,10 +152,23 @@ final class TortureCommand implements Callable<Integer> {
                 "same node         %d %s (held the node of the hold before: a local pass, a cached node, local "
                         + "readers sharing one)%n",
                 safety.sameNodeHolds(), new TreeMap<>(report.sameNodeByKind()));
-        out.printf("holds lost        %d (session ended while held: not a violation)%n", safety.lostHolds());
+        out.printf(
+                "holds lost        %d (session ended or node deleted while held: not a violation; granted on a "
+                        + "deleted node %d, up to %d ms after the delete)%n",
+                safety.lostHolds(),
+                safety.holdsOnDeletedNodes(),
+                safety.longestDeletedNodeLag().toMillis());
         out.printf("errors            %s%n", report.errors().isEmpty() ? "none" : new TreeMap<>(report.errors()));
+        if (!report.onClosedClients().isEmpty()) {
+            out.printf(
+                    "closed clients    %s (the last acquire ended %d ms after its close)%n",
+                    new TreeMap<>(report.onClosedClients()),
+                    report.longestAcquireAfterClose().toMillis());
+        }
         out.printf("overlaps          %d%n", safety.overlaps());
-        out.printf("token regressions %d (a token smaller than the newest of its path)%n", safety.tokenRegressions());
+        out.printf(
+                "token regressions %d (a token not above the newest of a hold it follows)%n",
+                safety.tokenRegressions());
         out.printf("leaked nodes      %d%n", safety.leakedNodes());
         out.printf("stuck waiters     %d%n", safety.stuckWaiters());
         for (String violation : safety.firstViolations()) {
@@ -178,14 +190,9 @@ final class TortureCommand implements Callable<Integer> {
 
     /** The clients of one run, each named by the data of its nodes; all closed with it. Safe for use by threads. */
     private static final class RunClients implements AutoCloseable {
-        private final String connectString;
         private final List<CuratorFramework> made = new ArrayList<>();
 
-        RunClients(String connectString) {
-            this.connectString = connectString;
-        }
-
-        synchronized CuratorFramework newClient(String name) {
+        synchronized CuratorFramework newClient(String name, String connectString) {
             try {
                 CuratorFramework client =
                         Clients.connect(connectString, name, SESSION_TIMEOUT_MS, CONNECTION_TIMEOUT_MS);

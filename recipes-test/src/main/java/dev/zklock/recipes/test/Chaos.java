@@ -1,5 +1,6 @@
 package dev.zklock.recipes.test;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -11,20 +12,27 @@ import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiFunction;
 import java.util.function.Consumer;
-import java.util.function.Function;
 import java.util.stream.IntStream;
 import org.apache.curator.framework.CuratorFramework;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The chaos workload: many clients, each on its own session, contend for a few lock paths with locks of several
- * {@linkplain LockKind kinds} (zklock's and Curator's, sharing the paths of their family), while real faults hit them:
- * session expiries, dropped connections, server restarts and, in an ensemble, leader kills. A {@link SafetyMonitor}
- * records every hold and wait; the run ends with a check that no lock node was left behind once every thread stopped.
+ * {@linkplain LockKind kinds} (zklock's and Curator's, sharing the paths of their family), while real
+ * {@linkplain FaultKind faults} hit them: session expiries, dropped and silenced connections, server restarts and, in an
+ * ensemble, leader kills, lock nodes deleted by a stranger, clients closed under their threads. A
+ * {@link SafetyMonitor} records every hold and wait; the run ends with a check that no lock node was left behind once
+ * every thread stopped.
  *
  * <p>Clients stand for processes. Thread {@code i} uses client {@code i % clients}; the threads of one client share one
  * lock object per path for kinds owned per thread ({@link LockKind#isOwnedPerThread()}), so a cohort lock's threads
- * really do pass it among themselves, and get lock objects of their own otherwise.
+ * really do pass it among themselves, and get lock objects of their own otherwise. A client that a fault closes is
+ * replaced by a new one of the same name, as a process that restarts, with new lock objects for its threads. When the
+ * settings weigh {@link FaultKind#CONNECTION_SILENCE}, every client connects through {@link ClientProxies} of its own;
+ * when they weigh {@link FaultKind#NODE_DELETE}, one more client, {@code stranger}, deletes lock nodes.
  *
  * <p>The end-of-run check lists the lock paths with the clients still open (closing a session would delete its nodes
  * whether or not the locks did), and waits, polling, until no lock node is left: up to the longest
@@ -33,8 +41,8 @@ import org.apache.curator.framework.CuratorFramework;
  * after that is counted as left behind, cached or not.
  *
  * <pre>{@code
- * ChaosReport report = Chaos.run(ChaosSettings.defaults(seed, Duration.ofSeconds(60)), servers, clients, "/chaos",
- *         progress -> {});
+ * ChaosReport report = Chaos.run(ChaosSettings.defaults(seed, Duration.ofSeconds(60)), servers,
+ *         (name, connectString) -> connect(name, connectString), "/chaos", progress -> {});
  * assertThat(report.safety().overlaps()).as(report.toString()).isZero();
  * }</pre>
  *
@@ -55,6 +63,8 @@ public final class Chaos {
 
     private static final Duration PROGRESS_EVERY = Duration.ofSeconds(1);
 
+    private static final Logger logger = LoggerFactory.getLogger(Chaos.class);
+
     private Chaos() {}
 
     /**
@@ -63,7 +73,8 @@ public final class Chaos {
      *
      * @param settings what to run
      * @param servers the servers to run against (and to stop and restart)
-     * @param clientFactory makes a started, connected client with the given name; the caller closes them after the run
+     * @param clientFactory makes a started, connected client from a name and a connect string (the servers', or the
+     *     client's proxies'); the run closes every client it made before it returns (closing them again does no harm)
      * @param basePath the path under which the run puts its lock paths, {@code settings.lockPaths()} per family of
      *     kinds ({@code basePath/mutex-0}, ..., {@code basePath/read-write-0}, ...); the locks make it if need be
      * @param progress told of the counts about once a second while the workload runs, on the calling thread
@@ -73,7 +84,7 @@ public final class Chaos {
     public static ChaosReport run(
             ChaosSettings settings,
             EmbeddedZooKeeper servers,
-            Function<String, CuratorFramework> clientFactory,
+            BiFunction<String, String, CuratorFramework> clientFactory,
             String basePath,
             Consumer<ChaosReport> progress)
             throws InterruptedException {
@@ -89,36 +100,122 @@ public final class Chaos {
         Map<String, List<String>> pathsByFamily = pathsByFamily(settings, basePath);
         List<String> paths =
                 pathsByFamily.values().stream().flatMap(List::stream).toList();
-        List<CuratorFramework> clients = IntStream.range(0, settings.clients())
-                .mapToObj(i -> clientFactory.apply(clientName(i)))
-                .toList();
-        CountDownLatch stop = new CountDownLatch(1);
-        List<Thread> actors = actors(settings, clients, pathsByFamily, monitor, counters, seeds, stop);
-        long start = System.nanoTime();
-        Thread injector = daemon(
-                new FaultInjector(plan, servers, clients, paths, monitor, counters, stop, start),
-                "chaos-fault-injector");
-        actors.forEach(Thread::start);
-        injector.start();
+        List<AutoCloseable> made = new ArrayList<>();
         try {
-            long end = start + settings.duration().toNanos();
-            for (long left = end - System.nanoTime(); left > 0; left = end - System.nanoTime()) {
-                stop.await(Math.min(left, PROGRESS_EVERY.toNanos()), TimeUnit.NANOSECONDS);
-                progress.accept(counters.report(settings.seed(), elapsed(start), monitor.report(stuckAfter(settings))));
+            List<ClientSlot> slots = slots(settings, servers, clientFactory, pathsByFamily, made);
+            CuratorFramework stranger = null;
+            if (settings.faultWeights().getOrDefault(FaultKind.NODE_DELETE, 0) > 0) {
+                stranger = clientFactory.apply("stranger", servers.connectString());
+                made.add(stranger);
             }
+            CountDownLatch stop = new CountDownLatch(1);
+            List<Thread> actors = actors(settings, slots, monitor, counters, seeds, stop);
+            long start = System.nanoTime();
+            Thread injector = daemon(
+                    new FaultInjector(
+                            plan,
+                            servers,
+                            slots,
+                            paths,
+                            stranger,
+                            strangerPaths(settings, pathsByFamily),
+                            monitor,
+                            counters,
+                            stop,
+                            start),
+                    "chaos-fault-injector");
+            actors.forEach(Thread::start);
+            injector.start();
+            try {
+                long end = start + settings.duration().toNanos();
+                for (long left = end - System.nanoTime(); left > 0; left = end - System.nanoTime()) {
+                    stop.await(Math.min(left, PROGRESS_EVERY.toNanos()), TimeUnit.NANOSECONDS);
+                    progress.accept(
+                            counters.report(settings.seed(), elapsed(start), monitor.report(stuckAfter(settings))));
+                }
+            } finally {
+                stop.countDown();
+            }
+            Duration elapsed = elapsed(start);
+            finish(settings, servers, injector, actors);
+            List<Thread> stuck = actors.stream().filter(Thread::isAlive).toList();
+            CuratorFramework observer = clientFactory.apply("observer", servers.connectString());
+            made.add(observer);
+            monitor.checkNoNodesLeft(observer, nodeParents(settings, pathsByFamily), settleTime(settings));
+            for (Thread thread : stuck) {
+                thread.interrupt();
+                thread.join(TimeUnit.SECONDS.toMillis(10));
+            }
+            return counters.report(settings.seed(), elapsed, monitor.report());
         } finally {
-            stop.countDown();
+            closeAll(made);
         }
-        Duration elapsed = elapsed(start);
-        finish(settings, servers, injector, actors);
-        List<Thread> stuck = actors.stream().filter(Thread::isAlive).toList();
-        monitor.checkNoNodesLeft(
-                clientFactory.apply("observer"), nodeParents(settings, pathsByFamily), settleTime(settings));
-        for (Thread thread : stuck) {
-            thread.interrupt();
-            thread.join(TimeUnit.SECONDS.toMillis(10));
+    }
+
+    /** Makes the run's clients, each through proxies of its own if the run silences connections. */
+    private static List<ClientSlot> slots(
+            ChaosSettings settings,
+            EmbeddedZooKeeper servers,
+            BiFunction<String, String, CuratorFramework> clientFactory,
+            Map<String, List<String>> pathsByFamily,
+            List<AutoCloseable> made) {
+        boolean proxied = settings.faultWeights().getOrDefault(FaultKind.CONNECTION_SILENCE, 0) > 0;
+        List<ClientSlot> slots = new ArrayList<>();
+        for (int c = 0; c < settings.clients(); c++) {
+            LockKind kind = kindOf(settings, c);
+            ClientProxies proxies = proxied ? proxiesTo(servers) : null;
+            if (proxies != null) {
+                made.add(proxies);
+            }
+            ClientSlot slot = new ClientSlot(
+                    clientName(c),
+                    kind,
+                    pathsByFamily.get(kind.family()),
+                    clientFactory,
+                    servers.connectString(),
+                    proxies);
+            made.add(slot);
+            slots.add(slot);
         }
-        return counters.report(settings.seed(), elapsed, monitor.report());
+        return slots;
+    }
+
+    private static ClientProxies proxiesTo(EmbeddedZooKeeper servers) {
+        try {
+            return ClientProxies.to(servers);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot start the proxies of a chaos client to " + servers, e);
+        }
+    }
+
+    /**
+     * Returns the lock paths whose lock nodes a stranger may delete: those of the families whose every kind keeps its
+     * nodes as children of the lock path itself, so that the holds a deleted node ends are the holds of that path with
+     * its creation zxid. A semaphore's lease count rests on its internal mutex, whose holds the monitor does not see.
+     */
+    private static List<String> strangerPaths(ChaosSettings settings, Map<String, List<String>> pathsByFamily) {
+        List<String> paths = new ArrayList<>();
+        pathsByFamily.forEach((family, familyPaths) -> {
+            boolean ownChildren = settings.kinds().stream()
+                    .filter(kind -> kind.family().equals(family))
+                    .allMatch(kind -> familyPaths.stream()
+                            .allMatch(path -> kind.nodeParents(path).equals(List.of(path))));
+            if (ownChildren) {
+                paths.addAll(familyPaths);
+            }
+        });
+        return paths;
+    }
+
+    /** Closes in reverse order: a slot's clients before the proxies they connect through. */
+    private static void closeAll(List<AutoCloseable> made) {
+        for (int i = made.size() - 1; i >= 0; i--) {
+            try {
+                made.get(i).close();
+            } catch (Exception e) {
+                logger.warn("chaos: could not close {}", made.get(i), e);
+            }
+        }
     }
 
     /** Returns the paths whose children are the lock nodes of the run, as each family's kinds lay them out. */
@@ -149,43 +246,23 @@ public final class Chaos {
 
     private static List<Thread> actors(
             ChaosSettings settings,
-            List<CuratorFramework> clients,
-            Map<String, List<String>> paths,
+            List<ClientSlot> slots,
             SafetyMonitor monitor,
             ChaosCounters counters,
             SplittableRandom seeds,
             CountDownLatch stop) {
-        List<List<Contender>> shared = new ArrayList<>();
-        for (int c = 0; c < clients.size(); c++) {
-            LockKind kind = kindOf(settings, c);
-            shared.add(contenders(kind, clients.get(c), paths.get(kind.family())));
-        }
         List<Thread> threads = new ArrayList<>();
         for (int t = 0; t < settings.threads(); t++) {
-            int c = t % clients.size();
+            int c = t % slots.size();
             LockKind kind = kindOf(settings, c);
-            List<Contender> contenders = kind.isOwnedPerThread() || t < clients.size()
-                    ? shared.get(c)
-                    : contenders(kind, clients.get(c), paths.get(kind.family()));
+            boolean ownLockObjects = !kind.isOwnedPerThread() && t >= slots.size();
             String name = clientName(c) + "/" + kind.name() + "/t" + t;
             threads.add(daemon(
-                    new ChaosActor(name, kind, contenders, monitor, counters, seeds.split(), settings, stop),
+                    new ChaosActor(
+                            name, kind, slots.get(c), ownLockObjects, monitor, counters, seeds.split(), settings, stop),
                     "chaos-" + name));
         }
         return threads;
-    }
-
-    /** One lock object per path, or per window of paths for a kind that takes several. */
-    private static List<Contender> contenders(LockKind kind, CuratorFramework client, List<String> paths) {
-        List<Contender> contenders = new ArrayList<>();
-        for (int first = 0; first < paths.size(); first++) {
-            List<String> window = new ArrayList<>();
-            for (int i = 0; i < kind.pathsPerLock(); i++) {
-                window.add(paths.get((first + i) % paths.size()));
-            }
-            contenders.add(kind.newContender(client, window));
-        }
-        return contenders;
     }
 
     /** Waits for the injector's last fault and the threads' last rounds, and brings every server back. */

@@ -11,24 +11,34 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One thread of the chaos workload: until told to stop, picks a lock, acquires it with a drawn timeout, holds it for a
- * drawn time and releases it, telling the monitor of each step. Confined to its thread.
+ * drawn time and releases it, telling the monitor of each step. Each round takes the lock objects of the client its
+ * {@link ClientSlot} runs on then; what a round does on a client that a fault closes under it is counted apart from
+ * the errors. Confined to its thread.
  */
 final class ChaosActor implements Runnable {
     private static final Logger logger = LoggerFactory.getLogger(ChaosActor.class);
 
     private final String name;
     private final LockKind kind;
-    private final List<Contender> contenders;
+    private final ClientSlot slot;
+    private final boolean ownLockObjects;
     private final SafetyMonitor monitor;
     private final ChaosCounters counters;
     private final SplittableRandom random;
     private final ChaosSettings settings;
     private final CountDownLatch stop;
+    private ClientSlot.Life ownFor; // the client life of own, if the thread has lock objects of its own
+    private List<Contender> own;
 
+    /**
+     * @param ownLockObjects whether the thread makes lock objects of its own on each client of its slot, rather than
+     *     share the slot's
+     */
     ChaosActor(
             String name,
             LockKind kind,
-            List<Contender> contenders,
+            ClientSlot slot,
+            boolean ownLockObjects,
             SafetyMonitor monitor,
             ChaosCounters counters,
             SplittableRandom random,
@@ -36,7 +46,8 @@ final class ChaosActor implements Runnable {
             CountDownLatch stop) {
         this.name = name;
         this.kind = kind;
-        this.contenders = List.copyOf(contenders);
+        this.slot = slot;
+        this.ownLockObjects = ownLockObjects;
         this.monitor = monitor;
         this.counters = counters;
         this.random = random;
@@ -55,10 +66,30 @@ final class ChaosActor implements Runnable {
 
     /** One acquire, hold and release; false if the thread was interrupted, which only a run that gives up does. */
     private boolean round() {
+        ClientSlot.Life life = slot.current();
+        if (life.isClosed()) { // the process restarts: its threads wait for the new client rather than spin
+            try {
+                life.awaitReplaced(settings.maxAcquireTimeout());
+            } catch (InterruptedException e) {
+                return false;
+            }
+            life = slot.current();
+        }
         // Every round draws the same numbers, whatever happens, so a seed replays each thread's choices.
-        Contender contender = contenders.get(random.nextInt(contenders.size()));
+        int pick = random.nextInt(slot.lockObjects());
         Duration timeout = drawTimeout();
         long holdNanos = drawHold();
+        List<Contender> contenders;
+        try {
+            contenders = contenders(life);
+        } catch (RuntimeException e) { // lock objects of its own, made on a client closed a moment ago
+            if (!life.isClosed()) {
+                throw e;
+            }
+            counters.onClosedClient("new lock object: " + ChaosCounters.describe(e));
+            return true;
+        }
+        Contender contender = contenders.get(pick);
         SafetyMonitor.Waiter waiter = monitor.startWaiting(name, contender.lockPaths());
         Optional<List<SafetyMonitor.Claim>> claims;
         try {
@@ -67,10 +98,14 @@ final class ChaosActor implements Runnable {
             return false; // the waiter stays unfinished: the run gave up on it, and the report counts it as stuck
         } catch (Exception e) {
             waiter.finished();
-            failed("acquire", contender, e);
+            failed("acquire", contender, life, e);
             return true;
         }
         waiter.finished();
+        if (life.isClosed()) {
+            counters.onClosedClient("acquire: " + (claims.isEmpty() ? "timed out" : "held"));
+            counters.acquireEndedAfterClose(life.sinceCloseNanos());
+        }
         if (claims.isEmpty()) {
             counters.timedOut();
             return true;
@@ -89,9 +124,21 @@ final class ChaosActor implements Runnable {
         try {
             contender.release();
         } catch (Exception e) {
-            failed("release", contender, e);
+            failed("release", contender, life, e);
         }
         return true;
+    }
+
+    /** The lock objects of the slot's client now: the slot's, or the thread's own, made again for a new client. */
+    private List<Contender> contenders(ClientSlot.Life life) {
+        if (!ownLockObjects) {
+            return life.shared();
+        }
+        if (ownFor != life) {
+            own = slot.newContenders(life);
+            ownFor = life;
+        }
+        return own;
     }
 
     /** Up to the maximum hold; one hold in ten up to ten times longer, so that faults aimed at holders find some. */
@@ -108,7 +155,14 @@ final class ChaosActor implements Runnable {
         return once ? Duration.ZERO : Duration.ofNanos(nanos);
     }
 
-    private void failed(String operation, Contender contender, Exception e) {
+    private void failed(String operation, Contender contender, ClientSlot.Life life, Exception e) {
+        if (life.isClosed()) {
+            counters.onClosedClient(operation + ": " + ChaosCounters.describe(e));
+            if (operation.equals("acquire")) {
+                counters.acquireEndedAfterClose(life.sinceCloseNanos());
+            }
+            return;
+        }
         if (counters.error(kind, operation, e)) {
             logger.warn("chaos: {} {} of {} failed (first of its sort)", name, operation, contender, e);
         }

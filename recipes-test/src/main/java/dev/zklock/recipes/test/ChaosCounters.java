@@ -3,6 +3,7 @@ package dev.zklock.recipes.test;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAccumulator;
 import java.util.concurrent.atomic.LongAdder;
 import org.apache.zookeeper.KeeperException;
 
@@ -15,6 +16,8 @@ final class ChaosCounters {
     private final LongAdder timeouts = new LongAdder();
     private final LongAdder unidentified = new LongAdder();
     private final Map<String, LongAdder> failedFaults = new ConcurrentHashMap<>();
+    private final Map<String, LongAdder> onClosedClients = new ConcurrentHashMap<>();
+    private final LongAccumulator endedAfterCloseNanos = new LongAccumulator(Math::max, 0);
 
     void acquired(LockKind kind) {
         acquisitions.computeIfAbsent(kind.name(), k -> new LongAdder()).increment();
@@ -39,6 +42,16 @@ final class ChaosCounters {
         LongAdder count = errors.computeIfAbsent(key, k -> new LongAdder());
         count.increment();
         return count.sum() == 1;
+    }
+
+    /** Counts what an acquire or release on a client closed under it came to: "acquire: held", "release: ...". */
+    void onClosedClient(String outcome) {
+        onClosedClients.computeIfAbsent(outcome, k -> new LongAdder()).increment();
+    }
+
+    /** Records that an acquire on a closed client ended {@code nanos} after the close began. */
+    void acquireEndedAfterClose(long nanos) {
+        endedAfterCloseNanos.accumulate(nanos);
     }
 
     void injected(FaultKind kind) {
@@ -66,6 +79,8 @@ final class ChaosCounters {
                 sums(errors),
                 sums(faults),
                 sums(failedFaults),
+                sums(onClosedClients),
+                Duration.ofNanos(endedAfterCloseNanos.get()),
                 safety);
     }
 
@@ -75,7 +90,8 @@ final class ChaosCounters {
         return sums;
     }
 
-    private static String describe(Throwable error) {
+    /** Names an error by its class, and by the ZooKeeper code of a {@code KeeperException} it wraps. */
+    static String describe(Throwable error) {
         Throwable cause = error;
         while (cause.getCause() != null && !(cause instanceof KeeperException)) {
             cause = cause.getCause();

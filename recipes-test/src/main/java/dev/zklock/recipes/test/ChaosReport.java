@@ -3,6 +3,7 @@ package dev.zklock.recipes.test;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 
 /**
@@ -21,6 +22,11 @@ import java.util.TreeMap;
  * @param faults faults injected, by kind
  * @param failedFaults faults that could not be injected, by "KIND: reason" (for example a session that had just ended
  *     anyway, or a client with no connection to drop)
+ * @param onClosedClients what the acquires and releases on a client closed under them ({@link FaultKind#CLIENT_CLOSE})
+ *     came to, by "operation: outcome" ({@code acquire: held}, {@code acquire: timed out}, or the exception's class;
+ *     counted here, not among the errors)
+ * @param longestAcquireAfterClose the longest time from a client's close to the end of an acquire on it: how promptly
+ *     a close ends the acquires under way (one that never ends is a stuck waiter)
  * @param safety what the monitor saw
  */
 public record ChaosReport(
@@ -34,6 +40,8 @@ public record ChaosReport(
         Map<String, Long> errors,
         Map<FaultKind, Long> faults,
         Map<String, Long> failedFaults,
+        Map<String, Long> onClosedClients,
+        Duration longestAcquireAfterClose,
         SafetyReport safety) {
 
     /**
@@ -47,6 +55,8 @@ public record ChaosReport(
         errors = Map.copyOf(errors);
         faults = Map.copyOf(faults);
         failedFaults = Map.copyOf(failedFaults);
+        onClosedClients = Map.copyOf(onClosedClients);
+        Objects.requireNonNull(longestAcquireAfterClose, "longestAcquireAfterClose");
     }
 
     /**
@@ -68,8 +78,8 @@ public record ChaosReport(
     }
 
     /**
-     * Returns the report on several lines: the seed, the work done, the faults, the safety counts and the first
-     * violations.
+     * Returns the report on several lines: the seed, the work done, the faults, what closed clients' threads met, the
+     * safety counts and the first violations.
      *
      * @return a readable report
      */
@@ -84,6 +94,10 @@ public record ChaosReport(
                 + "on the node of the hold before " + new TreeMap<>(sameNodeByKind) + nl
                 + "faults " + faultCount() + " " + byKind + ", failed to inject " + new TreeMap<>(failedFaults) + nl
                 + "errors " + new TreeMap<>(errors) + nl
+                + (onClosedClients.isEmpty()
+                        ? ""
+                        : "on closed clients " + new TreeMap<>(onClosedClients) + ", the last acquire ended "
+                                + longestAcquireAfterClose.toMillis() + " ms after its close" + nl)
                 + safety;
     }
 }

@@ -11,9 +11,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Injects the faults of a chaos run, one after the other, at the times a seeded plan gives. A fault that takes long
- * (a leader kill waits for the election and for the old leader to rejoin) delays the next ones; none is skipped, so the
- * sequence of faults is the plan's. Runs on its own thread; it tells the monitor of every session it ends before the
- * server can delete the session's nodes.
+ * (a leader kill waits for the election and for the old leader to rejoin, a silence for the client to come back) delays
+ * the next ones; none is skipped, so the sequence of faults is the plan's. Runs on its own thread; it tells the monitor
+ * of every session it ends (or client it closes) before the server can delete the session's nodes, and of every lock
+ * node its stranger deletes before the delete.
  */
 final class FaultInjector implements Runnable {
     private static final Logger logger = LoggerFactory.getLogger(FaultInjector.class);
@@ -23,26 +24,37 @@ final class FaultInjector implements Runnable {
 
     private final List<Planned> plan;
     private final EmbeddedZooKeeper servers;
-    private final List<CuratorFramework> clients;
+    private final List<ClientSlot> slots;
     private final List<String> lockPaths;
+    private final CuratorFramework stranger;
+    private final List<String> strangerPaths;
     private final SafetyMonitor monitor;
     private final ChaosCounters counters;
     private final CountDownLatch stop;
     private final long startNanos;
 
+    /**
+     * @param lockPaths every lock path of the run, where holders are looked for
+     * @param stranger the client that deletes lock nodes, or null if the plan has no {@link FaultKind#NODE_DELETE}
+     * @param strangerPaths the lock paths whose nodes the stranger may delete
+     */
     FaultInjector(
             List<Planned> plan,
             EmbeddedZooKeeper servers,
-            List<CuratorFramework> clients,
+            List<ClientSlot> slots,
             List<String> lockPaths,
+            CuratorFramework stranger,
+            List<String> strangerPaths,
             SafetyMonitor monitor,
             ChaosCounters counters,
             CountDownLatch stop,
             long startNanos) {
         this.plan = List.copyOf(plan);
         this.servers = servers;
-        this.clients = List.copyOf(clients);
+        this.slots = List.copyOf(slots);
         this.lockPaths = List.copyOf(lockPaths);
+        this.stranger = stranger;
+        this.strangerPaths = List.copyOf(strangerPaths);
         this.monitor = monitor;
         this.counters = counters;
         this.stop = stop;
@@ -104,8 +116,9 @@ final class FaultInjector implements Runnable {
                     return;
                 }
                 try {
-                    inject(fault);
+                    String what = inject(fault);
                     counters.injected(fault.kind());
+                    logger.debug("chaos: {} at {} ms: {}", fault.kind(), fault.atMillis(), what);
                 } catch (InterruptedException e) {
                     throw e;
                 } catch (Exception e) {
@@ -119,51 +132,81 @@ final class FaultInjector implements Runnable {
     }
 
     /**
-     * Picks the client a session fault hits: for an even target, a client that holds the lock of path
-     * {@code target / 2} now (the case that matters most: the hold is lost, or its release meets a dead connection),
-     * else, or when nobody holds that path, client {@code target}. Which path is the plan's; who holds it is the run's.
+     * Picks the client a client fault hits: for an even target, a client that holds the lock of path
+     * {@code target / 2} now (the case that matters most: the hold is lost, or its release meets a dead connection, or
+     * its local passes go on through a silence), else, or when nobody holds that path, client {@code target}. Which
+     * path is the plan's; who holds it is the run's.
      */
-    private CuratorFramework victim(int target) {
+    private ClientSlot victim(int target) {
         if (target % 2 == 0) {
             String path = lockPaths.get((target / 2) % lockPaths.size());
             for (SafetyMonitor.Claim claim : monitor.liveClaims(path)) {
-                for (CuratorFramework client : clients) {
-                    if (Sessions.current(client) == claim.sessionId()) {
-                        return client;
+                for (ClientSlot slot : slots) {
+                    if (Sessions.current(slot.current().client()) == claim.sessionId()) {
+                        return slot;
                     }
                 }
             }
         }
-        return clients.get(target % clients.size());
+        return slots.get(target % slots.size());
     }
 
-    private void inject(Planned fault) throws Exception {
+    /** Injects one fault; returns what it hit, for the debug log. */
+    private String inject(Planned fault) throws Exception {
         switch (fault.kind()) {
             case SESSION_EXPIRY -> {
-                CuratorFramework client = victim(fault.target());
+                ClientSlot slot = victim(fault.target());
+                CuratorFramework client = slot.current().client();
                 if (Sessions.current(client) == 0) {
                     throw new IllegalStateException("the client has no session to expire now");
                 }
                 int timeoutMs = client.getZookeeperClient().getConnectionTimeoutMs();
-                Faults.expireSession(client, servers.connectString(), timeoutMs, monitor::sessionEnded);
+                long ended = Faults.expireSession(client, servers.connectString(), timeoutMs, monitor::sessionEnded);
+                return slot + ", session 0x" + Long.toHexString(ended);
             }
             case CONNECTION_DROP -> {
-                CuratorFramework client = victim(fault.target());
-                if (!Faults.dropConnection(client)) {
+                ClientSlot slot = victim(fault.target());
+                if (!Faults.dropConnection(slot.current().client())) {
                     throw new IllegalStateException("the client had no connection to drop");
                 }
+                return slot.toString();
+            }
+            case CONNECTION_SILENCE -> {
+                ClientSlot slot = victim(fault.target());
+                ClientProxies proxies = slot.proxies()
+                        .orElseThrow(() -> new IllegalStateException("client " + slot + " connects without proxies"));
+                SplittableRandom draws = new SplittableRandom(fault.target()); // the plan's, whatever the run does
+                long session = Faults.silenceConnection(
+                        slot.current().client(), proxies, draws.nextDouble(), draws.nextDouble());
+                return slot + ", session 0x" + Long.toHexString(session);
+            }
+            case NODE_DELETE -> {
+                if (stranger == null || strangerPaths.isEmpty()) {
+                    throw new IllegalStateException("no lock path whose nodes a stranger may delete");
+                }
+                String path = strangerPaths.get(fault.target() % strangerPaths.size());
+                return Faults.deleteLockNode(stranger, path, fault.target() / strangerPaths.size(), creationZxid -> {
+                    monitor.nodeDeleted(path, creationZxid);
+                });
+            }
+            case CLIENT_CLOSE -> {
+                ClientSlot slot = victim(fault.target());
+                return slot + ", session 0x" + Long.toHexString(slot.replace(monitor::sessionEnded));
             }
             case SERVER_RESTART -> {
                 int server = fault.target() % servers.size();
                 servers.stop(server);
                 servers.restart(server);
+                return "server " + server;
             }
             case LEADER_KILL -> {
                 int leader = servers.leader();
                 servers.stop(leader);
                 servers.leader(); // the others elect a new leader before the old one returns
                 servers.restart(leader);
+                return "server " + leader;
             }
         }
+        throw new AssertionError("no injection for fault kind " + fault.kind());
     }
 }

@@ -227,7 +227,7 @@ public final class Faults {
                 children = List.of();
             }
             if (children.isEmpty()) {
-                throw new IllegalStateException("no lock node under " + lockPath + " to delete");
+                throw new IllegalStateException("no lock node to delete under " + lockPath);
             }
             List<String> queue = children.stream()
                     .sorted(Comparator.comparing(Faults::sequenceOf))
@@ -235,13 +235,13 @@ public final class Faults {
             String node = ZKPaths.makePath(lockPath, queue.get(pick % 2 == 0 ? 0 : (pick / 2) % queue.size()));
             Stat stat = stranger.checkExists().forPath(node);
             if (stat == null) {
-                throw new IllegalStateException("lock node " + node + " went before the stranger could read it");
+                throw new IllegalStateException("the lock node went before the stranger could read it: " + node);
             }
             beforeDelete.accept(stat.getCzxid());
             try {
                 stranger.delete().forPath(node);
             } catch (KeeperException.NoNodeException e) {
-                throw new IllegalStateException("lock node " + node + " went before the stranger could delete it", e);
+                throw new IllegalStateException("the lock node went before the stranger could delete it: " + node, e);
             }
             return node;
         } catch (RuntimeException e) {

@@ -127,7 +127,7 @@ final class FaultsTest {
 
         assertThatThrownBy(() -> Faults.deleteLockNode(stranger, zk.path("nothing"), 0, creationZxid -> {}))
                 .isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("no lock node under " + zk.path("nothing"));
+                .hasMessageContaining("no lock node to delete under " + zk.path("nothing"));
     }
 
     @Test
