@@ -26,8 +26,9 @@ import picocli.CommandLine.Spec;
 /**
  * The chaos suite as a command: clients on an embedded ZooKeeper ensemble contend for zklock's locks (cohort and cached
  * ones among them, whose threads pass the lock locally) and Curator's on shared paths while sessions expire,
- * connections drop, servers restart and leaders die; a progress bar on stderr, the safety monitor's report on stdout,
- * and exit status 1 if any safety property broke.
+ * connections drop, servers restart and leaders die ({@code --faults default}), or while connections go silent, a
+ * stranger deletes lock nodes and clients are closed under their threads ({@code --faults cohort}); a progress bar on
+ * stderr, the safety monitor's report on stdout, and exit status 1 if any safety property broke.
  */
 @Command(
         name = "torture",
@@ -67,19 +68,31 @@ final class TortureCommand implements Callable<Integer> {
                     + "client share its cohort locks (default: ${DEFAULT-VALUE})")
     int threads;
 
+    @Option(
+            names = "--faults",
+            defaultValue = "default",
+            description = "the run: 'default' (every lock kind; session expiries, connection drops, server restarts, "
+                    + "leader kills) or 'cohort' (the cohort kinds beside plain locks and Curator's mutex; connection "
+                    + "silences shorter than the session timeout, lock nodes deleted by a stranger, clients closed "
+                    + "under their threads, session expiries, connection drops) (default: ${DEFAULT-VALUE})")
+    String faults;
+
     private long barSeconds; // confined to the command's thread
 
     @Override
     public Integer call() throws Exception {
         checkOptions();
         long runSeed = seed != null ? seed : ThreadLocalRandom.current().nextLong();
-        ChaosSettings settings =
-                ChaosSettings.defaults(runSeed, Duration.ofSeconds(seconds)).withClients(clients, threads);
+        Duration duration = Duration.ofSeconds(seconds);
+        ChaosSettings settings = (faults.equals("cohort")
+                        ? ChaosSettings.cohortFaults(runSeed, duration)
+                        : ChaosSettings.defaults(runSeed, duration))
+                .withClients(clients, threads);
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         err.printf(
-                "zklock torture: seed %d, %d s, %d server(s), %d clients, %d threads; starting ZooKeeper...%n",
-                runSeed, seconds, servers, clients, threads);
+                "zklock torture: seed %d, %d s, %d server(s), %d clients, %d threads, %s faults; starting ZooKeeper...%n",
+                runSeed, seconds, servers, clients, threads, faults);
         if (clients < settings.kinds().size()) {
             err.printf(
                     "note: client i runs lock kind i %% %d, so with %d clients only %s run%n",
@@ -112,6 +125,10 @@ final class TortureCommand implements Callable<Integer> {
             throw new ParameterException(
                     spec.commandLine(), "--threads must be at least --clients (" + clients + "), not " + threads);
         }
+        if (!faults.equals("default") && !faults.equals("cohort")) {
+            throw new ParameterException(
+                    spec.commandLine(), "--faults must be 'default' or 'cohort', not '" + faults + "'");
+        }
     }
 
     /** Moves the bar to the seconds elapsed and shows the counts. */
@@ -136,8 +153,8 @@ final class TortureCommand implements Callable<Integer> {
         SafetyReport safety = report.safety();
         out.printf(
                 "seed              %d (replay: zklock torture --seconds %d --seed %d --servers %d --clients %d "
-                        + "--threads %d)%n",
-                report.seed(), seconds, report.seed(), servers, clients, threads);
+                        + "--threads %d --faults %s)%n",
+                report.seed(), seconds, report.seed(), servers, clients, threads, faults);
         out.printf(
                 "ran               %d s on %d server(s), %d clients, %d threads, %d lock paths per family%n",
                 report.elapsed().toSeconds(), servers, settings.clients(), settings.threads(), settings.lockPaths());

@@ -45,6 +45,9 @@ final class TortureCommandTest {
 
         assertThat(run("torture", "--seed", "soon")).isEqualTo(2);
         assertThat(err.toString()).contains("soon");
+
+        assertThat(run("torture", "--faults", "chaos")).isEqualTo(2);
+        assertThat(err.toString()).contains("--faults must be 'default' or 'cohort', not 'chaos'");
     }
 
     private int run(String... args) {

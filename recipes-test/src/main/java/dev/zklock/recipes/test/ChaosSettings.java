@@ -81,11 +81,11 @@ public record ChaosSettings(
      * @return the settings
      */
     public static ChaosSettings defaults(long seed, Duration duration) {
-        Map<FaultKind, Integer> weights = new EnumMap<>(FaultKind.class);
-        weights.put(FaultKind.SESSION_EXPIRY, 4);
-        weights.put(FaultKind.CONNECTION_DROP, 4);
-        weights.put(FaultKind.SERVER_RESTART, 1);
-        weights.put(FaultKind.LEADER_KILL, 1);
+        Map<FaultKind, Integer> weights = Map.of(
+                FaultKind.SESSION_EXPIRY, 4,
+                FaultKind.CONNECTION_DROP, 4,
+                FaultKind.SERVER_RESTART, 1,
+                FaultKind.LEADER_KILL, 1);
         return new ChaosSettings(
                 seed,
                 duration,
@@ -93,6 +93,51 @@ public record ChaosSettings(
                 DEFAULT_THREADS,
                 3,
                 LockKind.builtIn(),
+                weights,
+                Duration.ofMillis(800),
+                Duration.ofSeconds(3),
+                Duration.ofMillis(20));
+    }
+
+    /**
+     * Returns a run aimed at cohort locks ({@link LockKind#cohorts()}): the faults that a lock passing its node among
+     * local threads must live through, on 20 clients and 60 threads, two lock paths per family. The four cohort kinds
+     * share the paths with zklock's reentrant, exclusive, multi, read and write locks and with Curator's mutex (ten
+     * kinds, so each runs on two clients of three threads). A fault comes every 800 ms on average, if the one before
+     * is over: connection silences shorter than the session timeout ({@link FaultKind#CONNECTION_SILENCE}, weight 2:
+     * each takes 5 to 8 s), lock nodes deleted by a stranger ({@link FaultKind#NODE_DELETE}, 4) and clients closed
+     * under their threads ({@link FaultKind#CLIENT_CLOSE}, 3), beside session expiries and connection drops (2 each);
+     * no server faults. Acquires of up to 3 s, holds of up to 20 ms (one in ten up to 200 ms), as in the
+     * {@linkplain #defaults default run}.
+     *
+     * @param seed the one source of randomness
+     * @param duration how long the workload runs
+     * @return the settings
+     */
+    public static ChaosSettings cohortFaults(long seed, Duration duration) {
+        Map<FaultKind, Integer> weights = Map.of(
+                FaultKind.SESSION_EXPIRY, 2,
+                FaultKind.CONNECTION_DROP, 2,
+                FaultKind.CONNECTION_SILENCE, 2,
+                FaultKind.NODE_DELETE, 4,
+                FaultKind.CLIENT_CLOSE, 3);
+        return new ChaosSettings(
+                seed,
+                duration,
+                DEFAULT_CLIENTS,
+                DEFAULT_THREADS,
+                2,
+                List.of(
+                        LockKind.zkCohort(),
+                        LockKind.zkCohortCached(),
+                        LockKind.zkCohortRead(),
+                        LockKind.zkCohortWrite(),
+                        LockKind.zkReentrant(),
+                        LockKind.zkExclusive(),
+                        LockKind.curatorMutex(),
+                        LockKind.zkMulti(),
+                        LockKind.zkRead(),
+                        LockKind.zkWrite()),
                 weights,
                 Duration.ofMillis(800),
                 Duration.ofSeconds(3),

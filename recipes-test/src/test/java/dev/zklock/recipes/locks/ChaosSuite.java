@@ -18,9 +18,9 @@ import org.junit.jupiter.api.Timeout;
  * The chaos run as a test: lock kinds on shared paths, cohort and cached locks among them, real faults, and a clean
  * report at the end; every kind must acquire, every fault kind the settings weigh must have been injected, and every
  * cohort kind must have held the node of the hold before it at least once (a local pass, a cached node, local readers
- * sharing one), or the run did not exercise what makes it a cohort. The subclasses choose the servers; the run is the
- * {@linkplain ChaosSettings#defaults default run} (every built-in kind, session and server faults).
- * {@code -Dzklock.chaos.seconds=N} sets the length (default 30 s per suite), and {@code -Dzklock.chaos.seed=S}
+ * sharing one), or the run did not exercise what makes it a cohort. The subclasses choose the servers, and may choose
+ * other settings than the {@linkplain ChaosSettings#defaults default run} (every built-in kind, session and server
+ * faults). {@code -Dzklock.chaos.seconds=N} sets the length (default 30 s per suite), and {@code -Dzklock.chaos.seed=S}
  * replays the scenario of a failed run, whose seed the failure message names. The class timeout allows runs of up to
  * about 20 minutes; for longer ones also pass {@code -Djunit.jupiter.execution.timeout.mode=disabled}, or use
  * {@code zklock torture}.
@@ -32,11 +32,16 @@ abstract class ChaosSuite {
     /** Returns the extension of the subclass, with the servers to run against. */
     abstract ZooKeeperExtension zk();
 
+    /** Returns what to run: the default run, unless the subclass aims at something else. */
+    ChaosSettings settings(long seed, Duration duration) {
+        return ChaosSettings.defaults(seed, duration);
+    }
+
     @Test
     void run_withRealFaults_breaksNoSafetyPropertyAndEveryKindProgresses() throws Exception {
         long seed =
                 Long.getLong("zklock.chaos.seed", ThreadLocalRandom.current().nextLong());
-        ChaosSettings settings = ChaosSettings.defaults(seed, Duration.ofSeconds(SECONDS));
+        ChaosSettings settings = settings(seed, Duration.ofSeconds(SECONDS));
         System.out.printf("[chaos] %s: seed %d, %d s%n", getClass().getSimpleName(), seed, SECONDS);
 
         ChaosReport report = Chaos.run(
