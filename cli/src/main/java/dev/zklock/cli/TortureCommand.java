@@ -212,7 +212,13 @@ final class TortureCommand implements Callable<Integer> {
         synchronized CuratorFramework newClient(String name, String connectString) {
             try {
                 CuratorFramework client =
-                        Clients.connect(connectString, name, SESSION_TIMEOUT_MS, CONNECTION_TIMEOUT_MS);
+                        // A client of --faults cohort connects through proxies of its own, and must keep to them.
+                        Clients.connect(
+                                connectString,
+                                name,
+                                SESSION_TIMEOUT_MS,
+                                CONNECTION_TIMEOUT_MS,
+                                builder -> builder.ensembleTracker(false));
                 made.add(client);
                 return client;
             } catch (InterruptedException e) {

@@ -74,7 +74,9 @@ public final class Chaos {
      * @param settings what to run
      * @param servers the servers to run against (and to stop and restart)
      * @param clientFactory makes a started, connected client from a name and a connect string (the servers', or the
-     *     client's proxies'); the run closes every client it made before it returns (closing them again does no harm)
+     *     client's proxies'); it must keep to that connect string (Curator: {@code ensembleTracker(false)}), or the
+     *     client leaves its proxies at its first reconnect and silences fail. The run closes every client it made
+     *     before it returns (closing them again does no harm)
      * @param basePath the path under which the run puts its lock paths, {@code settings.lockPaths()} per family of
      *     kinds ({@code basePath/mutex-0}, ..., {@code basePath/read-write-0}, ...); the locks make it if need be
      * @param progress told of the counts about once a second while the workload runs, on the calling thread

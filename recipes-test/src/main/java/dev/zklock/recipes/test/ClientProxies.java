@@ -5,15 +5,18 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.stream.Collectors;
+import org.apache.curator.framework.CuratorFramework;
 
 /**
  * One client's own way to the servers: a {@link TcpProxy} to each server, so that one client's connection can go silent
  * ({@link Faults#silenceConnection}) while every other client's goes on. Point the client at {@link #connectString()}
- * instead of the servers'; it then moves between servers as it would without the proxies.
+ * instead of the servers', and build it with {@code ensembleTracker(false)} so that it keeps to them; it then moves
+ * between servers as it would without the proxies.
  *
  * <pre>{@code
  * ClientProxies proxies = ClientProxies.to(servers);
- * CuratorFramework client = zk.newClient(builder -> builder.connectString(proxies.connectString()));
+ * CuratorFramework client = zk.newClient(
+ *         builder -> builder.connectString(proxies.connectString()).ensembleTracker(false));
  * Faults.silenceConnection(client, proxies, 0.5, 0.5); // SUSPENDED, then RECONNECTED on the same session
  * }</pre>
  *
@@ -75,6 +78,20 @@ public final class ClientProxies implements AutoCloseable {
     /** Closes every connection through the proxies, losing whatever they held back; the client connects again. */
     public void dropConnections() {
         proxies.forEach(TcpProxy::dropConnections);
+    }
+
+    /**
+     * Tells whether {@code client} is connected through one of these proxies now. A client that follows the ensemble's
+     * configuration (Curator's ensemble tracker, on by default) leaves its proxies for the servers the configuration
+     * names at its first reconnect: build proxied clients with {@code ensembleTracker(false)}.
+     *
+     * @param client a client
+     * @return {@code true} if its connection goes through a proxy of this set
+     */
+    public boolean carries(CuratorFramework client) {
+        return Sessions.remoteAddress(client)
+                .filter(address -> proxies.stream().anyMatch(proxy -> proxy.port() == address.getPort()))
+                .isPresent();
     }
 
     /**

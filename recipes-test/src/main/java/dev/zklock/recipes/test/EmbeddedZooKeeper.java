@@ -1,8 +1,6 @@
 package dev.zklock.recipes.test;
 
 import java.io.IOException;
-import java.lang.reflect.Method;
-import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,7 +18,6 @@ import org.apache.curator.test.DirectoryUtils;
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.QuorumConfigBuilder;
 import org.apache.curator.test.TestingZooKeeperServer;
-import org.apache.zookeeper.ZooKeeper;
 
 /**
  * Real ZooKeeper servers in this JVM: one standalone server, or an ensemble of several ({@code curator-test}'s
@@ -265,22 +262,10 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
      * @return the server's index, or empty if the client is not connected
      */
     public Optional<Integer> serverOf(CuratorFramework client) {
-        try {
-            ZooKeeper zk = client.getZookeeperClient().getZooKeeper();
-            // ZooKeeper keeps the remote address for tests only; curator-test's TestingCluster reads it the same way.
-            Method remote = ZooKeeper.class.getDeclaredMethod("testableRemoteSocketAddress");
-            remote.setAccessible(true);
-            InetSocketAddress address = (InetSocketAddress) remote.invoke(zk);
-            if (address == null) {
-                return Optional.empty();
-            }
-            return IntStream.range(0, servers.size())
-                    .filter(i -> servers.get(i).getInstanceSpec().getPort() == address.getPort())
-                    .boxed()
-                    .findFirst();
-        } catch (Exception e) {
-            return Optional.empty();
-        }
+        return Sessions.remoteAddress(client).flatMap(address -> IntStream.range(0, servers.size())
+                .filter(i -> servers.get(i).getInstanceSpec().getPort() == address.getPort())
+                .boxed()
+                .findFirst());
     }
 
     /**

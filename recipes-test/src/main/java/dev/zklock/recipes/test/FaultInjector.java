@@ -116,9 +116,16 @@ final class FaultInjector implements Runnable {
                     return;
                 }
                 try {
+                    long began = System.nanoTime();
                     String what = inject(fault);
                     counters.injected(fault.kind());
-                    logger.debug("chaos: {} at {} ms: {}", fault.kind(), fault.atMillis(), what);
+                    logger.debug(
+                            "chaos: {} planned at {} ms, {} ms late, took {} ms: {}",
+                            fault.kind(),
+                            fault.atMillis(),
+                            TimeUnit.NANOSECONDS.toMillis(began - startNanos) - fault.atMillis(),
+                            TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began),
+                            what);
                 } catch (InterruptedException e) {
                     throw e;
                 } catch (Exception e) {

@@ -1,8 +1,10 @@
 package dev.zklock.recipes.test;
 
 import java.io.IOException;
+import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -16,6 +18,8 @@ import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.Stat;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Real faults for tests: nothing here is simulated on the client alone.
@@ -23,6 +27,8 @@ import org.apache.zookeeper.data.Stat;
  * <p>Thread-safe: every method works on the handles it is given.
  */
 public final class Faults {
+    private static final Logger logger = LoggerFactory.getLogger(Faults.class);
+
     /**
      * How long a client may take to connect again once a silence ends, kept clear of its session timeout: ZooKeeper's
      * client waits up to 1 s before each attempt, and 1 s more when it comes back to the server it used last.
@@ -141,7 +147,8 @@ public final class Faults {
      * session timeout before.
      * Waits for the client's RECONNECTED, up to a session timeout.
      *
-     * @param client a started, connected client that reaches the servers through {@code proxies} only
+     * @param client a started, connected client that reaches the servers through {@code proxies} only (built with
+     *     {@code ensembleTracker(false)}, or Curator moves it to the servers the ensemble's configuration names)
      * @param proxies the client's proxies
      * @param length from 0 to 1: where the silence ends, from 1/2 (0) to 7/10 (1) of the session timeout after the
      *     server last heard from the client
@@ -149,8 +156,10 @@ public final class Faults {
      *     on it by itself (0: at once, 1: at the end)
      * @return the id of the session that lived through the silence
      * @throws IllegalArgumentException if {@code length} or {@code cut} is outside 0 to 1
-     * @throws IllegalStateException if the client is not connected when the silence starts, or does not report
-     *     SUSPENDED, or does not come back on the same session within a session timeout after it
+     * @throws IllegalStateException if the client is not connected through {@code proxies} when the silence starts,
+     *     or does not report SUSPENDED (ZooKeeper 3.9's client drops its Disconnected event when a watch removal with
+     *     {@code local} set fails with the connection just before it, and Curator then hears of neither the disconnect
+     *     nor the reconnect), or does not come back on the same session within a session timeout after the silence
      */
     public static long silenceConnection(CuratorFramework client, ClientProxies proxies, double length, double cut) {
         requireFraction(length, "length");
@@ -165,16 +174,21 @@ public final class Faults {
                 throw new IllegalStateException("the client has no connection to silence (ZooKeeper state "
                         + zk.getState() + ", session 0x" + Long.toHexString(sessionId) + ")");
             }
+            if (!proxies.carries(client)) {
+                throw new IllegalStateException("the client is connected around its proxies, to "
+                        + Sessions.remoteAddress(client).map(Object::toString).orElse("no server")
+                        + " (build it with ensembleTracker(false))");
+            }
             long silent = System.nanoTime();
             proxies.hold();
-            long end;
+            long last = proxies.lastRequestNanos();
+            long end = last
+                    + Math.min((long) (timeoutNanos * (0.5 + 0.2 * length)), timeoutNanos - RECONNECT_ALLOWANCE_NANOS);
+            boolean noticed;
             try {
-                long last = proxies.lastRequestNanos();
-                end = last
-                        + Math.min(
-                                (long) (timeoutNanos * (0.5 + 0.2 * length)), timeoutNanos - RECONNECT_ALLOWANCE_NANOS);
                 long cutAt = silent + (long) (Math.max(0, end - silent) * cut);
-                if (!watch.suspended.await(cutAt - System.nanoTime(), TimeUnit.NANOSECONDS)) {
+                noticed = watch.suspended.await(cutAt - System.nanoTime(), TimeUnit.NANOSECONDS);
+                if (!noticed) {
                     proxies.dropConnections(); // the client had not noticed: it does now, and its reconnects wait
                 }
                 parkUntil(end);
@@ -182,12 +196,23 @@ public final class Faults {
                 proxies.dropConnections(); // what was held back is lost, as on a connection reset
                 proxies.resume();
             }
-            boolean back = watch.reconnected.await(timeoutNanos, TimeUnit.NANOSECONDS);
             String silence = TimeUnit.NANOSECONDS.toMillis(end - silent) + " ms of silence";
-            if (watch.suspended.getCount() > 0) {
+            if (watch.suspended.getCount() > 0) { // then RECONNECTED does not come either: wait for ZooKeeper's own
+                Poll.until(Duration.ofNanos(timeoutNanos), () -> Optional.of(zk.getState())
+                        .filter(ZooKeeper.States::isConnected));
                 throw new IllegalStateException("the client on session 0x" + Long.toHexString(sessionId)
-                        + " did not report SUSPENDED after " + silence);
+                        + " did not report SUSPENDED after " + silence + ", though its connection was reset (ZooKeeper"
+                        + " state now " + zk.getState() + ")");
             }
+            boolean back = watch.reconnected.await(timeoutNanos, TimeUnit.NANOSECONDS);
+            logger.debug(
+                    "silenced session 0x{}: {} ms after the server last heard from it, SUSPENDED {} ms in ({}),"
+                            + " RECONNECTED {} ms after the silence",
+                    Long.toHexString(sessionId),
+                    TimeUnit.NANOSECONDS.toMillis(end - last),
+                    TimeUnit.NANOSECONDS.toMillis(watch.suspendedAtNanos - silent),
+                    noticed ? "noticed" : "cut",
+                    TimeUnit.NANOSECONDS.toMillis(watch.reconnectedAtNanos - end));
             if (!back || watch.lost || Sessions.current(client) != sessionId) {
                 throw new IllegalStateException("session 0x" + Long.toHexString(sessionId) + " did not come back after "
                         + silence + " (reconnected " + back + ", lost " + watch.lost + ")");
@@ -300,15 +325,21 @@ public final class Faults {
     private static final class ConnectionWatch implements ConnectionStateListener {
         final CountDownLatch suspended = new CountDownLatch(1);
         final CountDownLatch reconnected = new CountDownLatch(1);
+        volatile long suspendedAtNanos;
+        volatile long reconnectedAtNanos;
         volatile boolean lost;
 
         @Override
         public void stateChanged(CuratorFramework client, ConnectionState state) {
             switch (state) {
-                case SUSPENDED -> suspended.countDown();
+                case SUSPENDED -> {
+                    suspendedAtNanos = System.nanoTime();
+                    suspended.countDown();
+                }
                 case LOST -> lost = true;
                 case RECONNECTED -> {
                     if (suspended.getCount() == 0) {
+                        reconnectedAtNanos = System.nanoTime();
                         reconnected.countDown();
                     }
                 }

@@ -1,9 +1,13 @@
 package dev.zklock.recipes.test;
 
+import java.lang.reflect.Method;
+import java.net.InetSocketAddress;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.utils.ZKPaths;
+import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.Stat;
 
 /** Which ZooKeeper session owns what, as far as a client can tell; every method is quiet about connection trouble. */
@@ -16,6 +20,19 @@ final class Sessions {
             return client.getZookeeperClient().getZooKeeper().getSessionId();
         } catch (Exception noHandle) {
             return 0;
+        }
+    }
+
+    /** Returns the address the client is connected to now, if it is connected. No ZooKeeper request. */
+    static Optional<InetSocketAddress> remoteAddress(CuratorFramework client) {
+        try {
+            ZooKeeper zk = client.getZookeeperClient().getZooKeeper();
+            // ZooKeeper keeps the remote address for tests only; curator-test's TestingCluster reads it the same way.
+            Method remote = ZooKeeper.class.getDeclaredMethod("testableRemoteSocketAddress");
+            remote.setAccessible(true);
+            return Optional.ofNullable((InetSocketAddress) remote.invoke(zk));
+        } catch (Exception noHandle) {
+            return Optional.empty();
         }
     }
 

@@ -51,7 +51,16 @@ public final class TcpProxy implements AutoCloseable {
      * @return {@code 127.0.0.1:<proxy port>}
      */
     public String connectString() {
-        return "127.0.0.1:" + listener.getLocalPort();
+        return "127.0.0.1:" + port();
+    }
+
+    /**
+     * Returns the local port the proxy listens on.
+     *
+     * @return the port of {@link #connectString()}
+     */
+    public int port() {
+        return listener.getLocalPort();
     }
 
     /** Holds back bytes from clients to the server until {@link #resume()}; they are lost if connections drop first. */

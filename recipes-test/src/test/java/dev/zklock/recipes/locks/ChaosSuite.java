@@ -47,8 +47,9 @@ abstract class ChaosSuite {
         ChaosReport report = Chaos.run(
                 settings,
                 zk().servers(),
-                (name, connectString) -> zk().newClient(builder ->
-                        builder.connectString(connectString).defaultData(name.getBytes(StandardCharsets.UTF_8))),
+                (name, connectString) -> zk().newClient(builder -> builder.connectString(connectString)
+                        .ensembleTracker(false) // keeps to its proxies, if it has some
+                        .defaultData(name.getBytes(StandardCharsets.UTF_8))),
                 zk().basePath(),
                 progress -> {});
 

@@ -40,8 +40,10 @@ final class FaultsTest {
     void silenceConnection_clientSeesSuspendedThenReconnectedOnTheSameSession_andKeepsItsNode(
             int sessionTimeoutMs, double length, double cut) throws Exception {
         try (ClientProxies proxies = ClientProxies.to(zk.servers())) {
-            CuratorFramework client = zk.newClient(
-                    builder -> builder.connectString(proxies.connectString()).sessionTimeoutMs(sessionTimeoutMs));
+            CuratorFramework client = zk.newClient(builder -> builder.connectString(proxies.connectString())
+                    .ensembleTracker(false)
+                    .sessionTimeoutMs(sessionTimeoutMs));
+            assertThat(proxies.carries(client)).isTrue();
             List<ConnectionState> states = new CopyOnWriteArrayList<>();
             client.getConnectionStateListenable().addListener((c, state) -> states.add(state));
             ZkReentrantLock lock = new ZkReentrantLock(client, zk.path("lock"));
@@ -69,7 +71,8 @@ final class FaultsTest {
     @Test
     void silenceConnection_badFraction_throwsIllegalArgumentNamingIt() throws Exception {
         try (ClientProxies proxies = ClientProxies.to(zk.servers())) {
-            CuratorFramework client = zk.newClient(builder -> builder.connectString(proxies.connectString()));
+            CuratorFramework client = zk.newClient(
+                    builder -> builder.connectString(proxies.connectString()).ensembleTracker(false));
 
             assertThatThrownBy(() -> Faults.silenceConnection(client, proxies, 1.5, 0))
                     .isInstanceOf(IllegalArgumentException.class)
@@ -78,6 +81,19 @@ final class FaultsTest {
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("cut must be from 0 to 1, not -0.25");
             client.close();
+        }
+    }
+
+    @Test
+    void silenceConnection_clientConnectedAroundItsProxies_throwsIllegalStateNamingTheAddress() throws Exception {
+        try (ClientProxies proxies = ClientProxies.to(zk.servers())) {
+            CuratorFramework client = zk.newClient(); // straight to the server
+
+            assertThat(proxies.carries(client)).isFalse();
+            assertThatThrownBy(() -> Faults.silenceConnection(client, proxies, 0, 0))
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("connected around its proxies, to ")
+                    .hasMessageContaining(String.valueOf(zk.servers().port(0)));
         }
     }
 
