@@ -105,11 +105,7 @@ public final class Chaos {
         List<AutoCloseable> made = new ArrayList<>();
         try {
             List<ClientSlot> slots = slots(settings, servers, clientFactory, pathsByFamily, made);
-            CuratorFramework stranger = null;
-            if (settings.faultWeights().getOrDefault(FaultKind.NODE_DELETE, 0) > 0) {
-                stranger = clientFactory.apply("stranger", servers.connectString());
-                made.add(stranger);
-            }
+            CuratorFramework stranger = stranger(settings, servers, clientFactory, made);
             CountDownLatch stop = new CountDownLatch(1);
             List<Thread> actors = actors(settings, slots, monitor, counters, seeds, stop);
             long start = System.nanoTime();
@@ -128,17 +124,7 @@ public final class Chaos {
                     "chaos-fault-injector");
             actors.forEach(Thread::start);
             injector.start();
-            try {
-                long end = start + settings.duration().toNanos();
-                for (long left = end - System.nanoTime(); left > 0; left = end - System.nanoTime()) {
-                    stop.await(Math.min(left, PROGRESS_EVERY.toNanos()), TimeUnit.NANOSECONDS);
-                    progress.accept(
-                            counters.report(settings.seed(), elapsed(start), monitor.report(stuckAfter(settings))));
-                }
-            } finally {
-                stop.countDown();
-            }
-            Duration elapsed = elapsed(start);
+            Duration elapsed = work(settings, start, stop, counters, monitor, progress);
             finish(settings, servers, injector, actors);
             List<Thread> stuck = actors.stream().filter(Thread::isAlive).toList();
             CuratorFramework observer = clientFactory.apply("observer", servers.connectString());
@@ -152,6 +138,41 @@ public final class Chaos {
         } finally {
             closeAll(made);
         }
+    }
+
+    /** Reports progress until the run's time is up, then tells the threads to stop; returns how long they ran. */
+    private static Duration work(
+            ChaosSettings settings,
+            long start,
+            CountDownLatch stop,
+            ChaosCounters counters,
+            SafetyMonitor monitor,
+            Consumer<ChaosReport> progress)
+            throws InterruptedException {
+        try {
+            long end = start + settings.duration().toNanos();
+            for (long left = end - System.nanoTime(); left > 0; left = end - System.nanoTime()) {
+                stop.await(Math.min(left, PROGRESS_EVERY.toNanos()), TimeUnit.NANOSECONDS);
+                progress.accept(counters.report(settings.seed(), elapsed(start), monitor.report(stuckAfter(settings))));
+            }
+        } finally {
+            stop.countDown();
+        }
+        return elapsed(start);
+    }
+
+    /** Makes the client that deletes lock nodes, if the run has that fault; null otherwise. */
+    private static CuratorFramework stranger(
+            ChaosSettings settings,
+            EmbeddedZooKeeper servers,
+            BiFunction<String, String, CuratorFramework> clientFactory,
+            List<AutoCloseable> made) {
+        if (settings.faultWeights().getOrDefault(FaultKind.NODE_DELETE, 0) == 0) {
+            return null;
+        }
+        CuratorFramework stranger = clientFactory.apply("stranger", servers.connectString());
+        made.add(stranger);
+        return stranger;
     }
 
     /** Makes the run's clients, each through proxies of its own if the run silences connections. */

@@ -179,22 +179,10 @@ final class FaultInjector implements Runnable {
                 return slot.toString();
             }
             case CONNECTION_SILENCE -> {
-                ClientSlot slot = victim(fault.target());
-                ClientProxies proxies = slot.proxies()
-                        .orElseThrow(() -> new IllegalStateException("client " + slot + " connects without proxies"));
-                SplittableRandom draws = new SplittableRandom(fault.target()); // the plan's, whatever the run does
-                long session = Faults.silenceConnection(
-                        slot.current().client(), proxies, draws.nextDouble(), draws.nextDouble());
-                return slot + ", session 0x" + Long.toHexString(session);
+                return silence(victim(fault.target()), fault.target());
             }
             case NODE_DELETE -> {
-                if (stranger == null || strangerPaths.isEmpty()) {
-                    throw new IllegalStateException("no lock path whose nodes a stranger may delete");
-                }
-                String path = strangerPaths.get(fault.target() % strangerPaths.size());
-                return Faults.deleteLockNode(stranger, path, fault.target() / strangerPaths.size(), creationZxid -> {
-                    monitor.nodeDeleted(path, creationZxid);
-                });
+                return deleteNode(fault.target());
             }
             case CLIENT_CLOSE -> {
                 ClientSlot slot = victim(fault.target());
@@ -215,5 +203,28 @@ final class FaultInjector implements Runnable {
             }
         }
         throw new AssertionError("no injection for fault kind " + fault.kind());
+    }
+    /** Silences the connection of the client of {@code slot}, for a time and with a cut that {@code target} draws. */
+    private String silence(ClientSlot slot, int target) {
+        ClientProxies proxies = slot.proxies()
+                .orElseThrow(() -> new IllegalStateException("client " + slot + " connects without proxies"));
+        SplittableRandom draws = new SplittableRandom(target); // the plan's, whatever the run does
+        try {
+            long session =
+                    Faults.silenceConnection(slot.current().client(), proxies, draws.nextDouble(), draws.nextDouble());
+            return slot + ", session 0x" + Long.toHexString(session);
+        } catch (IllegalStateException e) { // the victim last, so that the report still adds reasons up
+            throw new IllegalStateException(e.getMessage() + "; client " + slot, e);
+        }
+    }
+
+    /** Deletes, as the stranger, a lock node of the path {@code target} picks, telling the monitor first. */
+    private String deleteNode(int target) {
+        if (stranger == null || strangerPaths.isEmpty()) {
+            throw new IllegalStateException("no lock path whose nodes a stranger may delete");
+        }
+        String path = strangerPaths.get(target % strangerPaths.size());
+        return Faults.deleteLockNode(
+                stranger, path, target / strangerPaths.size(), creationZxid -> monitor.nodeDeleted(path, creationZxid));
     }
 }

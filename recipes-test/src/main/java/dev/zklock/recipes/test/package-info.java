@@ -5,8 +5,9 @@
  *   <li>{@link dev.zklock.recipes.test.ZooKeeperExtension}: a JUnit 5 extension that runs a real embedded ZooKeeper
  *       server, or an ensemble of several ({@link dev.zklock.recipes.test.EmbeddedZooKeeper}), and checks after every
  *       test that nothing leaked;
- *   <li>{@link dev.zklock.recipes.test.Faults}: real faults (session expiry, dropped connections), and server stops,
- *       restarts and leader kills through the extension;
+ *   <li>{@link dev.zklock.recipes.test.Faults}: real faults (session expiry, dropped connections, connections silenced
+ *       through a client's own {@linkplain dev.zklock.recipes.test.ClientProxies proxies}, lock nodes deleted by a
+ *       stranger, clients closed), and server stops, restarts and leader kills through the extension;
  *   <li>{@link dev.zklock.recipes.test.SafetyMonitor}: records holds and waits and reports overlaps, token
  *       regressions, leaked nodes and stuck waiters;
  *   <li>{@link dev.zklock.recipes.test.Chaos}: the chaos workload over pluggable
