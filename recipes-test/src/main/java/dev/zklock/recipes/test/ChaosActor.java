@@ -86,7 +86,7 @@ final class ChaosActor implements Runnable {
             if (!life.isClosed()) {
                 throw e;
             }
-            counters.onClosedClient("new lock object: " + ChaosCounters.describe(e));
+            counters.onClosedClient(kind.name() + " new lock object: " + ChaosCounters.describe(e));
             return true;
         }
         Contender contender = contenders.get(pick);
@@ -103,7 +103,7 @@ final class ChaosActor implements Runnable {
         }
         waiter.finished();
         if (life.isClosed()) {
-            counters.onClosedClient("acquire: " + (claims.isEmpty() ? "timed out" : "held"));
+            counters.onClosedClient(kind.name() + " acquire: " + (claims.isEmpty() ? "timed out" : "held"));
             counters.acquireEndedAfterClose(life.sinceCloseNanos());
         }
         if (claims.isEmpty()) {
@@ -157,7 +157,7 @@ final class ChaosActor implements Runnable {
 
     private void failed(String operation, Contender contender, ClientSlot.Life life, Exception e) {
         if (life.isClosed()) {
-            counters.onClosedClient(operation + ": " + ChaosCounters.describe(e));
+            counters.onClosedClient(kind.name() + " " + operation + ": " + ChaosCounters.describe(e));
             if (operation.equals("acquire")) {
                 counters.acquireEndedAfterClose(life.sinceCloseNanos());
             }

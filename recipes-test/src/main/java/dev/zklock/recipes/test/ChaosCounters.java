@@ -44,7 +44,7 @@ final class ChaosCounters {
         return count.sum() == 1;
     }
 
-    /** Counts what an acquire or release on a client closed under it came to: "acquire: held", "release: ...". */
+    /** Counts what an acquire or release on a client closed under it came to: "kind acquire: held", and so on. */
     void onClosedClient(String outcome) {
         onClosedClients.computeIfAbsent(outcome, k -> new LongAdder()).increment();
     }

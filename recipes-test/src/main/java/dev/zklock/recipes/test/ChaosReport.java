@@ -23,8 +23,8 @@ import java.util.TreeMap;
  * @param failedFaults faults that could not be injected, by "KIND: reason" (for example a session that had just ended
  *     anyway, or a client with no connection to drop)
  * @param onClosedClients what the acquires and releases on a client closed under them ({@link FaultKind#CLIENT_CLOSE})
- *     came to, by "operation: outcome" ({@code acquire: held}, {@code acquire: timed out}, or the exception's class;
- *     counted here, not among the errors)
+ *     came to, by "kind operation: outcome" ({@code zk-cohort acquire: held}, {@code acquire: timed out}, or the
+ *     exception's class; counted here, not among the errors)
  * @param longestAcquireAfterClose the longest time from a client's close to the end of an acquire on it: how promptly
  *     a close ends the acquires under way (one that never ends is a stuck waiter)
  * @param safety what the monitor saw
