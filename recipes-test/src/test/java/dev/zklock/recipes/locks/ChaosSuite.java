@@ -74,7 +74,9 @@ abstract class ChaosSuite {
         for (FaultKind kind : FaultKind.values()) {
             if (settings.faultWeights().getOrDefault(kind, 0) > 0
                     && kind.appliesTo(zk().servers().size())) {
-                assertThat(report.faults().getOrDefault(kind, 0L)).as(replay).isPositive();
+                assertThat(report.faults().getOrDefault(kind, 0L))
+                        .as("%s injected at least once (see 'failed to inject'); %s", kind, replay)
+                        .isPositive();
             }
         }
     }
