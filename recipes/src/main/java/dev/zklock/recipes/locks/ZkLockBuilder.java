@@ -1,6 +1,7 @@
 package dev.zklock.recipes.locks;
 
 import dev.zklock.recipes.locks.engine.Checks;
+import dev.zklock.recipes.locks.engine.CohortSettings;
 import java.time.Duration;
 import java.util.Objects;
 import org.apache.curator.framework.CuratorFramework;

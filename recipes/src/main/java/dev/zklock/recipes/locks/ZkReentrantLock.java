@@ -1,5 +1,7 @@
 package dev.zklock.recipes.locks;
 
+import dev.zklock.recipes.locks.engine.CohortSettings;
+import dev.zklock.recipes.locks.engine.LockCore;
 import dev.zklock.recipes.locks.engine.LockPath;
 import java.time.Duration;
 import java.util.Objects;
@@ -99,7 +101,7 @@ public final class ZkReentrantLock extends ThreadOwnedLock {
      * @throws IllegalArgumentException if {@code path} is not a valid ZooKeeper path
      */
     public ZkReentrantLock(CuratorFramework client, String path, LockDriver driver) {
-        super(new LockCore(new LockPath(client, path, LOCK_NAME, driver, null)));
+        super(LockCore.of(new LockPath(client, path, LOCK_NAME, driver, null)));
     }
 
     private ZkReentrantLock(LockCore core) {
@@ -162,9 +164,7 @@ public final class ZkReentrantLock extends ThreadOwnedLock {
         private ZkReentrantLock build(CohortSettings settings) {
             LockPath lockPath = new LockPath(client(), path(), LOCK_NAME, driver, null);
             return new ZkReentrantLock(
-                    settings == null
-                            ? new LockCore(lockPath)
-                            : new LockCore(lockPath, lockPath::acquire, settings, false, () -> true, () -> false));
+                    settings == null ? LockCore.of(lockPath) : LockCore.withCohort(lockPath, settings, false, null));
         }
     }
 

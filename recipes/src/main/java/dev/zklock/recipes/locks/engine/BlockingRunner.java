@@ -130,7 +130,7 @@ public final class BlockingRunner {
             // The create made our node: its reply came before the listing's. Go on without waiting for the hop that
             // hands the create's reply over; the fencing token is read from it when asked for.
             CompletableFuture<Long> token = pendingCreate.thenApply(
-                    reply -> ((Event.Created) reply).nodes().get(0).token());
+                    reply -> ((Event.Created) reply).nodes().get(0).czxid());
             created = new Event.Created(
                     session.sessionId(), List.of(LockNode.createdBy(first, ours, session.sessionId(), token)));
             pendingCreate = null;

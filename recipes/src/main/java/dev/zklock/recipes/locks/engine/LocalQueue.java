@@ -1,0 +1,559 @@
+package dev.zklock.recipes.locks.engine;
+
+import dev.zklock.recipes.locks.FencingToken;
+import dev.zklock.recipes.locks.LockDriver;
+import java.util.ArrayDeque;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.zookeeper.KeeperException.Code;
+
+/**
+ * The local queue of a cohort: the threads of one process that use one lock object, queued behind a single node of the
+ * ZooKeeper queue (lock cohorting, Dice, Marathe and Shavit, with glock-style caching of an idle node). A state
+ * machine: its {@link Cohort} runner tells it each {@link LocalEvent} and carries out the {@link LocalCommand}s it
+ * answers. It does no I/O, reads no clock and parks no thread, so {@code LocalQueueTest} walks its outcome tables
+ * without ZooKeeper. Not thread-safe: the runner confines it to one thread at a time (its JVM lock).
+ */
+public final class LocalQueue {
+    /*
+     * Implementation notes.
+     *
+     * 1. The cohort holds at most one node. A thread that finds no node and no leader leads: it takes a node with the
+     *    lock's own entry (the engine's acquisition, its deadline, its cleanup, its admission), and the node is the
+     *    cohort's from then on. A leader that ends without a node hands the lead to the next waiter (LocalQueueTest,
+     *    CohortLockTest.acquire_leaderGivesUpWhileLocalThreadsWait_theNextLeadsThemToTheLock).
+     * 2. A grant here only names the node and the pass: the granted thread asks Admission before it holds, as every
+     *    grant does, and gives the node back (a Release) if the deadline passes while the connection is down, or waits
+     *    again (GrantLost) if the node is lost (AdmissionTest).
+     * 3. Local order is FIFO. A release with a local waiter passes the node to the first, with no request; a shared
+     *    (read) cohort lets every local reader hold the node at once. Every grant of a node counts a pass, which makes
+     *    the hold's fencing token (FencingToken): a node passes at most PASSES_PER_NODE - 1 times, then goes.
+     * 4. Bounded unfairness: while the cohort cares (a local waiter, a shared node, an idle node) it keeps one child
+     *    watch on the lock path, set with a listing. Once a listing shows a conflicting node behind ours (any node,
+     *    exclusive; a writer's, shared), the node passes at most maxPasses times and for maxTime; the next release past
+     *    either bound ends the node and the first waiter leads the rest to a new one at the back. Readers stop joining
+     *    at once (LocalQueueTest, CohortLockTest.release_withAWaiterOfAnotherClientKnown_...).
+     * 5. Our node known gone: a listing without it, a failed listing of a missing lock path, LOST from the tracker, or
+     *    a grant that Admission finds LOST. The node is dropped at once (its holds are LOST; a listing that found it
+     *    gone tells the tracker so), and the waiters lead to a new node. A change of the children may be our node's
+     *    deletion: from the child event until the listing that follows answers, nothing is granted; a release keeps
+     *    the node for that answer (CohortLockTest.strangerDeletesTheNode_...).
+     * 6. Caching: the last local release keeps the node for keepIdle while no conflicting node is known; an acquire in
+     *    that time takes it with no request (and asks Admission). An exclusive idle node goes on any change of the
+     *    children, without a listing: the arriving waiter gets in one delete after our event.
+     * 7. Shared joins need a fresh listing: a reader joins the held read node with no request only while the last
+     *    listing found no writer behind it, and for at most maxTime after it: then one listing is sent and new readers
+     *    wait for it (a writer's create gets through while they wait: CohortLockTest.readLock_...).
+     * 8. A revocation request ends local passing: the node goes after its current holders, and the waiters lead to a
+     *    new node behind the requester. A write node with a read node beside it (a downgrade) never passes and is never
+     *    kept idle: the read node ranks with it, so the next local writer would hold beside a reader.
+     */
+
+    /** What a waiting thread is told: how its wait ends. */
+    public enum Status {
+        /** Waiting in the local queue. */
+        WAITING,
+        /** Granted the node: it asks {@link Admission}, then holds. */
+        GRANTED,
+        /** To take a node for the cohort. */
+        LEAD
+    }
+
+    private final boolean shared;
+    private final int maxPasses;
+    private final long maxTimeNanos;
+    private final long keepIdleNanos;
+    private final LockDriver driver;
+
+    private final ArrayDeque<Waiter> waiting = new ArrayDeque<>();
+    private final Map<LockNode, int[]> retired = new IdentityHashMap<>(); // dropped nodes still held: holders left
+    private Waiter leader; // takes a node for the cohort; null when none does
+    private LockNode node; // the cohort's node, or null
+    private int holders; // local holders of node
+    private int passes; // holds granted on node so far
+    private boolean conflict; // a conflicting node is known behind node: the bounds run
+    private long conflictSince;
+    private int passesInConflict;
+    private boolean listing; // a listing with a child watch is on its way for node
+    private boolean watched; // a child watch is set for node and has not fired
+    private boolean unsure; // the children changed and the listing that follows has not answered
+    private boolean joinable; // shared: the last listing found no writer behind node
+    private long joinableSince;
+    private boolean idle; // node is kept idle, its expiry scheduled
+    private boolean revoked;
+    private int beside; // read nodes held beside node (downgrades)
+
+    /**
+     * @param settings the pass and time bounds and the idle time
+     * @param shared whether local holders share the node (a read lock)
+     * @param driver the lock path's driver, which sorts its children
+     */
+    public LocalQueue(CohortSettings settings, boolean shared, LockDriver driver) {
+        this.shared = shared;
+        this.maxPasses = settings.maxPasses();
+        this.maxTimeNanos = settings.maxTimeNanos();
+        this.keepIdleNanos = settings.keepIdleNanos();
+        this.driver = driver;
+    }
+
+    /** Tells the machine {@code event}; appends what to do to {@code out}, in order. */
+    public void on(LocalEvent event, List<LocalCommand> out) {
+        if (event instanceof LocalEvent.Acquire acquire) {
+            acquire(acquire.waiter(), acquire.now(), out);
+        } else if (event instanceof LocalEvent.Release release) {
+            release(release.node(), release.now(), out);
+        } else if (event instanceof LocalEvent.GiveUp giveUp) {
+            giveUp(giveUp.waiter(), giveUp.interrupted(), out);
+        } else if (event instanceof LocalEvent.NodeTaken taken) {
+            nodeTaken(taken.leader(), taken.node(), out);
+        } else if (event instanceof LocalEvent.LeadEnded ended) {
+            leadEnded(ended.leader(), out);
+        } else if (event instanceof LocalEvent.GrantLost lost) {
+            grantLost(lost.waiter(), lost.node(), out);
+        } else if (event instanceof LocalEvent.ChildrenChanged changed) {
+            childrenChanged(changed.node(), out);
+        } else if (event instanceof LocalEvent.Listed listed) {
+            listed(listed, out);
+        } else if (event instanceof LocalEvent.ListingFailed failed) {
+            listingFailed(failed, out);
+        } else if (event instanceof LocalEvent.NodeLost lost) {
+            if (lost.node() == node) {
+                dropLost(out);
+            }
+        } else if (event instanceof LocalEvent.Resumed resumed) {
+            if (resumed.node() == node && cares()) {
+                watch(out);
+            }
+        } else if (event instanceof LocalEvent.IdleExpired expired) {
+            if (expired.node() == node && isIdle()) {
+                endNode(out);
+            }
+        } else if (event instanceof LocalEvent.Revoked revocation) {
+            revoked(revocation.node(), out);
+        } else if (event instanceof LocalEvent.Beside besideChange) {
+            if (besideChange.node() == node) {
+                beside += besideChange.delta();
+            }
+        } else {
+            throw new AssertionError("unknown event " + event);
+        }
+    }
+
+    private void acquire(Waiter waiter, long now, List<LocalCommand> out) {
+        closeExpiredJoins(now, out);
+        if (mayTakeAtOnce()) {
+            grant(waiter);
+            cancelIdle(out);
+            return;
+        }
+        if (!shared && isIdle()) {
+            endNode(out); // kept, but not to be taken now (a read node beside it, say): a new node behind what stands
+        }
+        waiting.addLast(waiter);
+        if (node == null) {
+            leadNext(out);
+        } else {
+            watch(out);
+        }
+    }
+
+    private void release(LockNode released, long now, List<LocalCommand> out) {
+        if (released != node) {
+            endRetired(released, out);
+            return;
+        }
+        if (--holders > 0) {
+            return;
+        }
+        if (!waiting.isEmpty()) {
+            if (unsure || (shared && !conflict && mayGrantMore())) {
+                list(out); // the listing (under way, or sent now) lets them in, or leads them to a new node
+                return;
+            }
+            if (mayPass(now)) {
+                pass(out);
+                return;
+            }
+            endNode(out);
+            leadNext(out);
+            return;
+        }
+        if (keepIdleNanos > 0 && !conflict && (shared || !unsure) && mayGrantMore() && beside == 0) {
+            idle = true;
+            out.add(new LocalCommand.KeepIdle(node, keepIdleNanos));
+            watch(out);
+            return;
+        }
+        endNode(out);
+    }
+
+    private void giveUp(Waiter waiter, boolean interrupted, List<LocalCommand> out) {
+        if (waiter.status == Status.GRANTED) {
+            return; // granted as it gave up: its thread decides what to do with the grant
+        }
+        if (waiter.status == Status.LEAD) {
+            if (interrupted) {
+                leadEnded(waiter, out); // a leader whose deadline passed makes its one try
+            }
+            return;
+        }
+        waiting.remove(waiter);
+    }
+
+    private void nodeTaken(Waiter taker, LockNode taken, List<LocalCommand> out) {
+        if (taker != leader) {
+            throw new AssertionError("node " + taken + " taken by " + taker + ", but the leader is " + leader);
+        }
+        leader = null;
+        node = taken;
+        holders = 1;
+        passes = 1;
+        conflict = false;
+        passesInConflict = 0;
+        listing = false;
+        watched = false;
+        unsure = false;
+        joinable = false; // until the first listing shows no writer behind the node
+        idle = false;
+        revoked = false;
+        beside = 0;
+        if (shared) {
+            while (!waiting.isEmpty() && mayGrantMore()) {
+                grantAndWake(waiting.pollFirst(), out);
+            }
+        }
+        if (shared || !waiting.isEmpty()) {
+            watch(out);
+        }
+    }
+
+    private void leadEnded(Waiter ended, List<LocalCommand> out) {
+        if (ended == leader) {
+            leader = null;
+        }
+        if (node == null) {
+            leadNext(out);
+        }
+    }
+
+    private void grantLost(Waiter waiter, LockNode lost, List<LocalCommand> out) {
+        waiter.status = Status.WAITING;
+        waiter.node = null;
+        if (lost == node) {
+            holders--;
+            dropLost(out);
+        } else {
+            endRetired(lost, out);
+        }
+        waiting.addFirst(waiter); // it keeps its place
+        if (node == null) {
+            leadNext(out);
+        }
+    }
+
+    private void childrenChanged(LockNode changed, List<LocalCommand> out) {
+        if (changed != node) {
+            return; // a watch set for an earlier node
+        }
+        watched = false;
+        if (conflict) {
+            return; // the bounds run already: no watch is needed
+        }
+        if (!shared && isIdle()) {
+            endNode(out); // any change: let the arriving waiter in without a listing first
+            return;
+        }
+        unsure = true; // it may be our own node that went
+        joinable = false;
+        if (cares()) {
+            watch(out);
+        }
+    }
+
+    private void listed(LocalEvent.Listed listed, List<LocalCommand> out) {
+        if (listed.node() != node) {
+            out.add(new LocalCommand.StopWatching(listed.watcher())); // no delete of ours will fire it now
+            return;
+        }
+        listing = false;
+        watched = true;
+        unsure = false;
+        List<String> sorted = driver.sort(listed.children());
+        int ours = sorted.indexOf(node.name());
+        if (ours < 0) {
+            out.add(new LocalCommand.Lose(node));
+            dropLost(out);
+            return;
+        }
+        if (conflictBehind(sorted, ours)) {
+            if (!conflict) {
+                conflict = true;
+                conflictSince = listed.now();
+                passesInConflict = 0;
+            }
+            joinable = false;
+            if (holders == 0) {
+                if (!waiting.isEmpty() && mayPass(listed.now())) {
+                    pass(out); // waited for this answer; the bounds start now
+                } else {
+                    endNode(out); // idle, or readers that must queue behind the writer: let it in now
+                    leadNext(out);
+                }
+            }
+            return;
+        }
+        letWaitersIn(listed.now(), out);
+    }
+
+    private void listingFailed(LocalEvent.ListingFailed failed, List<LocalCommand> out) {
+        if (failed.node() != node) {
+            return;
+        }
+        listing = false;
+        watched = false;
+        if (failed.code() == Code.NONODE) {
+            out.add(new LocalCommand.Lose(node)); // the lock path is gone, and our node with it
+            dropLost(out);
+            return;
+        }
+        // The connection failed: every grant waits in Admission until the tracker settles the node, and the watch is
+        // set again when the node is HELD again (Resumed).
+        unsure = false;
+        letWaitersIn(failed.now(), out);
+    }
+
+    private void revoked(LockNode asked, List<LocalCommand> out) {
+        if (asked != node) {
+            return;
+        }
+        revoked = true;
+        joinable = false;
+        if (holders == 0) {
+            endNode(out);
+            leadNext(out);
+        }
+    }
+
+    /** No conflict known, and nothing unsure: readers join, or a waiter that waited for the answer gets the node. */
+    private void letWaitersIn(long now, List<LocalCommand> out) {
+        if (shared) {
+            if (!mayGrantMore()) {
+                if (holders == 0 && !waiting.isEmpty()) {
+                    endNode(out);
+                    leadNext(out);
+                }
+                return;
+            }
+            joinable = true;
+            joinableSince = now;
+            boolean granted = false;
+            while (!waiting.isEmpty() && mayGrantMore()) {
+                grantAndWake(waiting.pollFirst(), out);
+                granted = true;
+            }
+            if (granted) {
+                cancelIdle(out);
+            }
+        } else if (holders == 0 && !waiting.isEmpty()) {
+            if (mayPass(now)) {
+                pass(out);
+            } else {
+                endNode(out);
+                leadNext(out);
+            }
+        }
+    }
+
+    /** Shared: readers joined for maxTime since the last listing; joins close until one more answers. */
+    private void closeExpiredJoins(long now, List<LocalCommand> out) {
+        if (shared && joinable && holders > 0 && now - joinableSince >= maxTimeNanos) {
+            joinable = false;
+            list(out);
+        }
+    }
+
+    private boolean mayTakeAtOnce() {
+        if (node == null || leader != null || !waiting.isEmpty() || conflict || unsure || !mayGrantMore()) {
+            return false;
+        }
+        return shared ? joinable : holders == 0 && beside == 0;
+    }
+
+    /** Exclusive: whether a release may pass the node to the next local waiter now. */
+    private boolean mayPass(long now) {
+        if (shared || !mayGrantMore() || beside > 0) {
+            return false;
+        }
+        return !conflict || (passesInConflict < maxPasses && now - conflictSince < maxTimeNanos);
+    }
+
+    private boolean mayGrantMore() {
+        return !revoked && passes < FencingToken.PASSES_PER_NODE;
+    }
+
+    private boolean isIdle() {
+        return node != null && holders == 0 && waiting.isEmpty() && leader == null;
+    }
+
+    /** Whether a child watch matters: readers may join, the node is idle, or local threads wait. */
+    private boolean cares() {
+        return node != null && !conflict && (shared || holders == 0 || !waiting.isEmpty());
+    }
+
+    private void pass(List<LocalCommand> out) {
+        if (conflict) {
+            passesInConflict++;
+        }
+        grantAndWake(waiting.pollFirst(), out);
+    }
+
+    private void grant(Waiter waiter) {
+        waiter.node = node;
+        waiter.pass = passes++;
+        waiter.status = Status.GRANTED;
+        holders++;
+    }
+
+    private void grantAndWake(Waiter waiter, List<LocalCommand> out) {
+        grant(waiter);
+        out.add(new LocalCommand.Wake(waiter));
+    }
+
+    private void leadNext(List<LocalCommand> out) {
+        if (leader != null || node != null || waiting.isEmpty()) {
+            return;
+        }
+        leader = waiting.pollFirst();
+        leader.status = Status.LEAD;
+        out.add(new LocalCommand.Wake(leader));
+    }
+
+    /** Lists with the child watch unless a listing is on its way or a watch is set, and no conflict is known. */
+    private void watch(List<LocalCommand> out) {
+        if (node != null && !conflict && !watched) {
+            list(out);
+        }
+    }
+
+    private void list(List<LocalCommand> out) {
+        if (!listing) {
+            listing = true;
+            out.add(new LocalCommand.List(node));
+        }
+    }
+
+    private void cancelIdle(List<LocalCommand> out) {
+        if (idle) {
+            idle = false;
+            out.add(new LocalCommand.CancelIdle());
+        }
+    }
+
+    /** Lets the node go with its holds over: ended now if nobody holds it, else when its last holder releases. */
+    private void endNode(List<LocalCommand> out) {
+        LockNode ended = node;
+        int left = holders;
+        clearNode(out);
+        if (left == 0) {
+            out.add(new LocalCommand.End(ended));
+        } else {
+            retired.put(ended, new int[] {left});
+        }
+    }
+
+    /** The node is gone: its holds are LOST; they end one by one as their threads release. */
+    private void dropLost(List<LocalCommand> out) {
+        endNode(out);
+        leadNext(out);
+    }
+
+    private void endRetired(LockNode released, List<LocalCommand> out) {
+        int[] left = retired.get(released);
+        if (left == null) {
+            out.add(new LocalCommand.End(released));
+        } else if (--left[0] == 0) {
+            retired.remove(released);
+            out.add(new LocalCommand.End(released));
+        }
+    }
+
+    private void clearNode(List<LocalCommand> out) {
+        cancelIdle(out);
+        node = null;
+        holders = 0;
+        listing = false;
+        watched = false;
+        unsure = false;
+        joinable = false;
+        conflict = false;
+    }
+
+    private boolean conflictBehind(List<String> sorted, int ours) {
+        for (int i = ours + 1; i < sorted.size(); i++) {
+            if (!shared || NodeNames.isWriter(sorted.get(i))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Tells whether the cohort holds a node, takes one, or has threads waiting: a registry must not forget it. */
+    public boolean isActive() {
+        return node != null || leader != null || !waiting.isEmpty() || !retired.isEmpty();
+    }
+
+    /** Returns how many local threads wait, the leader taking a node among them; for tests and monitoring. */
+    public int waitingCount() {
+        return waiting.size() + (leader != null ? 1 : 0);
+    }
+
+    /** Tells whether a conflicting node is known behind the cohort's node (the bounds run); for tests. */
+    public boolean knowsOtherWaiter() {
+        return conflict;
+    }
+
+    /** Tells whether local readers may join the held node now, with no request; for tests. */
+    public boolean admitsJoins() {
+        return node != null && joinable && !unsure && !conflict;
+    }
+
+    /** Returns the cohort's node, or null; for tests. */
+    public LockNode node() {
+        return node;
+    }
+
+    /**
+     * One local thread waiting in the queue. Its status and grant are written by the machine (under the runner's lock)
+     * and read by the thread itself, which parks until they change.
+     */
+    public static final class Waiter {
+        private final Thread thread;
+        private volatile Status status = Status.WAITING;
+        private volatile LockNode node; // written before status becomes GRANTED
+        private volatile int pass;
+
+        public Waiter(Thread thread) {
+            this.thread = thread;
+        }
+
+        /** The waiting thread, for the runner to wake. */
+        public Thread thread() {
+            return thread;
+        }
+
+        public Status status() {
+            return status;
+        }
+
+        /** The hold granted; the status is GRANTED. */
+        public Hold hold() {
+            return new Hold(node, pass);
+        }
+
+        @Override
+        public String toString() {
+            return "Waiter[" + thread.getName() + ", " + status + "]";
+        }
+    }
+}
