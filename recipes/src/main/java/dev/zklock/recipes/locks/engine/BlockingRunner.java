@@ -168,8 +168,7 @@ public final class BlockingRunner {
             return feed(new Event.TimedOut());
         }
         String path = requests.fixedPath(watch.queue(), watch.name());
-        NodeWatcher nodeWatcher =
-                new NodeWatcher(path, session.sessionId(), first.context().releases());
+        NodeWatcher nodeWatcher = new NodeWatcher(path, session.sessionId(), first);
         setWatch = new SetWatch(session, path, nodeWatcher, false);
         Reply reply = session.watchDataNow(path, nodeWatcher);
         if (reply.code() == Code.NONODE) {
@@ -242,7 +241,7 @@ public final class BlockingRunner {
     private void leave(Command command) {
         if (setWatch != null) {
             setWatch.remove();
-            clearWatch();
+            setWatch = null;
         }
         if (pendingCreate != null) {
             CompletableFuture<Event> late = pendingCreate;
@@ -266,6 +265,9 @@ public final class BlockingRunner {
     }
 
     private void clearWatch() {
+        if (setWatch != null) {
+            setWatch.watcher().close();
+        }
         setWatch = null;
     }
 

@@ -125,14 +125,15 @@ public final class CallbackRunner extends AsyncSteps {
     private void watch(ZooKeeperHandle session, Command.Watch watch) {
         LockPath first = first();
         String path = requests.fixedPath(watch.queue(), watch.name());
-        NodeWatcher nodeWatcher =
-                new NodeWatcher(path, session.sessionId(), first.context().releases());
+        NodeWatcher nodeWatcher = new NodeWatcher(path, session.sessionId(), first);
         if (!keepWatch(new SetWatch(session, path, nodeWatcher, false), Acquisition.Phase.WATCHING)) {
+            nodeWatcher.close();
             return;
         }
         session.watchData(path, nodeWatcher).thenAccept(reply -> {
             if (reply.isOk() && isOver()) {
                 // Ended while the watch was on its way: a removal sent then found no watch to remove on this client.
+                nodeWatcher.close();
                 session.removeWatch(path, nodeWatcher);
                 return;
             }

@@ -17,6 +17,8 @@ import org.slf4j.LoggerFactory;
 public final class SessionEnds {
     private static final Logger logger = LoggerFactory.getLogger(SessionEnds.class);
 
+    private static final long NO_SESSION = 0;
+
     private final Set<Registration> waiting = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
 
@@ -40,10 +42,20 @@ public final class SessionEnds {
         return registration;
     }
 
-    /** Every session but {@code live} has ended (0: every session). */
+    /**
+     * Runs {@code action} once {@code client} is connected (now, or at its next connection) or closed: how a step that
+     * needs a connection waits for one, and ends when the client closes.
+     *
+     * @return the registration, to cancel once nothing waits any more
+     */
+    public Registration onConnectedOrClosed(CuratorFramework client, Runnable action) {
+        return onEnd(client, NO_SESSION, action); // every connection is on a session other than none
+    }
+
+    /** Every session but {@code live} has ended (0: every session; a wait for a connection goes on). */
     void ended(long live) {
         for (Registration registration : waiting) {
-            if (registration.sessionId != live) {
+            if (registration.sessionId != live && (live != NO_SESSION || registration.sessionId != NO_SESSION)) {
                 fire(registration);
             }
         }
