@@ -9,6 +9,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
 import org.apache.zookeeper.KeeperException.Code;
 import org.apache.zookeeper.WatchedEvent;
 import org.apache.zookeeper.Watcher;
@@ -28,8 +29,9 @@ import org.slf4j.LoggerFactory;
  * by the holder, which looks again after it lets go.
  *
  * <p>Cost: a local pass, a read join and the take of an idle node cost no request; a leader's node costs an acquire of
- * the lock's own ({@link LockPath#acquire}); the child watch costs one listing when the cohort starts to care and one per
- * change of the lock path's children until a conflicting node is known; ending a node costs one delete.
+ * the lock's own ({@link LockPath#acquire}) and one data read that watches the node itself for its deletion; the child
+ * watch costs one listing when the cohort starts to care and one per change of the lock path's children until a
+ * conflicting node is known; ending a node costs one delete.
  */
 public final class Cohort implements LockPath.NodeEvents {
     private static final Logger logger = LoggerFactory.getLogger(Cohort.class);
@@ -48,6 +50,7 @@ public final class Cohort implements LockPath.NodeEvents {
     private final ConcurrentLinkedQueue<LocalEvent> inbox = new ConcurrentLinkedQueue<>();
     private final AtomicReference<Future<?>> idleExpiry = new AtomicReference<>();
     private volatile ChildWatch childWatch; // the child watcher of the last node listed for: one per node
+    private volatile OwnWatch ownWatch; // the data watcher of the last node watched: one per node
 
     /**
      * @param path the lock's path; the cohort hears of its nodes' states and revocation requests through it
@@ -165,6 +168,11 @@ public final class Cohort implements LockPath.NodeEvents {
         return read(() -> queue.admitsJoins());
     }
 
+    /** Tells whether the node may still pass locally (not asked to let go, passes left); for tests. */
+    public boolean admitsPasses() {
+        return read(() -> queue.admitsPasses());
+    }
+
     /** Returns the cohort's node, or null; for tests. */
     public LockNode node() {
         return read(() -> queue.node());
@@ -258,13 +266,19 @@ public final class Cohort implements LockPath.NodeEvents {
         }
     }
 
-    private <T> T read(java.util.function.Supplier<T> look) {
+    /** Reads the machine's state for monitoring, after the events in the inbox. */
+    private <T> T read(Supplier<T> look) {
+        List<LocalCommand> out = new ArrayList<>(4);
+        T seen;
         lock.lock();
         try {
-            return look.get();
+            drainInbox(out);
+            seen = look.get();
         } finally {
             lock.unlock();
         }
+        execute(out, false);
+        return seen;
     }
 
     /**
@@ -279,6 +293,8 @@ public final class Cohort implements LockPath.NodeEvents {
                 }
             } else if (command instanceof LocalCommand.List list) {
                 listWithWatch(list.node());
+            } else if (command instanceof LocalCommand.WatchNode watchNode) {
+                watchOwnNode(watchNode.node());
             } else if (command instanceof LocalCommand.StopWatching stop) {
                 ZooKeeperHandle handle = ZooKeeperHandle.currentQuietly(path.client());
                 if (handle != null) {
@@ -332,6 +348,42 @@ public final class Cohort implements LockPath.NodeEvents {
                 post(new LocalEvent.ListingFailed(node, reply.code(), System.nanoTime()));
             }
         });
+    }
+
+    /** Reads the cohort's own node with a data watch: one request; its deletion, or its absence now, goes to the inbox. */
+    private void watchOwnNode(LockNode node) {
+        OwnWatch watch = ownWatch;
+        if (watch == null || watch.node != node) {
+            watch = new OwnWatch(node);
+            ownWatch = watch;
+        }
+        ZooKeeperHandle handle = ZooKeeperHandle.currentQuietly(path.client());
+        if (handle == null || handle.sessionId() != node.sessionId()) {
+            return; // set again when the node's hold is HELD again (Resumed), or the node is lost
+        }
+        handle.watchData(node.fixedPath(), watch).thenAccept(reply -> {
+            if (reply.code() == Code.NONODE) {
+                post(new LocalEvent.NodeDeleted(node));
+            }
+        });
+    }
+
+    /** The data watcher of the cohort's own node: one object per node, so setting it again never sets a second one. */
+    private final class OwnWatch implements Watcher {
+        final LockNode node;
+
+        OwnWatch(LockNode node) {
+            this.node = node;
+        }
+
+        @Override
+        public void process(WatchedEvent event) {
+            if (event.getType() == Event.EventType.NodeDeleted) {
+                post(new LocalEvent.NodeDeleted(node));
+            } else if (event.getType() == Event.EventType.NodeDataChanged) {
+                watchOwnNode(node); // a revocation request, say: keep watching for the delete
+            }
+        }
     }
 
     /** The child watcher of one node of the cohort: one object per node, so listing again never sets a second one. */

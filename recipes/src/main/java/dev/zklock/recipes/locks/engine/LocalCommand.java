@@ -12,6 +12,12 @@ public sealed interface LocalCommand {
     /** List the lock path with a child watch for {@code node}: one request. */
     record List(LockNode node) implements LocalCommand {}
 
+    /**
+     * Watch {@code node} itself for its deletion (a data read with a watch: one request, and one more after each change
+     * of its data, such as a revocation request); tell {@link LocalEvent.NodeDeleted} when it goes.
+     */
+    record WatchNode(LockNode node) implements LocalCommand {}
+
     /** Remove {@code watcher}, a child watch set by a listing that came back after the cohort left its node. */
     record StopWatching(Watcher watcher) implements LocalCommand {}
 

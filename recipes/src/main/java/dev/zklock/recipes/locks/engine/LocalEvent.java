@@ -40,6 +40,9 @@ public sealed interface LocalEvent {
     /** The client's tracker made {@code node}'s holds LOST (its session ended, or the client closed). */
     record NodeLost(LockNode node) implements LocalEvent {}
 
+    /** The data watch on {@code node} itself fired NodeDeleted, or its read found no node: our node is gone. */
+    record NodeDeleted(LockNode node) implements LocalEvent {}
+
     /** The client's tracker made {@code node}'s holds HELD again after a reconnect. */
     record Resumed(LockNode node) implements LocalEvent {}
 

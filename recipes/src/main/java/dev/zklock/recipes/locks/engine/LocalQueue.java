@@ -34,11 +34,12 @@ public final class LocalQueue {
      *    exclusive; a writer's, shared), the node passes at most maxPasses times and for maxTime; the next release past
      *    either bound ends the node and the first waiter leads the rest to a new one at the back. Readers stop joining
      *    at once (LocalQueueTest, CohortLockTest.release_withAWaiterOfAnotherClientKnown_...).
-     * 5. Our node known gone: a listing without it, a failed listing of a missing lock path, LOST from the tracker, or
-     *    a grant that Admission finds LOST. The node is dropped at once (its holds are LOST; a listing that found it
-     *    gone tells the tracker so), and the waiters lead to a new node. A change of the children may be our node's
-     *    deletion: from the child event until the listing that follows answers, nothing is granted; a release keeps
-     *    the node for that answer (CohortLockTest.strangerDeletesTheNode_...).
+     * 5. Our node known gone: the data watch the cohort keeps on its own node fires NodeDeleted (or its read finds no
+     *    node), a listing does not hold it, a listing finds the lock path gone, the tracker says LOST, or Admission
+     *    finds a grant LOST. The node is dropped at once (its holds are LOST: what the cohort learned itself it tells
+     *    the tracker), and the waiters lead to a new node. The node's own watch is what makes this hold while the
+     *    bounds run and no child watch is kept: a stranger's delete of our node stops local passing as soon as its
+     *    event arrives, whatever else the cohort knows (AdmissionTest.strangerDeletesTheCohortsNode_...).
      * 6. Caching: the last local release keeps the node for keepIdle while no conflicting node is known; an acquire in
      *    that time takes it with no request (and asks Admission). An exclusive idle node goes on any change of the
      *    children, without a listing: the arriving waiter gets in one delete after our event.
@@ -77,7 +78,6 @@ public final class LocalQueue {
     private int passesInConflict;
     private boolean listing; // a listing with a child watch is on its way for node
     private boolean watched; // a child watch is set for node and has not fired
-    private boolean unsure; // the children changed and the listing that follows has not answered
     private boolean joinable; // shared: the last listing found no writer behind node
     private long joinableSince;
     private boolean idle; // node is kept idle, its expiry scheduled
@@ -121,12 +121,21 @@ public final class LocalQueue {
             if (lost.node() == node) {
                 dropLost(out);
             }
+        } else if (event instanceof LocalEvent.NodeDeleted deleted) {
+            if (deleted.node() == node) {
+                out.add(new LocalCommand.Lose(node));
+                dropLost(out);
+            }
         } else if (event instanceof LocalEvent.Resumed resumed) {
-            if (resumed.node() == node && cares()) {
-                watch(out);
+            if (resumed.node() == node) {
+                out.add(new LocalCommand.WatchNode(node)); // set again in case it was never set while down
+                if (cares()) {
+                    watch(out);
+                }
             }
         } else if (event instanceof LocalEvent.IdleExpired expired) {
             if (expired.node() == node && isIdle()) {
+                idle = false; // its timer has run
                 endNode(out);
             }
         } else if (event instanceof LocalEvent.Revoked revocation) {
@@ -167,7 +176,7 @@ public final class LocalQueue {
             return;
         }
         if (!waiting.isEmpty()) {
-            if (unsure || (shared && !conflict && mayGrantMore())) {
+            if (shared && !conflict && mayGrantMore()) {
                 list(out); // the listing (under way, or sent now) lets them in, or leads them to a new node
                 return;
             }
@@ -179,7 +188,7 @@ public final class LocalQueue {
             leadNext(out);
             return;
         }
-        if (keepIdleNanos > 0 && !conflict && (shared || !unsure) && mayGrantMore() && beside == 0) {
+        if (keepIdleNanos > 0 && !conflict && mayGrantMore() && beside == 0) {
             idle = true;
             out.add(new LocalCommand.KeepIdle(node, keepIdleNanos));
             watch(out);
@@ -213,11 +222,11 @@ public final class LocalQueue {
         passesInConflict = 0;
         listing = false;
         watched = false;
-        unsure = false;
         joinable = false; // until the first listing shows no writer behind the node
         idle = false;
         revoked = false;
         beside = 0;
+        out.add(new LocalCommand.WatchNode(taken));
         if (shared) {
             while (!waiting.isEmpty() && mayGrantMore()) {
                 grantAndWake(waiting.pollFirst(), out);
@@ -264,8 +273,7 @@ public final class LocalQueue {
             endNode(out); // any change: let the arriving waiter in without a listing first
             return;
         }
-        unsure = true; // it may be our own node that went
-        joinable = false;
+        joinable = false; // readers wait for the listing that tells whether a writer queued
         if (cares()) {
             watch(out);
         }
@@ -278,7 +286,6 @@ public final class LocalQueue {
         }
         listing = false;
         watched = true;
-        unsure = false;
         List<String> sorted = driver.sort(listed.children());
         int ours = sorted.indexOf(node.name());
         if (ours < 0) {
@@ -319,7 +326,6 @@ public final class LocalQueue {
         }
         // The connection failed: every grant waits in Admission until the tracker settles the node, and the watch is
         // set again when the node is HELD again (Resumed).
-        unsure = false;
         letWaitersIn(failed.now(), out);
     }
 
@@ -335,7 +341,7 @@ public final class LocalQueue {
         }
     }
 
-    /** No conflict known, and nothing unsure: readers join, or a waiter that waited for the answer gets the node. */
+    /** No conflict known: readers join, or a waiter that waited for the answer gets the node. */
     private void letWaitersIn(long now, List<LocalCommand> out) {
         if (shared) {
             if (!mayGrantMore()) {
@@ -374,7 +380,7 @@ public final class LocalQueue {
     }
 
     private boolean mayTakeAtOnce() {
-        if (node == null || leader != null || !waiting.isEmpty() || conflict || unsure || !mayGrantMore()) {
+        if (node == null || leader != null || !waiting.isEmpty() || conflict || !mayGrantMore()) {
             return false;
         }
         return shared ? joinable : holders == 0 && beside == 0;
@@ -484,7 +490,6 @@ public final class LocalQueue {
         holders = 0;
         listing = false;
         watched = false;
-        unsure = false;
         joinable = false;
         conflict = false;
     }
@@ -515,7 +520,12 @@ public final class LocalQueue {
 
     /** Tells whether local readers may join the held node now, with no request; for tests. */
     public boolean admitsJoins() {
-        return node != null && joinable && !unsure && !conflict;
+        return node != null && joinable && !conflict;
+    }
+
+    /** Tells whether the node may still pass locally: not asked to let go, passes left; for tests. */
+    public boolean admitsPasses() {
+        return node != null && mayGrantMore();
     }
 
     /** Returns the cohort's node, or null; for tests. */

@@ -91,6 +91,7 @@ public final class LockCore {
      * @return the hold, admitted, or empty if the deadline passed first (nothing left behind)
      */
     public Optional<Hold> acquire(Deadline deadline) throws InterruptedException {
+        Checks.requireStarted(path.client(), path.path());
         long start = System.nanoTime();
         Optional<Hold> hold =
                 cohort == null ? entry.take(deadline).map(node -> new Hold(node, 0)) : cohort.acquire(deadline);
