@@ -1,5 +1,6 @@
 package dev.zklock.recipes.test;
 
+import dev.zklock.recipes.locks.FencingToken;
 import dev.zklock.recipes.locks.ZkReadWriteLock;
 import dev.zklock.recipes.locks.ZkReentrantLock;
 import java.time.Duration;
@@ -97,7 +98,7 @@ final class CohortContender implements Contender {
         Owner owner = known;
         if (owner == null || !owner.node().equals(node) || owner.token() != ours) {
             Stat stat = Sessions.statQuietly(client, node);
-            if (stat == null || stat.getCzxid() != ours) {
+            if (stat == null || stat.getCzxid() != FencingToken.creationZxid(ours)) {
                 return Optional.of(List.of()); // the node is gone (the hold is lost) or cannot be read now
             }
             owner = new Owner(node, ours, stat.getEphemeralOwner());

@@ -1,5 +1,6 @@
 package dev.zklock.recipes.test;
 
+import dev.zklock.recipes.locks.FencingToken;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -46,7 +47,7 @@ final class CuratorMutexContender implements Contender {
             return Optional.of(List.of());
         }
         return Optional.of(List.of(new SafetyMonitor.Claim(
-                path, SafetyMonitor.Mode.EXCLUSIVE, stat.getCzxid(), stat.getEphemeralOwner())));
+                path, SafetyMonitor.Mode.EXCLUSIVE, FencingToken.of(stat.getCzxid(), 0), stat.getEphemeralOwner())));
     }
 
     @Override

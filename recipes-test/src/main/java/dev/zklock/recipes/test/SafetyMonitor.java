@@ -1,5 +1,6 @@
 package dev.zklock.recipes.test;
 
+import dev.zklock.recipes.locks.FencingToken;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -22,12 +23,12 @@ import org.apache.zookeeper.data.Stat;
  * (readers excepted among themselves, and a semaphore's lease holders up to its lease count), a fencing token that goes backwards on a path, a lock node left behind after
  * everyone is done, and a waiter that never finished.
  *
- * <p>The token rule is the one zklock documents: tokens never go backwards. A hold whose token is smaller than the
- * newest token of a hold it must follow is a regression; an equal token is not. Equal tokens are what a lock with local
- * hand-off gives consecutive holders of one node (a release passes the node to another thread of the process, with no
- * ZooKeeper request, and the node's creation zxid stays), what the local readers of one read node share, and what a
- * cached node gives the next holder; the monitor counts such holds as {@linkplain SafetyReport#sameNodeHolds() holds on
- * the node before}, not as violations. Two holds on one node at once are still an overlap, whoever holds.
+ * <p>The token rule is the one zklock documents ({@link FencingToken}): every hold has a token of its own, larger than
+ * that of every hold it follows. An exclusive or write hold whose token is not larger than the newest token of the path
+ * is a regression, and so is a read or lease whose token is smaller than the newest exclusive one. A lock with local
+ * hand-off passes one node among the threads of its process, each pass with the node's next token; the monitor counts
+ * a hold whose node (its token's creation zxid) is the newest hold's as a {@linkplain SafetyReport#sameNodeHolds() hold
+ * on the node before}. Two holds on one node at once are still an overlap, whoever holds.
  *
  * <p>The code under test tells the monitor what happens: {@link #enter} right after an acquire returns and
  * {@link Hold#exit()} right before the release, so that the recorded hold lies inside the real one and any overlap
@@ -194,8 +195,9 @@ public final class SafetyMonitor {
      * Records that {@code owner} holds {@code claim} from now on, and checks it against the live holds of the path: any
      * of them that conflicts with it (not both reads, not the same owner) is an overlap; a token smaller than the newest
      * token it must follow is a regression (an exclusive or write hold follows every earlier hold of the path, a read
-     * follows every earlier write or exclusive hold), while a token equal to it is not: tokens never go backwards, and a
-     * lock that passes its node locally gives consecutive holders the same token. A claim whose session has already
+     * follows every earlier write or exclusive hold), and so is an exclusive hold's token equal to it: every hold has a
+     * token of its own, and a lock that passes its node locally gives the next holder the next token of the node
+     * ({@link FencingToken}), which the monitor counts as a hold on the node before. A claim whose session has already
      * ended is recorded as lost and checked for nothing.
      *
      * @param owner the holder's name, unique among holders that hold on their own
@@ -230,16 +232,18 @@ public final class SafetyMonitor {
                         "too many leases on %s: %s (%s) entered as lease %d of at most %d",
                         claim.lockPath(), owner, claim, leases, claim.leases());
             }
-            // Reads and leases share: they need only follow the exclusive holds, whatever order they enter in. An equal
-            // token is a hold on the node before (a cohort's local pass).
-            long floor = claim.mode().sharesWith(claim.mode()) ? state.maxExclusiveToken : state.maxToken;
-            if (claim.token() < floor) {
+            // Reads and leases share: they need only follow the exclusive holds, whatever order they enter in. Every
+            // hold has a token of its own (a cohort's local pass adds one), so an exclusive hold must come after.
+            boolean shares = claim.mode().sharesWith(claim.mode());
+            long floor = shares ? state.maxExclusiveToken : state.maxToken;
+            if (claim.token() < floor || (!shares && floor != 0 && claim.token() == floor)) {
                 tokenRegressions++;
                 violation(
                         "token regression on %s: %s (%s) entered after a hold with token %d",
                         claim.lockPath(), owner, claim, floor);
             }
-            if (claim.token() == state.maxToken) {
+            if (state.maxToken != 0
+                    && FencingToken.creationZxid(claim.token()) == FencingToken.creationZxid(state.maxToken)) {
                 sameNodeHolds++;
                 hold.sameNodeAsBefore = true;
             }

@@ -8,13 +8,12 @@ import java.util.List;
  *
  * @param holds holds entered
  * @param lostHolds holds whose session ended while they were held (or before they were recorded): lost, not broken
- * @param sameNodeHolds holds whose fencing token equalled the newest of their path: the node of a hold before them,
- *     passed on locally, cached, or shared by local readers (not a violation: tokens never go backwards, and these did
- *     not)
+ * @param sameNodeHolds holds on the node of the newest hold of their path (the same creation zxid in their tokens):
+ *     passed on locally, cached, or shared by local readers (not a violation: each has a larger token of that node)
  * @param waits acquires started
  * @param overlaps pairs of live, conflicting holds of one path at once
- * @param tokenRegressions holds whose fencing token was smaller than the newest of a hold they must follow (tokens
- *     must never go backwards; an equal token is a hold on the same node, see {@code sameNodeHolds})
+ * @param tokenRegressions holds whose fencing token was not larger than the newest of a hold they must follow
+ *     (smaller, for a read or a lease after exclusive holds): every hold has a token of its own, and it grows
  * @param leakedNodes lock nodes left behind after everyone was done
  * @param stuckWaiters acquires that had not finished when the report was taken
  * @param firstViolations the first violations, in the order seen, stuck waiters last

@@ -1,5 +1,6 @@
 package dev.zklock.recipes.test;
 
+import dev.zklock.recipes.locks.FencingToken;
 import dev.zklock.recipes.locks.ZkExclusiveLock;
 import dev.zklock.recipes.locks.ZkLease;
 import dev.zklock.recipes.locks.ZkSemaphore;
@@ -130,7 +131,7 @@ final class SemaphoreContender implements Contender {
             session = held.owner().find();
         } else {
             Stat stat = Sessions.statQuietly(client, ZKPaths.makePath(path, "leases", held.node()));
-            token = stat == null ? 0 : stat.getCzxid();
+            token = stat == null ? 0 : FencingToken.of(stat.getCzxid(), 0);
             session = stat == null ? OptionalLong.empty() : OptionalLong.of(stat.getEphemeralOwner());
         }
         if (session.isEmpty()) {

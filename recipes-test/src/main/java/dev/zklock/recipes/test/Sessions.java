@@ -1,5 +1,6 @@
 package dev.zklock.recipes.test;
 
+import dev.zklock.recipes.locks.FencingToken;
 import java.util.List;
 import java.util.OptionalLong;
 import org.apache.curator.framework.CuratorFramework;
@@ -31,7 +32,7 @@ final class Sessions {
     }
 
     /**
-     * Returns the session that owns the child of {@code lockPath} created at {@code token} (its creation zxid), or
+     * Returns the session that owns the child of {@code lockPath} whose hold has fencing {@code token}, or
      * empty if it is no longer there or cannot be read now. One listing and one request per child.
      */
     static OptionalLong ownerOf(CuratorFramework client, String lockPath, long token) throws InterruptedException {
@@ -45,7 +46,7 @@ final class Sessions {
         }
         for (String child : children) {
             Stat stat = statQuietly(client, ZKPaths.makePath(lockPath, child));
-            if (stat != null && stat.getCzxid() == token) {
+            if (stat != null && stat.getCzxid() == FencingToken.creationZxid(token)) {
                 return OptionalLong.of(stat.getEphemeralOwner());
             }
         }

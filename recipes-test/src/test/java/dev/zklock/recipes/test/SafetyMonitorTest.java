@@ -6,6 +6,7 @@ import static dev.zklock.recipes.test.SafetyMonitor.Mode.WRITE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.zklock.recipes.locks.FencingToken;
 import dev.zklock.recipes.test.SafetyMonitor.Claim;
 import dev.zklock.recipes.test.SafetyMonitor.Hold;
 import java.time.Duration;
@@ -166,10 +167,10 @@ final class SafetyMonitorTest {
     }
 
     @Test
-    void enter_sameTokenAsTheHoldBefore_isNoRegressionAndCountsAsAHoldOnTheSameNode() {
-        Hold first = monitor.enter("t1", new Claim(PATH, EXCLUSIVE, 12, 1));
+    void enter_theNextPassOfTheNodeBefore_isNoRegressionAndCountsAsAHoldOnTheSameNode() {
+        Hold first = monitor.enter("t1", new Claim(PATH, EXCLUSIVE, FencingToken.of(12, 0), 1));
         first.exit();
-        Hold passed = monitor.enter("t2", new Claim(PATH, EXCLUSIVE, 12, 1)); // a local pass keeps the node's token
+        Hold passed = monitor.enter("t2", new Claim(PATH, EXCLUSIVE, FencingToken.of(12, 1), 1)); // a local pass
         passed.exit();
 
         SafetyReport report = monitor.report();
@@ -181,10 +182,21 @@ final class SafetyMonitorTest {
     }
 
     @Test
-    void enter_sameTokenWhileTheHoldBeforeStillHolds_isAnOverlap() {
-        Hold first = monitor.enter("t1", new Claim(PATH, EXCLUSIVE, 12, 1));
+    void enter_sameTokenAsTheExclusiveHoldBefore_countsARegression() {
+        monitor.enter("t1", new Claim(PATH, EXCLUSIVE, FencingToken.of(12, 0), 1))
+                .exit();
 
-        monitor.enter("t2", new Claim(PATH, EXCLUSIVE, 12, 1));
+        monitor.enter("t2", new Claim(PATH, EXCLUSIVE, FencingToken.of(12, 0), 1))
+                .exit();
+
+        assertThat(monitor.report().tokenRegressions()).isEqualTo(1);
+    }
+
+    @Test
+    void enter_sameNodeWhileTheHoldBeforeStillHolds_isAnOverlap() {
+        Hold first = monitor.enter("t1", new Claim(PATH, EXCLUSIVE, FencingToken.of(12, 0), 1));
+
+        monitor.enter("t2", new Claim(PATH, EXCLUSIVE, FencingToken.of(12, 1), 1));
 
         SafetyReport report = monitor.report();
         assertThat(report.overlaps()).isEqualTo(1);
@@ -194,10 +206,13 @@ final class SafetyMonitorTest {
 
     @Test
     void enter_tokenBelowTheNewestAfterHoldsOnOneNode_countsARegression() {
-        monitor.enter("t1", new Claim(PATH, EXCLUSIVE, 12, 1)).exit();
-        monitor.enter("t2", new Claim(PATH, EXCLUSIVE, 12, 1)).exit();
+        monitor.enter("t1", new Claim(PATH, EXCLUSIVE, FencingToken.of(12, 0), 1))
+                .exit();
+        monitor.enter("t2", new Claim(PATH, EXCLUSIVE, FencingToken.of(12, 1), 1))
+                .exit();
 
-        monitor.enter("bob", new Claim(PATH, EXCLUSIVE, 11, 2)).exit();
+        monitor.enter("bob", new Claim(PATH, EXCLUSIVE, FencingToken.of(11, 0), 2))
+                .exit();
 
         assertThat(monitor.report().tokenRegressions()).isEqualTo(1);
     }

@@ -108,7 +108,8 @@ public final class ZkExclusiveLock extends AbstractZkLock {
      * Creates a lock on {@code path} in the semaphore-mutex layout of Curator's {@code InterProcessSemaphoreMutex}: a
      * semaphore of one lease, which excludes an {@code InterProcessSemaphoreMutex} on the same path, both ways, and
      * does not exclude a mutex-layout lock there (see the class documentation). Every method behaves as in the mutex
-     * layout; {@link #participantNodes()} lists the leases, and the fencing token is the lease node's creation zxid.
+     * layout; {@link #participantNodes()} lists the leases, and the fencing token is made of the lease node's creation
+     * zxid ({@link FencingToken}).
      * No ZooKeeper call; the client need not be started yet.
      *
      * @param client the client to use; its namespace, ACL provider and default node data apply

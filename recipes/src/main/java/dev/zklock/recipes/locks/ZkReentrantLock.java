@@ -42,19 +42,24 @@ import org.apache.curator.framework.recipes.locks.RevocationListener;
  *   <li>an acquire that gives up (timeout, interrupt, error): one delete, and one watch removal if it was waiting.
  * </ul>
  *
- * <p>One watch is held while waiting, none while holding.
+ * <p>One watch is held while waiting, none while holding (a revocable hold keeps one data watch on its node).
  *
  * <p>Built with {@link #builder(CuratorFramework, String)} and {@link ZkLockBuilder#localHandOff()}, the threads of
  * this process that share the instance pass the lock among themselves behind one node, with no request per pass, within
  * a bound once another process waits; with {@link ZkLockBuilder#keepIdle(Duration)} the node is also kept while idle.
- * The costs above then apply per node, not per acquisition; see {@link ZkLockBuilder}.
+ * The costs above then apply per node, not per acquisition, plus one data read per node that watches the node itself,
+ * and the child watch of the lock path while local threads wait or the node is kept; see {@link ZkLockBuilder}.
  *
  * <h2>Failure behaviour</h2>
  *
  * <p>The node is ephemeral: the lock is held while the session that created it lives. A lost connection that comes
  * back within the session timeout changes nothing; while the connection is SUSPENDED the holder cannot know whether
  * the session survives, so work that must never overlap should be fenced with {@link #fencingToken()}, which grows
- * with every acquisition of the path across the whole ensemble. If the session expires, the node is gone and another
+ * with every acquisition of the path across the whole ensemble. A hold is granted only while the client is started,
+ * the connection is up and our node is ours and HELD: a node granted while the connection is suspended is held only
+ * once the reconnect finds it standing (the acquire waits for that within its timeout, then gives up and deletes it),
+ * and a client closed while an acquire waits ends it with {@link IllegalStateException} ({@code AdmissionTest},
+ * {@code SessionFaultsTest}). If the session expires, the node is gone and another
  * client may take the lock. A waiter whose session expires enters the queue again with a new node. An interrupted or
  * timed-out acquire, and one that fails, deletes its node before returning; release deletes with a guaranteed delete,
  * handed to Curator's background retry if the connection is down, so the node never outlives the hold for longer than

@@ -78,12 +78,12 @@ public final class Cohort implements LockPath.NodeEvents {
         if (Thread.interrupted()) {
             throw new InterruptedException("interrupted before acquiring lock '" + path.path() + "'");
         }
-        LocalQueue.Waiter waiter = new LocalQueue.Waiter(Thread.currentThread());
+        LocalWaiter waiter = new LocalWaiter(Thread.currentThread());
         run(new LocalEvent.Acquire(waiter, System.nanoTime()));
         boolean parked = false;
         while (true) {
-            LocalQueue.Status status = waiter.status();
-            if (status == LocalQueue.Status.GRANTED) {
+            LocalWaiter.Status status = waiter.status();
+            if (status == LocalWaiter.Status.GRANTED) {
                 if (parked) {
                     // Woken by the releasing thread, which may have lost its processor to us before its release()
                     // returned: let it go on first, so that code which marks its critical section over on the line
@@ -98,19 +98,19 @@ public final class Cohort implements LockPath.NodeEvents {
                 parked = false;
                 continue; // the node was lost: waiting again, or leading
             }
-            if (status == LocalQueue.Status.LEAD) {
+            if (status == LocalWaiter.Status.LEAD) {
                 return lead(waiter, deadline);
             }
             if (Thread.interrupted()) {
                 run(new LocalEvent.GiveUp(waiter, true));
-                if (waiter.status() == LocalQueue.Status.GRANTED) {
+                if (waiter.status() == LocalWaiter.Status.GRANTED) {
                     release(waiter.hold()); // granted as the interrupt came: pass it on, the interrupt wins
                 }
                 throw new InterruptedException("interrupted while waiting for lock '" + path.path() + "'");
             }
             if (deadline.hasPassed()) {
                 run(new LocalEvent.GiveUp(waiter, false));
-                if (waiter.status() == LocalQueue.Status.WAITING) {
+                if (waiter.status() == LocalWaiter.Status.WAITING) {
                     return Optional.empty();
                 }
                 continue; // granted, or made leader, as the deadline passed: one check, or one whole try
@@ -150,39 +150,39 @@ public final class Cohort implements LockPath.NodeEvents {
 
     /** Tells whether the cohort holds a node or has threads waiting on it: a registry must not forget the lock. */
     public boolean isActive() {
-        return read(() -> queue.isActive());
+        return read(() -> queue.view().active());
     }
 
     /** Returns how many local threads wait; for tests and monitoring. */
     public int waitingCount() {
-        return read(() -> queue.waitingCount());
+        return read(() -> queue.view().waiting());
     }
 
     /** Tells whether a conflicting node is known behind the cohort's node (the bounds run); for tests. */
     public boolean knowsOtherWaiter() {
-        return read(() -> queue.knowsOtherWaiter());
+        return read(() -> queue.view().conflictKnown());
     }
 
     /** Tells whether local readers may join the held node now, with no request; for tests. */
     public boolean admitsJoins() {
-        return read(() -> queue.admitsJoins());
+        return read(() -> queue.view().joinable());
     }
 
     /** Tells whether the node may still pass locally (not asked to let go, passes left); for tests. */
     public boolean admitsPasses() {
-        return read(() -> queue.admitsPasses());
+        return read(() -> queue.view().passable());
     }
 
     /** Returns the cohort's node, or null; for tests. */
     public LockNode node() {
-        return read(() -> queue.node());
+        return read(() -> queue.view().node());
     }
 
     /**
      * Asks {@link Admission} for a grant: the hold once admitted; null if the node was lost (the waiter waits again);
      * empty if the deadline passed while the connection was down (the node is given back).
      */
-    private Optional<Hold> admit(LocalQueue.Waiter waiter, Deadline deadline) throws InterruptedException {
+    private Optional<Hold> admit(LocalWaiter waiter, Deadline deadline) throws InterruptedException {
         Hold hold = waiter.hold();
         Admission.Verdict verdict;
         try {
@@ -211,7 +211,7 @@ public final class Cohort implements LockPath.NodeEvents {
     }
 
     /** Takes a node for the cohort; on success the leader holds it, and (shared) every local waiter with it. */
-    private Optional<Hold> lead(LocalQueue.Waiter leader, Deadline deadline) throws InterruptedException {
+    private Optional<Hold> lead(LocalWaiter leader, Deadline deadline) throws InterruptedException {
         Optional<LockNode> taken;
         try {
             taken = entry.take(deadline);

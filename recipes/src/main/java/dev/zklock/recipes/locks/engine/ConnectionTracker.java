@@ -76,10 +76,15 @@ public final class ConnectionTracker implements ConnectionStateListener {
         return change;
     }
 
-    /** Makes the hold of {@code node} LOST (its node was found gone), telling its listeners. */
+    /**
+     * Makes the hold of {@code node} LOST (its node was found gone), telling its listeners on the common fork-join pool:
+     * the news may come on ZooKeeper's event thread, where no listener runs.
+     */
     public void lose(LockNode node, String why) {
-        moveAll(List.of(node), LockState.LOST, why);
-        signal();
+        ForkJoinPool.commonPool().execute(() -> {
+            moveAll(List.of(node), LockState.LOST, why);
+            signal();
+        });
     }
 
     /** The client is closing: every held lock is LOST, and every session has ended. */

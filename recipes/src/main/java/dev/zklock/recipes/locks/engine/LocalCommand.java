@@ -7,7 +7,7 @@ import org.apache.zookeeper.Watcher;
  */
 public sealed interface LocalCommand {
     /** Wake {@code waiter}'s thread: it was granted the node, made leader, or must look again. */
-    record Wake(LocalQueue.Waiter waiter) implements LocalCommand {}
+    record Wake(LocalWaiter waiter) implements LocalCommand {}
 
     /** List the lock path with a child watch for {@code node}: one request. */
     record List(LockNode node) implements LocalCommand {}

@@ -11,22 +11,22 @@ import org.apache.zookeeper.Watcher;
  */
 public sealed interface LocalEvent {
     /** A local thread asks for a hold; it waits as {@code waiter} unless granted at once. */
-    record Acquire(LocalQueue.Waiter waiter, long now) implements LocalEvent {}
+    record Acquire(LocalWaiter waiter, long now) implements LocalEvent {}
 
     /** A local holder ends its hold of {@code node}. */
     record Release(LockNode node, long now) implements LocalEvent {}
 
     /** A waiting thread gives up: its deadline passed, or it was {@code interrupted}. */
-    record GiveUp(LocalQueue.Waiter waiter, boolean interrupted) implements LocalEvent {}
+    record GiveUp(LocalWaiter waiter, boolean interrupted) implements LocalEvent {}
 
     /** The leader's acquisition took {@code node} for the cohort, admitted; the leader holds it. */
-    record NodeTaken(LocalQueue.Waiter leader, LockNode node, long now) implements LocalEvent {}
+    record NodeTaken(LocalWaiter leader, LockNode node, long now) implements LocalEvent {}
 
     /** The leader's acquisition ended without a node (deadline, interrupt, error). */
-    record LeadEnded(LocalQueue.Waiter leader) implements LocalEvent {}
+    record LeadEnded(LocalWaiter leader) implements LocalEvent {}
 
     /** A thread granted {@code node} found it LOST when it asked {@link Admission}: it waits again. */
-    record GrantLost(LocalQueue.Waiter waiter, LockNode node) implements LocalEvent {}
+    record GrantLost(LocalWaiter waiter, LockNode node) implements LocalEvent {}
 
     /** The children of the lock path changed: the child watch set for {@code node} fired. */
     record ChildrenChanged(LockNode node) implements LocalEvent {}

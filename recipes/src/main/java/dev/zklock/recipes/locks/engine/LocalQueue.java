@@ -10,56 +10,41 @@ import org.apache.zookeeper.KeeperException.Code;
 
 /**
  * The local queue of a cohort: the threads of one process that use one lock object, queued behind a single node of the
- * ZooKeeper queue (lock cohorting, Dice, Marathe and Shavit, with glock-style caching of an idle node). A state
- * machine: its {@link Cohort} runner tells it each {@link LocalEvent} and carries out the {@link LocalCommand}s it
- * answers. It does no I/O, reads no clock and parks no thread, so {@code LocalQueueTest} walks its outcome tables
- * without ZooKeeper. Not thread-safe: the runner confines it to one thread at a time (its JVM lock).
+ * ZooKeeper queue (lock cohorting, with caching of an idle node). A state machine: its {@link Cohort} runner tells it
+ * each {@link LocalEvent} and carries out the {@link LocalCommand}s it answers; no I/O, no clock, no parked thread
+ * ({@code LocalQueueTest}). Not thread-safe: the runner confines it to one thread at a time (its JVM lock).
  */
 public final class LocalQueue {
     /*
      * Implementation notes.
      *
      * 1. The cohort holds at most one node. A thread that finds no node and no leader leads: it takes a node with the
-     *    lock's own entry (the engine's acquisition, its deadline, its cleanup, its admission), and the node is the
-     *    cohort's from then on. A leader that ends without a node hands the lead to the next waiter (LocalQueueTest,
-     *    CohortLockTest.acquire_leaderGivesUpWhileLocalThreadsWait_theNextLeadsThemToTheLock).
-     * 2. A grant here only names the node and the pass: the granted thread asks Admission before it holds, as every
-     *    grant does, and gives the node back (a Release) if the deadline passes while the connection is down, or waits
-     *    again (GrantLost) if the node is lost (AdmissionTest).
+     *    lock's own entry (the engine's acquisition and admission), the cohort's from then on. A leader that ends with
+     *    no node hands the lead on (CohortLockTest.acquire_leaderGivesUpWhileLocalThreadsWait_...).
+     * 2. A grant names the node and the pass only: the thread asks Admission before it holds, as every grant does, and
+     *    gives the node back (Release) if its deadline passes while the connection is down, or waits again (GrantLost)
+     *    if the node is lost (AdmissionTest).
      * 3. Local order is FIFO. A release with a local waiter passes the node to the first, with no request; a shared
-     *    (read) cohort lets every local reader hold the node at once. Every grant of a node counts a pass, which makes
-     *    the hold's fencing token (FencingToken): a node passes at most PASSES_PER_NODE - 1 times, then goes.
-     * 4. Bounded unfairness: while the cohort cares (a local waiter, a shared node, an idle node) it keeps one child
-     *    watch on the lock path, set with a listing. Once a listing shows a conflicting node behind ours (any node,
-     *    exclusive; a writer's, shared), the node passes at most maxPasses times and for maxTime; the next release past
-     *    either bound ends the node and the first waiter leads the rest to a new one at the back. Readers stop joining
-     *    at once (LocalQueueTest, CohortLockTest.release_withAWaiterOfAnotherClientKnown_...).
+     *    (read) cohort lets its readers hold the node at once. Each grant of a node counts a pass, which makes the
+     *    hold's fencing token (FencingToken): a node passes at most PASSES_PER_NODE - 1 times, then goes.
+     * 4. Bounded unfairness: while the cohort cares (a local waiter, a shared node, an idle node) it keeps a child watch
+     *    on the lock path, set with a listing. Once a listing shows a conflicting node behind ours (any, exclusive; a
+     *    writer's, shared), the node passes at most maxPasses times and for maxTime, then goes, and the first waiter
+     *    leads the rest to a new one at the back. Readers stop joining at once (LocalQueueTest, CohortLockTest).
      * 5. Our node known gone: the data watch the cohort keeps on its own node fires NodeDeleted (or its read finds no
-     *    node), a listing does not hold it, a listing finds the lock path gone, the tracker says LOST, or Admission
-     *    finds a grant LOST. The node is dropped at once (its holds are LOST: what the cohort learned itself it tells
-     *    the tracker), and the waiters lead to a new node. The node's own watch is what makes this hold while the
-     *    bounds run and no child watch is kept: a stranger's delete of our node stops local passing as soon as its
-     *    event arrives, whatever else the cohort knows (AdmissionTest.strangerDeletesTheCohortsNode_...).
-     * 6. Caching: the last local release keeps the node for keepIdle while no conflicting node is known; an acquire in
-     *    that time takes it with no request (and asks Admission). An exclusive idle node goes on any change of the
-     *    children, without a listing: the arriving waiter gets in one delete after our event.
-     * 7. Shared joins need a fresh listing: a reader joins the held read node with no request only while the last
-     *    listing found no writer behind it, and for at most maxTime after it: then one listing is sent and new readers
-     *    wait for it (a writer's create gets through while they wait: CohortLockTest.readLock_...).
-     * 8. A revocation request ends local passing: the node goes after its current holders, and the waiters lead to a
-     *    new node behind the requester. A write node with a read node beside it (a downgrade) never passes and is never
-     *    kept idle: the read node ranks with it, so the next local writer would hold beside a reader.
+     *    node), a listing lacks it or finds the lock path gone, the tracker says LOST, or Admission finds a grant LOST.
+     *    The node is dropped at once (its holds are LOST: what the cohort learned itself it tells the tracker), and the
+     *    waiters lead to a new node. The node's own watch keeps this true while the bounds run and no child watch is
+     *    kept (AdmissionTest.strangerDeletesTheCohortsNode_...).
+     * 6. Caching: the last release keeps the node for keepIdle while no conflicting node is known; an acquire then takes
+     *    it with no request (and asks Admission). An exclusive idle node goes on any change of the children, with no
+     *    listing first: the arriving waiter gets in one delete after our event.
+     * 7. Shared joins need a fresh listing: a reader joins with no request only while the last listing found no writer
+     *    behind the node, for at most maxTime after it; then one listing, which new readers wait for (CohortLockTest).
+     * 8. A revocation request ends local passing: the node goes after its holders, and the waiters lead to a new node
+     *    behind the requester. A write node with a read node beside it (a downgrade) never passes and is never kept
+     *    idle: the read node ranks with it, so the next local writer would hold beside a reader.
      */
-
-    /** What a waiting thread is told: how its wait ends. */
-    public enum Status {
-        /** Waiting in the local queue. */
-        WAITING,
-        /** Granted the node: it asks {@link Admission}, then holds. */
-        GRANTED,
-        /** To take a node for the cohort. */
-        LEAD
-    }
 
     private final boolean shared;
     private final int maxPasses;
@@ -67,13 +52,13 @@ public final class LocalQueue {
     private final long keepIdleNanos;
     private final LockDriver driver;
 
-    private final ArrayDeque<Waiter> waiting = new ArrayDeque<>();
+    private final ArrayDeque<LocalWaiter> waiting = new ArrayDeque<>();
     private final Map<LockNode, int[]> retired = new IdentityHashMap<>(); // dropped nodes still held: holders left
-    private Waiter leader; // takes a node for the cohort; null when none does
+    private LocalWaiter leader; // takes a node for the cohort; null when none does
     private LockNode node; // the cohort's node, or null
     private int holders; // local holders of node
     private int passes; // holds granted on node so far
-    private boolean conflict; // a conflicting node is known behind node: the bounds run
+    private boolean conflict; // a conflicting node is known behind node: the bounds run, from then, for passes
     private long conflictSince;
     private int passesInConflict;
     private boolean listing; // a listing with a child watch is on its way for node
@@ -119,12 +104,12 @@ public final class LocalQueue {
             listingFailed(failed, out);
         } else if (event instanceof LocalEvent.NodeLost lost) {
             if (lost.node() == node) {
-                dropLost(out);
+                endAndLead(out);
             }
         } else if (event instanceof LocalEvent.NodeDeleted deleted) {
             if (deleted.node() == node) {
                 out.add(new LocalCommand.Lose(node));
-                dropLost(out);
+                endAndLead(out);
             }
         } else if (event instanceof LocalEvent.Resumed resumed) {
             if (resumed.node() == node) {
@@ -149,7 +134,7 @@ public final class LocalQueue {
         }
     }
 
-    private void acquire(Waiter waiter, long now, List<LocalCommand> out) {
+    private void acquire(LocalWaiter waiter, long now, List<LocalCommand> out) {
         closeExpiredJoins(now, out);
         if (mayTakeAtOnce()) {
             grant(waiter);
@@ -184,8 +169,7 @@ public final class LocalQueue {
                 pass(out);
                 return;
             }
-            endNode(out);
-            leadNext(out);
+            endAndLead(out);
             return;
         }
         if (keepIdleNanos > 0 && !conflict && mayGrantMore() && beside == 0) {
@@ -197,11 +181,11 @@ public final class LocalQueue {
         endNode(out);
     }
 
-    private void giveUp(Waiter waiter, boolean interrupted, List<LocalCommand> out) {
-        if (waiter.status == Status.GRANTED) {
+    private void giveUp(LocalWaiter waiter, boolean interrupted, List<LocalCommand> out) {
+        if (waiter.status() == LocalWaiter.Status.GRANTED) {
             return; // granted as it gave up: its thread decides what to do with the grant
         }
-        if (waiter.status == Status.LEAD) {
+        if (waiter.status() == LocalWaiter.Status.LEAD) {
             if (interrupted) {
                 leadEnded(waiter, out); // a leader whose deadline passed makes its one try
             }
@@ -210,22 +194,14 @@ public final class LocalQueue {
         waiting.remove(waiter);
     }
 
-    private void nodeTaken(Waiter taker, LockNode taken, List<LocalCommand> out) {
+    private void nodeTaken(LocalWaiter taker, LockNode taken, List<LocalCommand> out) {
         if (taker != leader) {
             throw new AssertionError("node " + taken + " taken by " + taker + ", but the leader is " + leader);
         }
         leader = null;
-        node = taken;
+        node = taken; // the rest of its state was cleared when the node before went (clearNode)
         holders = 1;
         passes = 1;
-        conflict = false;
-        passesInConflict = 0;
-        listing = false;
-        watched = false;
-        joinable = false; // until the first listing shows no writer behind the node
-        idle = false;
-        revoked = false;
-        beside = 0;
         out.add(new LocalCommand.WatchNode(taken));
         if (shared) {
             while (!waiting.isEmpty() && mayGrantMore()) {
@@ -237,7 +213,7 @@ public final class LocalQueue {
         }
     }
 
-    private void leadEnded(Waiter ended, List<LocalCommand> out) {
+    private void leadEnded(LocalWaiter ended, List<LocalCommand> out) {
         if (ended == leader) {
             leader = null;
         }
@@ -246,12 +222,11 @@ public final class LocalQueue {
         }
     }
 
-    private void grantLost(Waiter waiter, LockNode lost, List<LocalCommand> out) {
-        waiter.status = Status.WAITING;
-        waiter.node = null;
+    private void grantLost(LocalWaiter waiter, LockNode lost, List<LocalCommand> out) {
+        waiter.waitAgain();
         if (lost == node) {
             holders--;
-            dropLost(out);
+            endAndLead(out);
         } else {
             endRetired(lost, out);
         }
@@ -290,10 +265,10 @@ public final class LocalQueue {
         int ours = sorted.indexOf(node.name());
         if (ours < 0) {
             out.add(new LocalCommand.Lose(node));
-            dropLost(out);
+            endAndLead(out);
             return;
         }
-        if (conflictBehind(sorted, ours)) {
+        if (NodeNames.conflictsBehind(sorted, ours, shared)) {
             if (!conflict) {
                 conflict = true;
                 conflictSince = listed.now();
@@ -304,8 +279,7 @@ public final class LocalQueue {
                 if (!waiting.isEmpty() && mayPass(listed.now())) {
                     pass(out); // waited for this answer; the bounds start now
                 } else {
-                    endNode(out); // idle, or readers that must queue behind the writer: let it in now
-                    leadNext(out);
+                    endAndLead(out); // idle, or readers that must queue behind the writer: let it in now
                 }
             }
             return;
@@ -321,7 +295,7 @@ public final class LocalQueue {
         watched = false;
         if (failed.code() == Code.NONODE) {
             out.add(new LocalCommand.Lose(node)); // the lock path is gone, and our node with it
-            dropLost(out);
+            endAndLead(out);
             return;
         }
         // The connection failed: every grant waits in Admission until the tracker settles the node, and the watch is
@@ -336,8 +310,7 @@ public final class LocalQueue {
         revoked = true;
         joinable = false;
         if (holders == 0) {
-            endNode(out);
-            leadNext(out);
+            endAndLead(out);
         }
     }
 
@@ -346,8 +319,7 @@ public final class LocalQueue {
         if (shared) {
             if (!mayGrantMore()) {
                 if (holders == 0 && !waiting.isEmpty()) {
-                    endNode(out);
-                    leadNext(out);
+                    endAndLead(out);
                 }
                 return;
             }
@@ -365,8 +337,7 @@ public final class LocalQueue {
             if (mayPass(now)) {
                 pass(out);
             } else {
-                endNode(out);
-                leadNext(out);
+                endAndLead(out);
             }
         }
     }
@@ -414,14 +385,12 @@ public final class LocalQueue {
         grantAndWake(waiting.pollFirst(), out);
     }
 
-    private void grant(Waiter waiter) {
-        waiter.node = node;
-        waiter.pass = passes++;
-        waiter.status = Status.GRANTED;
+    private void grant(LocalWaiter waiter) {
+        waiter.grant(node, passes++);
         holders++;
     }
 
-    private void grantAndWake(Waiter waiter, List<LocalCommand> out) {
+    private void grantAndWake(LocalWaiter waiter, List<LocalCommand> out) {
         grant(waiter);
         out.add(new LocalCommand.Wake(waiter));
     }
@@ -431,7 +400,7 @@ public final class LocalQueue {
             return;
         }
         leader = waiting.pollFirst();
-        leader.status = Status.LEAD;
+        leader.lead();
         out.add(new LocalCommand.Wake(leader));
     }
 
@@ -468,8 +437,8 @@ public final class LocalQueue {
         }
     }
 
-    /** The node is gone: its holds are LOST; they end one by one as their threads release. */
-    private void dropLost(List<LocalCommand> out) {
+    /** Ends the node and has the first waiter lead the rest to a new one (the node may be lost: its holds are LOST). */
+    private void endAndLead(List<LocalCommand> out) {
         endNode(out);
         leadNext(out);
     }
@@ -488,82 +457,37 @@ public final class LocalQueue {
         cancelIdle(out);
         node = null;
         holders = 0;
+        passes = 0;
         listing = false;
         watched = false;
         joinable = false;
         conflict = false;
+        passesInConflict = 0;
+        revoked = false;
+        beside = 0;
     }
 
-    private boolean conflictBehind(List<String> sorted, int ours) {
-        for (int i = ours + 1; i < sorted.size(); i++) {
-            if (!shared || NodeNames.isWriter(sorted.get(i))) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** Tells whether the cohort holds a node, takes one, or has threads waiting: a registry must not forget it. */
-    public boolean isActive() {
-        return node != null || leader != null || !waiting.isEmpty() || !retired.isEmpty();
-    }
-
-    /** Returns how many local threads wait, the leader taking a node among them; for tests and monitoring. */
-    public int waitingCount() {
-        return waiting.size() + (leader != null ? 1 : 0);
-    }
-
-    /** Tells whether a conflicting node is known behind the cohort's node (the bounds run); for tests. */
-    public boolean knowsOtherWaiter() {
-        return conflict;
-    }
-
-    /** Tells whether local readers may join the held node now, with no request; for tests. */
-    public boolean admitsJoins() {
-        return node != null && joinable && !conflict;
-    }
-
-    /** Tells whether the node may still pass locally: not asked to let go, passes left; for tests. */
-    public boolean admitsPasses() {
-        return node != null && mayGrantMore();
-    }
-
-    /** Returns the cohort's node, or null; for tests. */
-    public LockNode node() {
-        return node;
+    /** Returns what the queue looks like now, for monitoring, tests and a registry's eviction. */
+    public View view() {
+        return new View(
+                node != null || leader != null || !waiting.isEmpty() || !retired.isEmpty(),
+                waiting.size() + (leader != null ? 1 : 0),
+                conflict,
+                node != null && joinable && !conflict,
+                node != null && mayGrantMore(),
+                node);
     }
 
     /**
-     * One local thread waiting in the queue. Its status and grant are written by the machine (under the runner's lock)
-     * and read by the thread itself, which parks until they change.
+     * What a local queue looks like at one moment.
+     *
+     * @param active it holds a node, takes one, or has threads waiting: a registry must not forget it
+     * @param waiting the local threads that wait, a leader taking a node among them
+     * @param conflictKnown a conflicting node is known behind the cohort's node: the bounds run
+     * @param joinable local readers may join the held node now, with no request
+     * @param passable the node may still pass locally: not asked to let go, passes left
+     * @param node the cohort's node, or null
      */
-    public static final class Waiter {
-        private final Thread thread;
-        private volatile Status status = Status.WAITING;
-        private volatile LockNode node; // written before status becomes GRANTED
-        private volatile int pass;
-
-        public Waiter(Thread thread) {
-            this.thread = thread;
-        }
-
-        /** The waiting thread, for the runner to wake. */
-        public Thread thread() {
-            return thread;
-        }
-
-        public Status status() {
-            return status;
-        }
-
-        /** The hold granted; the status is GRANTED. */
-        public Hold hold() {
-            return new Hold(node, pass);
-        }
-
-        @Override
-        public String toString() {
-            return "Waiter[" + thread.getName() + ", " + status + "]";
-        }
-    }
+    public record View(
+            boolean active, int waiting, boolean conflictKnown, boolean joinable, boolean passable, LockNode node) {}
 }

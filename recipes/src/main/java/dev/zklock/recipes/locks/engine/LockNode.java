@@ -34,7 +34,7 @@ public final class LockNode {
     private volatile CompletableFuture<Long> created; // until the creation zxid is known, then null
     private volatile long czxid;
     private volatile boolean front; // granted with no node ranked before it
-    private LockState state; // guarded by this: null until the lock is granted and tracked
+    private volatile LockState state; // written under this: null until the lock is granted and tracked
     private long grantedNanos; // written before the node is handed to the holder
     LockNode previous; // guarded by the client's tracker: its list of held nodes
     LockNode next; // guarded by the client's tracker
@@ -142,7 +142,7 @@ public final class LockNode {
     }
 
     /** Returns the state of the hold, or null if the lock was never granted to this node. */
-    public synchronized LockState state() {
+    public LockState state() {
         return state;
     }
 

@@ -38,32 +38,32 @@ final class LocalQueueTest {
     @Test
     void acquire_withNoNode_leadsAndTheNodeTakenIsHeldWatchingOnlyItself() {
         LocalQueue queue = exclusive(BOUNDS);
-        LocalQueue.Waiter a = waiter("a");
+        LocalWaiter a = waiter("a");
 
         List<LocalCommand> acquired = on(queue, new LocalEvent.Acquire(a, 0));
         List<LocalCommand> taken = on(queue, new LocalEvent.NodeTaken(a, first, 0));
 
         assertThat(acquired).containsExactly(new LocalCommand.Wake(a));
-        assertThat(a.status()).isEqualTo(LocalQueue.Status.LEAD);
+        assertThat(a.status()).isEqualTo(LocalWaiter.Status.LEAD);
         assertThat(taken).containsExactly(new LocalCommand.WatchNode(first)); // alone: no child watch
-        assertThat(queue.node()).isSameAs(first);
+        assertThat(queue.view().node()).isSameAs(first);
     }
 
     @Test
     void release_withALocalWaiter_passesTheNodeWithNoRequestAndTheNextPass() {
         LocalQueue queue = exclusive(BOUNDS);
-        LocalQueue.Waiter a = leadTo(queue, first);
-        LocalQueue.Waiter b = waiter("b");
+        LocalWaiter a = leadTo(queue, first);
+        LocalWaiter b = waiter("b");
 
         assertThat(on(queue, new LocalEvent.Acquire(b, 0))).containsExactly(new LocalCommand.List(first));
         on(queue, listed(first, first.name()));
         List<LocalCommand> released = on(queue, new LocalEvent.Release(first, 0));
 
         assertThat(released).containsExactly(new LocalCommand.Wake(b));
-        assertThat(b.status()).isEqualTo(LocalQueue.Status.GRANTED);
+        assertThat(b.status()).isEqualTo(LocalWaiter.Status.GRANTED);
         assertThat(b.hold().node()).isSameAs(first);
         assertThat(b.hold().pass()).isEqualTo(1);
-        assertThat(a.status()).isEqualTo(LocalQueue.Status.LEAD);
+        assertThat(a.status()).isEqualTo(LocalWaiter.Status.LEAD);
     }
 
     @Test
@@ -72,7 +72,7 @@ final class LocalQueueTest {
         leadTo(queue, first);
 
         assertThat(on(queue, new LocalEvent.Release(first, 0))).containsExactly(new LocalCommand.End(first));
-        assertThat(queue.isActive()).isFalse();
+        assertThat(queue.view().active()).isFalse();
     }
 
     @Test
@@ -80,14 +80,14 @@ final class LocalQueueTest {
         LocalQueue queue = exclusive(new CohortSettings(2, MAX_TIME, 1_000));
         leadTo(queue, first);
         List<LocalCommand> released = on(queue, new LocalEvent.Release(first, 0));
-        LocalQueue.Waiter b = waiter("b");
+        LocalWaiter b = waiter("b");
         List<LocalCommand> taken = on(queue, new LocalEvent.Acquire(b, 0));
         on(queue, new LocalEvent.Release(first, 0));
         List<LocalCommand> expired = on(queue, new LocalEvent.IdleExpired(first));
 
         assertThat(released).containsExactly(new LocalCommand.KeepIdle(first, 1_000), new LocalCommand.List(first));
         assertThat(taken).containsExactly(new LocalCommand.CancelIdle());
-        assertThat(b.status()).isEqualTo(LocalQueue.Status.GRANTED);
+        assertThat(b.status()).isEqualTo(LocalWaiter.Status.GRANTED);
         assertThat(b.hold().pass()).isEqualTo(1);
         assertThat(expired).containsExactly(new LocalCommand.End(first));
     }
@@ -112,16 +112,16 @@ final class LocalQueueTest {
     void nodeDeleted_whileTheBoundsRun_losesTheNodeAndTheReleasePassesNothing() {
         LocalQueue queue = exclusive(BOUNDS);
         leadTo(queue, first);
-        LocalQueue.Waiter b = waiter("b");
+        LocalWaiter b = waiter("b");
         on(queue, new LocalEvent.Acquire(b, 0));
         on(queue, listed(first, first.name(), "_c_x-lock-0000000009"));
 
         List<LocalCommand> deleted = on(queue, new LocalEvent.NodeDeleted(first));
-        LocalQueue.Status afterTheDelete = b.status();
+        LocalWaiter.Status afterTheDelete = b.status();
         List<LocalCommand> released = on(queue, new LocalEvent.Release(first, 0));
 
         assertThat(deleted).containsExactly(new LocalCommand.Lose(first), new LocalCommand.Wake(b));
-        assertThat(afterTheDelete).isEqualTo(LocalQueue.Status.LEAD);
+        assertThat(afterTheDelete).isEqualTo(LocalWaiter.Status.LEAD);
         assertThat(released).containsExactly(new LocalCommand.End(first));
     }
 
@@ -129,12 +129,12 @@ final class LocalQueueTest {
     void listed_withoutOurNode_losesItAndTheWaiterLeads() {
         LocalQueue queue = exclusive(BOUNDS);
         leadTo(queue, first);
-        LocalQueue.Waiter b = waiter("b");
+        LocalWaiter b = waiter("b");
         on(queue, new LocalEvent.Acquire(b, 0));
 
         assertThat(on(queue, listed(first, "_c_x-lock-0000000009")))
                 .containsExactly(new LocalCommand.Lose(first), new LocalCommand.Wake(b));
-        assertThat(b.status()).isEqualTo(LocalQueue.Status.LEAD);
+        assertThat(b.status()).isEqualTo(LocalWaiter.Status.LEAD);
     }
 
     /**
@@ -146,9 +146,9 @@ final class LocalQueueTest {
     void release_withAConflictBehind_passesAtMostMaxPassesThenEndsTheNode() {
         LocalQueue queue = exclusive(BOUNDS);
         leadTo(queue, first);
-        LocalQueue.Waiter b = waiter("b");
-        LocalQueue.Waiter c = waiter("c");
-        LocalQueue.Waiter d = waiter("d");
+        LocalWaiter b = waiter("b");
+        LocalWaiter c = waiter("c");
+        LocalWaiter d = waiter("d");
         on(queue, new LocalEvent.Acquire(b, 0));
         on(queue, new LocalEvent.Acquire(c, 0));
         on(queue, new LocalEvent.Acquire(d, 0));
@@ -158,28 +158,28 @@ final class LocalQueueTest {
         assertThat(on(queue, new LocalEvent.Release(first, 2))).containsExactly(new LocalCommand.Wake(c));
         assertThat(on(queue, new LocalEvent.Release(first, 3)))
                 .containsExactly(new LocalCommand.End(first), new LocalCommand.Wake(d));
-        assertThat(d.status()).isEqualTo(LocalQueue.Status.LEAD);
-        assertThat(queue.knowsOtherWaiter()).isFalse(); // a new node: nothing known behind it yet
+        assertThat(d.status()).isEqualTo(LocalWaiter.Status.LEAD);
+        assertThat(queue.view().conflictKnown()).isFalse(); // a new node: nothing known behind it yet
     }
 
     @Test
     void release_withAConflictBehindPastMaxTime_endsTheNode() {
         LocalQueue queue = exclusive(BOUNDS);
         leadTo(queue, first);
-        LocalQueue.Waiter b = waiter("b");
+        LocalWaiter b = waiter("b");
         on(queue, new LocalEvent.Acquire(b, 0));
         on(queue, listedAt(first, 10, first.name(), "_c_x-lock-0000000009"));
 
         assertThat(on(queue, new LocalEvent.Release(first, 10 + MAX_TIME)))
                 .containsExactly(new LocalCommand.End(first), new LocalCommand.Wake(b));
-        assertThat(b.status()).isEqualTo(LocalQueue.Status.LEAD);
+        assertThat(b.status()).isEqualTo(LocalWaiter.Status.LEAD);
     }
 
     @Test
     void nodeLost_whileHeldWithWaiters_theFirstLeadsAndTheLostHoldEndsAtItsRelease() {
         LocalQueue queue = exclusive(BOUNDS);
         leadTo(queue, first);
-        LocalQueue.Waiter b = waiter("b");
+        LocalWaiter b = waiter("b");
         on(queue, new LocalEvent.Acquire(b, 0));
 
         List<LocalCommand> lost = on(queue, new LocalEvent.NodeLost(first));
@@ -187,9 +187,9 @@ final class LocalQueueTest {
         List<LocalCommand> lateRelease = on(queue, new LocalEvent.Release(first, 0));
 
         assertThat(lost).containsExactly(new LocalCommand.Wake(b));
-        assertThat(b.status()).isEqualTo(LocalQueue.Status.LEAD);
+        assertThat(b.status()).isEqualTo(LocalWaiter.Status.LEAD);
         assertThat(lateRelease).containsExactly(new LocalCommand.End(first)); // the lost node ends on its own
-        assertThat(queue.node()).isSameAs(second); // untouched by the late release
+        assertThat(queue.view().node()).isSameAs(second); // untouched by the late release
     }
 
     @Test
@@ -197,26 +197,26 @@ final class LocalQueueTest {
         LocalQueue queue = exclusive(new CohortSettings(2, MAX_TIME, 1_000));
         leadTo(queue, first);
         on(queue, new LocalEvent.Release(first, 0)); // kept idle
-        LocalQueue.Waiter b = waiter("b");
+        LocalWaiter b = waiter("b");
         on(queue, new LocalEvent.Acquire(b, 0)); // granted the idle node at once
 
         List<LocalCommand> lost = on(queue, new LocalEvent.GrantLost(b, first));
 
         assertThat(lost).contains(new LocalCommand.End(first), new LocalCommand.Wake(b));
-        assertThat(b.status()).isEqualTo(LocalQueue.Status.LEAD);
+        assertThat(b.status()).isEqualTo(LocalWaiter.Status.LEAD);
     }
 
     @Test
     void revoked_whileHeld_theReleasePassesNoMoreAndTheWaiterLeadsToANewNode() {
         LocalQueue queue = exclusive(new CohortSettings(1000, Long.MAX_VALUE / 4, 1_000));
         leadTo(queue, first);
-        LocalQueue.Waiter b = waiter("b");
+        LocalWaiter b = waiter("b");
         on(queue, new LocalEvent.Acquire(b, 0));
 
         assertThat(on(queue, new LocalEvent.Revoked(first))).isEmpty();
         assertThat(on(queue, new LocalEvent.Release(first, 0)))
                 .containsExactly(new LocalCommand.End(first), new LocalCommand.Wake(b));
-        assertThat(b.status()).isEqualTo(LocalQueue.Status.LEAD);
+        assertThat(b.status()).isEqualTo(LocalWaiter.Status.LEAD);
     }
 
     @Test
@@ -233,7 +233,7 @@ final class LocalQueueTest {
     void beside_aWriteNodeWithAReadNodeBeside_neitherPassesNorIsKeptIdle() {
         LocalQueue queue = exclusive(new CohortSettings(2, MAX_TIME, 1_000));
         leadTo(queue, first);
-        LocalQueue.Waiter b = waiter("b");
+        LocalWaiter b = waiter("b");
         on(queue, new LocalEvent.Acquire(b, 0));
         on(queue, listed(first, first.name()));
 
@@ -241,14 +241,14 @@ final class LocalQueueTest {
         List<LocalCommand> released = on(queue, new LocalEvent.Release(first, 0));
 
         assertThat(released).containsExactly(new LocalCommand.End(first), new LocalCommand.Wake(b));
-        assertThat(b.status()).isEqualTo(LocalQueue.Status.LEAD);
+        assertThat(b.status()).isEqualTo(LocalWaiter.Status.LEAD);
     }
 
     @Test
     void passes_atPassesPerNode_theNodeGoesAndTheNextLeads() {
         LocalQueue queue = exclusive(BOUNDS);
-        LocalQueue.Waiter a = leadTo(queue, first);
-        LocalQueue.Waiter next = waiter("next");
+        LocalWaiter a = leadTo(queue, first);
+        LocalWaiter next = waiter("next");
         on(queue, new LocalEvent.Acquire(next, 0));
         on(queue, listed(first, first.name()));
         int lastPass = 0;
@@ -262,15 +262,15 @@ final class LocalQueueTest {
         assertThat(lastPass).isEqualTo(FencingToken.PASSES_PER_NODE - 1);
         assertThat(on(queue, new LocalEvent.Release(first, 0)))
                 .containsExactly(new LocalCommand.End(first), new LocalCommand.Wake(next));
-        assertThat(a.status()).isEqualTo(LocalQueue.Status.LEAD);
+        assertThat(a.status()).isEqualTo(LocalWaiter.Status.LEAD);
     }
 
     @Test
     void giveUp_aWaiterLeaves_aLeaderInterruptedHandsTheLeadOn_aGrantedWaiterKeepsItsGrant() {
         LocalQueue queue = exclusive(BOUNDS);
-        LocalQueue.Waiter a = waiter("a");
-        LocalQueue.Waiter b = waiter("b");
-        LocalQueue.Waiter c = waiter("c");
+        LocalWaiter a = waiter("a");
+        LocalWaiter b = waiter("b");
+        LocalWaiter c = waiter("c");
         on(queue, new LocalEvent.Acquire(a, 0));
         on(queue, new LocalEvent.Acquire(b, 0));
         on(queue, new LocalEvent.Acquire(c, 0));
@@ -280,19 +280,19 @@ final class LocalQueueTest {
         on(queue, new LocalEvent.NodeTaken(c, first, 0));
 
         assertThat(leaderGone).containsExactly(new LocalCommand.Wake(c)); // b left; c is next
-        assertThat(b.status()).isEqualTo(LocalQueue.Status.WAITING);
-        assertThat(queue.waitingCount()).isZero();
+        assertThat(b.status()).isEqualTo(LocalWaiter.Status.WAITING);
+        assertThat(queue.view().waiting()).isZero();
     }
 
     @Test
     void listingFailed_onAMissingLockPath_losesTheNode_onAConnectionLoss_letsTheWaiterInForAdmission() {
         LocalQueue gone = exclusive(BOUNDS);
         leadTo(gone, first);
-        LocalQueue.Waiter b = waiter("b");
+        LocalWaiter b = waiter("b");
         on(gone, new LocalEvent.Acquire(b, 0));
         LocalQueue down = exclusive(BOUNDS);
         leadTo(down, first);
-        LocalQueue.Waiter c = waiter("c");
+        LocalWaiter c = waiter("c");
         on(down, new LocalEvent.Acquire(c, 0));
 
         List<LocalCommand> lost = on(gone, new LocalEvent.ListingFailed(first, Code.NONODE, 0));
@@ -302,7 +302,7 @@ final class LocalQueueTest {
         assertThat(lost).containsExactly(new LocalCommand.Lose(first), new LocalCommand.Wake(b));
         assertThat(disconnected).isEmpty();
         assertThat(released).containsExactly(new LocalCommand.Wake(c));
-        assertThat(c.status()).isEqualTo(LocalQueue.Status.GRANTED); // it asks Admission before it holds
+        assertThat(c.status()).isEqualTo(LocalWaiter.Status.GRANTED); // it asks Admission before it holds
     }
 
     @Test
@@ -318,20 +318,20 @@ final class LocalQueueTest {
     void shared_theLeadersNodeLetsWaitingReadersIn_andJoinsNeedAListingWithNoWriterBehind() {
         LocalQueue queue = new LocalQueue(BOUNDS, true, LockDriver.read());
         LockNode read = new LockNode(readPath, "_c_a-__READ__0000000001", 100, 7);
-        LocalQueue.Waiter a = waiter("a");
-        LocalQueue.Waiter b = waiter("b");
+        LocalWaiter a = waiter("a");
+        LocalWaiter b = waiter("b");
         on(queue, new LocalEvent.Acquire(a, 0));
         on(queue, new LocalEvent.Acquire(b, 0));
 
         List<LocalCommand> taken = on(queue, new LocalEvent.NodeTaken(a, read, 0));
-        LocalQueue.Waiter c = waiter("c");
+        LocalWaiter c = waiter("c");
         List<LocalCommand> beforeListing = on(queue, new LocalEvent.Acquire(c, 0));
-        LocalQueue.Status beforeTheAnswer = c.status();
+        LocalWaiter.Status beforeTheAnswer = c.status();
         List<LocalCommand> answered = on(queue, listed(read, read.name()));
-        LocalQueue.Waiter d = waiter("d");
+        LocalWaiter d = waiter("d");
         on(queue, new LocalEvent.Acquire(d, 1));
         List<LocalCommand> writerBehind = on(queue, new LocalEvent.ChildrenChanged(read));
-        LocalQueue.Waiter e = waiter("e");
+        LocalWaiter e = waiter("e");
         on(queue, new LocalEvent.Acquire(e, 2));
         on(queue, listed(read, read.name(), "_c_w-__WRIT__0000000002"));
 
@@ -339,13 +339,13 @@ final class LocalQueueTest {
                 .containsExactly(
                         new LocalCommand.WatchNode(read), new LocalCommand.Wake(b), new LocalCommand.List(read));
         assertThat(beforeListing).isEmpty();
-        assertThat(beforeTheAnswer).isEqualTo(LocalQueue.Status.WAITING);
+        assertThat(beforeTheAnswer).isEqualTo(LocalWaiter.Status.WAITING);
         assertThat(answered).containsExactly(new LocalCommand.Wake(c));
-        assertThat(d.status()).isEqualTo(LocalQueue.Status.GRANTED); // joined with no request
+        assertThat(d.status()).isEqualTo(LocalWaiter.Status.GRANTED); // joined with no request
         assertThat(List.of(b.hold().pass(), c.hold().pass(), d.hold().pass())).containsExactly(1, 2, 3);
         assertThat(writerBehind).containsExactly(new LocalCommand.List(read));
-        assertThat(e.status()).isEqualTo(LocalQueue.Status.WAITING); // a writer is behind: e queues behind it
-        assertThat(queue.knowsOtherWaiter()).isTrue();
+        assertThat(e.status()).isEqualTo(LocalWaiter.Status.WAITING); // a writer is behind: e queues behind it
+        assertThat(queue.view().conflictKnown()).isTrue();
     }
 
     @Test
@@ -354,12 +354,12 @@ final class LocalQueueTest {
         LockNode read = new LockNode(readPath, "_c_a-__READ__0000000001", 100, 7);
         leadTo(queue, read);
         on(queue, listedAt(read, 0, read.name()));
-        LocalQueue.Waiter b = waiter("b");
+        LocalWaiter b = waiter("b");
 
         List<LocalCommand> late = on(queue, new LocalEvent.Acquire(b, MAX_TIME));
 
         assertThat(late).containsExactly(new LocalCommand.List(read));
-        assertThat(b.status()).isEqualTo(LocalQueue.Status.WAITING);
+        assertThat(b.status()).isEqualTo(LocalWaiter.Status.WAITING);
         assertThat(on(queue, listedAt(read, MAX_TIME + 1, read.name()))).containsExactly(new LocalCommand.Wake(b));
     }
 
@@ -368,15 +368,15 @@ final class LocalQueueTest {
     }
 
     /** A waiter that led the queue to {@code node} and holds it. */
-    private static LocalQueue.Waiter leadTo(LocalQueue queue, LockNode node) {
-        LocalQueue.Waiter leader = waiter("leader");
+    private static LocalWaiter leadTo(LocalQueue queue, LockNode node) {
+        LocalWaiter leader = waiter("leader");
         on(queue, new LocalEvent.Acquire(leader, 0));
         on(queue, new LocalEvent.NodeTaken(leader, node, 0));
         return leader;
     }
 
-    private static LocalQueue.Waiter waiter(String name) {
-        return new LocalQueue.Waiter(new Thread(name));
+    private static LocalWaiter waiter(String name) {
+        return new LocalWaiter(new Thread(name));
     }
 
     private static LocalEvent.Listed listed(LockNode node, String... children) {
