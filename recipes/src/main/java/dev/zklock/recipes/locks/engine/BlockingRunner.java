@@ -174,7 +174,7 @@ public final class BlockingRunner {
         if (reply.code() == Code.NONODE) {
             clearWatch();
             boolean fromFront = ClientContext.isReleasingFromFront(watch.name());
-            if (!releaseOver(path, session.sessionId())) {
+            if (!releaseOver(path, session.sessionId()) && deadline.hasPassed()) {
                 return feed(new Event.TimedOut());
             }
             return feed(new Event.WatchedGone(fromFront));
@@ -201,10 +201,16 @@ public final class BlockingRunner {
         return acquisition.ourNode(queue);
     }
 
-    /** Waits until this client no longer releases {@code path} ({@link ReleasesInFlight}); false at the deadline. */
+    /**
+     * Waits until this client no longer releases {@code path} ({@link ReleasesInFlight}): a delete in flight, answered
+     * within one request timeout. False if it is not over by the deadline, or by one request timeout under a deadline
+     * that never passes (the client's timer that looks went with its close, say): the wait for our turn then goes on
+     * without it, for the order it keeps is a courtesy to the releasing thread, not a safety rule.
+     */
     private boolean releaseOver(String path, long sessionId) throws InterruptedException {
         CompletableFuture<Void> release = first.context().releases().after(path, sessionId);
-        return release.isDone() || deadline.await(release.thenApply(over -> Boolean.TRUE), 0) != null;
+        return release.isDone()
+                || deadline.await(release.thenApply(over -> Boolean.TRUE), first.requestTimeoutNanos()) != null;
     }
 
     /** Tells the acquisition {@code event}, after telling it that the deadline passed if it did and it does not know. */
