@@ -45,7 +45,7 @@ public final class Cohort implements LockPath.NodeEvents {
 
     private final LockPath path;
     private final Entry entry;
-    private final ReentrantLock lock = new ReentrantLock();
+    final ReentrantLock lock = new ReentrantLock(); // package-private: CohortTest holds it to show no notifier waits
     private final LocalQueue queue; // guarded by lock
     private final ConcurrentLinkedQueue<LocalEvent> inbox = new ConcurrentLinkedQueue<>();
     private final AtomicReference<Future<?>> idleExpiry = new AtomicReference<>();
