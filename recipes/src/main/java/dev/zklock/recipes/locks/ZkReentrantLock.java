@@ -177,8 +177,10 @@ public final class ZkReentrantLock extends ThreadOwnedLock {
      * Makes this lock revocable: every hold granted after this call keeps a data watch on its node, and a request to let
      * go (Curator's {@code Revoker.attemptRevoke(client, nodePath)}, or {@link Revocation#request}) calls
      * {@code listener} once per request, on the common fork-join pool, never on ZooKeeper's event thread. Revocation is
-     * cooperative: the listener decides whether and when the holder releases. Costs one data read per hold, and one per
-     * request; a lock not made revocable costs nothing for it.
+     * cooperative: the listener decides whether and when the holder releases. With local hand-off a request also ends
+     * local passing: the node goes after its current holder, so the requester gets in before the next local thread
+     * ({@code AdmissionTest}). Costs one data read per hold (per node, with local hand-off), and one per request; a lock
+     * not made revocable costs nothing for it.
      *
      * @param listener told of each request, with this lock
      * @throws NullPointerException if {@code listener} is null
