@@ -82,6 +82,10 @@ public final class Admission {
      * @throws InterruptedException if interrupted while waiting
      */
     public static Verdict await(List<LockNode> nodes, Deadline deadline) throws InterruptedException {
+        Verdict now = of(nodes);
+        if (now != Verdict.WAIT || deadline.hasPassed()) {
+            return now; // the common case: decided with no lock taken
+        }
         ConnectionTracker tracker = nodes.get(0).queue().context().tracker();
         while (true) {
             CompletableFuture<Void> change = tracker.nextChange();
