@@ -5,10 +5,10 @@ import java.util.Optional;
 /**
  * A resource that takes a write only with a fencing token at least as new as the newest it has seen: the guard a
  * store puts in front of its data so that a lock holder that lost its lock (a long pause, an expired session) cannot
- * overwrite the work of the holder that came after it. zklock's tokens are the creation zxids of lock nodes, so they
- * never go backwards on a path: a later holder carries a larger token, or an equal one when it holds the same node
- * (a lock with local hand-off passes its node among the threads of a process, and a cached node is taken again),
- * which is why an equal token may write.
+ * overwrite the work of the holder that came after it, nor a write of an earlier holder delayed past a later one's.
+ * zklock's tokens grow with every hold of a path, the local passes of a lock with local hand-off included
+ * ({@code FencingToken}), so a later holder carries a larger token; a holder may write several times under its one
+ * token, which is why an equal token may write.
  *
  * <pre>{@code
  * FencedResource<String> store = new FencedResource<>();

@@ -28,8 +28,8 @@ import org.apache.zookeeper.data.Stat;
  * granted on that node before, for zklock's locks and Curator's alike (the kit makes a Curator hold's token from its
  * node's stat, pass 0), so tokens compare across libraries on a shared path. A hold whose token is not above the newest
  * token of every hold it must follow is a regression: an exclusive or write hold follows every earlier hold of its
- * path, a read or a lease follows the earlier exclusive and write holds (readers and leases share, and may enter in any
- * order). A hold on the node of the newest hold before it (the same {@linkplain FencingToken#creationZxid creation
+ * path; a read or a lease need only not be below the earlier exclusive and write holds (readers and leases share, and
+ * may enter in any order). A hold on the node of the newest hold before it (the same {@linkplain FencingToken#creationZxid creation
  * zxid}: a lock with local hand-off passing its node to another thread of the process with no ZooKeeper request, local
  * readers sharing one read node, a cached node taken again) counts as a {@linkplain SafetyReport#sameNodeHolds() hold
  * on the node before}, which is no violation. Two holds on one node at once are still an overlap, whoever holds.
@@ -207,8 +207,8 @@ public final class SafetyMonitor {
      * Records that {@code owner} holds {@code claim} from now on, and checks it against the live holds of the path: any
      * of them that conflicts with it (not both reads, not the same owner) is an overlap; a token not above the newest
      * token it must follow is a regression (an exclusive or write hold follows every earlier hold of the path, a read
-     * or a lease every earlier write or exclusive hold). A claim whose session has already ended, or whose node a
-     * stranger has deleted, is recorded as lost and checked for nothing.
+     * or a lease must not be below any earlier write or exclusive hold). A claim whose session has already ended, or
+     * whose node a stranger has deleted, is recorded as lost and checked for nothing.
      *
      * @param owner the holder's name, unique among holders that hold on their own
      * @param claim what it holds
@@ -256,12 +256,11 @@ public final class SafetyMonitor {
                         "too many leases on %s: %s (%s) entered as lease %d of at most %d",
                         claim.lockPath(), owner, claim, leases, claim.leases());
             }
-            // Reads and leases share: they need only follow the exclusive holds, whatever order they enter in. Two
-            // holds
-            // never have one token, so an equal one is a regression too; a hold on the node before (a cohort's local
-            // pass) has the node's creation zxid and a larger pass.
-            long floor = claim.mode().sharesWith(claim.mode()) ? state.maxExclusiveToken : state.maxToken;
-            if (floor != 0 && claim.token() <= floor) {
+            // Reads and leases share: they need only follow the exclusive holds, whatever order they enter in. Every
+            // hold has a token of its own (a cohort's local pass adds one), so an exclusive hold must come after.
+            boolean shares = claim.mode().sharesWith(claim.mode());
+            long floor = shares ? state.maxExclusiveToken : state.maxToken;
+            if (claim.token() < floor || (!shares && floor != 0 && claim.token() == floor)) {
                 tokenRegressions++;
                 violation(
                         "token regression on %s: %s (%s) entered after a hold with token %d",

@@ -19,8 +19,8 @@ import java.util.Objects;
  *     token, a larger pass): passed on locally, cached, or shared by local readers; not a violation
  * @param waits acquires started
  * @param overlaps pairs of live, conflicting holds of one path at once
- * @param tokenRegressions holds whose fencing token was not above the newest of a hold they must follow (two holds
- *     never have one token, and tokens grow)
+ * @param tokenRegressions holds whose fencing token was not above the newest of a hold they must follow (below it, for
+ *     a read or a lease after exclusive holds): every hold has a token of its own, and tokens grow
  * @param leakedNodes lock nodes left behind after everyone was done
  * @param stuckWaiters acquires that had not finished when the report was taken
  * @param firstViolations the first violations, in the order seen, stuck waiters last

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.zklock.recipes.locks.engine.Cohort;
 import dev.zklock.recipes.locks.engine.QueueHooks;
 import dev.zklock.recipes.test.FencedResource;
 import dev.zklock.recipes.test.LockActor;
@@ -285,7 +286,7 @@ final class CohortLockTest {
     }
 
     @Test
-    void fencing_localPassesKeepTheTokenAndALostHolderCannotWriteAfterAnotherSession() throws Exception {
+    void fencing_localPassesGrowTheTokenAndEarlierHoldersAndLostHoldersCannotWriteLate() throws Exception {
         CuratorFramework client = zk.newClient();
         ZkReentrantLock lock =
                 ZkReentrantLock.builder(client, zk.path("lock")).localHandOff().build();
@@ -307,6 +308,11 @@ final class CohortLockTest {
                     })
                     .join();
             bWrites.get(10, TimeUnit.SECONDS);
+            // a's write issued under its hold and delayed past b's: the store tells them apart
+            CompletableFuture<Void> delayedWrite = a.run(() -> store.write(tokens.get(0), "a, delayed"));
+            assertThatThrownBy(() -> delayedWrite.get(10, TimeUnit.SECONDS))
+                    .hasCauseInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining(Long.toString(tokens.get(0)));
 
             zk.expireSession(client);
             await().until(() -> b.submit(lock::holdState).join().orElseThrow() == LockState.LOST);
@@ -316,7 +322,8 @@ final class CohortLockTest {
             CompletableFuture<Void> lostWrite = b.run(() -> store.write(tokens.get(1), "b again"));
 
             assertThat(tokens).hasSize(2);
-            assertThat(tokens.get(0)).isEqualTo(tokens.get(1)); // a local pass keeps the node and its token
+            assertThat(tokens.get(1)).isEqualTo(tokens.get(0) + 1); // a local pass: the same node, the next pass
+            assertThat(FencingToken.creationZxid(tokens.get(1))).isEqualTo(FencingToken.creationZxid(tokens.get(0)));
             assertThat(other.fencingToken()).isGreaterThan(tokens.get(1));
             assertThatThrownBy(() -> lostWrite.get(10, TimeUnit.SECONDS))
                     .hasCauseInstanceOf(IllegalStateException.class)
@@ -454,7 +461,8 @@ final class CohortLockTest {
                 assertThat(lateReads).isNotDone();
 
                 proxy.resume();
-                assertThat(lateReads.get(10, TimeUnit.SECONDS)).isEqualTo(token);
+                assertThat(FencingToken.creationZxid(lateReads.get(10, TimeUnit.SECONDS)))
+                        .isEqualTo(FencingToken.creationZxid(token)); // the same node
                 assertThat(read.participantNodes()).hasSize(2); // the cohort's one read node, and o's
                 r1.run(read::release).join();
                 r2.run(read::release).join();
@@ -492,7 +500,8 @@ final class CohortLockTest {
                 assertThat(lateReads).isNotDone();
 
                 proxy.resume();
-                assertThat(lateReads.get(10, TimeUnit.SECONDS)).isEqualTo(token);
+                assertThat(FencingToken.creationZxid(lateReads.get(10, TimeUnit.SECONDS)))
+                        .isEqualTo(FencingToken.creationZxid(token)); // the same node
                 assertThat(read.participantNodes()).hasSize(1);
                 r1.run(read::release).join();
                 r2.run(read::release).join();

@@ -61,7 +61,8 @@ final class SecurityTest {
             assertNoAuth(() -> stranger.delete().deletingChildrenIfNeeded().forPath(zk.path("lock")));
         }
 
-        assertThat(holderClient.checkExists().forPath(node).getCzxid()).isEqualTo(claim.token());
+        assertThat(holderClient.checkExists().forPath(node).getCzxid())
+                .isEqualTo(FencingToken.creationZxid(claim.token()));
         assertThat(waiter.acquire(Duration.ZERO)).isEmpty();
         holder.release();
         assertThat(waiter.acquire(Duration.ofSeconds(10))).isPresent();

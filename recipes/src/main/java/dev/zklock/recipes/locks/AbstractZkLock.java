@@ -1,9 +1,11 @@
 package dev.zklock.recipes.locks;
 
-import dev.zklock.recipes.locks.engine.LockNode;
+import dev.zklock.recipes.locks.engine.Hold;
+import dev.zklock.recipes.locks.engine.LockCore;
 import dev.zklock.recipes.locks.engine.QueueHooks;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -11,7 +13,7 @@ import org.apache.curator.framework.api.transaction.CuratorOp;
 
 /**
  * The public methods every single-path lock has (state, fencing, listeners, inspection, asynchronous acquire), each
- * one line handed to the lock's {@link LockCore}, which holds the algorithm of a hold. Subclasses decide who owns a
+ * one line handed to the lock's engine {@link LockCore}, where a hold begins and ends. Subclasses decide who owns a
  * hold: the current thread ({@link ThreadOwnedLock}) or the instance ({@link ZkExclusiveLock}). Safe for use by
  * multiple threads.
  */
@@ -30,16 +32,16 @@ abstract class AbstractZkLock extends TimedLock {
      * @return the state, or empty if there is no such hold
      */
     public Optional<LockState> holdState() {
-        return Optional.ofNullable(currentHold()).map(LockNode::state);
+        return Optional.ofNullable(currentHold()).map(Hold::state);
     }
 
     /**
-     * Returns the fencing token of the caller's hold: the creation zxid of our node, which is larger for every later
-     * node of this path, across the whole ensemble and even after the container parent was reaped and made again.
-     * Without local hand-off every acquisition has a node of its own, so the token grows with every acquisition; with
-     * it ({@link ZkLockBuilder}), threads that pass the lock locally share one node and so one token, in FIFO order
-     * among themselves. Pass it with every write to a resource the lock protects, and have the resource reject a token
-     * smaller than the largest it has seen (an equal token is the same node's). No ZooKeeper call.
+     * Returns the fencing token of the caller's hold, which is larger for every later hold of this path: across
+     * processes and the whole ensemble, after the container parent was reaped and made again, and for the threads that
+     * pass the lock locally with local hand-off ({@link ZkLockBuilder}). It is made of our node's creation zxid and the
+     * number of holds of that node before this one ({@link FencingToken}). Pass it with every write to a resource the
+     * lock protects, and have the resource reject a token smaller than the largest it has seen: a write issued under an
+     * earlier hold and delayed past a later hold's write is then refused. No ZooKeeper call.
      *
      * @return the token, a positive number
      * @throws IllegalMonitorStateException if there is no such hold
@@ -57,7 +59,7 @@ abstract class AbstractZkLock extends TimedLock {
      * @throws IllegalMonitorStateException if there is no such hold
      */
     public CuratorOp holdCheck() {
-        return core.path().checkOp(requireHold());
+        return core.path().checkOp(requireHold().node());
     }
 
     /**
@@ -119,7 +121,7 @@ abstract class AbstractZkLock extends TimedLock {
      */
     public CompletableFuture<LockHold> acquireAsync(Duration timeout) {
         Objects.requireNonNull(timeout, "timeout");
-        return core.acquireAsync(timeout);
+        return holdLater(timeout);
     }
 
     /**
@@ -129,7 +131,7 @@ abstract class AbstractZkLock extends TimedLock {
      * @throws IllegalStateException if the client is not started or is closed
      */
     public CompletableFuture<LockHold> acquireAsync() {
-        return core.acquireAsync(null);
+        return holdLater(null);
     }
 
     @Override
@@ -139,7 +141,31 @@ abstract class AbstractZkLock extends TimedLock {
 
     @Override
     LockHold newHold() {
-        return core.holdOf(requireHold(), this::release);
+        return holdOf(requireHold(), this::release);
+    }
+
+    /** Returns {@code hold} as a value for try-with-resources, whose close runs {@code release}. */
+    LockHold holdOf(Hold hold, Runnable release) {
+        return new LockHold(path(), Map.of(path(), hold.token()), hold::state, release);
+    }
+
+    /** An async acquire: the engine's hold as a {@link LockHold} that belongs to itself; cancelling withdraws. */
+    private CompletableFuture<LockHold> holdLater(Duration timeout) {
+        CompletableFuture<Hold> granted = core.acquireAsync(timeout);
+        CompletableFuture<LockHold> result = new CompletableFuture<>();
+        granted.whenComplete((hold, failure) -> {
+            if (failure != null) {
+                result.completeExceptionally(failure);
+            } else if (!result.complete(holdOf(hold, () -> core.release(hold, hold.heldNanos())))) {
+                core.release(hold, hold.heldNanos()); // cancelled as it was granted
+            }
+        });
+        result.whenComplete((hold, failure) -> {
+            if (result.isCancelled()) {
+                granted.cancel(false);
+            }
+        });
+        return result;
     }
 
     void setHooks(QueueHooks hooks) {
@@ -147,13 +173,13 @@ abstract class AbstractZkLock extends TimedLock {
     }
 
     /** Returns the hold the caller refers to (the current thread's, or the instance's), or null. */
-    abstract LockNode currentHold();
+    abstract Hold currentHold();
 
     /** Returns the caller's hold; throws the JDK's exception for an unheld monitor if there is none. */
-    LockNode requireHold() {
-        LockNode hold = currentHold();
+    Hold requireHold() {
+        Hold hold = currentHold();
         if (hold == null) {
-            throw core.notHeld();
+            throw HoldCounts.notHeld(path());
         }
         return hold;
     }

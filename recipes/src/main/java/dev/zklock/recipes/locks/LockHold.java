@@ -37,8 +37,8 @@ public final class LockHold implements AutoCloseable {
     }
 
     /**
-     * Returns the fencing token of this hold: the creation zxid of our node, larger for every later acquisition of
-     * the path. For a multi-lock over paths, one transaction made every node, so this is the token of each path.
+     * Returns the fencing token of this hold, larger for every later acquisition of the path ({@link FencingToken}).
+     * For a multi-lock over paths, one transaction made every node, so this is the token of each path.
      *
      * @return the token
      * @throws IllegalStateException if the hold spans locks with different tokens (a multi-lock over locks): use

@@ -5,7 +5,8 @@ package dev.zklock.recipes.locks;
  *
  * @param lockPath the lock path, relative to the client's namespace
  * @param node the full path of our node
- * @param fencingToken the fencing token of the hold (our node's creation zxid)
+ * @param fencingToken the fencing token of the node's first hold ({@link FencingToken#of}{@code (czxid, 0)}); the holds
+ *     that a cohort passed the node to after it have the tokens that follow
  * @param sessionId the ZooKeeper session that created our node
  * @param previous the state before the change
  * @param state the state now

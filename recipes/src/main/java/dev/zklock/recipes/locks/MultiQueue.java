@@ -1,5 +1,6 @@
 package dev.zklock.recipes.locks;
 
+import dev.zklock.recipes.locks.engine.Admission;
 import dev.zklock.recipes.locks.engine.BlockingRunner;
 import dev.zklock.recipes.locks.engine.ClientContext;
 import dev.zklock.recipes.locks.engine.Deadline;
@@ -56,25 +57,20 @@ final class MultiQueue implements MultiLockMembers {
         return queues.stream().map(LockPath::path).toList();
     }
 
-    /** Takes a place in every queue at once and waits until it holds all; empty if the deadline passed first. */
+    /**
+     * Takes a place in every queue at once and waits until it holds all, admitted as one ({@link Admission}); empty if
+     * the deadline passed first.
+     */
     @Override
     public Optional<Taken> acquire(Deadline deadline) throws InterruptedException {
         for (LockPath queue : queues) {
             queue.checkCanAcquire();
         }
         long start = System.nanoTime();
-        Optional<List<LockNode>> nodes = new BlockingRunner(queues, deadline, null).run();
+        Optional<List<LockNode>> nodes =
+                Admission.admit(deadline, () -> new BlockingRunner(queues, deadline, null).run());
         queues.get(0).metrics().acquire(name, nodes.isPresent(), System.nanoTime() - start);
-        return nodes.map(granted -> new PathsTaken(track(granted)));
-    }
-
-    /** Tracks the connection state of the nodes of one granted multi-lock. */
-    private List<LockNode> track(List<LockNode> nodes) {
-        List<LockNode> holds = new ArrayList<>();
-        for (int i = 0; i < nodes.size(); i++) {
-            holds.add(queues.get(i).track(nodes.get(i)));
-        }
-        return List.copyOf(holds);
+        return nodes.map(PathsTaken::new);
     }
 
     /** Stops tracking the holds and deletes their nodes in one transaction; see {@link #deleteAll(List)}. */
@@ -180,7 +176,7 @@ final class MultiQueue implements MultiLockMembers {
         public Map<String, Long> tokens() {
             Map<String, Long> tokens = new LinkedHashMap<>();
             for (int i = 0; i < holds.size(); i++) {
-                tokens.put(queues.get(i).path(), holds.get(i).token());
+                tokens.put(queues.get(i).path(), FencingToken.of(holds.get(i).czxid(), 0));
             }
             return tokens;
         }

@@ -1,7 +1,8 @@
 package dev.zklock.recipes.locks;
 
 import dev.zklock.recipes.locks.engine.Deadline;
-import dev.zklock.recipes.locks.engine.LockNode;
+import dev.zklock.recipes.locks.engine.Hold;
+import dev.zklock.recipes.locks.engine.LockCore;
 import dev.zklock.recipes.locks.engine.RevocationWatch;
 import java.util.Collection;
 import java.util.Objects;
@@ -14,7 +15,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * call. Safe for use by multiple threads; ownership is per thread.
  */
 abstract class ThreadOwnedLock extends AbstractZkLock {
-    final HoldCounts<LockNode> holds;
+    final HoldCounts<Hold> holds;
     /** Threads inside a first acquire of this instance: a registry must not forget an instance in use. */
     private final AtomicInteger busy = new AtomicInteger();
 
@@ -37,7 +38,7 @@ abstract class ThreadOwnedLock extends AbstractZkLock {
     @Override
     public void release() {
         long heldNanos = holds.heldNanos();
-        LockNode hold = holds.release();
+        Hold hold = holds.release();
         if (hold != null) {
             core.release(hold, heldNanos);
         }
@@ -61,7 +62,7 @@ abstract class ThreadOwnedLock extends AbstractZkLock {
      * @return {@code true} if the current thread holds this lock and has not lost it
      */
     public boolean isHeldByCurrentThread() {
-        LockNode hold = holds.heldByCurrentThread();
+        Hold hold = holds.heldByCurrentThread();
         return hold != null && hold.state() != LockState.LOST;
     }
 
@@ -95,8 +96,8 @@ abstract class ThreadOwnedLock extends AbstractZkLock {
      *     null if the current thread holds nothing
      */
     public String getLockPath() {
-        LockNode hold = holds.heldByCurrentThread();
-        return hold == null ? null : hold.path();
+        Hold hold = holds.heldByCurrentThread();
+        return hold == null ? null : hold.node().path();
     }
 
     /**
@@ -120,7 +121,7 @@ abstract class ThreadOwnedLock extends AbstractZkLock {
     }
 
     @Override
-    final LockNode currentHold() {
+    final Hold currentHold() {
         return holds.heldByCurrentThread();
     }
 
@@ -131,13 +132,21 @@ abstract class ThreadOwnedLock extends AbstractZkLock {
             return true;
         }
         busy.incrementAndGet();
-        Optional<LockNode> hold;
+        Optional<Hold> hold;
         try {
-            hold = core.acquire(deadline);
+            hold = enter(deadline);
         } finally {
             busy.decrementAndGet();
         }
         hold.ifPresent(holds::hold);
         return hold.isPresent();
+    }
+
+    /**
+     * Takes the current thread's first hold, with one call into the engine; a lock whose first hold depends on the
+     * thread's other holds (a read/write lock's upgrade and downgrade) decides here, before any queueing.
+     */
+    Optional<Hold> enter(Deadline deadline) throws InterruptedException {
+        return core.acquire(deadline);
     }
 }

@@ -36,7 +36,9 @@ abstract class TimedLock implements InterProcessLock {
      */
     @Override
     public void acquire() throws InterruptedException {
-        acquire(Deadline.forever());
+        if (!acquire(Deadline.forever())) {
+            throw new AssertionError("an acquire of '" + lockName() + "' with no deadline came back without the lock");
+        }
     }
 
     /**
@@ -88,7 +90,7 @@ abstract class TimedLock implements InterProcessLock {
      *     yet released
      */
     public LockHold hold() throws InterruptedException {
-        acquire(Deadline.forever());
+        acquire();
         return newHold();
     }
 

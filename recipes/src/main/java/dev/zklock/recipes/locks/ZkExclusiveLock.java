@@ -1,9 +1,9 @@
 package dev.zklock.recipes.locks;
 
-import dev.zklock.recipes.locks.engine.Checks;
 import dev.zklock.recipes.locks.engine.Deadline;
+import dev.zklock.recipes.locks.engine.Hold;
 import dev.zklock.recipes.locks.engine.LeaseQueue;
-import dev.zklock.recipes.locks.engine.LockNode;
+import dev.zklock.recipes.locks.engine.LockCore;
 import dev.zklock.recipes.locks.engine.LockPath;
 import java.util.Objects;
 import java.util.Optional;
@@ -80,7 +80,7 @@ import org.apache.curator.framework.CuratorFramework;
 public final class ZkExclusiveLock extends AbstractZkLock {
     private static final String LOCK_NAME = "lock-";
 
-    private final AtomicReference<LockNode> hold = new AtomicReference<>();
+    private final AtomicReference<Hold> hold = new AtomicReference<>();
     private final String semaphorePath; // null in the mutex layout
 
     /**
@@ -92,16 +92,15 @@ public final class ZkExclusiveLock extends AbstractZkLock {
      * @throws IllegalArgumentException if {@code path} is not a valid ZooKeeper path
      */
     public ZkExclusiveLock(CuratorFramework client, String path) {
-        super(new LockCore(new LockPath(client, path, LOCK_NAME, LockDriver.exclusive(), null)));
+        super(LockCore.of(new LockPath(client, path, LOCK_NAME, LockDriver.exclusive(), null)));
         this.semaphorePath = null;
     }
 
     private ZkExclusiveLock(LeaseQueue semaphore) {
-        super(new LockCore(
+        super(LockCore.of(
                 semaphore.leases(),
                 deadline -> semaphore.acquire(1, deadline).map(leases -> leases.get(0)),
-                timeout -> semaphore.acquireAsync(
-                        1, timeout == null ? Deadline.forever() : Deadline.after(Checks.toNanos(timeout)), timeout)));
+                (deadline, timeout) -> semaphore.acquireAsync(1, deadline, timeout)));
         this.semaphorePath = semaphore.path();
     }
 
@@ -109,7 +108,8 @@ public final class ZkExclusiveLock extends AbstractZkLock {
      * Creates a lock on {@code path} in the semaphore-mutex layout of Curator's {@code InterProcessSemaphoreMutex}: a
      * semaphore of one lease, which excludes an {@code InterProcessSemaphoreMutex} on the same path, both ways, and
      * does not exclude a mutex-layout lock there (see the class documentation). Every method behaves as in the mutex
-     * layout; {@link #participantNodes()} lists the leases, and the fencing token is the lease node's creation zxid.
+     * layout; {@link #participantNodes()} lists the leases, and the fencing token is made of the lease node's creation
+     * zxid ({@link FencingToken}).
      * No ZooKeeper call; the client need not be started yet.
      *
      * @param client the client to use; its namespace, ACL provider and default node data apply
@@ -145,9 +145,9 @@ public final class ZkExclusiveLock extends AbstractZkLock {
      */
     @Override
     public void release() {
-        LockNode released = hold.getAndSet(null);
+        Hold released = hold.getAndSet(null);
         if (released == null) {
-            throw core.notHeld();
+            throw HoldCounts.notHeld(path());
         }
         core.release(released, released.heldNanos());
     }
@@ -160,19 +160,19 @@ public final class ZkExclusiveLock extends AbstractZkLock {
      */
     @Override
     public boolean isAcquiredInThisProcess() {
-        LockNode current = hold.get();
+        Hold current = hold.get();
         return current != null && current.state() != LockState.LOST;
     }
 
     @Override
-    LockNode currentHold() {
+    Hold currentHold() {
         return hold.get();
     }
 
     @Override
     boolean acquire(Deadline deadline) throws InterruptedException {
         core.requireNotLost(hold.get());
-        Optional<LockNode> granted = core.acquire(deadline);
+        Optional<Hold> granted = core.acquire(deadline);
         granted.ifPresent(hold::set);
         return granted.isPresent();
     }

@@ -1,6 +1,7 @@
 package dev.zklock.recipes.locks;
 
 import dev.zklock.recipes.locks.engine.Checks;
+import dev.zklock.recipes.locks.engine.CohortSettings;
 import java.time.Duration;
 import java.util.Objects;
 import org.apache.curator.framework.CuratorFramework;
@@ -14,7 +15,11 @@ import org.apache.curator.framework.CuratorFramework;
  *
  * <p>The threads of this process that use one lock object queue locally behind a single node of the ZooKeeper queue
  * (lock cohorting). A release with a local waiter passes the lock to it, in FIFO order among the local waiters, with no
- * ZooKeeper request: the node stays, and so does {@code fencingToken()}, the node's creation zxid. While a waiter of
+ * ZooKeeper request: the node stays, and {@code fencingToken()} grows by one with each pass ({@link FencingToken}), so a
+ * fenced store tells a local holder's writes from the next one's. Every local grant (a pass, a read join, the idle
+ * node) passes the check a new node's grant passes: while the connection is down the thread waits for it within its
+ * timeout, and once the node is known gone (its own watch, a listing, LOST) local waiters queue again with a new node
+ * ({@code AdmissionTest}). A revocation request ends local passing: the node goes after its current holder. While a waiter of
  * another session (or another lock object) is queued behind our node, the lock passes locally at most
  * {@code maxPasses} times and for at most {@code maxTime} since that waiter was first known; the next release then
  * deletes the node, and the remaining local waiters take one new node at the back of the queue. The lock learns of

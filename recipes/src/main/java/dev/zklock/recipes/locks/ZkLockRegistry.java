@@ -2,6 +2,7 @@ package dev.zklock.recipes.locks;
 
 import dev.zklock.recipes.locks.engine.Checks;
 import dev.zklock.recipes.locks.engine.ClientContext;
+import dev.zklock.recipes.locks.engine.CohortSettings;
 import dev.zklock.recipes.locks.engine.ContextTimer;
 import java.lang.ref.WeakReference;
 import java.nio.charset.StandardCharsets;

@@ -184,8 +184,9 @@ public final class ZkMultiLock extends TimedLock {
     }
 
     /**
-     * Returns the fencing token of the current thread's hold on each path: the creation zxid of our node there (over
-     * paths, one transaction made them all, so they are equal), larger for every later acquisition of that path. Over
+     * Returns the fencing token of the current thread's hold on each path, made of the creation zxid of our node there
+     * ({@link FencingToken}; over paths, one transaction made them all, so they are equal), larger for every later
+     * acquisition of that path. Over
      * locks, the tokens of the zklock members. No ZooKeeper call.
      *
      * @return tokens by lock path, in path order

@@ -1,8 +1,10 @@
 package dev.zklock.recipes.locks;
 
 import dev.zklock.recipes.locks.engine.Checks;
+import dev.zklock.recipes.locks.engine.CohortSettings;
 import dev.zklock.recipes.locks.engine.Deadline;
-import dev.zklock.recipes.locks.engine.LockNode;
+import dev.zklock.recipes.locks.engine.Hold;
+import dev.zklock.recipes.locks.engine.LockCore;
 import dev.zklock.recipes.locks.engine.LockPath;
 import dev.zklock.recipes.locks.engine.NodeNames;
 import java.util.List;
@@ -114,18 +116,15 @@ public final class ZkReadWriteLock {
 
     /** @param settings the local hand-off of both sides, or null for none */
     private ZkReadWriteLock(LockPath writeQueue, LockPath readQueue, CohortSettings settings) {
-        LockCore.Entry writeEntry = deadline -> enterWrite(writeQueue, deadline);
-        LockCore.Entry readEntry = deadline -> enterRead(readQueue, deadline);
         if (settings == null) {
-            this.writeLock = new WriteLock(new LockCore(writeQueue, writeEntry));
-            this.readLock = new ReadLock(new LockCore(readQueue, readEntry));
+            this.writeLock = new WriteLock(LockCore.of(writeQueue));
+            this.readLock = new ReadLock(LockCore.of(readQueue));
         } else {
-            // A write node passes locally, or is taken while cached, only while no thread holds a read node beside it
-            // (a downgrade); a thread that holds the write lock takes its read node beside it, not the read cohort's.
-            this.writeLock = new WriteLock(
-                    new LockCore(writeQueue, writeEntry, settings, false, () -> !readersBesideWriter(), () -> false));
-            this.readLock =
-                    new ReadLock(new LockCore(readQueue, readEntry, settings, true, () -> true, this::holdsWriteLock));
+            // A thread that holds the write lock takes its read node beside it, not the read cohort's; the write cohort
+            // passes its node no more while such a read node stands.
+            LockCore writeCore = LockCore.withCohort(writeQueue, settings, false, null);
+            this.writeLock = new WriteLock(writeCore);
+            this.readLock = new ReadLock(LockCore.withCohort(readQueue, settings, true, writeCore));
         }
     }
 
@@ -244,33 +243,6 @@ public final class ZkReadWriteLock {
         return "ZkReadWriteLock[" + path() + "]";
     }
 
-    /** Tells whether a thread holds a read node beside its write node (a downgrade). */
-    private boolean readersBesideWriter() {
-        return readLock.core.hasOwnNodes();
-    }
-
-    /** Tells whether the current thread holds the write lock. */
-    private boolean holdsWriteLock() {
-        return writeLock.holds.heldByCurrentThread() != null;
-    }
-
-    /** Takes a read node: beside our own write node if this thread holds the write lock (a downgrade), else in turn. */
-    private Optional<LockNode> enterRead(LockPath queue, Deadline deadline) throws InterruptedException {
-        LockNode write = writeLock.holds.heldByCurrentThread();
-        return write != null ? queue.acquireAlongside(write, deadline) : queue.acquire(deadline);
-    }
-
-    /** Takes a write node in turn, refusing an upgrade: a thread that holds the read lock would wait forever. */
-    private Optional<LockNode> enterWrite(LockPath queue, Deadline deadline) throws InterruptedException {
-        Checks.requireState(
-                readLock.holds.heldByCurrentThread() == null,
-                "thread '%s' holds the read lock of '%s' and asks for its write lock: an upgrade would wait"
-                        + " forever; release the read lock first",
-                Thread.currentThread().getName(),
-                queue.path());
-        return queue.acquire(deadline);
-    }
-
     /**
      * The read lock of a {@link ZkReadWriteLock}: shared among readers, reentrant per thread. A thread that holds the
      * write lock takes it at once (a downgrade). See {@link ZkReadWriteLock} for semantics, cost and failure behaviour.
@@ -282,6 +254,13 @@ public final class ZkReadWriteLock {
     public final class ReadLock extends ThreadOwnedLock {
         private ReadLock(LockCore core) {
             super(core);
+        }
+
+        /** A thread that holds the write lock downgrades: its read node stands beside its write node and holds at once. */
+        @Override
+        Optional<Hold> enter(Deadline deadline) throws InterruptedException {
+            Hold write = writeLock.holds.heldByCurrentThread();
+            return write != null ? core.acquireAlongside(write, deadline) : core.acquire(deadline);
         }
 
         /**
@@ -356,6 +335,18 @@ public final class ZkReadWriteLock {
     public final class WriteLock extends ThreadOwnedLock {
         private WriteLock(LockCore core) {
             super(core);
+        }
+
+        /** Refuses an upgrade at once, in every mode: a reader that queued for the write lock would wait for itself. */
+        @Override
+        Optional<Hold> enter(Deadline deadline) throws InterruptedException {
+            Checks.requireState(
+                    readLock.holds.heldByCurrentThread() == null,
+                    "thread '%s' holds the read lock of '%s' and asks for its write lock: an upgrade would wait"
+                            + " forever; release the read lock first",
+                    Thread.currentThread().getName(),
+                    path());
+            return core.acquire(deadline);
         }
 
         /**

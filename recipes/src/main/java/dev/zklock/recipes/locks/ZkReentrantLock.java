@@ -1,5 +1,7 @@
 package dev.zklock.recipes.locks;
 
+import dev.zklock.recipes.locks.engine.CohortSettings;
+import dev.zklock.recipes.locks.engine.LockCore;
 import dev.zklock.recipes.locks.engine.LockPath;
 import java.time.Duration;
 import java.util.Objects;
@@ -40,19 +42,24 @@ import org.apache.curator.framework.recipes.locks.RevocationListener;
  *   <li>an acquire that gives up (timeout, interrupt, error): one delete, and one watch removal if it was waiting.
  * </ul>
  *
- * <p>One watch is held while waiting, none while holding.
+ * <p>One watch is held while waiting, none while holding (a revocable hold keeps one data watch on its node).
  *
  * <p>Built with {@link #builder(CuratorFramework, String)} and {@link ZkLockBuilder#localHandOff()}, the threads of
  * this process that share the instance pass the lock among themselves behind one node, with no request per pass, within
  * a bound once another process waits; with {@link ZkLockBuilder#keepIdle(Duration)} the node is also kept while idle.
- * The costs above then apply per node, not per acquisition; see {@link ZkLockBuilder}.
+ * The costs above then apply per node, not per acquisition, plus one data read per node that watches the node itself,
+ * and the child watch of the lock path while local threads wait or the node is kept; see {@link ZkLockBuilder}.
  *
  * <h2>Failure behaviour</h2>
  *
  * <p>The node is ephemeral: the lock is held while the session that created it lives. A lost connection that comes
  * back within the session timeout changes nothing; while the connection is SUSPENDED the holder cannot know whether
  * the session survives, so work that must never overlap should be fenced with {@link #fencingToken()}, which grows
- * with every acquisition of the path across the whole ensemble. If the session expires, the node is gone and another
+ * with every acquisition of the path across the whole ensemble. A hold is granted only while the client is started,
+ * the connection is up and our node is ours and HELD: a node granted while the connection is suspended is held only
+ * once the reconnect finds it standing (the acquire waits for that within its timeout, then gives up and deletes it),
+ * and a client closed while an acquire waits ends it with {@link IllegalStateException} ({@code AdmissionTest},
+ * {@code SessionFaultsTest}). If the session expires, the node is gone and another
  * client may take the lock. A waiter whose session expires enters the queue again with a new node. An interrupted or
  * timed-out acquire, and one that fails, deletes its node before returning; release deletes with a guaranteed delete,
  * handed to Curator's background retry if the connection is down, so the node never outlives the hold for longer than
@@ -99,7 +106,7 @@ public final class ZkReentrantLock extends ThreadOwnedLock {
      * @throws IllegalArgumentException if {@code path} is not a valid ZooKeeper path
      */
     public ZkReentrantLock(CuratorFramework client, String path, LockDriver driver) {
-        super(new LockCore(new LockPath(client, path, LOCK_NAME, driver, null)));
+        super(LockCore.of(new LockPath(client, path, LOCK_NAME, driver, null)));
     }
 
     private ZkReentrantLock(LockCore core) {
@@ -162,9 +169,7 @@ public final class ZkReentrantLock extends ThreadOwnedLock {
         private ZkReentrantLock build(CohortSettings settings) {
             LockPath lockPath = new LockPath(client(), path(), LOCK_NAME, driver, null);
             return new ZkReentrantLock(
-                    settings == null
-                            ? new LockCore(lockPath)
-                            : new LockCore(lockPath, lockPath::acquire, settings, false, () -> true, () -> false));
+                    settings == null ? LockCore.of(lockPath) : LockCore.withCohort(lockPath, settings, false, null));
         }
     }
 
@@ -172,8 +177,10 @@ public final class ZkReentrantLock extends ThreadOwnedLock {
      * Makes this lock revocable: every hold granted after this call keeps a data watch on its node, and a request to let
      * go (Curator's {@code Revoker.attemptRevoke(client, nodePath)}, or {@link Revocation#request}) calls
      * {@code listener} once per request, on the common fork-join pool, never on ZooKeeper's event thread. Revocation is
-     * cooperative: the listener decides whether and when the holder releases. Costs one data read per hold, and one per
-     * request; a lock not made revocable costs nothing for it.
+     * cooperative: the listener decides whether and when the holder releases. With local hand-off a request also ends
+     * local passing: the node goes after its current holder, so the requester gets in before the next local thread
+     * ({@code AdmissionTest}). Costs one data read per hold (per node, with local hand-off), and one per request; a lock
+     * not made revocable costs nothing for it.
      *
      * @param listener told of each request, with this lock
      * @throws NullPointerException if {@code listener} is null

@@ -428,12 +428,11 @@ public final class ZkSemaphore {
         return result;
     }
 
-    /** Starts the hold of each granted node: tracked for its connection state, returned by a delete. */
+    /** Makes each granted node (tracked and admitted by the engine) a lease, returned by a delete. */
     private Collection<Lease> leasesOf(List<LockNode> nodes) {
         LockPath leases = queue.leases();
         List<Lease> made = new ArrayList<>();
         for (LockNode node : nodes) {
-            leases.track(node);
             made.add(new ZkLease(node, () -> {
                 leases.metrics().released(path(), node.heldNanos());
                 leases.end(node);

@@ -4,8 +4,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Future;
 import java.util.function.Consumer;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.state.ConnectionState;
-import org.apache.curator.framework.state.ConnectionStateListener;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException.Code;
 
@@ -13,7 +11,7 @@ import org.apache.zookeeper.KeeperException.Code;
  * The drive of a {@link StepMachine} with no thread waiting, shared by the lock queues' {@link CallbackRunner} and the
  * semaphore's {@link LeaseRunner}: each command is sent asynchronously and its reply or watch event is told to the
  * machine as the continuation, on ZooKeeper's event thread; the deadline comes from the client's timer; a step that
- * needs a connection waits for one with a connection state listener, and the watch set is kept for its removal. A
+ * needs a connection waits for one ({@link SessionEnds#onConnectedOrClosed}), and the watch set is kept for its removal. A
  * subclass says what each of its commands sends. Safe for use by multiple threads: the machine, the watch and the wait
  * for a connection are guarded by this object; continuations never block.
  */
@@ -21,7 +19,7 @@ abstract class AsyncSteps {
     private final LockPath first;
     private final Deadline deadline;
     private final StepMachine machine; // guarded by this
-    private ConnectionStateListener resume; // guarded by this: waiting for a connection
+    private Resume resume; // guarded by this: waiting for a connection
     private SetWatch watch; // guarded by this: the watch set, until it fires or is removed
 
     /** @param first the path the machine's parents are made for, whose client and timer run the steps */
@@ -112,7 +110,11 @@ abstract class AsyncSteps {
         }
     }
 
-    /** Runs {@code step} on a connected session now, or as soon as the client reconnects (unless ended by then). */
+    /**
+     * Runs {@code step} on a connected session now, or as soon as the client is connected again (unless ended by then).
+     * The wait ends at the deadline (even one whose timer ran while a request was in flight: it is checked here too),
+     * and when the client closes, whose check then fails the steps with {@link IllegalStateException}.
+     */
     final void whenConnected(Consumer<ZooKeeperHandle> step) {
         CuratorFramework client = first.client();
         Checks.requireStarted(client, first.path());
@@ -122,40 +124,66 @@ abstract class AsyncSteps {
             step.accept(session);
             return;
         }
-        ConnectionStateListener once = new ConnectionStateListener() {
-            @Override
-            public void stateChanged(CuratorFramework changed, ConnectionState state) {
-                if (state.isConnected() && resumeOnce(this)) {
-                    try {
-                        whenConnected(step);
-                    } catch (RuntimeException | Error e) {
-                        failed(e);
-                    }
-                }
-            }
-        };
+        Resume waiting = new Resume(step);
         synchronized (this) {
             if (machine.isOver()) {
                 return;
             }
-            resume = once;
+            resume = waiting;
         }
-        client.getConnectionStateListenable().addListener(once);
-        if (client.getZookeeperClient().isConnected() && resumeOnce(once)) {
-            whenConnected(step);
+        waiting.listen(first.context().sessionEnds().onConnectedOrClosed(client, waiting));
+        if (deadline.hasPassed() && resumeOnce(waiting)) {
+            feed(new Event.TimedOut());
         }
     }
 
     /** Takes the waiting for a connection over, once: true for the first caller, while the machine goes on. */
-    private boolean resumeOnce(ConnectionStateListener once) {
+    private boolean resumeOnce(Resume waiting) {
         synchronized (this) {
-            if (resume != once) {
+            if (resume != waiting) {
                 return false;
             }
             resume = null;
         }
-        first.client().getConnectionStateListenable().removeListener(once);
+        waiting.cancel();
         return !isOver();
+    }
+
+    /** A step waiting for a connection: run when the client is connected, or closed (then its check fails). */
+    private final class Resume implements Runnable {
+        private final Consumer<ZooKeeperHandle> step;
+        private volatile SessionEnds.Registration registration;
+        private volatile boolean cancelled;
+
+        Resume(Consumer<ZooKeeperHandle> step) {
+            this.step = step;
+        }
+
+        void listen(SessionEnds.Registration made) {
+            registration = made;
+            if (cancelled) {
+                made.cancel();
+            }
+        }
+
+        void cancel() {
+            cancelled = true;
+            SessionEnds.Registration made = registration;
+            if (made != null) {
+                made.cancel();
+            }
+        }
+
+        @Override
+        public void run() {
+            if (resumeOnce(this)) {
+                try {
+                    whenConnected(step);
+                } catch (RuntimeException | Error e) {
+                    failed(e);
+                }
+            }
+        }
     }
 
     /**
@@ -172,6 +200,7 @@ abstract class AsyncSteps {
 
     /** Forgets the watch that fired or failed to be set, if it is the one kept. */
     final synchronized void clearWatch(NodeWatcher fired) {
+        fired.close();
         if (watch != null && watch.watcher() == fired) {
             watch = null;
         }
@@ -183,7 +212,7 @@ abstract class AsyncSteps {
      */
     final void stopWaiting() {
         SetWatch set;
-        ConnectionStateListener waiting;
+        Resume waiting;
         synchronized (this) {
             set = watch;
             waiting = resume;
@@ -194,7 +223,7 @@ abstract class AsyncSteps {
             set.remove();
         }
         if (waiting != null) {
-            first.client().getConnectionStateListenable().removeListener(waiting);
+            waiting.cancel();
         }
     }
 }

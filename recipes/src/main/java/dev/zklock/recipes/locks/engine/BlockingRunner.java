@@ -130,7 +130,7 @@ public final class BlockingRunner {
             // The create made our node: its reply came before the listing's. Go on without waiting for the hop that
             // hands the create's reply over; the fencing token is read from it when asked for.
             CompletableFuture<Long> token = pendingCreate.thenApply(
-                    reply -> ((Event.Created) reply).nodes().get(0).token());
+                    reply -> ((Event.Created) reply).nodes().get(0).czxid());
             created = new Event.Created(
                     session.sessionId(), List.of(LockNode.createdBy(first, ours, session.sessionId(), token)));
             pendingCreate = null;
@@ -168,14 +168,13 @@ public final class BlockingRunner {
             return feed(new Event.TimedOut());
         }
         String path = requests.fixedPath(watch.queue(), watch.name());
-        NodeWatcher nodeWatcher =
-                new NodeWatcher(path, session.sessionId(), first.context().releases());
+        NodeWatcher nodeWatcher = new NodeWatcher(path, session.sessionId(), first);
         setWatch = new SetWatch(session, path, nodeWatcher, false);
         Reply reply = session.watchDataNow(path, nodeWatcher);
         if (reply.code() == Code.NONODE) {
             clearWatch();
             boolean fromFront = ClientContext.isReleasingFromFront(watch.name());
-            if (!releaseOver(path, session.sessionId())) {
+            if (!releaseOver(path, session.sessionId()) && deadline.hasPassed()) {
                 return feed(new Event.TimedOut());
             }
             return feed(new Event.WatchedGone(fromFront));
@@ -202,10 +201,16 @@ public final class BlockingRunner {
         return acquisition.ourNode(queue);
     }
 
-    /** Waits until this client no longer releases {@code path} ({@link ReleasesInFlight}); false at the deadline. */
+    /**
+     * Waits until this client no longer releases {@code path} ({@link ReleasesInFlight}): a delete in flight, answered
+     * within one request timeout. False if it is not over by the deadline, or by one request timeout under a deadline
+     * that never passes (the client's timer that looks went with its close, say): the wait for our turn then goes on
+     * without it, for the order it keeps is a courtesy to the releasing thread, not a safety rule.
+     */
     private boolean releaseOver(String path, long sessionId) throws InterruptedException {
         CompletableFuture<Void> release = first.context().releases().after(path, sessionId);
-        return release.isDone() || deadline.await(release.thenApply(over -> Boolean.TRUE), 0) != null;
+        return release.isDone()
+                || deadline.await(release.thenApply(over -> Boolean.TRUE), first.requestTimeoutNanos()) != null;
     }
 
     /** Tells the acquisition {@code event}, after telling it that the deadline passed if it did and it does not know. */
@@ -242,7 +247,7 @@ public final class BlockingRunner {
     private void leave(Command command) {
         if (setWatch != null) {
             setWatch.remove();
-            clearWatch();
+            setWatch = null;
         }
         if (pendingCreate != null) {
             CompletableFuture<Event> late = pendingCreate;
@@ -266,6 +271,9 @@ public final class BlockingRunner {
     }
 
     private void clearWatch() {
+        if (setWatch != null) {
+            setWatch.watcher().close();
+        }
         setWatch = null;
     }
 

@@ -21,14 +21,19 @@ public final class CallbackRunner extends AsyncSteps {
 
     /** @param timeout how long the acquire may take, or null for as long as it takes */
     public CallbackRunner(List<LockPath> queues, Duration timeout) {
-        this(new QueueRequests(queues), timeout, new Acquisition(queues, null));
+        this(queues, timeout == null ? Deadline.forever() : Deadline.after(Checks.toNanos(timeout)), timeout);
     }
 
-    private CallbackRunner(QueueRequests requests, Duration timeout, Acquisition acquisition) {
-        super(
-                requests.first(),
-                timeout == null ? Deadline.forever() : Deadline.after(Checks.toNanos(timeout)),
-                acquisition);
+    /**
+     * @param deadline the deadline of the acquire
+     * @param timeout the timeout it came from, named by a {@link LockTimeoutException}; null for as long as it takes
+     */
+    public CallbackRunner(List<LockPath> queues, Deadline deadline, Duration timeout) {
+        this(new QueueRequests(queues), deadline, timeout, new Acquisition(queues, null));
+    }
+
+    private CallbackRunner(QueueRequests requests, Deadline deadline, Duration timeout, Acquisition acquisition) {
+        super(requests.first(), deadline, acquisition);
         this.requests = requests;
         this.timeout = timeout;
         this.acquisition = acquisition;
@@ -120,14 +125,15 @@ public final class CallbackRunner extends AsyncSteps {
     private void watch(ZooKeeperHandle session, Command.Watch watch) {
         LockPath first = first();
         String path = requests.fixedPath(watch.queue(), watch.name());
-        NodeWatcher nodeWatcher =
-                new NodeWatcher(path, session.sessionId(), first.context().releases());
+        NodeWatcher nodeWatcher = new NodeWatcher(path, session.sessionId(), first);
         if (!keepWatch(new SetWatch(session, path, nodeWatcher, false), Acquisition.Phase.WATCHING)) {
+            nodeWatcher.close();
             return;
         }
         session.watchData(path, nodeWatcher).thenAccept(reply -> {
             if (reply.isOk() && isOver()) {
                 // Ended while the watch was on its way: a removal sent then found no watch to remove on this client.
+                nodeWatcher.close();
                 session.removeWatch(path, nodeWatcher);
                 return;
             }

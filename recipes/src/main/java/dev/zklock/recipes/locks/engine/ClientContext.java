@@ -14,7 +14,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Everything zklock keeps for one Curator client, with the client's lifetime: the connection state of its holds and
- * its state listeners ({@link ConnectionTracker}), its metrics listeners, its releases in flight and front nodes (the
+ * its state listeners ({@link ConnectionTracker}), what waits on its sessions' ends ({@link SessionEnds}), its metrics listeners, its releases in flight and front nodes (the
  * hand-off state), the protection ids of its nodes, and its one timer thread. Made on first use by any lock of the
  * client (a namespace view shares the context of the client it views); closed when the client closes, which stops the
  * timer thread at once and drops the context. Safe for use by multiple threads; no ZooKeeper call.
@@ -36,6 +36,7 @@ public final class ClientContext {
     private final ProtectionIds ids = new ProtectionIds();
     private final ContextTimer timer;
     private final MetricsDispatch metrics = new MetricsDispatch();
+    private final SessionEnds sessionEnds = new SessionEnds();
     private final ConnectionTracker tracker;
     private final ReleasesInFlight releases;
     private final FrontNodes frontNodes = new FrontNodes();
@@ -43,7 +44,7 @@ public final class ClientContext {
     private ClientContext(CuratorFramework client) {
         this.client = new WeakReference<>(client);
         this.timer = new ContextTimer("zklock-timer-" + Long.toHexString(ids.key() >>> 32));
-        this.tracker = new ConnectionTracker(client, metrics);
+        this.tracker = new ConnectionTracker(client, metrics, sessionEnds);
         this.releases = new ReleasesInFlight(timer);
     }
 
@@ -92,8 +93,9 @@ public final class ClientContext {
         }
     }
 
-    /** Drops the context and stops its timer thread: the client is closing. */
+    /** Drops the context and stops its timer thread: the client is closing; every hold is lost, every session ended. */
     public void close() {
+        tracker.close();
         timer.close();
         synchronized (BY_CLIENT) {
             CuratorFramework owner = client.get();
@@ -122,6 +124,11 @@ public final class ClientContext {
 
     public ConnectionTracker tracker() {
         return tracker;
+    }
+
+    /** What waits on one of the client's sessions, told when it ends. */
+    public SessionEnds sessionEnds() {
+        return sessionEnds;
     }
 
     public ReleasesInFlight releases() {

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ForkJoinPool;
 import org.apache.curator.framework.CuratorFramework;
@@ -20,9 +21,11 @@ import org.slf4j.LoggerFactory;
  * Watches one client's connection for every lock held through it: one Curator connection-state listener per client,
  * however many locks, owned by the client's {@link ClientContext}. SUSPENDED puts every held lock IN_DOUBT; LOST makes every held
  * lock LOST; RECONNECTED lists the session's ephemeral nodes in one request, whatever the number of holds, and makes
- * each lock in doubt HELD again if its node is among them, LOST otherwise. Each transition logs one summary line;
- * listeners are called on the thread of Curator's connection-state notifications, or, for the outcome of a reconnect,
- * on the common fork-join pool, never on ZooKeeper's event thread. Safe for use by multiple threads.
+ * each lock in doubt HELD again if its node is among them, LOST otherwise; the client's close makes every held lock
+ * LOST. Each transition logs one summary line; listeners are called on the thread of Curator's connection-state
+ * notifications, or, for the outcome of a reconnect, on the common fork-join pool, never on ZooKeeper's event thread.
+ * Every change (of the connection, or of a hold's state) completes {@link #nextChange()}, which {@link Admission} waits
+ * on, and every session end it learns of is told to the client's {@link SessionEnds}. Safe for use by multiple threads.
  */
 public final class ConnectionTracker implements ConnectionStateListener {
     private static final Logger logger = LoggerFactory.getLogger(ConnectionTracker.class);
@@ -31,26 +34,67 @@ public final class ConnectionTracker implements ConnectionStateListener {
     private LockNode held; // guarded by this: the first of the held nodes, linked through the nodes themselves
     private final List<LockStateListener> clientListeners = new CopyOnWriteArrayList<>();
     private final MetricsDispatch metrics;
+    private final SessionEnds sessionEnds;
+    private CompletableFuture<Void> change = new CompletableFuture<>(); // guarded by this: completed on the next change
+    private boolean closed; // guarded by this
 
     /** A tracker for {@code client}, whose {@link ClientContext} registers it as a connection-state listener. */
-    public ConnectionTracker(CuratorFramework client, MetricsDispatch metrics) {
+    public ConnectionTracker(CuratorFramework client, MetricsDispatch metrics, SessionEnds sessionEnds) {
         this.client = new WeakReference<>(client);
         this.metrics = metrics;
+        this.sessionEnds = sessionEnds;
     }
 
-    /** Starts tracking a node that was just granted; IN_DOUBT at once if the connection is already suspended. */
+    /**
+     * Starts tracking a node that was just granted: HELD, or IN_DOUBT if the connection is down now, or LOST if the
+     * client has closed. The state is read under the same monitor as the holds each notification moves, so that no
+     * notification can miss the node: one that read the holds before it was linked ran before the connection state read
+     * here.
+     */
     public void track(LockNode node) {
         CuratorFramework current = client.get();
-        boolean connected = current != null && current.getZookeeperClient().isConnected();
-        node.granted(connected ? LockState.HELD : LockState.IN_DOUBT);
         synchronized (this) {
+            if (node.previous != null || held == node) {
+                return; // tracked already
+            }
             node.previous = null;
             node.next = held;
             if (held != null) {
                 held.previous = node;
             }
             held = node;
+            boolean connected = current != null && current.getZookeeperClient().isConnected();
+            node.granted(closed ? LockState.LOST : connected ? LockState.HELD : LockState.IN_DOUBT);
         }
+    }
+
+    /**
+     * Returns a future that completes at the next change of the connection or of a hold's state: take it, then look at
+     * the state, then wait on it, and no change is missed.
+     */
+    public synchronized CompletableFuture<Void> nextChange() {
+        return change;
+    }
+
+    /**
+     * Makes the hold of {@code node} LOST (its node was found gone), telling its listeners on the common fork-join pool:
+     * the news may come on ZooKeeper's event thread, where no listener runs.
+     */
+    public void lose(LockNode node, String why) {
+        ForkJoinPool.commonPool().execute(() -> {
+            moveAll(List.of(node), LockState.LOST, why);
+            signal();
+        });
+    }
+
+    /** The client is closing: every held lock is LOST, and every session has ended. */
+    public void close() {
+        synchronized (this) {
+            closed = true;
+        }
+        moveAll(holds(), LockState.LOST, "the client is closed");
+        sessionEnds.closed();
+        signal();
     }
 
     /** Stops tracking a held node; does nothing if it is not tracked. */
@@ -91,12 +135,34 @@ public final class ConnectionTracker implements ConnectionStateListener {
     public void stateChanged(CuratorFramework changed, ConnectionState newState) {
         switch (newState) {
             case SUSPENDED -> moveAll(holds(), LockState.IN_DOUBT, "the connection is suspended");
-            case LOST -> moveAll(holds(), LockState.LOST, "the session is lost");
+            case LOST -> {
+                moveAll(holds(), LockState.LOST, "the session is lost");
+                sessionEnds.ended(0);
+            }
             case RECONNECTED -> verify(changed);
+            case CONNECTED -> liveSession(changed);
             default -> {
-                // CONNECTED (the first connection) and READ_ONLY change nothing for a hold.
+                // READ_ONLY changes nothing for a hold.
             }
         }
+        signal();
+    }
+
+    /** Tells the session ends: every session but the one the client is connected on now has ended. */
+    private void liveSession(CuratorFramework changed) {
+        ZooKeeperHandle session = ZooKeeperHandle.currentQuietly(changed);
+        if (session != null && changed.getZookeeperClient().isConnected()) {
+            sessionEnds.ended(session.sessionId());
+        }
+    }
+
+    private void signal() {
+        CompletableFuture<Void> done;
+        synchronized (this) {
+            done = change;
+            change = new CompletableFuture<>();
+        }
+        done.complete(null);
     }
 
     /**
@@ -116,6 +182,7 @@ public final class ConnectionTracker implements ConnectionStateListener {
         if (session == null) {
             return; // disconnected again: the next RECONNECTED checks
         }
+        sessionEnds.ended(session.sessionId());
         List<LockNode> inDoubt = new ArrayList<>();
         List<LockNode> ended = new ArrayList<>();
         for (LockNode hold : holds()) {
@@ -150,6 +217,7 @@ public final class ConnectionTracker implements ConnectionStateListener {
         }
         moveAll(stand, LockState.HELD, "their nodes stand after a reconnect");
         moveAll(lost, LockState.LOST, "their nodes are gone after a reconnect");
+        signal();
     }
 
     /** Moves {@code some} holds to {@code next}, telling their listeners, with one log line for them all. */

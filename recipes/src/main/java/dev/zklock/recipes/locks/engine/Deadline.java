@@ -46,12 +46,19 @@ public final class Deadline {
 
     /**
      * Waits for {@code future} until this deadline, but at least {@code minimumNanos}: a reply to a request already
-     * sent is worth waiting one request timeout for, even when the deadline is near. Returns null on timeout.
+     * sent is worth waiting one request timeout for, even when the deadline is near; and no longer than that for a
+     * reply under a deadline that never passes (ZooKeeper's client answers every request within a request timeout, or
+     * fails it: a reply that did not come is lost). Returns null on timeout.
+     *
+     * @param minimumNanos for a reply, one request timeout; 0 for a wait that ends only with the deadline
      */
     public <T> T await(CompletableFuture<T> future, long minimumNanos) throws InterruptedException {
         try {
-            if (forever) {
+            if (forever && minimumNanos == 0) {
                 return future.get();
+            }
+            if (forever) {
+                return future.get(minimumNanos, TimeUnit.NANOSECONDS);
             }
             return future.get(Math.max(remainingNanos(), minimumNanos), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {

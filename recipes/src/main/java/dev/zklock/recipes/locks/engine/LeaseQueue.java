@@ -12,6 +12,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.IntSupplier;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.utils.ZKPaths;
@@ -85,19 +87,43 @@ public final class LeaseQueue {
     }
 
     /**
-     * Takes {@code count} leases, waiting on the calling thread until the deadline.
+     * Takes {@code count} leases, waiting on the calling thread until the deadline; they are then tracked and
+     * admitted ({@link Admission#admit}). The thread waits for the steps' future until the deadline plus one request
+     * timeout at most, then withdraws.
      *
-     * @return our lease nodes, not yet tracked, or empty if the deadline passed first (nothing left behind)
-     * @throws InterruptedException if interrupted (what was made is deleted; the flag is cleared)
+     * @return our lease nodes, tracked, or empty if the deadline passed first (nothing left behind)
+     * @throws InterruptedException if interrupted (what was made is deleted, what was granted returned; the flag is
+     *     cleared)
      */
     public Optional<List<LockNode>> acquire(int count, Deadline deadline) throws InterruptedException {
         mutex.checkCanAcquire();
-        CompletableFuture<List<LockNode>> leased = acquireAsync(count, deadline, Duration.ZERO);
+        return Admission.admit(deadline, () -> take(count, deadline));
+    }
+
+    /**
+     * Takes {@code count} leases with no thread waiting. The future completes with our lease nodes, tracked and
+     * admitted, or fails with {@link LockTimeoutException} naming the path and {@code timeout}, or with the error;
+     * cancelling it ends the acquire and deletes what it made.
+     */
+    public CompletableFuture<List<LockNode>> acquireAsync(int count, Deadline deadline, Duration timeout) {
+        Checks.requireStarted(mutex.client(), path);
+        return Admission.admitLater(deadline, () -> takeAsync(count, deadline, timeout), () -> timedOut(timeout));
+    }
+
+    private Optional<List<LockNode>> take(int count, Deadline deadline) throws InterruptedException {
+        CompletableFuture<List<LockNode>> leased = takeAsync(count, deadline, Duration.ZERO);
         try {
-            return Optional.of(leased.get());
+            List<LockNode> nodes = deadline.isForever()
+                    ? leased.get()
+                    : leased.get(deadline.remainingNanos() + mutex.requestTimeoutNanos(), TimeUnit.NANOSECONDS);
+            return Optional.of(nodes);
         } catch (InterruptedException e) {
-            leased.cancel(false);
+            giveBack(leased);
             throw e;
+        } catch (TimeoutException e) {
+            logger.warn("{}: the lease steps did not end within the deadline and a request timeout; withdrawing", path);
+            giveBack(leased);
+            return Optional.empty();
         } catch (ExecutionException e) {
             if (e.getCause() instanceof LockTimeoutException) {
                 return Optional.empty();
@@ -112,16 +138,21 @@ public final class LeaseQueue {
         }
     }
 
-    /**
-     * Takes {@code count} leases with no thread waiting. The future completes with our lease nodes (not yet tracked),
-     * or fails with {@link LockTimeoutException} naming the path and {@code timeout}, or with the error; cancelling it
-     * ends the acquire and deletes what it made.
-     */
-    public CompletableFuture<List<LockNode>> acquireAsync(int count, Deadline deadline, Duration timeout) {
-        Checks.requireStarted(mutex.client(), path);
+    /** Withdraws an acquire the caller no longer waits for; leases granted as it gave up are returned. */
+    private void giveBack(CompletableFuture<List<LockNode>> leased) {
+        if (!leased.cancel(false) && !leased.isCompletedExceptionally()) {
+            new QueueRequests(List.of(leases)).deleteLater(leased.join()); // granted as the caller gave up
+        }
+    }
+
+    private CompletableFuture<List<LockNode>> takeAsync(int count, Deadline deadline, Duration timeout) {
         CompletableFuture<List<LockNode>> result = new CompletableFuture<>();
         new Attempt(count, deadline, timeout, result).takeMutex();
         return result;
+    }
+
+    private LockTimeoutException timedOut(Duration timeout) {
+        return new LockTimeoutException(path, timeout == null ? Duration.ZERO : timeout);
     }
 
     /** One acquire, from the mutex to the end, as many times as the mutex's session ends on the way. */
@@ -245,7 +276,7 @@ public final class LeaseQueue {
         }
 
         private void timedOut() {
-            result.completeExceptionally(new LockTimeoutException(path, timeout == null ? Duration.ZERO : timeout));
+            result.completeExceptionally(LeaseQueue.this.timedOut(timeout));
         }
     }
 

@@ -128,9 +128,9 @@ public final class LeaseRunner extends AsyncSteps {
         }
         LockPath leases = first();
         String path = leases.fixed(leases.path());
-        NodeWatcher childWatcher =
-                new NodeWatcher(path, session.sessionId(), leases.context().releases());
+        NodeWatcher childWatcher = new NodeWatcher(path, session.sessionId(), leases);
         if (!keepWatch(new SetWatch(session, path, childWatcher, true), null)) {
+            childWatcher.close();
             return requests.list(session, 0); // ended meanwhile: the listing is not read
         }
         childWatcher.wakeUp().thenAccept(wake -> {
@@ -141,6 +141,7 @@ public final class LeaseRunner extends AsyncSteps {
             if (reply instanceof Reply.Children listed) {
                 if (isOver()) {
                     // Ended while the watch was on its way: a removal sent then found no watch to remove.
+                    childWatcher.close();
                     session.removeChildWatch(path, childWatcher);
                 }
                 return new Event.Listed(session.sessionId(), List.of(listed.children()));

@@ -1,5 +1,6 @@
 package dev.zklock.recipes.locks.engine;
 
+import dev.zklock.recipes.locks.FencingToken;
 import dev.zklock.recipes.locks.LockState;
 import dev.zklock.recipes.locks.LockStateEvent;
 import dev.zklock.recipes.locks.LockStateListener;
@@ -11,15 +12,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One lock node this process created, and, once the lock is granted, the hold it stands for: its name and owning
- * session, its fencing token (the node's creation zxid, which grows across the whole ensemble), and the hold's
- * {@link LockState}, changed by the client's {@link ConnectionTracker} and read by any thread. Safe for use by multiple
- * threads.
+ * One lock node this process created, and, once the lock is granted, the state of the holds it stands for: its name and
+ * owning session, its creation zxid (which grows across the whole ensemble, and makes the fencing tokens of its holds:
+ * {@link Hold#token()}), and its {@link LockState}, changed by the client's {@link ConnectionTracker} and read by any
+ * thread. Safe for use by multiple threads.
  *
- * <p>The token comes from the create's reply. An acquire that finds our node in the pipelined listing does not wait
+ * <p>The creation zxid comes from the create's reply. An acquire that finds our node in the pipelined listing does not wait
  * for that reply (ZooKeeper hands asynchronous replies to its event thread, one thread hop later): the reply was
- * read before the listing's, so asking for the token then costs at most that hop, and the token is kept as soon as the
- * reply is handed over.
+ * read before the listing's, so asking for the zxid then costs at most that hop, and it is kept as soon as the reply is
+ * handed over.
  *
  * <p>A held lock costs its node a few words: the node keeps no copy of its lock path (its queue has it), and the
  * client's tracker links the held nodes into a list through the node itself.
@@ -30,24 +31,24 @@ public final class LockNode {
     private final LockPath queue; // its lock path, namespace and listeners: a hold keeps no copy of them
     private final String name;
     private final long sessionId;
-    private volatile CompletableFuture<Long> created; // until the token is known, then null
-    private volatile long token;
+    private volatile CompletableFuture<Long> created; // until the creation zxid is known, then null
+    private volatile long czxid;
     private volatile boolean front; // granted with no node ranked before it
-    private LockState state; // guarded by this: null until the lock is granted and tracked
+    private volatile LockState state; // written under this: null until the lock is granted and tracked
     private long grantedNanos; // written before the node is handed to the holder
     LockNode previous; // guarded by the client's tracker: its list of held nodes
     LockNode next; // guarded by the client's tracker
 
     /**
-     * A node whose token is known.
+     * A node whose creation zxid is known.
      *
      * @param queue the queue of the lock path the node is a child of
      */
-    public LockNode(LockPath queue, String name, long token, long sessionId) {
+    public LockNode(LockPath queue, String name, long czxid, long sessionId) {
         this.queue = queue;
         this.name = name;
         this.sessionId = sessionId;
-        this.token = token;
+        this.czxid = czxid;
     }
 
     private LockNode(LockPath queue, String name, long sessionId, CompletableFuture<Long> created) {
@@ -56,7 +57,7 @@ public final class LockNode {
         this.sessionId = sessionId;
         this.created = created;
         created.thenAccept(known -> {
-            token = known;
+            czxid = known;
             this.created = null;
         });
     }
@@ -107,23 +108,23 @@ public final class LockNode {
     }
 
     /**
-     * The fencing token: the node's creation zxid. Waits, at most one request timeout, for the create's reply to be
-     * handed over by ZooKeeper's event thread if it has not been yet.
+     * The node's creation zxid, of which the fencing tokens of its holds are made. Waits, at most one request timeout,
+     * for the create's reply to be handed over by ZooKeeper's event thread if it has not been yet.
      *
      * @throws ZkLockException if the reply is not handed over in that time: something blocks ZooKeeper's event thread
      */
-    public long token() {
-        long known = token;
+    public long czxid() {
+        long known = czxid;
         CompletableFuture<Long> pending = created;
         if (known != 0 || pending == null) {
-            return token;
+            return czxid;
         }
         long waitNanos = queue.requestTimeoutNanos();
         Long handed = Uninterruptibles.await(pending, waitNanos);
         if (handed == null) {
             throw new ZkLockException(
                     String.format(
-                            "fencing token of node '%s' of lock '%s' not known: the reply to its create was not handed"
+                            "creation zxid of node '%s' of lock '%s' not known: the reply to its create was not handed"
                                     + " over within %d ms; is a listener or watcher blocking ZooKeeper's event thread?",
                             path(), queue.path(), TimeUnit.NANOSECONDS.toMillis(waitNanos)),
                     queue.path(),
@@ -141,7 +142,7 @@ public final class LockNode {
     }
 
     /** Returns the state of the hold, or null if the lock was never granted to this node. */
-    public synchronized LockState state() {
+    public LockState state() {
         return state;
     }
 
@@ -160,7 +161,7 @@ public final class LockNode {
         }
         LockState previousState = state;
         state = next;
-        return new LockStateEvent(queue.path(), path(), token(), sessionId, previousState, next);
+        return new LockStateEvent(queue.path(), path(), FencingToken.of(czxid(), 0), sessionId, previousState, next);
     }
 
     /**
@@ -175,6 +176,7 @@ public final class LockNode {
         for (LockStateListener listener : clientListeners) {
             tell(listener, event);
         }
+        queue.nodeStateChanged(this, event.state());
     }
 
     private static void tell(LockStateListener listener, LockStateEvent event) {
@@ -187,7 +189,7 @@ public final class LockNode {
 
     @Override
     public String toString() {
-        String shown = token != 0 ? Long.toString(token) : "pending";
-        return path() + " (token " + shown + ", session 0x" + Long.toHexString(sessionId) + ")";
+        String shown = czxid != 0 ? "0x" + Long.toHexString(czxid) : "pending";
+        return path() + " (czxid " + shown + ", session 0x" + Long.toHexString(sessionId) + ")";
     }
 }

@@ -3,6 +3,7 @@ package dev.zklock.recipes.locks.engine;
 import dev.zklock.recipes.locks.LockDecision;
 import dev.zklock.recipes.locks.LockDriver;
 import dev.zklock.recipes.locks.LockQueueView;
+import dev.zklock.recipes.locks.LockState;
 import dev.zklock.recipes.locks.LockStateListener;
 import dev.zklock.recipes.locks.ZkLockException;
 import java.util.ArrayList;
@@ -43,6 +44,7 @@ public final class LockPath {
     private volatile ClientContext context; // looked up once; a client's context lasts as long as the client
     private final List<LockStateListener> listeners;
     private volatile RevocationWatch revocation; // null: holds are not revocable, and cost no request for it
+    private volatile NodeEvents nodeEvents; // the lock object's cohort, told of its nodes' news; null without one
     private volatile byte[] nodeData; // Curator's choice for our nodes' data, taken from its builder on first use
     private volatile List<ACL> nodeAcl; // and the ACL the client's provider gives; then reused
     private final String fixedPath;
@@ -77,23 +79,35 @@ public final class LockPath {
     }
 
     /**
-     * Takes a place in the queue and waits for the driver to say it holds the lock, until the deadline.
+     * Takes a place in the queue and waits for the driver to say it holds the lock, until the deadline; the node is
+     * then tracked and admitted ({@link Admission#admit}).
      *
-     * @return our node, or empty if the deadline passed first (nothing is left behind)
+     * @return our node, tracked, or empty if the deadline passed first (nothing is left behind)
      */
     public Optional<LockNode> acquire(Deadline deadline) throws InterruptedException {
         checkCanAcquire();
-        return new BlockingRunner(List.of(this), deadline, null).run().map(nodes -> nodes.get(0));
+        return Admission.admit(deadline, () -> new BlockingRunner(List.of(this), deadline, null).run())
+                .map(nodes -> nodes.get(0));
     }
 
     /**
      * Creates a node that holds at once, ranked with {@code alongside} (it carries that node's sequence and is not
-     * sequential), as Curator's read/write lock does when a writer downgrades: the caller guarantees that it holds.
+     * sequential), as Curator's read/write lock does when a writer downgrades: the caller holds {@code alongside}. The
+     * node is then tracked and admitted.
+     *
+     * @throws IllegalStateException if the hold of {@code alongside} is lost (then no node is made)
      */
     public Optional<LockNode> acquireAlongside(LockNode alongside, Deadline deadline) throws InterruptedException {
         checkCanAcquire();
-        return new BlockingRunner(List.of(this), deadline, NodeNames.sequenceKey(alongside.name()))
-                .run()
+        String sequence = NodeNames.sequenceKey(alongside.name());
+        return Admission.admit(deadline, () -> {
+                    Checks.requireState(
+                            alongside.state() != LockState.LOST,
+                            "the hold of '%s' that lock '%s' would be taken beside was lost; release it first",
+                            alongside.path(),
+                            path);
+                    return new BlockingRunner(List.of(this), deadline, sequence).run();
+                })
                 .map(nodes -> nodes.get(0));
     }
 
@@ -116,6 +130,36 @@ public final class LockPath {
             revocation.watch(this, node);
         }
         return node;
+    }
+
+    /** What the engine hears of the nodes of this path beside the lock's listeners: a cohort's news. */
+    public interface NodeEvents {
+        /** The holds of {@code node} moved to {@code state}; on the notifier's thread, so it must not block. */
+        void stateChanged(LockNode node, LockState state);
+
+        /** Someone asked the holders of {@code node} to let go; on ZooKeeper's event thread, so it must not block. */
+        void revocationRequested(LockNode node);
+    }
+
+    /** Has {@code events} told of the news of this path's nodes (a cohort's own, one per lock object). */
+    public void setNodeEvents(NodeEvents events) {
+        this.nodeEvents = events;
+    }
+
+    /** Tells the cohort, if any, that the holds of {@code node} moved to {@code state}. */
+    void nodeStateChanged(LockNode node, LockState state) {
+        NodeEvents events = nodeEvents;
+        if (events != null) {
+            events.stateChanged(node, state);
+        }
+    }
+
+    /** Tells the cohort, if any, that the holders of {@code node} were asked to let go. */
+    void revocationRequested(LockNode node) {
+        NodeEvents events = nodeEvents;
+        if (events != null) {
+            events.revocationRequested(node);
+        }
     }
 
     /** Makes every later hold of this path revocable with {@code revocation}, or none with null. */

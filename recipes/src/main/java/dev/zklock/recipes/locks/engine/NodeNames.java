@@ -44,4 +44,19 @@ public final class NodeNames {
     public static boolean isWriter(String child) {
         return child.contains(WRITE_LOCK_NAME);
     }
+
+    /**
+     * Tells whether a node that conflicts with ours ranks after it in a sorted listing: any node for an exclusive lock, a
+     * writer's for a shared one (a read lock).
+     *
+     * @param ours the index of our node in {@code sorted}
+     */
+    static boolean conflictsBehind(List<String> sorted, int ours, boolean shared) {
+        for (int i = ours + 1; i < sorted.size(); i++) {
+            if (!shared || isWriter(sorted.get(i))) {
+                return true;
+            }
+        }
+        return false;
+    }
 }

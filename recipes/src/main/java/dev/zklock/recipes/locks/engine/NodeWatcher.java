@@ -6,8 +6,11 @@ import org.apache.zookeeper.WatchedEvent;
 import org.apache.zookeeper.Watcher;
 
 /**
- * The one-shot watch of one waiting acquisition on the node ahead of it. Each waiting thread has its own watcher, so a
- * release wakes exactly the waiter that watches the released node, in this process as in any other.
+ * The one-shot watch of one waiting acquisition on the node ahead of it (or, for a semaphore, on its leases). Each
+ * waiting thread has its own watcher, so a release wakes exactly the waiter that watches the released node, in this
+ * process as in any other. It also wakes, as SESSION_ENDED, as soon as the client's tracker learns that the session it
+ * was set on ended, or the client closed ({@link SessionEnds}): a watch set on a handle after its Expired event is
+ * never told anything by ZooKeeper, and its waiter would wait for ever. Close it when it is dropped unfired.
  */
 public final class NodeWatcher implements Watcher {
     /** Why a waiter woke up. */
@@ -26,16 +29,26 @@ public final class NodeWatcher implements Watcher {
     private final String path;
     private final long sessionId;
     private final ReleasesInFlight releases;
+    private final SessionEnds.Registration sessionEnd;
 
     /**
      * @param path the namespace-fixed path of the watched node
      * @param sessionId the session the watch is set on
-     * @param releases the releases in flight of the watching client
+     * @param lockPath the lock path of the waiter, whose client and context it watches with
      */
-    public NodeWatcher(String path, long sessionId, ReleasesInFlight releases) {
+    public NodeWatcher(String path, long sessionId, LockPath lockPath) {
         this.path = path;
         this.sessionId = sessionId;
-        this.releases = releases;
+        ClientContext context = lockPath.context();
+        this.releases = context.releases();
+        this.sessionEnd =
+                context.sessionEnds().onEnd(lockPath.client(), sessionId, () -> wake.complete(Wake.SESSION_ENDED));
+        wake.whenComplete((woken, failure) -> sessionEnd.cancel());
+    }
+
+    /** The watcher is dropped unfired (its watch was removed, or never set): it stops waiting on the session's end. */
+    public void close() {
+        sessionEnd.cancel();
     }
 
     @Override

@@ -48,6 +48,7 @@ public final class RevocationWatch {
         handle.readData(node.fixedPath(), watcher).thenAccept(reply -> {
             if (reply instanceof Reply.Data data && Arrays.equals(data.data(), REVOKE_MESSAGE)) {
                 logger.debug("{}: revocation requested of {}", path.path(), node);
+                path.revocationRequested(node); // a cohort passes the node no more
                 try {
                     executor.execute(() -> {
                         try {

@@ -12,6 +12,7 @@ package dev.zklock.recipes.locks.engine;
 record SetWatch(ZooKeeperHandle session, String path, NodeWatcher watcher, boolean children) {
     /** Removes the watch from the client: one request, not waited for. */
     void remove() {
+        watcher.close();
         if (children) {
             session.removeChildWatch(path, watcher);
         } else {

@@ -181,7 +181,7 @@ final class AcquisitionTest {
         Command.Granted granted = (Command.Granted) acquisition.on(new Event.Woken(NodeWatcher.Wake.DELETED));
         assertThat(granted.nodes()).singleElement().satisfies(node -> {
             assertThat(node.name()).isEqualTo(ours);
-            assertThat(node.token()).isEqualTo(77);
+            assertThat(node.czxid()).isEqualTo(77);
             assertThat(node.sessionId()).isEqualTo(SESSION);
         });
     }

@@ -1,4 +1,4 @@
-package dev.zklock.recipes.locks;
+package dev.zklock.recipes.locks.engine;
 
 import java.time.Duration;
 
@@ -11,10 +11,10 @@ import java.time.Duration;
  * @param keepIdleNanos how long the node is kept after the last local release while no other waiter is known; zero
  *     releases it at once
  */
-record CohortSettings(int maxPasses, long maxTimeNanos, long keepIdleNanos) {
+public record CohortSettings(int maxPasses, long maxTimeNanos, long keepIdleNanos) {
     /** The documented default pass bound. */
-    static final int DEFAULT_MAX_PASSES = 64;
+    public static final int DEFAULT_MAX_PASSES = 64;
 
     /** The documented default time bound. */
-    static final Duration DEFAULT_MAX_TIME = Duration.ofMillis(5);
+    public static final Duration DEFAULT_MAX_TIME = Duration.ofMillis(5);
 }

@@ -1,0 +1,271 @@
+package dev.zklock.recipes.locks.engine;
+
+import dev.zklock.recipes.locks.LockState;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.imps.CuratorFrameworkState;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The one rule every hold passes before its holder has it, whatever the way it comes: a create's grant (a thread's own
+ * node, a cohort leader's, a multi-lock's, a semaphore's leases), a local pass of a cohort's node, a read join, a
+ * kept idle node. A hold is admitted only while the client is started and not closed, the connection is up, and the
+ * node is ours and HELD. Otherwise:
+ *
+ * <ul>
+ *   <li>the client is closed: the acquire ends with {@link IllegalStateException};
+ *   <li>the node is LOST (its session ended, or it was found gone): the hold is not granted, and the acquire queues
+ *       again with a new node;
+ *   <li>the connection is down, or the node IN_DOUBT: the acquire waits, within its deadline, for the client's
+ *       {@link ConnectionTracker} to settle the node (HELD or LOST), as a plain acquire waits for a connection.
+ * </ul>
+ *
+ * <p>The check reads local state only: no ZooKeeper call. The waiting forms wait on the tracker's change future, so a
+ * blocking form parks its thread and an asynchronous form holds no thread. Stateless.
+ */
+public final class Admission {
+    private static final Logger logger = LoggerFactory.getLogger(Admission.class);
+
+    /** What the rule says of a hold now. */
+    public enum Verdict {
+        /** The hold may be granted. */
+        ADMIT,
+        /** Not now: the connection is down or the node in doubt; at the end of a wait, the deadline passed. */
+        WAIT,
+        /** The client is not started, or closed. */
+        CLOSED,
+        /** The node is gone: its session ended, or it was found deleted. */
+        LOST
+    }
+
+    private Admission() {}
+
+    /** The rule: what a hold of {@code node}, a node this client tracks, may do now. */
+    public static Verdict of(LockNode node) {
+        CuratorFramework client = node.queue().client();
+        if (client.getState() != CuratorFrameworkState.STARTED) {
+            return Verdict.CLOSED;
+        }
+        LockState state = node.state();
+        if (state == LockState.LOST) {
+            return Verdict.LOST;
+        }
+        if (state != LockState.HELD || !client.getZookeeperClient().isConnected()) {
+            return Verdict.WAIT;
+        }
+        return Verdict.ADMIT;
+    }
+
+    /** The rule for several nodes granted as one (a multi-lock, a semaphore's leases): the worst of their verdicts. */
+    public static Verdict of(List<LockNode> nodes) {
+        Verdict worst = Verdict.ADMIT;
+        for (LockNode node : nodes) {
+            Verdict verdict = of(node);
+            if (verdict.ordinal() > worst.ordinal()) {
+                worst = verdict;
+            }
+        }
+        return worst;
+    }
+
+    /**
+     * Waits on the calling thread until the rule says other than WAIT for {@code nodes}, or the deadline passes (then
+     * WAIT). A passed deadline makes one check.
+     *
+     * @throws InterruptedException if interrupted while waiting
+     */
+    public static Verdict await(List<LockNode> nodes, Deadline deadline) throws InterruptedException {
+        Verdict now = of(nodes);
+        if (now != Verdict.WAIT || deadline.hasPassed()) {
+            return now; // the common case: decided with no lock taken
+        }
+        ConnectionTracker tracker = nodes.get(0).queue().context().tracker();
+        while (true) {
+            CompletableFuture<Void> change = tracker.nextChange();
+            Verdict verdict = of(nodes);
+            if (verdict != Verdict.WAIT || deadline.hasPassed()) {
+                return verdict;
+            }
+            deadline.await(change, 0);
+        }
+    }
+
+    /**
+     * As {@link #await}, with no thread waiting: the future completes on the thread that changes the state (Curator's
+     * connection-state thread, the common pool, or the client's timer at the deadline).
+     */
+    public static CompletableFuture<Verdict> whenDecided(List<LockNode> nodes, Deadline deadline) {
+        CompletableFuture<Verdict> decided = new CompletableFuture<>();
+        ClientContext context = nodes.get(0).queue().context();
+        if (!deadline.isForever()) {
+            Future<?> timer = context.timer().schedule(() -> decided.complete(of(nodes)), deadline.remainingNanos());
+            if (timer == null) {
+                decided.complete(of(nodes)); // the client closed: the check says so
+            } else {
+                decided.whenComplete((verdict, failure) -> timer.cancel(false));
+            }
+        }
+        check(nodes, deadline, context.tracker(), decided);
+        return decided;
+    }
+
+    /** How one try takes nodes on the calling thread: the nodes granted, or empty if the deadline passed first. */
+    @FunctionalInterface
+    public interface Take {
+        Optional<List<LockNode>> take() throws InterruptedException;
+    }
+
+    /**
+     * Takes nodes with {@code take}, tracks them, and waits for the rule: returns them once admitted; enters again with
+     * new nodes while the deadline allows if they were lost; gives up (deleting them) at the deadline. Every blocking
+     * grant of a node of its own comes through here.
+     *
+     * @return the admitted nodes, tracked; or empty if the deadline passed first (nothing is left behind)
+     * @throws IllegalStateException if the client is closed
+     * @throws InterruptedException if interrupted (what was granted is deleted; the flag is cleared)
+     */
+    public static Optional<List<LockNode>> admit(Deadline deadline, Take take) throws InterruptedException {
+        while (true) {
+            Optional<List<LockNode>> granted = take.take();
+            if (granted.isEmpty()) {
+                return granted;
+            }
+            List<LockNode> nodes = granted.get();
+            nodes.forEach(node -> node.queue().track(node));
+            Verdict verdict;
+            try {
+                verdict = await(nodes, deadline);
+            } catch (InterruptedException e) {
+                drop(nodes);
+                throw e;
+            }
+            if (verdict == Verdict.ADMIT) {
+                return granted;
+            }
+            drop(nodes);
+            if (verdict == Verdict.CLOSED) {
+                throw closed(nodes.get(0));
+            }
+            if (verdict == Verdict.WAIT || deadline.hasPassed()) {
+                return Optional.empty();
+            }
+            logger.warn(
+                    "{}: {} lost before it was granted; entering again",
+                    nodes.get(0).lockPath(),
+                    nodes);
+        }
+    }
+
+    /**
+     * As {@link #admit}, with no thread waiting: {@code take} starts one try, whose future completes with the nodes
+     * granted (or fails); the result completes with the admitted nodes, or fails with {@code timedOut}'s exception at
+     * the deadline, with {@link IllegalStateException} if the client closed, or with the try's failure. Cancelling the
+     * result cancels the try under way and deletes what comes of it.
+     */
+    public static CompletableFuture<List<LockNode>> admitLater(
+            Deadline deadline, Supplier<CompletableFuture<List<LockNode>>> take, Supplier<RuntimeException> timedOut) {
+        CompletableFuture<List<LockNode>> result = new CompletableFuture<>();
+        AtomicReference<CompletableFuture<List<LockNode>>> current = new AtomicReference<>();
+        result.whenComplete((nodes, failure) -> {
+            CompletableFuture<List<LockNode>> taking = current.get();
+            if (result.isCancelled() && taking != null) {
+                taking.cancel(false);
+            }
+        });
+        tryLater(deadline, take, timedOut, result, current);
+        return result;
+    }
+
+    private static void tryLater(
+            Deadline deadline,
+            Supplier<CompletableFuture<List<LockNode>>> take,
+            Supplier<RuntimeException> timedOut,
+            CompletableFuture<List<LockNode>> result,
+            AtomicReference<CompletableFuture<List<LockNode>>> current) {
+        CompletableFuture<List<LockNode>> taking;
+        try {
+            taking = take.get();
+        } catch (RuntimeException e) {
+            result.completeExceptionally(e);
+            return;
+        }
+        current.set(taking);
+        if (result.isCancelled()) {
+            taking.cancel(false);
+        }
+        taking.whenComplete((nodes, failure) -> {
+            if (failure != null) {
+                result.completeExceptionally(failure instanceof CompletionException ? failure.getCause() : failure);
+                return;
+            }
+            if (result.isDone()) {
+                dropLater(nodes); // cancelled meanwhile
+                return;
+            }
+            nodes.forEach(node -> node.queue().track(node));
+            whenDecided(nodes, deadline).thenAccept(verdict -> {
+                if (verdict == Verdict.ADMIT) {
+                    if (!result.complete(nodes)) {
+                        dropLater(nodes); // cancelled while it was being admitted
+                    }
+                    return;
+                }
+                dropLater(nodes);
+                if (verdict == Verdict.CLOSED) {
+                    result.completeExceptionally(closed(nodes.get(0)));
+                } else if (verdict == Verdict.WAIT || deadline.hasPassed()) {
+                    result.completeExceptionally(timedOut.get());
+                } else if (!result.isDone()) {
+                    logger.warn(
+                            "{}: {} lost before it was granted; entering again",
+                            nodes.get(0).lockPath(),
+                            nodes);
+                    tryLater(deadline, take, timedOut, result, current);
+                }
+            });
+        });
+    }
+
+    /** Ends holds that were not admitted: stops tracking them and deletes their nodes on the calling thread. */
+    private static void drop(List<LockNode> nodes) {
+        for (LockNode node : nodes) {
+            node.queue().end(node);
+        }
+    }
+
+    /** As {@link #drop}, never blocking. */
+    private static void dropLater(List<LockNode> nodes) {
+        for (LockNode node : nodes) {
+            node.queue().endLater(node);
+        }
+    }
+
+    /** The exception of an acquire on a closed client, as {@link Checks#requireStarted} makes it. */
+    static IllegalStateException closed(LockNode node) {
+        LockPath path = node.queue();
+        return new IllegalStateException(String.format(
+                "client for lock '%s' must be started, but its state is %s",
+                path.path(), path.client().getState()));
+    }
+
+    private static void check(
+            List<LockNode> nodes, Deadline deadline, ConnectionTracker tracker, CompletableFuture<Verdict> decided) {
+        if (decided.isDone()) {
+            return;
+        }
+        CompletableFuture<Void> change = tracker.nextChange();
+        Verdict verdict = of(nodes);
+        if (verdict != Verdict.WAIT || deadline.hasPassed()) {
+            decided.complete(verdict);
+            return;
+        }
+        change.thenRun(() -> check(nodes, deadline, tracker, decided));
+    }
+}

@@ -1,0 +1,59 @@
+package dev.zklock.recipes.locks.engine;
+
+import dev.zklock.recipes.locks.FencingToken;
+import dev.zklock.recipes.locks.LockState;
+
+/**
+ * One hold of a lock: the node it stands on, and how many holds of that node came before it (the local passes of a
+ * cohort; zero for a node of its own). Its fencing token is made of the two ({@link FencingToken}); its state is the
+ * node's, for every hold of the node stands or falls with it. Immutable; safe for use by multiple threads.
+ */
+public final class Hold {
+    private final LockNode node;
+    private final int pass;
+    private final long grantedNanos = System.nanoTime();
+
+    /**
+     * @param node the node the hold stands on, tracked by the client's {@link ConnectionTracker}
+     * @param pass how many holds of {@code node} came before this one
+     */
+    public Hold(LockNode node, int pass) {
+        this.node = node;
+        this.pass = pass;
+    }
+
+    /** The node the hold stands on. */
+    public LockNode node() {
+        return node;
+    }
+
+    /** How many holds of the node came before this one. */
+    public int pass() {
+        return pass;
+    }
+
+    /**
+     * The fencing token: larger for every later hold of the lock path, across processes and the ensemble.
+     *
+     * @throws dev.zklock.recipes.locks.ZkLockException if the node's create reply is not handed over within one
+     *     request timeout ({@link LockNode#czxid()})
+     */
+    public long token() {
+        return FencingToken.of(node.czxid(), pass);
+    }
+
+    /** The state of the hold: the node's, or null if the node was never granted. */
+    public LockState state() {
+        return node.state();
+    }
+
+    /** How long ago the hold was granted. */
+    public long heldNanos() {
+        return System.nanoTime() - grantedNanos;
+    }
+
+    @Override
+    public String toString() {
+        return pass == 0 ? node.toString() : node + " pass " + pass;
+    }
+}

@@ -1,0 +1,35 @@
+package dev.zklock.recipes.locks.engine;
+
+import org.apache.zookeeper.Watcher;
+
+/**
+ * What a cohort's {@link LocalQueue} asks its runner ({@link Cohort}) to do. Immutable values.
+ */
+public sealed interface LocalCommand {
+    /** Wake {@code waiter}'s thread: it was granted the node, made leader, or must look again. */
+    record Wake(LocalWaiter waiter) implements LocalCommand {}
+
+    /** List the lock path with a child watch for {@code node}: one request. */
+    record List(LockNode node) implements LocalCommand {}
+
+    /**
+     * Watch {@code node} itself for its deletion (a data read with a watch: one request, and one more after each change
+     * of its data, such as a revocation request); tell {@link LocalEvent.NodeDeleted} when it goes.
+     */
+    record WatchNode(LockNode node) implements LocalCommand {}
+
+    /** Remove {@code watcher}, a child watch set by a listing that came back after the cohort left its node. */
+    record StopWatching(Watcher watcher) implements LocalCommand {}
+
+    /** End the cohort's hold of {@code node}: stop tracking it and delete it (one request). */
+    record End(LockNode node) implements LocalCommand {}
+
+    /** Keep {@code node}, idle, for {@code nanos}; then tell {@link LocalEvent.IdleExpired}. */
+    record KeepIdle(LockNode node, long nanos) implements LocalCommand {}
+
+    /** The idle time kept is over: cancel its timer. */
+    record CancelIdle() implements LocalCommand {}
+
+    /** {@code node} is known gone: make its holds LOST with the client's tracker. */
+    record Lose(LockNode node) implements LocalCommand {}
+}

@@ -1,0 +1,60 @@
+package dev.zklock.recipes.locks.engine;
+
+/**
+ * One local thread waiting in a cohort's {@link LocalQueue}. Its status and grant are written by the machine (under its
+ * runner's lock) and read by the thread itself, which parks until they change. Safe for use by multiple threads.
+ */
+public final class LocalWaiter {
+    /** How the wait ends. */
+    public enum Status {
+        /** Waiting in the local queue. */
+        WAITING,
+        /** Granted the node: the thread asks {@link Admission}, then holds. */
+        GRANTED,
+        /** To take a node for the cohort. */
+        LEAD
+    }
+
+    private final Thread thread;
+    private volatile Status status = Status.WAITING;
+    private volatile LockNode node; // written before status becomes GRANTED
+    private volatile int pass;
+
+    public LocalWaiter(Thread thread) {
+        this.thread = thread;
+    }
+
+    /** The waiting thread, for the runner to wake. */
+    public Thread thread() {
+        return thread;
+    }
+
+    public Status status() {
+        return status;
+    }
+
+    /** The hold granted; the status is GRANTED. */
+    public Hold hold() {
+        return new Hold(node, pass);
+    }
+
+    void grant(LockNode granted, int grantedPass) {
+        node = granted;
+        pass = grantedPass;
+        status = Status.GRANTED;
+    }
+
+    void lead() {
+        status = Status.LEAD;
+    }
+
+    void waitAgain() {
+        node = null;
+        status = Status.WAITING;
+    }
+
+    @Override
+    public String toString() {
+        return "LocalWaiter[" + thread.getName() + ", " + status + "]";
+    }
+}

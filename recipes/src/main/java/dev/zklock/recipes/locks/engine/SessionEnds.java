@@ -1,0 +1,102 @@
+package dev.zklock.recipes.locks.engine;
+
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.imps.CuratorFrameworkState;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What waits on one session of a client and must hear at once when that session ends: a watch set on it (which may
+ * never fire: a watch set on a handle after its Expired event is never told anything), a step waiting for a
+ * connection. The client's {@link ConnectionTracker} tells it of every session end it learns of (Curator's LOST, a
+ * reconnect on another session) and of the client's close. Each action runs once, on the thread that learns of the end,
+ * and must not block. Safe for use by multiple threads; no ZooKeeper call.
+ */
+public final class SessionEnds {
+    private static final Logger logger = LoggerFactory.getLogger(SessionEnds.class);
+
+    private static final long NO_SESSION = 0;
+
+    private final Set<Registration> waiting = ConcurrentHashMap.newKeySet();
+    private volatile boolean closed;
+
+    /**
+     * Runs {@code action} once session {@code sessionId} of {@code client} ends or the client closes; at once if either
+     * is known already.
+     *
+     * @return the registration, to cancel once nothing waits any more
+     */
+    public Registration onEnd(CuratorFramework client, long sessionId, Runnable action) {
+        Registration registration = new Registration(sessionId, action);
+        waiting.add(registration);
+        if (closed || client.getState() != CuratorFrameworkState.STARTED) {
+            fire(registration);
+        } else if (client.getZookeeperClient().isConnected()) {
+            ZooKeeperHandle current = ZooKeeperHandle.currentQuietly(client);
+            if (current != null && current.sessionId() != sessionId) {
+                fire(registration);
+            }
+        }
+        return registration;
+    }
+
+    /**
+     * Runs {@code action} once {@code client} is connected (now, or at its next connection) or closed: how a step that
+     * needs a connection waits for one, and ends when the client closes.
+     *
+     * @return the registration, to cancel once nothing waits any more
+     */
+    public Registration onConnectedOrClosed(CuratorFramework client, Runnable action) {
+        return onEnd(client, NO_SESSION, action); // every connection is on a session other than none
+    }
+
+    /** Every session but {@code live} has ended (0: every session; a wait for a connection goes on). */
+    void ended(long live) {
+        for (Registration registration : waiting) {
+            if (registration.sessionId != live && (live != NO_SESSION || registration.sessionId != NO_SESSION)) {
+                fire(registration);
+            }
+        }
+    }
+
+    /** The client closed: every session has ended, and so does every session registered later. */
+    void closed() {
+        closed = true;
+        for (Registration registration : waiting) {
+            fire(registration);
+        }
+    }
+
+    /** Returns how many wait now; for tests. */
+    public int waitingCount() {
+        return waiting.size();
+    }
+
+    private void fire(Registration registration) {
+        if (waiting.remove(registration)) {
+            try {
+                registration.action.run();
+            } catch (RuntimeException e) {
+                logger.error("session 0x{}: an action on its end threw", Long.toHexString(registration.sessionId), e);
+            }
+        }
+    }
+
+    /** One action waiting on one session's end. */
+    public final class Registration {
+        private final long sessionId;
+        private final Runnable action;
+
+        private Registration(long sessionId, Runnable action) {
+            this.sessionId = sessionId;
+            this.action = action;
+        }
+
+        /** Stops waiting; the action will not run if it has not yet. */
+        public void cancel() {
+            waiting.remove(this);
+        }
+    }
+}

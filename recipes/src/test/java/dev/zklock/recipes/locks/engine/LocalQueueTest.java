@@ -1,0 +1,395 @@
+package dev.zklock.recipes.locks.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.zklock.recipes.locks.FencingToken;
+import dev.zklock.recipes.locks.LockDriver;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryOneTime;
+import org.apache.zookeeper.KeeperException.Code;
+import org.apache.zookeeper.Watcher;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The outcome tables of a cohort's local queue, as plain unit tests: events in, commands out, no ZooKeeper and no
+ * threads (a waiter is a value; the client is never started). {@code CohortLockTest} and {@code AdmissionTest} run the
+ * same machine for real through its runner.
+ */
+final class LocalQueueTest {
+    private static final long MAX_TIME = 5_000_000;
+    private static final CohortSettings BOUNDS = new CohortSettings(2, MAX_TIME, 0);
+    private static final Watcher WATCHER = event -> {};
+
+    private final CuratorFramework client = CuratorFrameworkFactory.newClient("127.0.0.1:1", new RetryOneTime(1));
+    private final LockPath exclusivePath = new LockPath(client, "/locks/a", "lock-", LockDriver.exclusive(), null);
+    private final LockPath readPath = new LockPath(client, "/locks/rw", "__READ__", LockDriver.read(), null);
+    private final LockNode first = new LockNode(exclusivePath, "_c_a-lock-0000000001", 100, 7);
+    private final LockNode second = new LockNode(exclusivePath, "_c_b-lock-0000000005", 200, 7);
+
+    @AfterEach
+    void close() {
+        client.close();
+    }
+
+    @Test
+    void acquire_withNoNode_leadsAndTheNodeTakenIsHeldWatchingOnlyItself() {
+        LocalQueue queue = exclusive(BOUNDS);
+        LocalWaiter a = waiter("a");
+
+        List<LocalCommand> acquired = on(queue, new LocalEvent.Acquire(a, 0));
+        List<LocalCommand> taken = on(queue, new LocalEvent.NodeTaken(a, first, 0));
+
+        assertThat(acquired).containsExactly(new LocalCommand.Wake(a));
+        assertThat(a.status()).isEqualTo(LocalWaiter.Status.LEAD);
+        assertThat(taken).containsExactly(new LocalCommand.WatchNode(first)); // alone: no child watch
+        assertThat(queue.view().node()).isSameAs(first);
+    }
+
+    @Test
+    void release_withALocalWaiter_passesTheNodeWithNoRequestAndTheNextPass() {
+        LocalQueue queue = exclusive(BOUNDS);
+        LocalWaiter a = leadTo(queue, first);
+        LocalWaiter b = waiter("b");
+
+        assertThat(on(queue, new LocalEvent.Acquire(b, 0))).containsExactly(new LocalCommand.List(first));
+        on(queue, listed(first, first.name()));
+        List<LocalCommand> released = on(queue, new LocalEvent.Release(first, 0));
+
+        assertThat(released).containsExactly(new LocalCommand.Wake(b));
+        assertThat(b.status()).isEqualTo(LocalWaiter.Status.GRANTED);
+        assertThat(b.hold().node()).isSameAs(first);
+        assertThat(b.hold().pass()).isEqualTo(1);
+        assertThat(a.status()).isEqualTo(LocalWaiter.Status.LEAD);
+    }
+
+    @Test
+    void release_lastHolderWithNoKeepIdle_endsTheNode() {
+        LocalQueue queue = exclusive(BOUNDS);
+        leadTo(queue, first);
+
+        assertThat(on(queue, new LocalEvent.Release(first, 0))).containsExactly(new LocalCommand.End(first));
+        assertThat(queue.view().active()).isFalse();
+    }
+
+    @Test
+    void keepIdle_theNextAcquireTakesTheNodeAtOnceAsTheNextPass_andTheTimerEndsIt() {
+        LocalQueue queue = exclusive(new CohortSettings(2, MAX_TIME, 1_000));
+        leadTo(queue, first);
+        List<LocalCommand> released = on(queue, new LocalEvent.Release(first, 0));
+        LocalWaiter b = waiter("b");
+        List<LocalCommand> taken = on(queue, new LocalEvent.Acquire(b, 0));
+        on(queue, new LocalEvent.Release(first, 0));
+        List<LocalCommand> expired = on(queue, new LocalEvent.IdleExpired(first));
+
+        assertThat(released).containsExactly(new LocalCommand.KeepIdle(first, 1_000), new LocalCommand.List(first));
+        assertThat(taken).containsExactly(new LocalCommand.CancelIdle());
+        assertThat(b.status()).isEqualTo(LocalWaiter.Status.GRANTED);
+        assertThat(b.hold().pass()).isEqualTo(1);
+        assertThat(expired).containsExactly(new LocalCommand.End(first));
+    }
+
+    @Test
+    void childrenChanged_whileExclusiveIdle_endsTheNodeWithoutAListing() {
+        LocalQueue queue = exclusive(new CohortSettings(2, MAX_TIME, 1_000));
+        leadTo(queue, first);
+        on(queue, new LocalEvent.Release(first, 0));
+        on(queue, listed(first, first.name()));
+
+        assertThat(on(queue, new LocalEvent.ChildrenChanged(first)))
+                .containsExactly(new LocalCommand.CancelIdle(), new LocalCommand.End(first));
+    }
+
+    /**
+     * Outcome table: a holds, b waits, a conflicting node is known (no child watch is kept), and our node is deleted by
+     * a stranger. Allowed: the node is lost at once (the tracker is told), b leads a new node, and a's release ends the
+     * lost node on its own. Forbidden: a's release passes the deleted node to b.
+     */
+    @Test
+    void nodeDeleted_whileTheBoundsRun_losesTheNodeAndTheReleasePassesNothing() {
+        LocalQueue queue = exclusive(BOUNDS);
+        leadTo(queue, first);
+        LocalWaiter b = waiter("b");
+        on(queue, new LocalEvent.Acquire(b, 0));
+        on(queue, listed(first, first.name(), "_c_x-lock-0000000009"));
+
+        List<LocalCommand> deleted = on(queue, new LocalEvent.NodeDeleted(first));
+        LocalWaiter.Status afterTheDelete = b.status();
+        List<LocalCommand> released = on(queue, new LocalEvent.Release(first, 0));
+
+        assertThat(deleted).containsExactly(new LocalCommand.Lose(first), new LocalCommand.Wake(b));
+        assertThat(afterTheDelete).isEqualTo(LocalWaiter.Status.LEAD);
+        assertThat(released).containsExactly(new LocalCommand.End(first));
+    }
+
+    @Test
+    void listed_withoutOurNode_losesItAndTheWaiterLeads() {
+        LocalQueue queue = exclusive(BOUNDS);
+        leadTo(queue, first);
+        LocalWaiter b = waiter("b");
+        on(queue, new LocalEvent.Acquire(b, 0));
+
+        assertThat(on(queue, listed(first, "_c_x-lock-0000000009")))
+                .containsExactly(new LocalCommand.Lose(first), new LocalCommand.Wake(b));
+        assertThat(b.status()).isEqualTo(LocalWaiter.Status.LEAD);
+    }
+
+    /**
+     * Outcome table of the pass bound (maxPasses 2): a holds, b, c, d wait locally, a conflicting node is listed
+     * behind ours. Allowed: a to b, b to c (two passes), then c's release ends the node and d leads. Forbidden: a
+     * third pass.
+     */
+    @Test
+    void release_withAConflictBehind_passesAtMostMaxPassesThenEndsTheNode() {
+        LocalQueue queue = exclusive(BOUNDS);
+        leadTo(queue, first);
+        LocalWaiter b = waiter("b");
+        LocalWaiter c = waiter("c");
+        LocalWaiter d = waiter("d");
+        on(queue, new LocalEvent.Acquire(b, 0));
+        on(queue, new LocalEvent.Acquire(c, 0));
+        on(queue, new LocalEvent.Acquire(d, 0));
+        on(queue, listed(first, first.name(), "_c_x-lock-0000000009"));
+
+        assertThat(on(queue, new LocalEvent.Release(first, 1))).containsExactly(new LocalCommand.Wake(b));
+        assertThat(on(queue, new LocalEvent.Release(first, 2))).containsExactly(new LocalCommand.Wake(c));
+        assertThat(on(queue, new LocalEvent.Release(first, 3)))
+                .containsExactly(new LocalCommand.End(first), new LocalCommand.Wake(d));
+        assertThat(d.status()).isEqualTo(LocalWaiter.Status.LEAD);
+        assertThat(queue.view().conflictKnown()).isFalse(); // a new node: nothing known behind it yet
+    }
+
+    @Test
+    void release_withAConflictBehindPastMaxTime_endsTheNode() {
+        LocalQueue queue = exclusive(BOUNDS);
+        leadTo(queue, first);
+        LocalWaiter b = waiter("b");
+        on(queue, new LocalEvent.Acquire(b, 0));
+        on(queue, listedAt(first, 10, first.name(), "_c_x-lock-0000000009"));
+
+        assertThat(on(queue, new LocalEvent.Release(first, 10 + MAX_TIME)))
+                .containsExactly(new LocalCommand.End(first), new LocalCommand.Wake(b));
+        assertThat(b.status()).isEqualTo(LocalWaiter.Status.LEAD);
+    }
+
+    @Test
+    void nodeLost_whileHeldWithWaiters_theFirstLeadsAndTheLostHoldEndsAtItsRelease() {
+        LocalQueue queue = exclusive(BOUNDS);
+        leadTo(queue, first);
+        LocalWaiter b = waiter("b");
+        on(queue, new LocalEvent.Acquire(b, 0));
+
+        List<LocalCommand> lost = on(queue, new LocalEvent.NodeLost(first));
+        on(queue, new LocalEvent.NodeTaken(b, second, 0));
+        List<LocalCommand> lateRelease = on(queue, new LocalEvent.Release(first, 0));
+
+        assertThat(lost).containsExactly(new LocalCommand.Wake(b));
+        assertThat(b.status()).isEqualTo(LocalWaiter.Status.LEAD);
+        assertThat(lateRelease).containsExactly(new LocalCommand.End(first)); // the lost node ends on its own
+        assertThat(queue.view().node()).isSameAs(second); // untouched by the late release
+    }
+
+    @Test
+    void grantLost_theWaiterKeepsItsPlaceAndLeadsToANewNode() {
+        LocalQueue queue = exclusive(new CohortSettings(2, MAX_TIME, 1_000));
+        leadTo(queue, first);
+        on(queue, new LocalEvent.Release(first, 0)); // kept idle
+        LocalWaiter b = waiter("b");
+        on(queue, new LocalEvent.Acquire(b, 0)); // granted the idle node at once
+
+        List<LocalCommand> lost = on(queue, new LocalEvent.GrantLost(b, first));
+
+        assertThat(lost).contains(new LocalCommand.End(first), new LocalCommand.Wake(b));
+        assertThat(b.status()).isEqualTo(LocalWaiter.Status.LEAD);
+    }
+
+    @Test
+    void revoked_whileHeld_theReleasePassesNoMoreAndTheWaiterLeadsToANewNode() {
+        LocalQueue queue = exclusive(new CohortSettings(1000, Long.MAX_VALUE / 4, 1_000));
+        leadTo(queue, first);
+        LocalWaiter b = waiter("b");
+        on(queue, new LocalEvent.Acquire(b, 0));
+
+        assertThat(on(queue, new LocalEvent.Revoked(first))).isEmpty();
+        assertThat(on(queue, new LocalEvent.Release(first, 0)))
+                .containsExactly(new LocalCommand.End(first), new LocalCommand.Wake(b));
+        assertThat(b.status()).isEqualTo(LocalWaiter.Status.LEAD);
+    }
+
+    @Test
+    void revoked_whileIdle_endsTheNodeAtOnce() {
+        LocalQueue queue = exclusive(new CohortSettings(2, MAX_TIME, 1_000));
+        leadTo(queue, first);
+        on(queue, new LocalEvent.Release(first, 0));
+
+        assertThat(on(queue, new LocalEvent.Revoked(first)))
+                .containsExactly(new LocalCommand.CancelIdle(), new LocalCommand.End(first));
+    }
+
+    @Test
+    void beside_aWriteNodeWithAReadNodeBeside_neitherPassesNorIsKeptIdle() {
+        LocalQueue queue = exclusive(new CohortSettings(2, MAX_TIME, 1_000));
+        leadTo(queue, first);
+        LocalWaiter b = waiter("b");
+        on(queue, new LocalEvent.Acquire(b, 0));
+        on(queue, listed(first, first.name()));
+
+        on(queue, new LocalEvent.Beside(first, +1));
+        List<LocalCommand> released = on(queue, new LocalEvent.Release(first, 0));
+
+        assertThat(released).containsExactly(new LocalCommand.End(first), new LocalCommand.Wake(b));
+        assertThat(b.status()).isEqualTo(LocalWaiter.Status.LEAD);
+    }
+
+    @Test
+    void passes_atPassesPerNode_theNodeGoesAndTheNextLeads() {
+        LocalQueue queue = exclusive(BOUNDS);
+        LocalWaiter a = leadTo(queue, first);
+        LocalWaiter next = waiter("next");
+        on(queue, new LocalEvent.Acquire(next, 0));
+        on(queue, listed(first, first.name()));
+        int lastPass = 0;
+        for (int i = 1; i < FencingToken.PASSES_PER_NODE; i++) {
+            assertThat(on(queue, new LocalEvent.Release(first, 0))).containsExactly(new LocalCommand.Wake(next));
+            lastPass = next.hold().pass();
+            next = waiter("next-" + i);
+            on(queue, new LocalEvent.Acquire(next, 0));
+        }
+
+        assertThat(lastPass).isEqualTo(FencingToken.PASSES_PER_NODE - 1);
+        assertThat(on(queue, new LocalEvent.Release(first, 0)))
+                .containsExactly(new LocalCommand.End(first), new LocalCommand.Wake(next));
+        assertThat(a.status()).isEqualTo(LocalWaiter.Status.LEAD);
+    }
+
+    @Test
+    void giveUp_aWaiterLeaves_aLeaderInterruptedHandsTheLeadOn_aGrantedWaiterKeepsItsGrant() {
+        LocalQueue queue = exclusive(BOUNDS);
+        LocalWaiter a = waiter("a");
+        LocalWaiter b = waiter("b");
+        LocalWaiter c = waiter("c");
+        on(queue, new LocalEvent.Acquire(a, 0));
+        on(queue, new LocalEvent.Acquire(b, 0));
+        on(queue, new LocalEvent.Acquire(c, 0));
+
+        on(queue, new LocalEvent.GiveUp(b, false));
+        List<LocalCommand> leaderGone = on(queue, new LocalEvent.GiveUp(a, true));
+        on(queue, new LocalEvent.NodeTaken(c, first, 0));
+
+        assertThat(leaderGone).containsExactly(new LocalCommand.Wake(c)); // b left; c is next
+        assertThat(b.status()).isEqualTo(LocalWaiter.Status.WAITING);
+        assertThat(queue.view().waiting()).isZero();
+    }
+
+    @Test
+    void listingFailed_onAMissingLockPath_losesTheNode_onAConnectionLoss_letsTheWaiterInForAdmission() {
+        LocalQueue gone = exclusive(BOUNDS);
+        leadTo(gone, first);
+        LocalWaiter b = waiter("b");
+        on(gone, new LocalEvent.Acquire(b, 0));
+        LocalQueue down = exclusive(BOUNDS);
+        leadTo(down, first);
+        LocalWaiter c = waiter("c");
+        on(down, new LocalEvent.Acquire(c, 0));
+
+        List<LocalCommand> lost = on(gone, new LocalEvent.ListingFailed(first, Code.NONODE, 0));
+        List<LocalCommand> disconnected = on(down, new LocalEvent.ListingFailed(first, Code.CONNECTIONLOSS, 0));
+        List<LocalCommand> released = on(down, new LocalEvent.Release(first, 0));
+
+        assertThat(lost).containsExactly(new LocalCommand.Lose(first), new LocalCommand.Wake(b));
+        assertThat(disconnected).isEmpty();
+        assertThat(released).containsExactly(new LocalCommand.Wake(c));
+        assertThat(c.status()).isEqualTo(LocalWaiter.Status.GRANTED); // it asks Admission before it holds
+    }
+
+    @Test
+    void listed_forANodeTheCohortLeft_removesTheWatchItSet() {
+        LocalQueue queue = exclusive(BOUNDS);
+        leadTo(queue, first);
+        on(queue, new LocalEvent.Release(first, 0));
+
+        assertThat(on(queue, listed(first, first.name()))).containsExactly(new LocalCommand.StopWatching(WATCHER));
+    }
+
+    @Test
+    void shared_theLeadersNodeLetsWaitingReadersIn_andJoinsNeedAListingWithNoWriterBehind() {
+        LocalQueue queue = new LocalQueue(BOUNDS, true, LockDriver.read());
+        LockNode read = new LockNode(readPath, "_c_a-__READ__0000000001", 100, 7);
+        LocalWaiter a = waiter("a");
+        LocalWaiter b = waiter("b");
+        on(queue, new LocalEvent.Acquire(a, 0));
+        on(queue, new LocalEvent.Acquire(b, 0));
+
+        List<LocalCommand> taken = on(queue, new LocalEvent.NodeTaken(a, read, 0));
+        LocalWaiter c = waiter("c");
+        List<LocalCommand> beforeListing = on(queue, new LocalEvent.Acquire(c, 0));
+        LocalWaiter.Status beforeTheAnswer = c.status();
+        List<LocalCommand> answered = on(queue, listed(read, read.name()));
+        LocalWaiter d = waiter("d");
+        on(queue, new LocalEvent.Acquire(d, 1));
+        List<LocalCommand> writerBehind = on(queue, new LocalEvent.ChildrenChanged(read));
+        LocalWaiter e = waiter("e");
+        on(queue, new LocalEvent.Acquire(e, 2));
+        on(queue, listed(read, read.name(), "_c_w-__WRIT__0000000002"));
+
+        assertThat(taken)
+                .containsExactly(
+                        new LocalCommand.WatchNode(read), new LocalCommand.Wake(b), new LocalCommand.List(read));
+        assertThat(beforeListing).isEmpty();
+        assertThat(beforeTheAnswer).isEqualTo(LocalWaiter.Status.WAITING);
+        assertThat(answered).containsExactly(new LocalCommand.Wake(c));
+        assertThat(d.status()).isEqualTo(LocalWaiter.Status.GRANTED); // joined with no request
+        assertThat(List.of(b.hold().pass(), c.hold().pass(), d.hold().pass())).containsExactly(1, 2, 3);
+        assertThat(writerBehind).containsExactly(new LocalCommand.List(read));
+        assertThat(e.status()).isEqualTo(LocalWaiter.Status.WAITING); // a writer is behind: e queues behind it
+        assertThat(queue.view().conflictKnown()).isTrue();
+    }
+
+    @Test
+    void shared_readersJoinedForMaxTime_theNextWaitsForOneListing() {
+        LocalQueue queue = new LocalQueue(BOUNDS, true, LockDriver.read());
+        LockNode read = new LockNode(readPath, "_c_a-__READ__0000000001", 100, 7);
+        leadTo(queue, read);
+        on(queue, listedAt(read, 0, read.name()));
+        LocalWaiter b = waiter("b");
+
+        List<LocalCommand> late = on(queue, new LocalEvent.Acquire(b, MAX_TIME));
+
+        assertThat(late).containsExactly(new LocalCommand.List(read));
+        assertThat(b.status()).isEqualTo(LocalWaiter.Status.WAITING);
+        assertThat(on(queue, listedAt(read, MAX_TIME + 1, read.name()))).containsExactly(new LocalCommand.Wake(b));
+    }
+
+    private static LocalQueue exclusive(CohortSettings settings) {
+        return new LocalQueue(settings, false, LockDriver.exclusive());
+    }
+
+    /** A waiter that led the queue to {@code node} and holds it. */
+    private static LocalWaiter leadTo(LocalQueue queue, LockNode node) {
+        LocalWaiter leader = waiter("leader");
+        on(queue, new LocalEvent.Acquire(leader, 0));
+        on(queue, new LocalEvent.NodeTaken(leader, node, 0));
+        return leader;
+    }
+
+    private static LocalWaiter waiter(String name) {
+        return new LocalWaiter(new Thread(name));
+    }
+
+    private static LocalEvent.Listed listed(LockNode node, String... children) {
+        return listedAt(node, 0, children);
+    }
+
+    private static LocalEvent.Listed listedAt(LockNode node, long now, String... children) {
+        return new LocalEvent.Listed(node, List.of(children), WATCHER, now);
+    }
+
+    private static List<LocalCommand> on(LocalQueue queue, LocalEvent event) {
+        List<LocalCommand> out = new ArrayList<>();
+        queue.on(event, out);
+        return out;
+    }
+}
