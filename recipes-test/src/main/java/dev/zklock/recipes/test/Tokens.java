@@ -16,7 +16,7 @@ final class Tokens {
      * granted on the node, counted by {@link Passes}). When the change lands, set this to {@code true}: the kit then
      * takes the lock's token as it is.
      */
-    static final boolean ZKLOCK_TOKENS_PER_HOLD = false;
+    static final boolean ZKLOCK_TOKENS_PER_HOLD = true;
 
     private Tokens() {}
 
