@@ -16,8 +16,8 @@ import org.apache.zookeeper.data.Stat;
 /**
  * A zklock lock with local hand-off (a cohort lock) as the workload drives it: the threads of one client share the
  * lock object, so a release passes the lock to the next of them with no ZooKeeper request, and a cached lock keeps its
- * node for a while after the last release. The claim's token is the lock's fencing token, read through
- * {@link Tokens#zklockCohort}: the holds of one node share its creation zxid and differ in their pass. Its session is
+ * node for a while after the last release. The claim's token is the lock's fencing token: the holds of one node
+ * share its creation zxid and differ in their pass. Its session is
  * the node's owner as ZooKeeper reports it, read once per node (one request) and remembered: a local pass or a cached
  * node may hand over a node created long before the acquire, under a session the client no longer has, so the
  * client's session around the acquire says nothing about it.
@@ -67,7 +67,6 @@ final class CohortContender implements Contender {
     private final String path;
     private final Supplier<String> nodePath;
     private final LongSupplier token;
-    private final Tokens.Passes passes = new Tokens.Passes();
     private volatile Owner known; // the node last identified, and its session; any thread may replace it
 
     private CohortContender(
@@ -96,7 +95,7 @@ final class CohortContender implements Contender {
             return Optional.empty();
         }
         String node = nodePath.get();
-        long ours = Tokens.zklockCohort(token.getAsLong(), passes);
+        long ours = token.getAsLong();
         long creationZxid = FencingToken.creationZxid(ours);
         Owner owner = known;
         if (owner == null || !owner.node().equals(node) || owner.creationZxid() != creationZxid) {

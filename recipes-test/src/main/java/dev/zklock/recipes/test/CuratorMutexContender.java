@@ -1,5 +1,6 @@
 package dev.zklock.recipes.test;
 
+import dev.zklock.recipes.locks.FencingToken;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -10,8 +11,8 @@ import org.apache.zookeeper.data.Stat;
 
 /**
  * Curator's {@link InterProcessMutex} as the workload drives it. Curator gives no fencing token, so the claim reads the
- * stat of our node after the acquire: its creation zxid makes the token ({@link Tokens#ofNode}, pass 0, so that it
- * compares with zklock's tokens on the same path), its ephemeral owner is the session. One request per acquisition
+ * stat of our node after the acquire: its creation zxid makes the token ({@link FencingToken#of}, pass 0, so that
+ * it compares with zklock's tokens on the same path), its ephemeral owner is the session. One request per acquisition
  * more than Curator's own.
  */
 final class CuratorMutexContender implements Contender {
@@ -47,7 +48,7 @@ final class CuratorMutexContender implements Contender {
             return Optional.of(List.of());
         }
         return Optional.of(List.of(new SafetyMonitor.Claim(
-                path, SafetyMonitor.Mode.EXCLUSIVE, Tokens.ofNode(stat.getCzxid()), stat.getEphemeralOwner())));
+                path, SafetyMonitor.Mode.EXCLUSIVE, FencingToken.of(stat.getCzxid(), 0), stat.getEphemeralOwner())));
     }
 
     @Override

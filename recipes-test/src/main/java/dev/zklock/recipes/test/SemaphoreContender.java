@@ -19,8 +19,7 @@ import org.apache.zookeeper.data.Stat;
  * A semaphore as the workload drives it, in the layout of Curator's {@code InterProcessSemaphoreV2}, which zklock's
  * {@link ZkSemaphore} and {@link ZkExclusiveLock#semaphoreMutex} share: one lease per acquire. A lease's claim reads the
  * stat of its node under {@code <path>/leases} after the acquire (its creation zxid makes the token, its ephemeral owner
- * is the session): one request more than the semaphore's own. The semaphore mutex's token is its fencing token, read
- * through {@link Tokens#zklock}. Confined to one thread, as a lease belongs to no thread.
+ * is the session): one request more than the semaphore's own. The semaphore mutex's token is its fencing token. Confined to one thread, as a lease belongs to no thread.
  */
 final class SemaphoreContender implements Contender {
     /** The leases of the semaphore kinds. */
@@ -52,7 +51,7 @@ final class SemaphoreContender implements Contender {
                     if (!lock.acquire(timeout)) {
                         return null;
                     }
-                    long token = Tokens.zklock(lock.fencingToken());
+                    long token = lock.fencingToken();
                     long node = FencingToken.creationZxid(token);
                     return new Held(null, token, () -> Sessions.ownerOf(client, leases, node), lock::release);
                 });
@@ -133,7 +132,7 @@ final class SemaphoreContender implements Contender {
             session = held.owner().find();
         } else {
             Stat stat = Sessions.statQuietly(client, ZKPaths.makePath(path, "leases", held.node()));
-            token = stat == null ? 0 : Tokens.ofNode(stat.getCzxid());
+            token = stat == null ? 0 : FencingToken.of(stat.getCzxid(), 0);
             session = stat == null ? OptionalLong.empty() : OptionalLong.of(stat.getEphemeralOwner());
         }
         if (session.isEmpty()) {

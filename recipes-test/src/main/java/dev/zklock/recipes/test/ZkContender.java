@@ -18,7 +18,7 @@ import org.apache.curator.framework.recipes.locks.InterProcessLock;
 
 /**
  * A zklock lock as the workload drives it: the exclusive, reentrant, read, write and multi-locks alike. The claims'
- * tokens are the lock's fencing tokens, one per path, read through {@link Tokens#zklock}; their session is the client's session before and after the
+ * tokens are the lock's fencing tokens, one per path; their session is the client's session before and after the
  * acquire when the two are the same (sessions only move forward, so the nodes were made on that one), and otherwise
  * the owner ZooKeeper reports for the node of each path with that token.
  */
@@ -86,7 +86,7 @@ final class ZkContender implements Contender {
         long after = Sessions.current(client);
         List<SafetyMonitor.Claim> claims = new ArrayList<>();
         for (String path : paths) {
-            long token = Tokens.zklock(ours.get(path));
+            long token = ours.get(path);
             OptionalLong session = before == after && before != 0
                     ? OptionalLong.of(before)
                     : Sessions.ownerOf(client, path, FencingToken.creationZxid(token));

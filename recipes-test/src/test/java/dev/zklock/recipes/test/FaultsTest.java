@@ -103,12 +103,12 @@ final class FaultsTest {
         ZkReentrantLock holder = new ZkReentrantLock(holderClient, zk.path("lock"));
         ZkReentrantLock waiter = new ZkReentrantLock(zk.newClient(), zk.path("lock"));
         holder.acquire();
-        long holderToken = Tokens.zklock(holder.fencingToken());
+        long holderToken = holder.fencingToken();
         SafetyMonitor.Hold held =
                 monitor.enter("holder", SafetyMonitor.Claim.exclusive(holder.path(), holderToken, holderClient));
         try (LockActor actor = LockActor.start("waiter")) {
-            CompletableFuture<Long> acquired = actor.submit(
-                    () -> waiter.acquire(Duration.ofSeconds(30)) ? Tokens.zklock(waiter.fencingToken()) : 0L);
+            CompletableFuture<Long> acquired =
+                    actor.submit(() -> waiter.acquire(Duration.ofSeconds(30)) ? waiter.fencingToken() : 0L);
             await().until(() -> waiter.participantNodes().size() == 2);
             AtomicLong told = new AtomicLong();
 
@@ -153,7 +153,7 @@ final class FaultsTest {
         lock.acquire();
         String node = lock.getLockPath();
         long session = Sessions.current(client);
-        monitor.enter("holder", SafetyMonitor.Claim.exclusive(lock.path(), Tokens.zklock(lock.fencingToken()), client));
+        monitor.enter("holder", SafetyMonitor.Claim.exclusive(lock.path(), lock.fencingToken(), client));
         List<Boolean> startedWhenTold = new CopyOnWriteArrayList<>();
 
         long closed = Faults.closeClient(client, sessionId -> {
