@@ -169,7 +169,7 @@ public final class BlockingRunner {
         }
         String path = requests.fixedPath(watch.queue(), watch.name());
         NodeWatcher nodeWatcher = new NodeWatcher(path, session.sessionId(), first);
-        setWatch = new SetWatch(session, path, nodeWatcher, false);
+        setWatch = new SetWatch(first, session, path, nodeWatcher, false);
         Reply reply = session.watchDataNow(path, nodeWatcher);
         if (reply.code() == Code.NONODE) {
             clearWatch();

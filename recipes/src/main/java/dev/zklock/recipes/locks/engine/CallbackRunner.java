@@ -126,7 +126,7 @@ public final class CallbackRunner extends AsyncSteps {
         LockPath first = first();
         String path = requests.fixedPath(watch.queue(), watch.name());
         NodeWatcher nodeWatcher = new NodeWatcher(path, session.sessionId(), first);
-        if (!keepWatch(new SetWatch(session, path, nodeWatcher, false), Acquisition.Phase.WATCHING)) {
+        if (!keepWatch(new SetWatch(first, session, path, nodeWatcher, false), Acquisition.Phase.WATCHING)) {
             nodeWatcher.close();
             return;
         }
@@ -134,7 +134,7 @@ public final class CallbackRunner extends AsyncSteps {
             if (reply.isOk() && isOver()) {
                 // Ended while the watch was on its way: a removal sent then found no watch to remove on this client.
                 nodeWatcher.close();
-                session.removeWatch(path, nodeWatcher);
+                first.removeWatch(session, path, nodeWatcher, false);
                 return;
             }
             if (reply.isOk()) {

@@ -298,7 +298,7 @@ public final class Cohort implements LockPath.NodeEvents {
             } else if (command instanceof LocalCommand.StopWatching stop) {
                 ZooKeeperHandle handle = ZooKeeperHandle.currentQuietly(path.client());
                 if (handle != null) {
-                    handle.removeChildWatch(path.fixed(path.path()), stop.watcher());
+                    path.removeWatch(handle, path.fixed(path.path()), stop.watcher(), true);
                 }
             } else if (command instanceof LocalCommand.End end) {
                 logger.debug("{}: the cohort lets {} go", path.path(), end.node());

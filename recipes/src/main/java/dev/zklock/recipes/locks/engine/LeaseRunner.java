@@ -129,7 +129,7 @@ public final class LeaseRunner extends AsyncSteps {
         LockPath leases = first();
         String path = leases.fixed(leases.path());
         NodeWatcher childWatcher = new NodeWatcher(path, session.sessionId(), leases);
-        if (!keepWatch(new SetWatch(session, path, childWatcher, true), null)) {
+        if (!keepWatch(new SetWatch(leases, session, path, childWatcher, true), null)) {
             childWatcher.close();
             return requests.list(session, 0); // ended meanwhile: the listing is not read
         }
@@ -142,7 +142,7 @@ public final class LeaseRunner extends AsyncSteps {
                 if (isOver()) {
                     // Ended while the watch was on its way: a removal sent then found no watch to remove.
                     childWatcher.close();
-                    session.removeChildWatch(path, childWatcher);
+                    leases.removeWatch(session, path, childWatcher, true);
                 }
                 return new Event.Listed(session.sessionId(), List.of(listed.children()));
             }

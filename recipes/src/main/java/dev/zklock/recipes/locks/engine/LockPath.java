@@ -18,6 +18,7 @@ import org.apache.curator.framework.imps.CuratorFrameworkState;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.data.ACL;
 import org.apache.zookeeper.proto.CreateRequest;
 import org.slf4j.Logger;
@@ -196,6 +197,29 @@ public final class LockPath {
                 NodeDeletes.deleteInBackground(this, hold.path());
             } else {
                 logger.debug("{}: released {} ({})", path, hold, reply.code());
+            }
+        });
+    }
+
+    /**
+     * Removes a watch of ours from the server and the client: one request, not waited for. A removal that fails with
+     * the connection is sent again once the client is connected on the same session (the watch would otherwise fire
+     * once, for nothing, when its node changes); after the session ended there is nothing left to remove. See
+     * {@link ZooKeeperHandle#removeWatch} for why never locally alone.
+     *
+     * @param fixedPath the watched path, fixed for the client's namespace
+     * @param children a child watch, else a data watch
+     */
+    public void removeWatch(ZooKeeperHandle session, String fixedPath, Watcher watcher, boolean children) {
+        session.removeWatch(fixedPath, watcher, children).thenAccept(reply -> {
+            if (reply.isRetryable() && reply.code() != KeeperException.Code.SESSIONEXPIRED) {
+                context().sessionEnds().onConnectedOrClosed(client, () -> {
+                    ZooKeeperHandle now =
+                            client.getZookeeperClient().isConnected() ? ZooKeeperHandle.currentQuietly(client) : null;
+                    if (now != null && now.sessionId() == session.sessionId()) {
+                        removeWatch(now, fixedPath, watcher, children);
+                    }
+                });
             }
         });
     }

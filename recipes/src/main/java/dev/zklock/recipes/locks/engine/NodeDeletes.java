@@ -1,6 +1,7 @@
 package dev.zklock.recipes.locks.engine;
 
 import java.util.List;
+import org.apache.curator.framework.imps.CuratorFrameworkState;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.KeeperException;
 import org.slf4j.Logger;
@@ -51,6 +52,10 @@ public final class NodeDeletes {
     /** Hands a delete to Curator's guaranteed delete, which retries it in the background until it succeeds. */
     public static void deleteInBackground(LockPath lock, String nodePath) {
         String path = lock.path();
+        if (lock.client().getState() != CuratorFrameworkState.STARTED) {
+            logger.debug("{}: client closed; {} went with its session", path, nodePath);
+            return;
+        }
         logger.warn("{}: could not delete {} now; it will be deleted when the connection returns", path, nodePath);
         try {
             lock.client().delete().guaranteed().inBackground().forPath(nodePath);
@@ -65,6 +70,10 @@ public final class NodeDeletes {
      */
     public static void sweepInBackground(LockPath lock, String prefix) {
         String path = lock.path();
+        if (lock.client().getState() != CuratorFrameworkState.STARTED) {
+            logger.debug("{}: client closed; a node of prefix {} went with its session", path, prefix);
+            return;
+        }
         logger.warn("{}: a create with prefix {} had no reply; deleting its node if it exists", path, prefix);
         try {
             lock.client()

@@ -272,18 +272,23 @@ public final class ZooKeeperHandle {
         return reply;
     }
 
-    /** Removes our data watch from {@code path} on the server and, even if the server cannot be reached, locally. */
-    public CompletableFuture<Reply> removeWatch(String path, Watcher watcher) {
+    /**
+     * Removes our watch from {@code path} on the server, and then locally; a removal the server does not answer
+     * removes nothing (use {@link LockPath#removeWatch}, which sends it again once connected). Never a local removal
+     * in spite of the server: ZooKeeper's client queues the event of a local removal that failed with the connection as
+     * a Disconnected event, and its event thread then drops the real Disconnected event as a repeat, so that Curator
+     * reports neither SUSPENDED nor RECONNECTED for the outage and no hold of the client goes IN_DOUBT.
+     *
+     * @param children a child watch, else a data watch
+     */
+    public CompletableFuture<Reply> removeWatch(String path, Watcher watcher, boolean children) {
         CompletableFuture<Reply> reply = new CompletableFuture<>();
-        zk.removeWatches(path, watcher, Watcher.WatcherType.Data, true, (rc, p, ctx) -> reply.complete(done(rc)), null);
-        return reply;
-    }
-
-    /** Removes our child watch from {@code path} on the server and, even if the server cannot be reached, locally. */
-    public CompletableFuture<Reply> removeChildWatch(String path, Watcher watcher) {
-        CompletableFuture<Reply> reply = new CompletableFuture<>();
-        zk.removeWatches(
-                path, watcher, Watcher.WatcherType.Children, true, (rc, p, ctx) -> reply.complete(done(rc)), null);
+        Watcher.WatcherType type = children ? Watcher.WatcherType.Children : Watcher.WatcherType.Data;
+        try {
+            zk.removeWatches(path, watcher, type, false, (rc, p, ctx) -> reply.complete(done(rc)), null);
+        } catch (IllegalArgumentException | UnsupportedOperationException e) {
+            reply.complete(new Reply.Failed(Code.BADARGUMENTS));
+        }
         return reply;
     }
 
