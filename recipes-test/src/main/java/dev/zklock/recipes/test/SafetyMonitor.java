@@ -14,36 +14,25 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.utils.ZKPaths;
-import org.apache.zookeeper.KeeperException;
-import org.apache.zookeeper.data.Stat;
 
 /**
  * Watches lock holders for the four safety properties of a lock and counts every breach: two live holders at once
  * (readers excepted among themselves, and a semaphore's lease holders up to its lease count), a fencing token that does
  * not grow on a path, a lock node left behind after everyone is done, and a waiter that never finished.
  *
- * <p>The token rule is the one zklock documents: every hold has a token of its own, and tokens grow. A token is
- * {@link FencingToken#of FencingToken.of(czxid, pass)}, the creation zxid of the hold's node and the number of holds
- * granted on that node before, for zklock's locks and Curator's alike (the kit makes a Curator hold's token from its
- * node's stat, pass 0), so tokens compare across libraries on a shared path. A hold whose token is not above the newest
- * token of every hold it must follow is a regression: an exclusive or write hold follows every earlier hold of its
- * path; a read or a lease need only not be below the earlier exclusive and write holds (readers and leases share, and
- * may enter in any order). A hold on the node of the newest hold before it (the same {@linkplain FencingToken#creationZxid creation
- * zxid}: a lock with local hand-off passing its node to another thread of the process with no ZooKeeper request, local
- * readers sharing one read node, a cached node taken again) counts as a {@linkplain SafetyReport#sameNodeHolds() hold
- * on the node before}, which is no violation. Two holds on one node at once are still an overlap, whoever holds.
+ * <p>The token rule is the one zklock documents ({@link FencingToken}): every hold has a token of its own, and tokens
+ * grow; the kit makes a Curator hold's token from its node's stat (pass 0), so tokens compare across libraries on a
+ * shared path. The rule is checked per path ({@code PathState}); a hold on the node of the newest hold before it (a
+ * local pass, local readers on one read node, a cached node taken again) counts as a
+ * {@linkplain SafetyReport#sameNodeHolds() hold on the node before}. Two holds on one node at once are an overlap.
  *
  * <p>The code under test tells the monitor what happens: {@link #enter} right after an acquire returns and
- * {@link Hold#exit()} right before the release, so that the recorded hold lies inside the real one and any overlap
- * the monitor sees really happened; {@link #startWaiting} before an acquire and {@link Waiter#finished()} after it,
- * whatever its outcome. The fault injector tells it of what ends holds behind the holders' backs, before it happens:
- * {@link #sessionEnded} for every session it ends (or closes), before the server can delete the session's nodes (from
- * then on the session's holds are no longer live: they are lost, which is not an overlap); and {@link #nodeDeleted} for
- * every lock node a stranger deletes, before the delete (from then on the holds of that node are lost, those granted
- * later included: a lock learns that a stranger took its node only when it next looks, and the monitor cannot tell
- * when that is; it counts such late grants as {@linkplain SafetyReport#holdsOnDeletedNodes() holds on deleted nodes},
- * with the longest delay, so that a lock that goes on granting a deleted node shows).
+ * {@link Hold#exit()} right before the release (so a recorded hold lies inside the real one, and any overlap seen
+ * really happened); {@link #startWaiting} before an acquire and {@link Waiter#finished()} after it. The fault injector
+ * tells it, before they happen, of what ends holds behind the holders' backs: {@link #sessionEnded} (the session's
+ * holds are lost from then on, which is no overlap) and {@link #nodeDeleted} for a stranger's delete (the holds of the
+ * node are lost from then on, later grants included, counted as {@linkplain SafetyReport#holdsOnDeletedNodes() holds
+ * on deleted nodes} with the longest delay, so a lock that goes on granting a deleted node shows).
  *
  * <pre>{@code
  * SafetyMonitor monitor = SafetyMonitor.create();
@@ -174,10 +163,7 @@ public final class SafetyMonitor {
     }
 
     private final Object lock = new Object();
-
-    /** Per path: holds not yet exited whose session has not ended, and the largest tokens seen. Guarded by lock. */
-    private final Map<String, PathState> paths = new HashMap<>();
-
+    private final Map<String, PathState> paths = new HashMap<>(); // guarded by lock
     private final Set<Long> endedSessions = new HashSet<>(); // guarded by lock
     private final Set<Waiter> waiting = new LinkedHashSet<>(); // guarded by lock
     private final List<String> violations = new ArrayList<>(); // guarded by lock
@@ -194,21 +180,16 @@ public final class SafetyMonitor {
 
     private SafetyMonitor() {}
 
-    /**
-     * Returns a monitor that has seen nothing yet.
-     *
-     * @return a new monitor
-     */
+    /** @return a new monitor, that has seen nothing yet */
     public static SafetyMonitor create() {
         return new SafetyMonitor();
     }
 
     /**
      * Records that {@code owner} holds {@code claim} from now on, and checks it against the live holds of the path: any
-     * of them that conflicts with it (not both reads, not the same owner) is an overlap; a token not above the newest
-     * token it must follow is a regression (an exclusive or write hold follows every earlier hold of the path, a read
-     * or a lease must not be below any earlier write or exclusive hold). A claim whose session has already ended, or
-     * whose node a stranger has deleted, is recorded as lost and checked for nothing.
+     * of them that conflicts with it (not both reads, not the same owner) is an overlap; a token that breaks the token
+     * rule (class documentation) is a regression. A claim whose session has already ended, or whose node a stranger
+     * has deleted, is recorded as lost and checked for nothing.
      *
      * @param owner the holder's name, unique among holders that hold on their own
      * @param claim what it holds
@@ -256,26 +237,17 @@ public final class SafetyMonitor {
                         "too many leases on %s: %s (%s) entered as lease %d of at most %d",
                         claim.lockPath(), owner, claim, leases, claim.leases());
             }
-            // Reads and leases share: they need only follow the exclusive holds, whatever order they enter in. Every
-            // hold has a token of its own (a cohort's local pass adds one), so an exclusive hold must come after.
-            boolean shares = claim.mode().sharesWith(claim.mode());
-            long floor = shares ? state.maxExclusiveToken : state.maxToken;
-            if (claim.token() < floor || (!shares && floor != 0 && claim.token() == floor)) {
+            if (state.regresses(claim)) {
                 tokenRegressions++;
                 violation(
                         "token regression on %s: %s (%s) entered after a hold with token %d",
-                        claim.lockPath(), owner, claim, floor);
+                        claim.lockPath(), owner, claim, state.floor(claim));
             }
-            if (state.maxToken != 0
-                    && FencingToken.creationZxid(claim.token()) == FencingToken.creationZxid(state.maxToken)) {
+            if (state.onNewestNode(claim.token())) {
                 sameNodeHolds++;
                 hold.sameNodeAsBefore = true;
             }
-            state.maxToken = Math.max(state.maxToken, claim.token());
-            if (!claim.mode().sharesWith(claim.mode())) {
-                state.maxExclusiveToken = Math.max(state.maxExclusiveToken, claim.token());
-            }
-            state.live.add(hold);
+            state.entered(hold);
         }
         return hold;
     }
@@ -292,13 +264,7 @@ public final class SafetyMonitor {
                 return;
             }
             for (PathState state : paths.values()) {
-                for (Hold hold : state.live) {
-                    if (hold.claim.sessionId() == sessionId) {
-                        hold.live = false;
-                        lostHolds++;
-                    }
-                }
-                state.live.removeIf(hold -> !hold.live);
+                lostHolds += state.lose(hold -> hold.claim.sessionId() == sessionId);
             }
         }
     }
@@ -318,22 +284,14 @@ public final class SafetyMonitor {
             if (state.deletedNodes.putIfAbsent(creationZxid, System.nanoTime()) != null) {
                 return;
             }
-            for (Hold hold : state.live) {
-                if (FencingToken.creationZxid(hold.claim.token()) == creationZxid) {
-                    hold.live = false;
-                    lostHolds++;
-                }
-            }
-            state.live.removeIf(hold -> !hold.live);
+            lostHolds += state.lose(hold -> FencingToken.creationZxid(hold.claim.token()) == creationZxid);
         }
     }
 
     /**
-     * Returns the live holds of a path now: entered, not exited, of a session that has not ended and on a node no
-     * stranger deleted.
-     *
      * @param lockPath the lock path
-     * @return the claims of the live holds, in the order they entered
+     * @return the claims of the live holds of the path now (entered, not exited, of a live session, on a node no
+     *     stranger deleted), in the order they entered
      */
     public List<Claim> liveClaims(String lockPath) {
         synchronized (lock) {
@@ -361,7 +319,7 @@ public final class SafetyMonitor {
     }
 
     /**
-     * Records that {@code owner} starts an acquire of {@code lockPath}; see {@link #startWaiting(String, Collection)}.
+     * As {@link #startWaiting(String, Collection)}, for one path.
      *
      * @param owner the waiter's name
      * @param lockPath the path it waits for
@@ -389,10 +347,8 @@ public final class SafetyMonitor {
     /**
      * Waits up to {@code settle} until no lock path has a child, then records what is left as
      * {@linkplain #nodesLeft left behind}. Call it when every holder and waiter is done but their clients are still
-     * open: once a session is closed, its nodes are gone whether or not the lock deleted them. Background deletes that a
-     * lost connection deferred get {@code settle} to land, and so do cached nodes (a lock's {@code keepIdle}), which
-     * are live lock nodes until their time ends: give {@code settle} the longest keepIdle on top. A node still there
-     * after {@code settle}, cached or not, is left behind.
+     * open (a closed session's nodes are gone whether or not the lock deleted them); give {@code settle} the time of
+     * deferred background deletes and the longest {@code keepIdle} of a cached node.
      *
      * @param observer a connected client allowed to list the paths
      * @param lockPaths the lock paths to check
@@ -402,18 +358,16 @@ public final class SafetyMonitor {
      */
     public int checkNoNodesLeft(CuratorFramework observer, Collection<String> lockPaths, Duration settle)
             throws InterruptedException {
-        Map<String, List<String>> left = Poll.until(settle, () -> Optional.of(nodesUnder(observer, lockPaths))
+        Map<String, List<String>> left = Poll.until(settle, () -> Optional.of(LockNodesLeft.under(observer, lockPaths))
                         .filter(Map::isEmpty))
-                .orElseGet(() -> nodesUnderQuietly(observer, lockPaths));
+                .orElseGet(() -> LockNodesLeft.underQuietly(observer, lockPaths));
         left.forEach(this::nodesLeft);
         return left.values().stream().mapToInt(List::size).sum();
     }
 
     /**
-     * Returns what the monitor has seen so far; every waiter not yet finished counts as stuck. Take the final report when
-     * every holder and waiter is done.
-     *
-     * @return the counts and the first violations
+     * @return what the monitor has seen so far, every waiter not yet finished counted as stuck: take the final report
+     *     when every holder and waiter is done
      */
     public SafetyReport report() {
         return report(Duration.ZERO);
@@ -464,53 +418,11 @@ public final class SafetyMonitor {
         }
     }
 
-    private static Map<String, List<String>> nodesUnder(CuratorFramework observer, Collection<String> lockPaths)
-            throws InterruptedException {
-        Map<String, List<String>> left = new HashMap<>();
-        try {
-            for (String lockPath : lockPaths) {
-                List<String> described = new ArrayList<>();
-                for (String child : childrenOf(observer, lockPath)) {
-                    Stat stat = observer.checkExists().forPath(ZKPaths.makePath(lockPath, child));
-                    if (stat != null) {
-                        described.add(child + " (session 0x" + Long.toHexString(stat.getEphemeralOwner()) + ")");
-                    }
-                }
-                if (!described.isEmpty()) {
-                    left.put(lockPath, described);
-                }
-            }
-        } catch (InterruptedException e) {
-            throw e;
-        } catch (Exception e) {
-            throw new IllegalStateException("cannot list the lock nodes under " + lockPaths, e);
-        }
-        return left;
-    }
-
-    private static Map<String, List<String>> nodesUnderQuietly(
-            CuratorFramework observer, Collection<String> lockPaths) {
-        try {
-            return nodesUnder(observer, lockPaths);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while listing the lock nodes under " + lockPaths, e);
-        }
-    }
-
-    private static List<String> childrenOf(CuratorFramework observer, String lockPath) throws Exception {
-        try {
-            return observer.getChildren().forPath(lockPath);
-        } catch (KeeperException.NoNodeException gone) {
-            return List.of();
-        }
-    }
-
     /** One recorded hold; {@link #exit()} it right before the release. Safe for use by multiple threads. */
     public final class Hold {
         private final String owner;
         private final Claim claim;
-        private boolean live = true; // guarded by lock
+        boolean live = true; // guarded by lock
         private boolean exited; // guarded by lock
         private boolean sameNodeAsBefore; // guarded by lock
 
@@ -538,11 +450,8 @@ public final class SafetyMonitor {
         }
 
         /**
-         * Tells whether the hold is on the node of the newest hold of its path before it (a local pass of a cohort
-         * lock, a cached node taken again, or a read node shared by local readers).
-         *
-         * @return {@code true} if the token's creation zxid equals that of the newest token seen on the path when the
-         *     hold entered
+         * @return whether the hold is on the node of the newest hold of its path before it (the same creation zxid: a
+         *     local pass of a cohort lock, a cached node taken again, a read node shared by local readers)
          */
         public boolean isSameNodeAsBefore() {
             synchronized (lock) {
@@ -550,11 +459,7 @@ public final class SafetyMonitor {
             }
         }
 
-        /**
-         * Returns what the hold claims.
-         *
-         * @return the claim given to {@link SafetyMonitor#enter}
-         */
+        /** @return what the hold claims: the claim given to {@link SafetyMonitor#enter} */
         public Claim claim() {
             return claim;
         }
@@ -587,13 +492,5 @@ public final class SafetyMonitor {
         public String toString() {
             return owner + " waits for " + lockPaths;
         }
-    }
-
-    /** The live holds, the largest tokens and the nodes strangers deleted (with when) of one path. */
-    private static final class PathState {
-        final List<Hold> live = new ArrayList<>();
-        final Map<Long, Long> deletedNodes = new HashMap<>();
-        long maxToken;
-        long maxExclusiveToken;
     }
 }

@@ -1,0 +1,65 @@
+package dev.zklock.recipes.test;
+
+import dev.zklock.recipes.locks.FencingToken;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
+
+/**
+ * What a {@link SafetyMonitor} keeps of one lock path: the live holds, the largest tokens and the nodes strangers
+ * deleted (with when); and the token rule. A token is {@link FencingToken#of FencingToken.of(czxid, pass)}. A hold whose
+ * token is not above the newest token of every hold it must follow regresses: an exclusive or write hold follows every
+ * earlier hold of its path; a read or a lease need only not be below the earlier exclusive and write holds (readers and
+ * leases share, and may enter in any order). Guarded by the monitor's lock.
+ */
+final class PathState {
+    final List<SafetyMonitor.Hold> live = new ArrayList<>();
+    final Map<Long, Long> deletedNodes = new HashMap<>();
+    private long maxToken;
+    private long maxExclusiveToken;
+
+    /** The token a hold of {@code claim}'s mode must be above (shared modes: not below); 0 if there is none yet. */
+    long floor(SafetyMonitor.Claim claim) {
+        return shares(claim) ? maxExclusiveToken : maxToken;
+    }
+
+    /** Tells whether {@code claim}'s token breaks the rule. */
+    boolean regresses(SafetyMonitor.Claim claim) {
+        long floor = floor(claim);
+        return claim.token() < floor || (!shares(claim) && floor != 0 && claim.token() == floor);
+    }
+
+    /** Tells whether {@code token} is of the node of the newest hold of the path (a hold on the node before). */
+    boolean onNewestNode(long token) {
+        return maxToken != 0 && FencingToken.creationZxid(token) == FencingToken.creationZxid(maxToken);
+    }
+
+    /** Records a hold that entered: it is live, and its token the newest of its kind if larger. */
+    void entered(SafetyMonitor.Hold hold) {
+        SafetyMonitor.Claim claim = hold.claim();
+        maxToken = Math.max(maxToken, claim.token());
+        if (!shares(claim)) {
+            maxExclusiveToken = Math.max(maxExclusiveToken, claim.token());
+        }
+        live.add(hold);
+    }
+
+    /** Makes the live holds that {@code lost} picks lost, not live; returns how many. */
+    int lose(Predicate<SafetyMonitor.Hold> lost) {
+        int count = 0;
+        for (SafetyMonitor.Hold hold : live) {
+            if (lost.test(hold)) {
+                hold.live = false;
+                count++;
+            }
+        }
+        live.removeIf(hold -> !hold.live);
+        return count;
+    }
+
+    private static boolean shares(SafetyMonitor.Claim claim) {
+        return claim.mode().sharesWith(claim.mode());
+    }
+}
