@@ -36,9 +36,10 @@ abstract class AbstractZkLock extends TimedLock {
     }
 
     /**
-     * Returns the fencing token of the caller's hold, which is larger for every later hold of this path: across
-     * processes and the whole ensemble, after the container parent was reaped and made again, and for the threads that
-     * pass the lock locally with local hand-off ({@link ZkLockBuilder}). It is made of our node's creation zxid and the
+     * Returns the fencing token of the caller's hold, which is larger for every later exclusive or write hold of this
+     * path: across processes and the whole ensemble, after the container parent was reaped and made again, and for the
+     * threads that pass the lock locally with local hand-off ({@link ZkLockBuilder}; the local readers of one read node
+     * share its token). It is made of our node's creation zxid and the
      * number of holds of that node before this one ({@link FencingToken}). Pass it with every write to a resource the
      * lock protects, and have the resource reject a token smaller than the largest it has seen: a write issued under an
      * earlier hold and delayed past a later hold's write is then refused. No ZooKeeper call.

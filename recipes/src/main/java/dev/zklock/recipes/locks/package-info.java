@@ -27,7 +27,8 @@
  * <p>What a holder can know: each hold has a {@link dev.zklock.recipes.locks.LockState} (HELD, IN_DOUBT while the
  * connection is suspended, LOST once the session ended), heard through
  * {@link dev.zklock.recipes.locks.LockStateListener}s on a lock or on every lock of a client
- * ({@link dev.zklock.recipes.locks.LockStates}), and a fencing token that grows with every acquisition of a path.
+ * ({@link dev.zklock.recipes.locks.LockStates}), and a fencing token that grows with every exclusive or write
+ * acquisition of a path ({@link dev.zklock.recipes.locks.FencingToken}).
  * {@link dev.zklock.recipes.locks.LockMetrics} takes metrics listeners
  * ({@link dev.zklock.recipes.locks.micrometer.MicrometerLockMetrics} for Micrometer, an optional dependency).
  *

@@ -11,7 +11,6 @@ import dev.zklock.recipes.locks.LockState;
 public final class Hold {
     private final LockNode node;
     private final int pass;
-    private final long grantedNanos = System.nanoTime();
 
     /**
      * @param node the node the hold stands on, tracked by the client's {@link ConnectionTracker}
@@ -47,9 +46,12 @@ public final class Hold {
         return node.state();
     }
 
-    /** How long ago the hold was granted. */
+    /**
+     * How long ago the node was granted: the hold's time for a node of its own (an owner that passes a node locally
+     * keeps its own clock, as per-thread hold counts do).
+     */
     public long heldNanos() {
-        return System.nanoTime() - grantedNanos;
+        return node.heldNanos();
     }
 
     @Override

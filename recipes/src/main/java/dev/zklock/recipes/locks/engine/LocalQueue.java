@@ -25,8 +25,9 @@ public final class LocalQueue {
      *    gives the node back (Release) if its deadline passes while the connection is down, or waits again (GrantLost)
      *    if the node is lost (AdmissionTest).
      * 3. Local order is FIFO. A release with a local waiter passes the node to the first, with no request; a shared
-     *    (read) cohort lets its readers hold the node at once. Each grant of a node counts a pass, which makes the
-     *    hold's fencing token (FencingToken): a node passes at most PASSES_PER_NODE - 1 times, then goes.
+     *    (read) cohort lets its readers hold the node at once. Each pass of an exclusive node counts, which makes the
+     *    hold's fencing token (FencingToken): a node passes at most PASSES_PER_NODE - 1 times, then goes. The readers of
+     *    one read node hold at once and share its token: a read hold is fenced against writers, not other readers.
      * 4. Bounded unfairness: while the cohort cares (a local waiter, a shared node, an idle node) it keeps a child watch
      *    on the lock path, set with a listing. Once a listing shows a conflicting node behind ours (any, exclusive; a
      *    writer's, shared), the node passes at most maxPasses times and for maxTime, then goes, and the first waiter
@@ -366,7 +367,7 @@ public final class LocalQueue {
     }
 
     private boolean mayGrantMore() {
-        return !revoked && passes < FencingToken.PASSES_PER_NODE;
+        return !revoked && (shared || passes < FencingToken.PASSES_PER_NODE);
     }
 
     private boolean isIdle() {
@@ -386,7 +387,7 @@ public final class LocalQueue {
     }
 
     private void grant(LocalWaiter waiter) {
-        waiter.grant(node, passes++);
+        waiter.grant(node, shared ? 0 : passes++);
         holders++;
     }
 

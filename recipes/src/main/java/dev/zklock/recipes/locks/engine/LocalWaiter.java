@@ -17,8 +17,8 @@ public final class LocalWaiter {
 
     private final Thread thread;
     private volatile Status status = Status.WAITING;
-    private volatile LockNode node; // written before status becomes GRANTED
-    private volatile int pass;
+    private LockNode node; // written before status becomes GRANTED, read after it is: the volatile status publishes it
+    private int pass; // likewise
 
     public LocalWaiter(Thread thread) {
         this.thread = thread;
@@ -49,7 +49,6 @@ public final class LocalWaiter {
     }
 
     void waitAgain() {
-        node = null;
         status = Status.WAITING;
     }
 

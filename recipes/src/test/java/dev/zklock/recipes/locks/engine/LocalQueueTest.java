@@ -342,7 +342,8 @@ final class LocalQueueTest {
         assertThat(beforeTheAnswer).isEqualTo(LocalWaiter.Status.WAITING);
         assertThat(answered).containsExactly(new LocalCommand.Wake(c));
         assertThat(d.status()).isEqualTo(LocalWaiter.Status.GRANTED); // joined with no request
-        assertThat(List.of(b.hold().pass(), c.hold().pass(), d.hold().pass())).containsExactly(1, 2, 3);
+        assertThat(List.of(b.hold().pass(), c.hold().pass(), d.hold().pass()))
+                .containsExactly(0, 0, 0); // readers share the read node's token
         assertThat(writerBehind).containsExactly(new LocalCommand.List(read));
         assertThat(e.status()).isEqualTo(LocalWaiter.Status.WAITING); // a writer is behind: e queues behind it
         assertThat(queue.view().conflictKnown()).isTrue();
