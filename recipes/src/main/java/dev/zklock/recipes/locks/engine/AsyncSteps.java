@@ -122,7 +122,7 @@ abstract class AsyncSteps {
                     })
                     .forPath(first.path(), new byte[0]);
         } catch (Exception e) {
-            throw first.failure("create the path", e, true);
+            throw first.callFailure("create the path", e);
         }
     }
 
