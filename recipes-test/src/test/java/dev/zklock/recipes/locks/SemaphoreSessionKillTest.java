@@ -26,12 +26,16 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BiFunction;
 import java.util.stream.Collectors;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.locks.Lease;
 import org.apache.curator.framework.state.ConnectionState;
+import org.apache.curator.test.WatchersDebug;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.Stat;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -167,6 +171,80 @@ final class SemaphoreSessionKillTest {
                 return reentrant.acquire(timeout) ? reentrant::release : null;
             }
         });
+    }
+
+    /**
+     * The mechanism suspected for item 3, forced: a waiter whose watch ZooKeeper will never fire, on a session then
+     * killed on the client's side. ZooKeeper's client tells a handle's watches of its Expired event once, as it queues
+     * the event; a watch that a reply in flight registers after that is never told anything. Here the test removes
+     * the waiting semaphore mutex's child watch on the leases (the waiter hears nothing of it), then kills the session
+     * that the waiter and the holder share.
+     *
+     * <table>
+     *   <caption>Outcomes</caption>
+     *   <tr><th>acceptable</th><th>forbidden</th></tr>
+     *   <tr><td>the waiter hears of the end from its client's LOST, enters again on the new session, and holds once
+     *       the server has expired the old one: within T + R of the kill</td>
+     *       <td>it waits on the silent watch until its deadline (what it did before 3698bc5)</td></tr>
+     * </table>
+     */
+    @Test
+    void acquire_semaphoreMutexWaiterWhoseWatchNeverFires_holdsSoonAfterItsSessionIsKilled() throws Exception {
+        awaitTheKillOfAWaiterWithASilentWatch(
+                (client, path) -> ZkExclusiveLock.semaphoreMutex(client, path), Watcher.WatcherType.Children);
+    }
+
+    /**
+     * As {@link #acquire_semaphoreMutexWaiterWhoseWatchNeverFires_holdsSoonAfterItsSessionIsKilled}, for the data watch
+     * of a {@link ZkReentrantLock} waiter on the node ahead.
+     */
+    @Test
+    void acquire_reentrantLockWaiterWhoseWatchNeverFires_holdsSoonAfterItsSessionIsKilled() throws Exception {
+        awaitTheKillOfAWaiterWithASilentWatch(ZkReentrantLock::new, Watcher.WatcherType.Data);
+    }
+
+    private void awaitTheKillOfAWaiterWithASilentWatch(
+            BiFunction<CuratorFramework, String, TimedLock> newLock, Watcher.WatcherType watchType) throws Exception {
+        CuratorFramework client = zk.newClient(builder -> builder.sessionTimeoutMs(HOLDER_SESSION_MS));
+        TimedLock holderLock = newLock.apply(client, zk.path("lock"));
+        TimedLock waiterLock = newLock.apply(client, zk.path("lock"));
+        try (LockActor holder = LockActor.start("holder");
+                LockActor waiter = LockActor.start("waiter")) {
+            assertThat(holder.submit(() -> holderLock.acquire(Duration.ofSeconds(20)))
+                            .get(30, TimeUnit.SECONDS))
+                    .isTrue();
+            CompletableFuture<Long> grantedAt = waiter.submit(() -> {
+                boolean held = waiterLock.acquire(WAITER_TIMEOUT);
+                long at = System.nanoTime();
+                if (held) {
+                    waiterLock.release();
+                }
+                return held ? at : null;
+            });
+            ZooKeeper handle = client.getZookeeperClient().getZooKeeper();
+            await().until(() -> watchesOfTheTest(handle, watchType).size() == 1);
+            handle.removeAllWatches(watchesOfTheTest(handle, watchType).get(0), watchType, true);
+            assertThat(watchesOfTheTest(handle, watchType)).isEmpty();
+            long bound = TimeUnit.MILLISECONDS.toNanos(handle.getSessionTimeout() * 5L / 3);
+
+            long killedAt = System.nanoTime();
+            Faults.killSession(client);
+
+            Long at = grantedAt.get(WAITER_TIMEOUT.toSeconds() + 10, TimeUnit.SECONDS);
+            assertThat(at).as("the waiter held before its own deadline").isNotNull();
+            long pause = pauses.longestBetween(killedAt, at);
+            assertThat(at - killedAt - pause)
+                    .as("nanoseconds from the kill to the lock (a JVM pause of %d ms aside)", millis(pause))
+                    .isLessThanOrEqualTo(bound);
+            holder.run(holderLock::release).get(30, TimeUnit.SECONDS);
+        }
+    }
+
+    private static List<String> watchesOfTheTest(ZooKeeper handle, Watcher.WatcherType type) {
+        List<String> watches = type == Watcher.WatcherType.Children
+                ? WatchersDebug.getChildWatches(handle)
+                : WatchersDebug.getDataWatches(handle);
+        return watches.stream().filter(path -> path.startsWith(zk.basePath())).toList();
     }
 
     /** One kind of lock under test. */
