@@ -29,7 +29,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  *   <tr><th>the acquire waits</th><th>acceptable</th><th>forbidden</th></tr>
  *   <tr><td>connected, for the node ahead (a lease, for a semaphore) that another client holds</td>
  *       <td>IllegalStateException naming the lock's path and the client's state, within a request timeout of the
- *       close; the waiter's nodes go with its session</td><td>waits on, for ever; another exception; a node left</td></tr>
+ *       close; the waiter's nodes go with its session</td>
+ *       <td>waits on, for ever; another exception; a node left</td></tr>
  *   <tr><td>for a connection (the server is stopped)</td><td>the same</td>
  *       <td>waits on until the server returns, or for ever</td></tr>
  * </table>

@@ -49,9 +49,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * of 80 such rounds). The subjects: the semaphore mutex, a semaphore of several leases, and a plain
  * {@link ZkReentrantLock} as the control.
  *
- * <p>Each round: the holder, on a client of {@value #HOLDER_SESSION_MS} ms sessions, takes the lock; the waiter asks for
- * it; the holder's session is killed, once the waiter is seen waiting in ZooKeeper (its node is in the queue) or at a
- * seeded random moment while it enters; the holder lets go of its lost hold only after the waiter holds. The round's
+ * <p>Each round: the holder, on a client of {@value #HOLDER_SESSION_MS} ms sessions, takes the lock; the waiter asks
+ * for it; the holder's session is killed, once the waiter is seen waiting in ZooKeeper (its node is in the queue) or at
+ * a seeded random moment while it enters; the holder lets go of its lost hold only after the waiter holds. The round's
  * number chooses the case:
  *
  * <table>
@@ -79,10 +79,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * </table>
  *
  * <p>{@value #LANES} lanes run side by side, each with clients and a path of its own. {@code -Dzklock.rounds=1000} runs
- * 1,000 rounds per subject (the default, 36, about 100 in all, keeps the build short), and {@code -Dzklock.seed} replays
- * the kill moments of a run; each subject prints its figures. A waiter that does not hold within three times its bound
- * is a hang: the test prints a thread dump of that moment. A round later than its bound by no more than a pause of the
- * whole JVM seen during it (this shared machine stalls for a second at times) is not counted late, but reported.
+ * 1,000 rounds per subject (the default, 36, about 100 in all, keeps the build short), and {@code -Dzklock.seed}
+ * replays the kill moments of a run; each subject prints its figures. A waiter that does not hold within three times
+ * its bound is a hang: the test prints a thread dump of that moment. A round later than its bound by no more than a
+ * pause of the whole JVM seen during it (this shared machine stalls for a second at times) is not counted late, but
+ * reported.
  */
 @Timeout(3600) // every wait below is bounded; the class bound only has to cover -Dzklock.rounds=1000
 final class SemaphoreSessionKillTest {
@@ -97,7 +98,7 @@ final class SemaphoreSessionKillTest {
      * 1 s more once it has tried every address: a client learns of a server-side kill only after both.
      */
     private static final Duration ZOOKEEPER_RECONNECT_DELAYS = Duration.ofSeconds(2);
-    /** A waiter's own deadline: far past every bound, so that a hang ends and is counted instead of stopping the run. */
+    /** A waiter's own deadline: far past every bound, so that a hang ends and is counted rather than stop the run. */
     private static final Duration WAITER_TIMEOUT = Duration.ofSeconds(20);
 
     @RegisterExtension
@@ -298,7 +299,7 @@ final class SemaphoreSessionKillTest {
         final AtomicLongArray maxEndKnown = new AtomicLongArray(cases);
         final AtomicLong endedBeforeTheKill = new AtomicLong();
 
-        /** Counts a round whose waiter held; tells whether it was later than {@code bound}, a pause of the JVM aside. */
+        /** Counts a round whose waiter held; tells whether it was later than {@code bound}, a JVM pause aside. */
         boolean held(int kase, long fromKill, long endKnown, long bound, long pause) {
             rounds.incrementAndGet(kase);
             totalFromKill.addAndGet(kase, fromKill);
@@ -486,7 +487,7 @@ final class SemaphoreSessionKillTest {
             awaitConnectedOnANewSession(killed);
         }
 
-        /** The waiter's action: takes the lock, checks the queue as it holds, lets go; returns when it held, or null. */
+        /** The waiter's action: takes the lock, checks the queue as it holds, lets go; returns when it held or null. */
         private Long take(Object waiterLock, long killed) throws Exception {
             Runnable release = subject.take(waiterLock, WAITER_TIMEOUT);
             long at = System.nanoTime();
