@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
@@ -40,13 +41,13 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
     private final Set<Integer> running = ConcurrentHashMap.newKeySet();
     private final ExecutorService lifecycle;
 
-    private EmbeddedZooKeeper(int count) throws Exception {
+    private EmbeddedZooKeeper(int count, int tickTimeMs) throws Exception {
         lifecycle = Executors.newSingleThreadExecutor(runnable -> {
             Thread thread = new Thread(SERVER_THREADS, runnable, "embedded-zookeeper-lifecycle");
             thread.setDaemon(true);
             return thread;
         });
-        List<InstanceSpec> specs = instanceSpecs(count);
+        List<InstanceSpec> specs = instanceSpecs(count, tickTimeMs);
         QuorumConfigBuilder config = new QuorumConfigBuilder(specs);
         servers = new ArrayList<>();
         for (int i = 0; i < count; i++) {
@@ -72,10 +73,20 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
      * @return specs with distinct ports, server ids 1 to {@code count}, data deleted on close
      */
     public static List<InstanceSpec> instanceSpecs(int count) {
+        return instanceSpecs(count, -1);
+    }
+
+    /**
+     * As {@link #instanceSpecs(int)}, with a tick of {@code tickTimeMs} (-1 for curator-test's default, 1 s): the
+     * server negotiates sessions from one tick up to a minute, and expires them on the tick's grain.
+     */
+    private static List<InstanceSpec> instanceSpecs(int count, int tickTimeMs) {
+        Map<String, Object> sessionBounds = tickTimeMs > 0 ? Map.of("maxSessionTimeout", "60000") : Map.of();
         Set<Integer> ports = new java.util.HashSet<>();
         List<InstanceSpec> specs = new ArrayList<>();
         while (specs.size() < count) {
-            InstanceSpec spec = new InstanceSpec(null, -1, -1, -1, true, specs.size() + 1);
+            InstanceSpec spec =
+                    new InstanceSpec(null, -1, -1, -1, true, specs.size() + 1, tickTimeMs, -1, sessionBounds);
             if (ports.add(spec.getPort()) & ports.add(spec.getElectionPort()) & ports.add(spec.getQuorumPort())) {
                 specs.add(spec);
             } else {
@@ -96,7 +107,24 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
      * @throws Exception if the server does not start
      */
     public static EmbeddedZooKeeper startServer() throws Exception {
-        return new EmbeddedZooKeeper(1);
+        return new EmbeddedZooKeeper(1, -1);
+    }
+
+    /**
+     * Starts one standalone server whose tick is {@code tickTime}: sessions as short as one tick may be negotiated (up
+     * to a minute), and the server expires a session within one tick after its timeout, so tests of session expiry
+     * can use sessions of a fraction of a second.
+     *
+     * @param tickTime the server's tick, at least 1 ms
+     * @return the running server
+     * @throws IllegalArgumentException if {@code tickTime} is shorter than 1 ms
+     * @throws Exception if the server does not start
+     */
+    public static EmbeddedZooKeeper startServer(Duration tickTime) throws Exception {
+        if (tickTime.toMillis() < 1) {
+            throw new IllegalArgumentException("a server's tick must be at least 1 ms, not " + tickTime);
+        }
+        return new EmbeddedZooKeeper(1, Math.toIntExact(tickTime.toMillis()));
     }
 
     /**
@@ -111,7 +139,7 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
         if (count < 1) {
             throw new IllegalArgumentException("an ensemble needs at least 1 server, not " + count);
         }
-        return new EmbeddedZooKeeper(count);
+        return new EmbeddedZooKeeper(count, -1);
     }
 
     /**

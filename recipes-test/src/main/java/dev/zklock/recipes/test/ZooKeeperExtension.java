@@ -3,6 +3,7 @@ package dev.zklock.recipes.test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -58,15 +59,17 @@ public final class ZooKeeperExtension
     private final int serverCount;
     private final int sessionTimeoutMs;
     private final int connectionTimeoutMs;
+    private final Duration tickTime; // null: curator-test's default tick
     private EmbeddedZooKeeper servers;
     private CuratorFramework admin;
     private volatile String basePath;
     private volatile Set<Thread> threadsBefore = Set.of();
 
-    private ZooKeeperExtension(int serverCount, int sessionTimeoutMs, int connectionTimeoutMs) {
+    private ZooKeeperExtension(int serverCount, int sessionTimeoutMs, int connectionTimeoutMs, Duration tickTime) {
         this.serverCount = serverCount;
         this.sessionTimeoutMs = sessionTimeoutMs;
         this.connectionTimeoutMs = connectionTimeoutMs;
+        this.tickTime = tickTime;
     }
 
     /**
@@ -76,7 +79,24 @@ public final class ZooKeeperExtension
      * @return a new extension
      */
     public static ZooKeeperExtension server() {
-        return new ZooKeeperExtension(1, 10_000, 5_000);
+        return new ZooKeeperExtension(1, 10_000, 5_000, null);
+    }
+
+    /**
+     * Returns an extension with one standalone server per test class whose tick is {@code tickTime}, for tests of
+     * session expiry with short sessions: a client may ask for a session of one tick or more (see
+     * {@link #newClient(Consumer)}), and the server expires a session within one tick after its timeout. Clients get a
+     * 10 s session and a 5 s connection timeout unless they ask otherwise.
+     *
+     * @param tickTime the server's tick, at least 1 ms
+     * @return a new extension
+     * @throws IllegalArgumentException if {@code tickTime} is shorter than 1 ms
+     */
+    public static ZooKeeperExtension serverWithTick(Duration tickTime) {
+        if (tickTime.toMillis() < 1) {
+            throw new IllegalArgumentException("a server's tick must be at least 1 ms, not " + tickTime);
+        }
+        return new ZooKeeperExtension(1, 10_000, 5_000, tickTime);
     }
 
     /**
@@ -92,14 +112,16 @@ public final class ZooKeeperExtension
         if (servers < 1) {
             throw new IllegalArgumentException("an ensemble needs at least 1 server, not " + servers);
         }
-        return new ZooKeeperExtension(servers, 10_000, 5_000);
+        return new ZooKeeperExtension(servers, 10_000, 5_000, null);
     }
 
     @Override
     public void beforeAll(ExtensionContext context) throws Exception {
         System.setProperty(ServerCounters.FOUR_LETTER_WORDS, "*");
         System.setProperty("znode.container.checkIntervalMs", "100");
-        servers = EmbeddedZooKeeper.startEnsemble(serverCount);
+        servers = tickTime == null
+                ? EmbeddedZooKeeper.startEnsemble(serverCount)
+                : EmbeddedZooKeeper.startServer(tickTime);
         admin = builder().build();
         admin.start();
         awaitConnected(admin);
@@ -236,6 +258,18 @@ public final class ZooKeeperExtension
      */
     public void expireSession(CuratorFramework client) {
         Faults.expireSession(client, connectString(), sessionTimeoutMs);
+    }
+
+    /**
+     * Kills the client's current session on the client's side, as Curator's {@code KillSession} does: ZooKeeper's
+     * client sees Expired at once and stops talking on that session, and Curator opens a new one. The server keeps the
+     * old session, and its ephemeral nodes, until the session times out (unless Curator's reconnect closes it first,
+     * about one time in twenty). See {@link Faults#killSession}.
+     *
+     * @param client a client made by this extension
+     */
+    public void killSession(CuratorFramework client) {
+        Faults.killSession(client);
     }
 
     /**

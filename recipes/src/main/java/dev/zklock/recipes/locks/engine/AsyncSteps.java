@@ -39,13 +39,29 @@ abstract class AsyncSteps {
         return first;
     }
 
-    /** Schedules the deadline (its timer cancelled once {@code outcome} completes) and sends the first command. */
+    /**
+     * Schedules the deadline and, one request timeout after it, the end of any wait for a reply (both timers cancelled
+     * once {@code outcome} completes), and sends the first command.
+     */
     final void begin(CompletableFuture<?> outcome) {
         if (!deadline.isForever()) {
-            Future<?> timer = first.context().timer().schedule(this::deadlinePassed, deadline.remainingNanos());
-            if (timer != null) {
-                outcome.whenComplete((end, failure) -> timer.cancel(false));
-            }
+            ContextTimer timer = first.context().timer();
+            long remaining = deadline.remainingNanos();
+            Future<?> passed = timer.schedule(this::deadlinePassed, remaining);
+            // A request sent as the connection drops, while the client still counts as connected (its Disconnected
+            // event is told after the failed requests' callbacks), waits in ZooKeeper's client until it has connected
+            // again or given up: seconds after the deadline, or never while the server cannot be reached. A reply still
+            // awaited one request timeout after the deadline is not waited for, as a blocking acquire waits for none
+            // past it (Deadline#await): the steps give up, and the cleanup of what they made goes on in the background.
+            Future<?> over = timer.schedule(() -> feed(new Event.TimedOut()), remaining + first.requestTimeoutNanos());
+            outcome.whenComplete((end, failure) -> {
+                if (passed != null) {
+                    passed.cancel(false);
+                }
+                if (over != null) {
+                    over.cancel(false);
+                }
+            });
         }
         Command command;
         synchronized (this) {
@@ -106,7 +122,7 @@ abstract class AsyncSteps {
                     })
                     .forPath(first.path(), new byte[0]);
         } catch (Exception e) {
-            throw first.failure("create the path", e, true);
+            throw first.callFailure("create the path", e);
         }
     }
 

@@ -49,12 +49,16 @@ public final class Checks {
 
     /** Throws unless {@code client} is started and not closed. */
     public static void requireStarted(CuratorFramework client, String path) {
-        CuratorFrameworkState state = client.getState();
-        requireState(
-                state == CuratorFrameworkState.STARTED,
-                "client for lock '%s' must be started, but its state is %s",
-                path,
-                state);
+        if (client.getState() != CuratorFrameworkState.STARTED) {
+            throw notStarted(client, path, null);
+        }
+    }
+
+    /** The error of a lock call on a client that is not started, or closed: the one {@link #requireStarted} throws. */
+    public static IllegalStateException notStarted(CuratorFramework client, String path, Throwable cause) {
+        return new IllegalStateException(
+                String.format("client for lock '%s' must be started, but its state is %s", path, client.getState()),
+                cause);
     }
 
     /** Returns a timeout in nanoseconds, saturated at {@link Long#MAX_VALUE} like Guava's {@code toNanosSaturated}. */

@@ -59,6 +59,9 @@ public sealed interface Event {
     /** The deadline passed while a request was in flight: the acquisition goes on until it would wait. */
     record DeadlinePassed() implements Event {}
 
-    /** The deadline passed while the runner waited for a connection or a wake-up: the acquisition gives up. */
+    /**
+     * The deadline passed while the runner waited for a connection or a wake-up, or a reply is still awaited one request
+     * timeout after it: the acquisition gives up.
+     */
     record TimedOut() implements Event {}
 }

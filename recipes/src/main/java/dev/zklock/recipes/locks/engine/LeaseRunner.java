@@ -147,7 +147,12 @@ public final class LeaseRunner extends AsyncSteps {
                 return new Event.Listed(session.sessionId(), List.of(listed.children()));
             }
             clearWatch(childWatcher);
-            return new Event.Failed(reply.code()); // a missing leases path cannot be: our node is in it
+            if (reply.code() == Code.NONODE) {
+                // Our leases went with the session that made them, and the server reaped the empty path: a listing
+                // without them, as an unwatched listing reads it (a missing node leaves no child watch).
+                return new Event.Listed(session.sessionId(), List.of(List.of()));
+            }
+            return new Event.Failed(reply.code());
         });
     }
 

@@ -257,7 +257,7 @@ public final class LockPath {
         try {
             return client.transactionOp().check().forPath(node.path());
         } catch (Exception e) {
-            throw failure("prepare a check of " + node.path(), e, true);
+            throw callFailure("prepare a check of " + node.path(), e);
         }
     }
 
@@ -290,7 +290,7 @@ public final class LockPath {
         } catch (InterruptedException e) {
             throw e;
         } catch (Exception e) {
-            throw failure("list the queue", e, true);
+            throw callFailure("list the queue", e);
         }
         List<String> paths = new ArrayList<>();
         for (String child : driver.sort(children)) {
@@ -340,7 +340,7 @@ public final class LockPath {
         } catch (InterruptedException e) {
             throw e;
         } catch (Exception e) {
-            throw failure("create the lock path", e, true);
+            throw callFailure("create the lock path", e);
         }
     }
 
@@ -370,7 +370,7 @@ public final class LockPath {
             CuratorOp op = data == null ? builder.forPath(nodePath) : builder.forPath(nodePath, data);
             return (CreateRequest) op.get().toRequestRecord();
         } catch (Exception e) {
-            throw failure("prepare the create of a lock node", e, true);
+            throw callFailure("prepare the create of a lock node", e);
         }
     }
 
@@ -386,6 +386,18 @@ public final class LockPath {
     /** One request timeout of the client ({@link ZooKeeperHandle#requestTimeoutNanos(CuratorFramework)}). */
     public long requestTimeoutNanos() {
         return ZooKeeperHandle.requestTimeoutNanos(client);
+    }
+
+    /**
+     * The error of a Curator call on this path's client that threw: on a client closed meanwhile (Curator throws its
+     * {@code CuratorClosedException}), the {@link IllegalStateException} of an acquire on a closed client, caused by
+     * the call's error; otherwise {@link #failure}, with nothing left behind.
+     */
+    public RuntimeException callFailure(String action, Exception cause) {
+        if (client.getState() != CuratorFrameworkState.STARTED) {
+            return Checks.notStarted(client, path, cause);
+        }
+        return failure(action, cause, true);
     }
 
     public ZkLockException failure(String action, Exception cause, boolean cleanedUp) {

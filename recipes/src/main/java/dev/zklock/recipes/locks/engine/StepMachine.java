@@ -23,7 +23,10 @@ abstract class StepMachine {
      *    some is read again.
      * 2. The deadline ends the machine only where it would wait (a watch, or a connection): a request already sent is
      *    answered, so a zero or negative timeout makes one whole try, for every runner (AcquisitionTest,
-     *    AsyncAcquireTest, LeaseAcquisitionTest).
+     *    AsyncAcquireTest, LeaseAcquisitionTest). No reply is waited for without bound: the blocking runner waits for
+     *    each until the deadline but at least one request timeout (then it is lost: CONNECTIONLOSS), and the callback
+     *    runners tell the machine TimedOut one request timeout after the deadline, which ends it wherever it is; what
+     *    it made is cleaned up as for any end (AcquireBoundsTest).
      * 3. Every end that is not "held" (timeout, interrupt, cancel, error, a lost place that is not retried here)
      *    deletes our nodes, removes our watch, sweeps for a create whose reply was lost, and answers a create's reply
      *    that comes after the end with its cleanup (AsyncAcquireTest, CreateRecoveryTest, AcquisitionTest).
