@@ -250,9 +250,7 @@ public final class Admission {
     /** The exception of an acquire on a closed client, as {@link Checks#requireStarted} makes it. */
     static IllegalStateException closed(LockNode node) {
         LockPath path = node.queue();
-        return new IllegalStateException(String.format(
-                "client for lock '%s' must be started, but its state is %s",
-                path.path(), path.client().getState()));
+        return Checks.notStarted(path.client(), path.path(), null);
     }
 
     private static void check(
