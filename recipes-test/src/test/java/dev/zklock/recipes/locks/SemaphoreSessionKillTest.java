@@ -79,7 +79,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * </table>
  *
  * <p>{@value #LANES} lanes run side by side, each with clients and a path of its own. {@code -Dzklock.rounds=1000} runs
- * 1,000 rounds per subject (the default, 36, about 100 in all, keeps the build short), and {@code -Dzklock.seed}
+ * 1,000 rounds per subject (the default, 18, about 50 in all, keeps the build short), and {@code -Dzklock.seed}
  * replays the kill moments of a run; each subject prints its figures. A waiter that does not hold within three times
  * its bound is a hang: the test prints a thread dump of that moment. A round later than its bound by no more than a
  * pause of the whole JVM seen during it (this shared machine stalls for a second at times) is not counted late, but
@@ -89,7 +89,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 final class SemaphoreSessionKillTest {
     private static final int HOLDER_SESSION_MS = 600;
     private static final int LANES = 4;
-    private static final int ROUNDS = Integer.getInteger("zklock.rounds", 36);
+    private static final int ROUNDS = Integer.getInteger("zklock.rounds", 18);
     private static final long SEED = Long.getLong("zklock.seed", System.nanoTime());
     /** The kill moments while the waiter enters: up to this many spins after its acquire is handed to its thread. */
     private static final int MAX_SPINS = 300_000;
