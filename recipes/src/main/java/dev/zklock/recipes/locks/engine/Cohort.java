@@ -43,8 +43,15 @@ public final class Cohort implements LockPath.NodeEvents {
         Optional<LockNode> take(Deadline deadline) throws InterruptedException;
     }
 
+    /** How a grant is admitted: {@link Admission#await} for every cohort; a model checker may give another. */
+    @FunctionalInterface
+    interface Admitter {
+        Admission.Verdict await(List<LockNode> nodes, Deadline deadline) throws InterruptedException;
+    }
+
     private final LockPath path;
     private final Entry entry;
+    private final Admitter admitter;
     final ReentrantLock lock = new ReentrantLock(); // package-private: CohortTest holds it to show no notifier waits
     private final LocalQueue queue; // guarded by lock
     private final ConcurrentLinkedQueue<LocalEvent> inbox = new ConcurrentLinkedQueue<>();
@@ -59,8 +66,14 @@ public final class Cohort implements LockPath.NodeEvents {
      * @param shared whether local holders share the node (a read lock)
      */
     public Cohort(LockPath path, Entry entry, CohortSettings settings, boolean shared) {
+        this(path, entry, settings, shared, Admission::await);
+    }
+
+    /** A cohort whose grants {@code admitter} admits: for model checking the runner without ZooKeeper. */
+    Cohort(LockPath path, Entry entry, CohortSettings settings, boolean shared, Admitter admitter) {
         this.path = path;
         this.entry = entry;
+        this.admitter = admitter;
         this.queue = new LocalQueue(settings, shared, path.driver());
         path.setNodeEvents(this);
     }
@@ -186,7 +199,7 @@ public final class Cohort implements LockPath.NodeEvents {
         Hold hold = waiter.hold();
         Admission.Verdict verdict;
         try {
-            verdict = Admission.await(List.of(hold.node()), deadline);
+            verdict = admitter.await(List.of(hold.node()), deadline);
         } catch (InterruptedException e) {
             release(hold);
             throw e;
