@@ -217,6 +217,11 @@ public final class Acquisition extends StepMachine {
         };
     }
 
+    @Override
+    Command placeLost() {
+        return lostPlace();
+    }
+
     /** Our place was lost (session ended, or our node deleted): delete what may be left of it, then enter again. */
     private Command lostPlace() {
         logger.warn(

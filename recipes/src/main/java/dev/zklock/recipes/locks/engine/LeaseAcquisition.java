@@ -112,6 +112,11 @@ public final class LeaseAcquisition extends StepMachine {
     }
 
     @Override
+    Command placeLost() {
+        return restart(); // some of our leases were deleted: give back the rest, and take the mutex again
+    }
+
+    @Override
     boolean mayOwn(long sessionId) {
         return sessionId == mutexSession;
     }

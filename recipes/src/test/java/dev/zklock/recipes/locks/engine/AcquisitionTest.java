@@ -214,6 +214,26 @@ final class AcquisitionTest {
     }
 
     @Test
+    void createReplyLost_whenAStrangerDeletedSomeOfOurNodes_deletesTheRestAndEntersAgainUnderAFreshPrefix() {
+        LockPath other = new LockPath(client, "/locks/b", "lock-", LockDriver.exclusive(), null);
+        Acquisition acquisition = new Acquisition(List.of(exclusive, other), null);
+        Command.Create create = (Command.Create) acquisition.start();
+        String left = create.prefix() + "0000000005";
+        acquisition.on(new Event.Failed(Code.CONNECTIONLOSS));
+
+        // One read of both paths after the create's one transaction: our node in /locks/a was deleted since.
+        Command.Delete delete =
+                (Command.Delete) acquisition.on(new Event.RecoveryListed(true, List.of(List.of(), List.of(left))));
+
+        assertThat(delete.nodes()).singleElement().satisfies(node -> {
+            assertThat(node.name()).isEqualTo(left);
+            assertThat(node.path()).isEqualTo("/locks/b/" + left);
+        });
+        Command.Create again = (Command.Create) acquisition.on(new Event.Deleted());
+        assertThat(again.prefix()).isNotEqualTo(create.prefix());
+    }
+
+    @Test
     void timedOut_whileRecovering_givesUpAndSweepsForTheLostCreate() {
         Acquisition acquisition = new Acquisition(List.of(exclusive), null);
         Command.Create create = (Command.Create) acquisition.start();

@@ -209,6 +209,21 @@ final class LeaseAcquisitionTest {
     }
 
     @Test
+    void create_replyLost_whenSomeOfOurLeasesWereDeleted_givesBackTheRestAndStartsOver() {
+        LeaseAcquisition step = new LeaseAcquisition(leases, SESSION, 2, max::get, false);
+        Command.CreateLeases create = (Command.CreateLeases) step.start();
+        String left = create.prefix() + "0000000008";
+        step.on(new Event.Failed(Code.CONNECTIONLOSS));
+
+        Command command = step.on(new Event.RecoveryListed(true, List.of(List.of("_c_a-lease-0000000003", left))));
+
+        assertThat(command).isInstanceOfSatisfying(Command.Restart.class, restart -> assertThat(restart.nodes())
+                .singleElement()
+                .satisfies(node -> assertThat(node.name()).isEqualTo(left)));
+        assertThat(step.isOver()).isTrue();
+    }
+
+    @Test
     void create_failedOtherwise_givesUpWithTheFailure() {
         LeaseAcquisition step = new LeaseAcquisition(leases, SESSION, 1, max::get, false);
         step.start();
