@@ -4,8 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.zklock.recipes.locks.engine.Admission;
+import dev.zklock.recipes.locks.engine.ClientContext;
 import dev.zklock.recipes.locks.engine.Cohort;
 import dev.zklock.recipes.locks.engine.LockNode;
+import dev.zklock.recipes.locks.engine.LockPath;
 import dev.zklock.recipes.test.LockActor;
 import dev.zklock.recipes.test.ZooKeeperExtension;
 import java.time.Duration;
@@ -17,6 +20,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.zookeeper.CreateMode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -32,6 +36,37 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 final class AdmissionTest {
     @RegisterExtension
     static final ZooKeeperExtension zk = ZooKeeperExtension.server();
+
+    /**
+     * A grant tracked after its session ended and the client connected on a new one: the thread that got the reply was
+     * held up across Curator's LOST and the reconnect, so the LOST moved nothing of it. Allowed: the node is tracked
+     * LOST and admission says LOST (the acquire enters again with a new node). Forbidden: HELD, a hold on a node that
+     * went with its session (the simulator found this in the tracker; it failed before the tracker compared sessions).
+     */
+    @Test
+    void track_aNodeOfAnEndedSession_whileConnectedOnANewOne_isLost() throws Exception {
+        CuratorFramework client = zk.newClient();
+        String path = zk.path("lock");
+        String made = client.create()
+                .creatingParentsIfNeeded()
+                .withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
+                .forPath(path + "/lock-");
+        long ended = client.getZookeeperClient().getZooKeeper().getSessionId();
+        zk.expireSession(client);
+        await().until(() -> client.getZookeeperClient().isConnected()
+                && client.getZookeeperClient().getZooKeeper().getSessionId() != ended);
+        LockNode node = new LockNode(
+                new LockPath(client, path, "lock-", LockDriver.exclusive(), null),
+                made.substring(path.length() + 1),
+                1,
+                ended);
+
+        ClientContext.of(client).tracker().track(node);
+
+        assertThat(node.state()).isEqualTo(LockState.LOST);
+        assertThat(Admission.of(node)).isEqualTo(Admission.Verdict.LOST);
+        ClientContext.of(client).tracker().untrack(node);
+    }
 
     /**
      * A kept idle node while the connection is suspended. Allowed: a new {@code acquire(500 ms)} waits for the

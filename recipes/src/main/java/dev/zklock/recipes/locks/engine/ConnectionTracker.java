@@ -47,7 +47,7 @@ public final class ConnectionTracker implements ConnectionStateListener {
 
     /**
      * Starts tracking a node that was just granted: HELD, or IN_DOUBT if the connection is down now, or LOST if the
-     * client has closed. The state is read under the same monitor as the holds each notification moves, so that no
+     * client has closed or is connected on another session than the node's. The state is read under the same monitor as the holds each notification moves, so that no
      * notification can miss the node: one that read the holds before it was linked ran before the connection state read
      * here.
      */
@@ -64,8 +64,23 @@ public final class ConnectionTracker implements ConnectionStateListener {
             }
             held = node;
             boolean connected = current != null && current.getZookeeperClient().isConnected();
-            node.granted(closed ? LockState.LOST : connected ? LockState.HELD : LockState.IN_DOUBT);
+            node.granted(
+                    closed || connected && !onCurrentSession(current, node)
+                            ? LockState.LOST
+                            : connected ? LockState.HELD : LockState.IN_DOUBT);
         }
+    }
+
+    /**
+     * Tells whether {@code node} was made on the session the connected client is on now. Not so when the thread that
+     * got the grant was held up between the reply and tracking while the session ended and the client connected on a
+     * new one: the LOST that would have moved the node came before it was linked, and the node went with its session
+     * (the simulator found this: SimulationTest). Reading the session of a connected client does not block; a client
+     * with no handle to read says nothing against the node.
+     */
+    private static boolean onCurrentSession(CuratorFramework current, LockNode node) {
+        ZooKeeperHandle handle = ZooKeeperHandle.currentQuietly(current);
+        return handle == null || handle.sessionId() == node.sessionId();
     }
 
     /**
