@@ -173,6 +173,19 @@ public final class LocalQueue {
             endAndLead(out);
             return;
         }
+        settleUnheld(out);
+    }
+
+    /**
+     * Nobody holds the node, waits for it or leads: it is kept idle if it may be, and goes otherwise. Besides the last
+     * release, a reader's release that leaves the node to a listing under way for its waiters comes here once the
+     * waiters gave up before the answer (the simulator's seed 207551: the read node stayed, unheld, for the life of
+     * the client, and kept every writer out; LocalQueueTest).
+     */
+    private void settleUnheld(List<LocalCommand> out) {
+        if (node == null || holders > 0 || !waiting.isEmpty() || leader != null || idle) {
+            return;
+        }
         if (keepIdleNanos > 0 && !conflict && mayGrantMore() && beside == 0) {
             idle = true;
             out.add(new LocalCommand.KeepIdle(node, keepIdleNanos));
@@ -193,6 +206,7 @@ public final class LocalQueue {
             return;
         }
         waiting.remove(waiter);
+        settleUnheld(out);
     }
 
     private void nodeTaken(LocalWaiter taker, LockNode taken, List<LocalCommand> out) {
@@ -341,6 +355,7 @@ public final class LocalQueue {
                 endAndLead(out);
             }
         }
+        settleUnheld(out);
     }
 
     /** Shared: readers joined for maxTime since the last listing; joins close until one more answers. */

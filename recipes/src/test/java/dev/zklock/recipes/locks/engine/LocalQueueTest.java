@@ -364,6 +364,32 @@ final class LocalQueueTest {
         assertThat(on(queue, listedAt(read, MAX_TIME + 1, read.name()))).containsExactly(new LocalCommand.Wake(b));
     }
 
+    /**
+     * Outcome table: reader a leads to the read node and holds it; reader b comes before the node's first listing has
+     * answered, so it waits for it; a releases, leaving the node to that listing; b gives up before it answers.
+     * Allowed: the node goes, at b's giving up or at the answer. Forbidden: the node stays with nobody holding or
+     * waiting for it (found by the simulator, seed 207551: it stayed for the life of the client, and kept writers out).
+     */
+    @Test
+    void shared_theLastWaiterGivesUpWhileTheReleaseWaitsForTheListing_theNodeGoes() {
+        LocalQueue queue = new LocalQueue(BOUNDS, true, LockDriver.read());
+        LockNode read = new LockNode(readPath, "_c_a-__READ__0000000001", 100, 7);
+        LocalWaiter a = waiter("a");
+        on(queue, new LocalEvent.Acquire(a, 0));
+        on(queue, new LocalEvent.NodeTaken(a, read, 0));
+        LocalWaiter b = waiter("b");
+        on(queue, new LocalEvent.Acquire(b, 0));
+
+        List<LocalCommand> released = on(queue, new LocalEvent.Release(read, 1));
+        List<LocalCommand> gaveUp = on(queue, new LocalEvent.GiveUp(b, false));
+        List<LocalCommand> answered = on(queue, listedAt(read, 2, read.name()));
+
+        assertThat(released).isEmpty(); // the listing under way answers for b
+        assertThat(gaveUp).containsExactly(new LocalCommand.End(read));
+        assertThat(answered).containsExactly(new LocalCommand.StopWatching(WATCHER));
+        assertThat(queue.view().active()).isFalse();
+    }
+
     private static LocalQueue exclusive(CohortSettings settings) {
         return new LocalQueue(settings, false, LockDriver.exclusive());
     }
