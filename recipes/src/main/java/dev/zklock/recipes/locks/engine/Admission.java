@@ -50,14 +50,22 @@ public final class Admission {
     /** The rule: what a hold of {@code node}, a node this client tracks, may do now. */
     public static Verdict of(LockNode node) {
         CuratorFramework client = node.queue().client();
-        if (client.getState() != CuratorFrameworkState.STARTED) {
+        boolean started = client.getState() == CuratorFrameworkState.STARTED;
+        return decide(started, started && client.getZookeeperClient().isConnected(), node.state());
+    }
+
+    /**
+     * The rule itself, on what it reads: whether the client is started and not closed, whether it is connected, and the
+     * node's state as its tracker keeps it. Pure, for the simulator, which keeps that state for its simulated clients.
+     */
+    public static Verdict decide(boolean started, boolean connected, LockState state) {
+        if (!started) {
             return Verdict.CLOSED;
         }
-        LockState state = node.state();
         if (state == LockState.LOST) {
             return Verdict.LOST;
         }
-        if (state != LockState.HELD || !client.getZookeeperClient().isConnected()) {
+        if (state != LockState.HELD || !connected) {
             return Verdict.WAIT;
         }
         return Verdict.ADMIT;
@@ -67,12 +75,14 @@ public final class Admission {
     public static Verdict of(List<LockNode> nodes) {
         Verdict worst = Verdict.ADMIT;
         for (LockNode node : nodes) {
-            Verdict verdict = of(node);
-            if (verdict.ordinal() > worst.ordinal()) {
-                worst = verdict;
-            }
+            worst = worse(worst, of(node));
         }
         return worst;
+    }
+
+    /** Returns the worse of two verdicts, as several nodes granted as one are judged. */
+    public static Verdict worse(Verdict one, Verdict other) {
+        return other.ordinal() > one.ordinal() ? other : one;
     }
 
     /**

@@ -64,11 +64,22 @@ public final class ConnectionTracker implements ConnectionStateListener {
             }
             held = node;
             boolean connected = current != null && current.getZookeeperClient().isConnected();
-            node.granted(
-                    closed || connected && !onCurrentSession(current, node)
-                            ? LockState.LOST
-                            : connected ? LockState.HELD : LockState.IN_DOUBT);
+            node.granted(stateOnGrant(closed, connected, connected && onCurrentSession(current, node)));
         }
+    }
+
+    /**
+     * The state a node starts in when tracked: LOST on a closed client, IN_DOUBT while the connection is down, LOST when
+     * connected on another session than the node's, HELD otherwise. Pure, for the simulator.
+     */
+    public static LockState stateOnGrant(boolean closed, boolean connected, boolean onNodesSession) {
+        if (closed) {
+            return LockState.LOST;
+        }
+        if (!connected) {
+            return LockState.IN_DOUBT;
+        }
+        return onNodesSession ? LockState.HELD : LockState.LOST;
     }
 
     /**
