@@ -28,7 +28,8 @@ import picocli.CommandLine.Spec;
  * ones among them, whose threads pass the lock locally) and Curator's on shared paths while sessions expire,
  * connections drop, servers restart and leaders die ({@code --faults default}), or while connections go silent, a
  * stranger deletes lock nodes and clients are closed under their threads ({@code --faults cohort}); a progress bar on
- * stderr, the safety monitor's report on stdout, and exit status 1 if any safety property broke.
+ * stderr, the safety monitor's report on stdout, and exit status 1 if any safety property broke. With {@code
+ * --simulate}, the deterministic simulator instead ({@link SimulateRun}).
  */
 @Command(
         name = "torture",
@@ -77,11 +78,29 @@ final class TortureCommand implements Callable<Integer> {
                     + "under their threads, session expiries, connection drops) (default: ${DEFAULT-VALUE})")
     String faults;
 
+    @Option(
+            names = "--simulate",
+            description = "run the deterministic simulator instead: simulated clients, threads, faults and ZooKeeper, "
+                    + "seeds on every core, the invariants checked after every event; a failing seed is shrunk and "
+                    + "printed with its last events; --seed is the first seed (default 1)")
+    boolean simulate;
+
+    @Option(
+            names = "--seeds",
+            defaultValue = "10000",
+            description = "with --simulate: how many seeds (default: ${DEFAULT-VALUE})")
+    long seeds;
+
     private long barSeconds; // confined to the command's thread
 
     @Override
     public Integer call() throws Exception {
         checkOptions();
+        if (simulate) {
+            return new SimulateRun(
+                            seed != null ? seed : 1, seeds, Runtime.getRuntime().availableProcessors())
+                    .run(spec.commandLine().getOut(), spec.commandLine().getErr());
+        }
         long runSeed = seed != null ? seed : ThreadLocalRandom.current().nextLong();
         Duration duration = Duration.ofSeconds(seconds);
         ChaosSettings settings = (faults.equals("cohort")
@@ -112,6 +131,9 @@ final class TortureCommand implements Callable<Integer> {
     }
 
     private void checkOptions() {
+        if (seeds < 1) {
+            throw new ParameterException(spec.commandLine(), "--seeds must be at least 1, not " + seeds);
+        }
         if (seconds < 1) {
             throw new ParameterException(spec.commandLine(), "--seconds must be at least 1, not " + seconds);
         }

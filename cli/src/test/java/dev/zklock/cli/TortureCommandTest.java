@@ -33,6 +33,19 @@ final class TortureCommandTest {
     }
 
     @Test
+    void torture_simulate_runsTheSeedsAndPrintsTheSummary() {
+        int status = run("torture", "--simulate", "--seed", "5", "--seeds", "200");
+
+        assertThat(status).as("exit status; stdout:%n%s%nstderr:%n%s", out, err).isZero();
+        assertThat(out.toString())
+                .contains("seeds             200 (from 5)")
+                .containsPattern("events +[1-9][\\d,]*")
+                .containsPattern("holds granted +[1-9][\\d,]*")
+                .contains("violations        0", "verdict           clean");
+        assertThat(err.toString()).contains("seeds 5 to 204");
+    }
+
+    @Test
     void torture_badOptions_exitTwoNamingTheOptionAndValue() {
         assertThat(run("torture", "--seconds", "0")).isEqualTo(2);
         assertThat(err.toString()).contains("--seconds must be at least 1, not 0");
@@ -45,6 +58,9 @@ final class TortureCommandTest {
 
         assertThat(run("torture", "--seed", "soon")).isEqualTo(2);
         assertThat(err.toString()).contains("soon");
+
+        assertThat(run("torture", "--simulate", "--seeds", "0")).isEqualTo(2);
+        assertThat(err.toString()).contains("--seeds must be at least 1, not 0");
 
         assertThat(run("torture", "--faults", "chaos")).isEqualTo(2);
         assertThat(err.toString()).contains("--faults must be 'default' or 'cohort', not 'chaos'");

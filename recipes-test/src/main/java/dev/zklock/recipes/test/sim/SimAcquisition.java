@@ -1,0 +1,415 @@
+package dev.zklock.recipes.test.sim;
+
+import dev.zklock.recipes.locks.engine.Acquisition;
+import dev.zklock.recipes.locks.engine.Admission;
+import dev.zklock.recipes.locks.engine.Command;
+import dev.zklock.recipes.locks.engine.Event;
+import dev.zklock.recipes.locks.engine.LockNode;
+import dev.zklock.recipes.locks.engine.LockPath;
+import dev.zklock.recipes.locks.engine.NodeWatcher;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+import org.apache.zookeeper.KeeperException.Code;
+import org.apache.zookeeper.Watcher.Event.EventType;
+
+/**
+ * One acquisition of one or several lock queues, the engine's own {@link Acquisition} machine driven through the
+ * simulated client as the engine's callback runner drives it: each command sent, each reply and watch event told back;
+ * the deadline from the clock (DeadlinePassed while a request is in flight, TimedOut while waiting, and TimedOut one
+ * request timeout after it whatever is in flight); a step that needs a connection waits for one; a watch's waiter hears
+ * of its session's end. A grant is then tracked and admitted as {@code Admission.admitLater} does: it waits while the
+ * rule says WAIT, enters again with a new node while it says LOST, and gives up on a closed client. Not thread-safe.
+ */
+final class SimAcquisition {
+    /** How the acquisition ends. */
+    interface Outcome {
+        /** The nodes are held, tracked and admitted. */
+        void granted(List<LockNode> nodes);
+
+        /** It ended without them: a timeout, the client closed, or an error; nothing of it is left behind. */
+        void ended(String why);
+    }
+
+    static final long FOREVER = Long.MAX_VALUE;
+
+    private final SimWorld world;
+    private final SimClient client;
+    private final List<LockPath> queues;
+    private final String alongside;
+    private final long deadline;
+    private final Outcome outcome;
+    private final String label;
+    private Acquisition machine;
+    private boolean waiting; // for a watch or a connection: the deadline ends it
+    private boolean deadlineTold;
+    private boolean ended;
+    private boolean abandoned;
+    private List<LockNode> admitting; // granted, waiting on the admission rule
+    private long createSession;
+    private Object watch; // the watch set and not yet fired, or null
+    private String watchedPath;
+
+    SimAcquisition(
+            SimWorld world,
+            SimClient client,
+            List<LockPath> queues,
+            String alongside,
+            long deadline,
+            String label,
+            Outcome outcome) {
+        this.world = world;
+        this.client = client;
+        this.queues = List.copyOf(queues);
+        this.alongside = alongside;
+        this.deadline = deadline;
+        this.label = label;
+        this.outcome = outcome;
+    }
+
+    void start() {
+        if (deadline != FOREVER) {
+            world.at(deadline, label + " deadline", this::deadlinePassed);
+            world.at(deadline + world.requestTimeoutMicros, label + " a request timeout after the deadline", () -> {
+                if (machine != null && !machine.isOver()) {
+                    feed(new Event.TimedOut());
+                }
+            });
+        }
+        enter();
+    }
+
+    /**
+     * Ends the acquisition from outside (an interrupt, a cancel): what it made is deleted. While its grant waits on the
+     * admission rule, the grant is dropped, as an interrupt of {@code Admission.await} does.
+     */
+    void abandon() {
+        if (machine == null || ended) {
+            return;
+        }
+        abandoned = true;
+        if (admitting != null) {
+            drop(admitting);
+            end("interrupted");
+            return;
+        }
+        execute(machine.abandon(null));
+    }
+
+    private void enter() {
+        admitting = null;
+        machine = new Acquisition(queues, alongside);
+        deadlineTold = false;
+        execute(machine.start());
+    }
+
+    private void deadlinePassed() {
+        if (machine != null && !machine.isOver()) {
+            feed(waiting ? new Event.TimedOut() : new Event.DeadlinePassed());
+        }
+    }
+
+    private void feed(Event event) {
+        feed(machine, event);
+    }
+
+    /** Tells {@code target} an event; a machine replaced since (entered again after a lost grant) hears nothing more. */
+    private void feed(Acquisition target, Event event) {
+        if (target != machine) {
+            return;
+        }
+        if (!deadlineTold && deadline != FOREVER && world.now() >= deadline && !(event instanceof Event.TimedOut)) {
+            deadlineTold = true;
+            Command answer = machine.on(new Event.DeadlinePassed());
+            if (!(answer instanceof Command.Await)) {
+                execute(answer);
+                return;
+            }
+        }
+        execute(machine.on(event));
+    }
+
+    private void execute(Command command) {
+        if (command instanceof Command.Await) {
+            return;
+        }
+        if (command instanceof Command.Create create) {
+            connected(() -> create(create));
+        } else if (command instanceof Command.ListQueue list) {
+            Acquisition target = machine;
+            connected(() -> client.send(
+                    label + " lists",
+                    server -> server.children(path(list.queue()), null),
+                    result -> feed(target, listed(List.of(result)))));
+        } else if (command instanceof Command.Watch watchCommand) {
+            connected(() -> setWatch(watchCommand));
+        } else if (command instanceof Command.Recover) {
+            Acquisition target = machine;
+            connected(() -> {
+                if (client.session() != createSession) {
+                    feed(target, new Event.RecoveryListed(false, List.of()));
+                    return;
+                }
+                listAll(event -> feed(
+                        target,
+                        event instanceof Event.Listed listed
+                                ? new Event.RecoveryListed(true, listed.children())
+                                : event));
+            });
+        } else if (command instanceof Command.CheckOwner check) {
+            Acquisition target = machine;
+            connected(() -> {
+                long session = client.session();
+                String node = path(check.queue()) + "/" + check.name();
+                client.send(
+                        label + " checks the owner of " + check.name(),
+                        server -> server.data(node, null),
+                        result -> feed(
+                                target,
+                                result.ok()
+                                        ? new Event.OwnerChecked(result.owner() == session, session, result.czxid())
+                                        : result.code() == Code.NONODE
+                                                ? new Event.OwnerChecked(false, session, 0)
+                                                : new Event.Failed(result.code())));
+            });
+        } else if (command instanceof Command.MakeParents) {
+            connected(() -> {
+                for (LockPath queue : queues) {
+                    world.server.makePath(queue.path());
+                }
+                feed(new Event.ParentsMade());
+            });
+        } else if (command instanceof Command.Delete delete) {
+            SimDeletes.deleteLater(world, client, delete.nodes());
+            feed(new Event.Deleted());
+        } else if (command instanceof Command.Granted granted) {
+            admit(granted.nodes());
+        } else if (command instanceof Command.GiveUp giveUp) {
+            stopWatching();
+            SimDeletes.deleteLater(world, client, giveUp.nodes());
+            SimDeletes.sweep(world, client, queues, giveUp.sweepPrefix());
+            end(
+                    giveUp.failure() != null
+                            ? "error: " + giveUp.failure().getMessage()
+                            : abandoned ? "interrupted" : "timed out");
+        } else if (command instanceof Command.CleanUp cleanUp) {
+            SimDeletes.deleteLater(world, client, cleanUp.nodes());
+            SimDeletes.sweep(world, client, queues, cleanUp.sweepPrefix());
+        } else {
+            throw new AssertionError("the simulation cannot " + command);
+        }
+    }
+
+    /** Runs a step on a connected session; waits for one (the deadline ends the wait); fails on a closed client. */
+    private void connected(Runnable step) {
+        if (client.isClosed()) {
+            end("client closed");
+            execute(machine.abandon(null));
+            return;
+        }
+        if (client.isConnected()) {
+            step.run();
+            return;
+        }
+        waiting = true;
+        Acquisition waitingMachine = machine;
+        client.whenConnected(() -> {
+            if (machine != waitingMachine || machine.isOver()) {
+                return;
+            }
+            waiting = false;
+            connected(step);
+        });
+        if (deadline != FOREVER && world.now() >= deadline) {
+            waiting = false;
+            feed(new Event.TimedOut());
+        }
+    }
+
+    private void create(Command.Create create) {
+        Acquisition target = machine;
+        long session = client.session();
+        createSession = session;
+        String name = alongside == null ? create.prefix() : create.prefix() + alongside;
+        List<String> parents = queues.stream().map(LockPath::path).toList();
+        List<String> names = parents.stream().map(parent -> name).toList();
+        client.send(
+                label + " creates " + create.prefix(),
+                server -> {
+                    List<SimServer.Result> results = server.createAll(session, parents, names, alongside == null);
+                    return results.size() == 1 ? results.get(0) : pack(results);
+                },
+                result -> {
+                    if (!result.ok()) {
+                        if (target.isOver()) {
+                            execute(target.on(new Event.Failed(result.code()))); // after the end: a sweep
+                        } else {
+                            feed(target, new Event.Failed(result.code()));
+                        }
+                        return;
+                    }
+                    List<LockNode> made = new ArrayList<>();
+                    List<String> madeNames = result.children().isEmpty() ? List.of(result.name()) : result.children();
+                    for (int i = 0; i < queues.size(); i++) {
+                        made.add(new LockNode(queues.get(i), madeNames.get(i), result.czxid() + i, session));
+                    }
+                    if (target.isOver()) {
+                        execute(target.on(new Event.Created(session, made))); // made after the end: cleaned up
+                    } else {
+                        feed(target, new Event.Created(session, made));
+                    }
+                });
+        listAll(listing -> {
+            if (target == machine && machine.phase() == Acquisition.Phase.ENTERING) {
+                feed(target, listing); // as the callback runner: the listing goes on only after our node was made
+            }
+        });
+    }
+
+    /** Several creates as one result: its names in order, the first zxid (they are consecutive). */
+    private static SimServer.Result pack(List<SimServer.Result> results) {
+        SimServer.Result first = results.get(0);
+        if (!first.ok()) {
+            return first;
+        }
+        return new SimServer.Result(
+                Code.OK,
+                first.name(),
+                first.czxid(),
+                first.owner(),
+                results.stream().map(SimServer.Result::name).toList());
+    }
+
+    /** Lists every queue in one request (a read-only transaction for several: one consistent view). */
+    private void listAll(Consumer<Event> then) {
+        List<SimServer.Result> results = new ArrayList<>();
+        client.send(
+                label + " lists every queue",
+                server -> {
+                    for (int i = 0; i < queues.size(); i++) {
+                        results.add(server.children(path(i), null));
+                    }
+                    return SimServer.Result.of(Code.OK);
+                },
+                result -> then.accept(result.ok() ? listed(results) : new Event.Failed(result.code())));
+    }
+
+    private Event listed(List<SimServer.Result> results) {
+        List<List<String>> listings = new ArrayList<>();
+        for (SimServer.Result result : results) {
+            if (result.ok()) {
+                listings.add(result.children());
+            } else if (result.code() == Code.NONODE) {
+                listings.add(List.of());
+            } else {
+                return new Event.Failed(result.code());
+            }
+        }
+        return new Event.Listed(client.session(), listings);
+    }
+
+    private void setWatch(Command.Watch command) {
+        Object watcher = new Object();
+        String node = path(command.queue()) + "/" + command.name();
+        Acquisition waitingMachine = machine;
+        SimServer.Watch registered = client.watch(watcher, type -> {
+            if (watch == watcher) {
+                clearWatch();
+                feed(new Event.Woken(
+                        type == EventType.NodeDeleted ? NodeWatcher.Wake.DELETED : NodeWatcher.Wake.CHANGED));
+            }
+        });
+        client.send(label + " watches " + command.name(), server -> server.data(node, registered), result -> {
+            if (machine != waitingMachine || machine.isOver()) {
+                world.server.removeWatch(node, watcher, false);
+                return;
+            }
+            if (result.ok()) {
+                watch = watcher;
+                watchedPath = node;
+                waiting = true;
+                client.onSessionEnd(watcher, () -> {
+                    if (watch == watcher) {
+                        clearWatch();
+                        feed(new Event.Woken(NodeWatcher.Wake.SESSION_ENDED));
+                    }
+                });
+                feed(new Event.WatchSet());
+            } else if (result.code() == Code.NONODE) {
+                feed(new Event.WatchedGone(false));
+            } else {
+                feed(new Event.Failed(result.code()));
+            }
+        });
+    }
+
+    private void clearWatch() {
+        if (watch != null) {
+            client.cancelSessionEnd(watch);
+        }
+        watch = null;
+        waiting = false;
+    }
+
+    private void stopWatching() {
+        if (watch != null) {
+            world.server.removeWatch(watchedPath, watch, false);
+            clearWatch();
+        }
+    }
+
+    /** Tracks and admits the nodes granted, as {@code Admission.admitLater} does. */
+    private void admit(List<LockNode> nodes) {
+        admitting = nodes;
+        for (LockNode node : nodes) {
+            client.track(node);
+        }
+        decide(nodes);
+    }
+
+    private void decide(List<LockNode> nodes) {
+        if (ended) {
+            return;
+        }
+        Admission.Verdict verdict = client.admission(nodes);
+        if (verdict == Admission.Verdict.WAIT && (deadline == FOREVER || world.now() < deadline)) {
+            client.onChange(() -> decide(nodes));
+            if (deadline != FOREVER) {
+                world.at(deadline, label + " admission deadline", () -> decide(nodes));
+            }
+            return;
+        }
+        if (verdict == Admission.Verdict.ADMIT) {
+            ended = true;
+            outcome.granted(nodes);
+            return;
+        }
+        drop(nodes);
+        if (verdict == Admission.Verdict.CLOSED) {
+            end("client closed");
+        } else if (verdict == Admission.Verdict.LOST && (deadline == FOREVER || world.now() < deadline)) {
+            world.note(label + " lost before it was granted; entering again");
+            enter();
+        } else {
+            end("timed out");
+        }
+    }
+
+    private void drop(List<LockNode> nodes) {
+        for (LockNode node : nodes) {
+            client.untrack(node);
+        }
+        SimDeletes.deleteLater(world, client, nodes);
+    }
+
+    private void end(String why) {
+        if (!ended) {
+            ended = true;
+            outcome.ended(why);
+        }
+    }
+
+    private String path(int queue) {
+        return queues.get(queue).path();
+    }
+}

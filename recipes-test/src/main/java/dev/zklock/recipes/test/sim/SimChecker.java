@@ -1,0 +1,154 @@
+package dev.zklock.recipes.test.sim;
+
+import dev.zklock.recipes.locks.FencingToken;
+import dev.zklock.recipes.locks.LockState;
+import dev.zklock.recipes.locks.engine.Hold;
+import dev.zklock.recipes.locks.engine.LockNode;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
+
+/**
+ * The invariants of ARCHITECTURE.md, checked at every grant, release and end of an acquire of a simulation:
+ *
+ * <ul>
+ *   <li>admission: a hold is granted only while its client is started and connected and its node HELD, and never on a
+ *       node its cohort has learned is gone;
+ *   <li>no two live holds of one path conflict (a reader only with readers); a hold is live while its node stands at the
+ *       server (a hold whose node went with its session, or was deleted by a stranger, is lost, not an overlap);
+ *   <li>fencing: a live exclusive or write hold's token is larger than every token of its path before it, a live read
+ *       hold's not below any exclusive or write one;
+ *   <li>every acquire with a deadline ends within it plus one request timeout, and every acquire ends once the faults
+ *       stop;
+ *   <li>nothing is left behind: once every thread is done, no lock node stands that no idle cohort keeps.
+ * </ul>
+ *
+ * Not thread-safe.
+ */
+final class SimChecker {
+    /** What a hold claims on its path. */
+    enum Mode {
+        EXCLUSIVE,
+        READ,
+        WRITE;
+
+        boolean sharesWith(Mode other) {
+            return this == READ && other == READ;
+        }
+    }
+
+    /** One hold of one path, from its grant to its release. */
+    static final class Held {
+        final String owner;
+        final String path;
+        final Mode mode;
+        final LockNode node;
+        final long token;
+
+        Held(String owner, String path, Mode mode, LockNode node, long token) {
+            this.owner = owner;
+            this.path = path;
+            this.mode = mode;
+            this.node = node;
+            this.token = token;
+        }
+    }
+
+    private final SimWorld world;
+    private final Map<String, List<Held>> holds = new HashMap<>();
+    private final Map<String, Long> newest = new HashMap<>();
+    private final Map<String, Long> newestExclusive = new HashMap<>();
+    private final List<String> violations = new ArrayList<>();
+    private long granted;
+    private long acquires;
+
+    SimChecker(SimWorld world) {
+        this.world = world;
+    }
+
+    List<String> violations() {
+        return violations;
+    }
+
+    long granted() {
+        return granted;
+    }
+
+    long acquires() {
+        return acquires;
+    }
+
+    /**
+     * A hold was granted to {@code owner}: checks the admission rule, the overlaps and the token.
+     *
+     * @param knowsGone whether the granting cohort had learned that the node is gone (null for a node of its own)
+     */
+    Held granted(String owner, SimClient client, Hold hold, Mode mode, String how, Predicate<LockNode> knowsGone) {
+        granted++;
+        LockNode node = hold.node();
+        String path = node.lockPath();
+        if (client.isClosed() || !client.isConnected() || client.stateOf(node) != LockState.HELD) {
+            violation(
+                    "%s was granted %s (%s) while its client was %s and the node %s",
+                    owner, node.name(), how, client.link(), client.stateOf(node));
+        }
+        if (knowsGone != null && knowsGone.test(node)) {
+            violation("%s was granted %s (%s), a node its cohort knew was gone", owner, node.name(), how);
+        }
+        Held held = new Held(owner, path, mode, node, FencingToken.of(node.czxid(), hold.pass()));
+        if (stands(node)) {
+            for (Held other : holds.getOrDefault(path, List.of())) {
+                if (stands(other.node) && !mode.sharesWith(other.mode)) {
+                    violation(
+                            "overlap on %s: %s (%s %s) granted while %s (%s %s) holds",
+                            path, owner, mode, node.name(), other.owner, other.mode, other.node.name());
+                }
+            }
+            long floor = mode == Mode.READ ? newestExclusive.getOrDefault(path, 0L) : newest.getOrDefault(path, 0L);
+            if (held.token < floor || (mode != Mode.READ && floor != 0 && held.token == floor)) {
+                violation("token regression on %s: %s got %d after %d", path, owner, held.token, floor);
+            }
+            newest.merge(path, held.token, Math::max);
+            if (mode != Mode.READ) {
+                newestExclusive.merge(path, held.token, Math::max);
+            }
+        }
+        holds.computeIfAbsent(path, p -> new ArrayList<>()).add(held);
+        return held;
+    }
+
+    void released(Held held) {
+        List<Held> of = holds.get(held.path);
+        if (of != null) {
+            of.remove(held);
+        }
+    }
+
+    /** An acquire began; {@link #ended} says when it came back. */
+    void began() {
+        acquires++;
+    }
+
+    /** An acquire with {@code deadline} came back now: within its deadline plus one request timeout. */
+    void ended(String owner, long deadline) {
+        if (deadline != SimAcquisition.FOREVER && world.now() > deadline + world.requestTimeoutMicros + 1_000) {
+            violation(
+                    "%s came back %d µs after its deadline (a request timeout is %d µs)",
+                    owner, world.now() - deadline, world.requestTimeoutMicros);
+        }
+    }
+
+    void violation(String format, Object... args) {
+        String text = String.format("at %.3f ms: ", world.now() / 1000.0) + String.format(format, args);
+        if (violations.size() < 20) {
+            violations.add(text);
+        }
+    }
+
+    private boolean stands(LockNode node) {
+        SimServer.Node standing = world.server.node(SimClient.fullPath(node));
+        return standing != null && standing.czxid == node.czxid();
+    }
+}

@@ -1,0 +1,374 @@
+package dev.zklock.recipes.test.sim;
+
+import dev.zklock.recipes.locks.LockState;
+import dev.zklock.recipes.locks.engine.Admission;
+import dev.zklock.recipes.locks.engine.ConnectionTracker;
+import dev.zklock.recipes.locks.engine.LockNode;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import org.apache.zookeeper.KeeperException.Code;
+import org.apache.zookeeper.Watcher.Event.EventType;
+
+/**
+ * One simulated client: a Curator client with its ZooKeeper handle, as the engine sees it. Its session, its connection
+ * (up, suspended, closed), the requests in flight on it (answered in the order sent, each applied at the server at some
+ * moment and answered later; a connection that drops fails every reply not yet handed over with CONNECTIONLOSS, whether
+ * or not the server applied the request), the watch events meant for it (handed over in order with the replies; held
+ * while the connection is down, dropped with the session), and the client's tracker: the state of each hold (HELD,
+ * IN_DOUBT, LOST) as the engine's {@code ConnectionTracker} moves it, and the one admission rule read from it. Faults:
+ * a suspension, a server-side expiry, a client-side kill (the client hears Expired at once; the server ends the session
+ * one session timeout later), a close. Not thread-safe.
+ */
+final class SimClient {
+    /** The connection as the client sees it. */
+    enum Link {
+        CONNECTED,
+        SUSPENDED,
+        CLOSED
+    }
+
+    private static final class Pending {
+        final Consumer<SimServer.Result> reply;
+        SimServer.Result result;
+        boolean applied;
+
+        Pending(Consumer<SimServer.Result> reply) {
+            this.reply = reply;
+        }
+    }
+
+    final String name;
+    private final SimWorld world;
+    private final SimServer server;
+    private static final long NO_SESSION = 0; // after a kill on the client, until its new session
+    private long session;
+    private Link link = Link.CONNECTED;
+    private int epoch;
+    private long lastApply;
+    private long lastReply;
+    private final ArrayDeque<Pending> inFlight = new ArrayDeque<>();
+    private final List<Runnable> pendingNotices = new ArrayList<>();
+    private final List<Runnable> connectWaiters = new ArrayList<>();
+    private List<Runnable> changeWaiters = new ArrayList<>();
+    private final Map<Object, Runnable> sessionWaiters = new LinkedHashMap<>(); // identity keys, insertion order
+    private final Map<LockNode, LockState> holds = new LinkedHashMap<>(); // identity keys, insertion order
+    private final List<BiConsumer<LockNode, LockState>> listeners = new ArrayList<>();
+
+    SimClient(String name, SimWorld world) {
+        this.name = name;
+        this.world = world;
+        this.server = world.server;
+        this.session = server.openSession();
+    }
+
+    long session() {
+        return session;
+    }
+
+    Link link() {
+        return link;
+    }
+
+    boolean isConnected() {
+        return link == Link.CONNECTED;
+    }
+
+    boolean isClosed() {
+        return link == Link.CLOSED;
+    }
+
+    /**
+     * Sends a request on the current session: it reaches the server after a random delay, in the order sent, and its
+     * result comes back after another, in the same order. A request sent while the connection is down fails at once.
+     */
+    void send(String what, Function<SimServer, SimServer.Result> operation, Consumer<SimServer.Result> reply) {
+        if (link != Link.CONNECTED) {
+            world.after(1, name + " " + what + ": connection loss", () -> reply.accept(lost()));
+            return;
+        }
+        int sentIn = epoch;
+        Pending pending = new Pending(reply);
+        inFlight.addLast(pending);
+        long apply = Math.max(world.now() + world.delay(20, 300), lastApply + 1);
+        lastApply = apply;
+        long back = Math.max(apply + world.delay(20, 300), lastReply + 1);
+        lastReply = back;
+        world.at(apply, name + " " + what + " at the server", () -> {
+            if (epoch == sentIn) {
+                pending.result = operation.apply(server);
+                pending.applied = true;
+            }
+        });
+        world.at(back, name + " " + what + " answered", () -> {
+            if (epoch == sentIn && inFlight.peekFirst() == pending) {
+                inFlight.pollFirst();
+                pending.reply.accept(pending.result);
+            }
+        });
+    }
+
+    /** A watch set by this client on its current session: its event is handed over in order with the replies. */
+    SimServer.Watch watch(Object watcher, Consumer<EventType> onEvent) {
+        long on = session;
+        return new SimServer.Watch(
+                on, watcher, type -> notice(on, name + " watch event " + type, () -> onEvent.accept(type)));
+    }
+
+    private void notice(long on, String what, Runnable deliver) {
+        if (on != session) {
+            return; // the session that set the watch ended: its events go with it
+        }
+        Runnable guarded = () -> {
+            if (on == session) {
+                deliver.run();
+            }
+        };
+        if (link != Link.CONNECTED) {
+            pendingNotices.add(guarded);
+            return;
+        }
+        int sentIn = epoch;
+        long at = Math.max(world.now() + world.delay(20, 300), lastReply + 1);
+        lastReply = at;
+        world.at(at, what, () -> {
+            if (epoch == sentIn) {
+                guarded.run();
+            } else {
+                pendingNotices.add(guarded);
+            }
+        });
+    }
+
+    /** Runs {@code step} now if connected, else once connected again (or closed: the step then finds it so). */
+    void whenConnected(Runnable step) {
+        if (link == Link.SUSPENDED) {
+            connectWaiters.add(step);
+        } else {
+            step.run();
+        }
+    }
+
+    /** Runs {@code action} once at the next change of the connection or of a hold's state (an admission's wait). */
+    void onChange(Runnable action) {
+        changeWaiters.add(action);
+    }
+
+    /** Runs {@code action} when the current session ends (a watch's waiter: SessionEnds); cancel with its key. */
+    void onSessionEnd(Object key, Runnable action) {
+        sessionWaiters.put(key, action);
+    }
+
+    void cancelSessionEnd(Object key) {
+        sessionWaiters.remove(key);
+    }
+
+    void addListener(BiConsumer<LockNode, LockState> listener) {
+        listeners.add(listener);
+    }
+
+    // ---- the tracker and the admission rule ----
+
+    /** Starts tracking a granted node in the state the engine's tracker gives it ({@code stateOnGrant}). */
+    void track(LockNode node) {
+        holds.put(
+                node,
+                ConnectionTracker.stateOnGrant(
+                        link == Link.CLOSED, link == Link.CONNECTED, node.sessionId() == session));
+    }
+
+    void untrack(LockNode node) {
+        holds.remove(node);
+    }
+
+    LockState stateOf(LockNode node) {
+        return holds.get(node);
+    }
+
+    /** The node is known gone: its holds are LOST (the engine's {@code ConnectionTracker.lose}). */
+    void lose(LockNode node) {
+        move(node, LockState.LOST);
+        changed();
+    }
+
+    /** The engine's one admission rule ({@code Admission.decide}) on this client's state. */
+    Admission.Verdict admission(List<LockNode> nodes) {
+        Admission.Verdict worst = Admission.Verdict.ADMIT;
+        for (LockNode node : nodes) {
+            worst = Admission.worse(
+                    worst, Admission.decide(link != Link.CLOSED, link == Link.CONNECTED, holds.get(node)));
+        }
+        return worst;
+    }
+
+    // ---- faults ----
+
+    /** The connection goes silent and drops; it comes back after {@code downMicros} if the session still lives. */
+    void suspend(long downMicros) {
+        if (link != Link.CONNECTED) {
+            return;
+        }
+        drop();
+        world.after(downMicros, name + " reconnects", this::reconnect);
+    }
+
+    /** The server ends the session; the client learns of it when it reconnects. */
+    void expireOnServer() {
+        server.endSession(session);
+        if (link == Link.CONNECTED) {
+            drop();
+            world.after(world.delay(100, 2_000), name + " reconnects", this::reconnect);
+        }
+    }
+
+    /** The client hears Expired at once (ZooKeeper's testable kill); the server ends the session a timeout later. */
+    void killOnClient() {
+        if (link == Link.CLOSED || session == NO_SESSION) {
+            return; // closed, or killed already and its new session on its way
+        }
+        long old = session;
+        if (link == Link.CONNECTED) {
+            drop();
+        }
+        session = NO_SESSION; // the handle is dead: a reconnect due from an earlier drop cannot resume it
+        sessionEnded();
+        world.after(
+                world.sessionTimeoutMicros,
+                name + " session 0x" + Long.toHexString(old) + " times out",
+                () -> server.endSession(old));
+        world.after(world.delay(100, 2_000), name + " opens a new session", this::openNewSession);
+    }
+
+    /** The client closes: its session ends at the server, every hold is LOST, every wait ends. */
+    void close() {
+        if (link == Link.CLOSED) {
+            return;
+        }
+        link = Link.CLOSED;
+        failInFlight();
+        server.endSession(session);
+        for (LockNode node : List.copyOf(holds.keySet())) {
+            move(node, LockState.LOST);
+        }
+        runAll(new ArrayList<>(sessionWaiters.values()));
+        sessionWaiters.clear();
+        List<Runnable> waiting = List.copyOf(connectWaiters);
+        connectWaiters.clear();
+        runAll(waiting);
+        changed();
+    }
+
+    private void drop() {
+        link = Link.SUSPENDED; // first: a request its failures send again waits for the next connection
+        failInFlight();
+        for (Map.Entry<LockNode, LockState> hold : List.copyOf(holds.entrySet())) {
+            if (hold.getValue() == LockState.HELD) {
+                move(hold.getKey(), LockState.IN_DOUBT);
+            }
+        }
+        changed();
+    }
+
+    private void failInFlight() {
+        epoch++;
+        List<Pending> failed = List.copyOf(inFlight);
+        inFlight.clear();
+        for (Pending pending : failed) {
+            pending.reply.accept(lost());
+        }
+    }
+
+    private void reconnect() {
+        if (link != Link.SUSPENDED || session == NO_SESSION) {
+            return; // a killed handle: its new session is on its way
+        }
+        if (!server.isLive(session)) {
+            sessionEnded();
+            openNewSession();
+            return;
+        }
+        link = Link.CONNECTED;
+        List<String> standing = server.ephemerals(session);
+        for (Map.Entry<LockNode, LockState> hold : List.copyOf(holds.entrySet())) {
+            if (hold.getValue() == LockState.IN_DOUBT) {
+                boolean stands = hold.getKey().sessionId() == session && standing.contains(fullPath(hold.getKey()));
+                move(hold.getKey(), stands ? LockState.HELD : LockState.LOST);
+            }
+        }
+        List<Runnable> notices = List.copyOf(pendingNotices);
+        pendingNotices.clear();
+        for (Runnable notice : notices) {
+            notice(session, name + " held-back watch event", notice);
+        }
+        resumeWaiters();
+    }
+
+    /** Every hold of the ended session is LOST, and every watch's waiter hears of the end. */
+    private void sessionEnded() {
+        pendingNotices.clear();
+        for (Map.Entry<LockNode, LockState> hold : List.copyOf(holds.entrySet())) {
+            move(hold.getKey(), LockState.LOST);
+        }
+        List<Runnable> waiters = new ArrayList<>(sessionWaiters.values());
+        sessionWaiters.clear();
+        runAll(waiters);
+        changed();
+    }
+
+    private void openNewSession() {
+        if (link == Link.CLOSED) {
+            return;
+        }
+        session = server.openSession();
+        link = Link.CONNECTED;
+        for (Map.Entry<LockNode, LockState> hold : List.copyOf(holds.entrySet())) {
+            if (hold.getValue() == LockState.IN_DOUBT) {
+                move(hold.getKey(), LockState.LOST); // tracked while down: a hold of the session that ended
+            }
+        }
+        resumeWaiters();
+    }
+
+    private void resumeWaiters() {
+        List<Runnable> waiting = List.copyOf(connectWaiters);
+        connectWaiters.clear();
+        runAll(waiting);
+        changed();
+    }
+
+    private void move(LockNode node, LockState next) {
+        LockState now = holds.get(node);
+        if (now == null || now == next || now == LockState.LOST) {
+            return;
+        }
+        holds.put(node, next);
+        for (BiConsumer<LockNode, LockState> listener : List.copyOf(listeners)) {
+            listener.accept(node, next);
+        }
+    }
+
+    private void changed() {
+        List<Runnable> waiting = changeWaiters;
+        changeWaiters = new ArrayList<>();
+        runAll(waiting);
+    }
+
+    private static void runAll(List<Runnable> actions) {
+        for (Runnable action : actions) {
+            action.run();
+        }
+    }
+
+    private static SimServer.Result lost() {
+        return SimServer.Result.of(Code.CONNECTIONLOSS);
+    }
+
+    static String fullPath(LockNode node) {
+        return node.lockPath() + "/" + node.name();
+    }
+}

@@ -1,0 +1,334 @@
+package dev.zklock.recipes.test.sim;
+
+import dev.zklock.recipes.locks.LockState;
+import dev.zklock.recipes.locks.engine.Admission;
+import dev.zklock.recipes.locks.engine.CohortSettings;
+import dev.zklock.recipes.locks.engine.Hold;
+import dev.zklock.recipes.locks.engine.LocalCommand;
+import dev.zklock.recipes.locks.engine.LocalEvent;
+import dev.zklock.recipes.locks.engine.LocalQueue;
+import dev.zklock.recipes.locks.engine.LocalWaiter;
+import dev.zklock.recipes.locks.engine.LockNode;
+import dev.zklock.recipes.locks.engine.LockPath;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.zookeeper.KeeperException.Code;
+import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.Watcher.Event.EventType;
+
+/**
+ * One cohort lock object of one simulated client: the engine's own {@link LocalQueue} machine, driven as the engine's
+ * {@code Cohort} runner drives it. A simulated thread asks for a hold and waits in the local queue; a grant is admitted
+ * (the client's admission rule) before the thread holds, given back at its deadline while the rule says WAIT, told
+ * back as GrantLost while it says LOST; a leader takes a node with an acquisition of its own; the machine's listings
+ * carry a child watch, its node is watched for its deletion, its idle node expires on the clock. Records what the
+ * cohort itself learned of its nodes being gone, for the rule that nothing known gone is granted. Not thread-safe.
+ */
+final class SimCohort {
+    /** How a simulated thread's acquire ends. */
+    interface Outcome {
+        void held(Hold hold, String how);
+
+        void ended(String why);
+    }
+
+    private final SimWorld world;
+    private final SimClient client;
+    private final LockPath path;
+    private final LocalQueue queue;
+    private final CohortSettings settings;
+    private final String label;
+    private final Map<LocalWaiter, Waiting> waiting = new LinkedHashMap<>(); // identity keys, insertion order
+    private final Set<LockNode> knownGone = new HashSet<>();
+    private Object idleTimer;
+
+    private final class Waiting {
+        final LocalWaiter waiter;
+        final long deadline;
+        final Outcome outcome;
+        final String owner;
+        boolean done;
+        boolean acting; // its grant is being admitted, or its lead taken: a second look waits for that to end
+        SimAcquisition lead; // the acquisition of its lead, while it leads
+
+        Waiting(LocalWaiter waiter, long deadline, String owner, Outcome outcome) {
+            this.waiter = waiter;
+            this.deadline = deadline;
+            this.owner = owner;
+            this.outcome = outcome;
+        }
+    }
+
+    SimCohort(SimWorld world, SimClient client, LockPath path, CohortSettings settings, boolean shared, String label) {
+        this.world = world;
+        this.client = client;
+        this.path = path;
+        this.settings = settings;
+        this.queue = new LocalQueue(settings, shared, path.driver());
+        this.label = label;
+        client.addListener((node, state) -> {
+            if (state == LockState.LOST) {
+                if (!knownGone.contains(node)) {
+                    run(new LocalEvent.NodeLost(node));
+                }
+            } else if (state == LockState.HELD) {
+                run(new LocalEvent.Resumed(node));
+            }
+        });
+    }
+
+    /** Tells whether the cohort itself learned that {@code node} is gone (its watch, a listing, LOST). */
+    boolean knowsGone(LockNode node) {
+        return knownGone.contains(node) || client.stateOf(node) == LockState.LOST;
+    }
+
+    boolean isActive() {
+        return queue.view().active();
+    }
+
+    /** A thread asks for a hold until {@code deadline}; {@code outcome} hears how it ends. */
+    void acquire(String owner, long deadline, Outcome outcome) {
+        LocalWaiter waiter = new LocalWaiter(Thread.currentThread());
+        Waiting wait = new Waiting(waiter, deadline, owner, outcome);
+        waiting.put(waiter, wait);
+        if (deadline != SimAcquisition.FOREVER) {
+            world.at(deadline, label + " " + owner + " local deadline", () -> deadlinePassed(wait));
+        }
+        run(new LocalEvent.Acquire(waiter, nanos()));
+        look(wait);
+    }
+
+    /**
+     * A thread interrupted while it waits: it leaves; a grant that came meanwhile, or that waits on the admission rule,
+     * is passed on; a lead under way is abandoned (what it made is deleted) and handed on.
+     */
+    void interrupt(String owner) {
+        for (Waiting wait : List.copyOf(waiting.values())) {
+            if (!wait.owner.equals(owner) || wait.done) {
+                continue;
+            }
+            if (wait.lead != null) {
+                wait.lead.abandon(); // its end tells the machine LeadEnded
+            } else if (wait.acting) {
+                release(wait.waiter.hold()); // as an interrupt of the admission's wait: the grant is passed on
+                finish(wait, null, "interrupted");
+            } else {
+                run(new LocalEvent.GiveUp(wait.waiter, true));
+                if (wait.waiter.status() == LocalWaiter.Status.GRANTED) {
+                    release(wait.waiter.hold()); // granted as the interrupt came: passed on, the interrupt wins
+                }
+                finish(wait, null, "interrupted");
+            }
+        }
+    }
+
+    void release(Hold hold) {
+        run(new LocalEvent.Release(hold.node(), nanos()));
+    }
+
+    /** A look at a waiter's status, as its thread does when it wakes: grant, lead, or wait on. */
+    private void look(Waiting wait) {
+        if (wait.done || wait.acting) {
+            return;
+        }
+        LocalWaiter.Status status = wait.waiter.status();
+        if (status == LocalWaiter.Status.GRANTED) {
+            wait.acting = true;
+            admit(wait);
+        } else if (status == LocalWaiter.Status.LEAD) {
+            wait.acting = true;
+            lead(wait);
+        }
+    }
+
+    private void deadlinePassed(Waiting wait) {
+        if (wait.done || wait.acting || wait.waiter.status() != LocalWaiter.Status.WAITING) {
+            return;
+        }
+        run(new LocalEvent.GiveUp(wait.waiter, false));
+        if (wait.waiter.status() == LocalWaiter.Status.WAITING) {
+            finish(wait, null, "timed out");
+        } else {
+            look(wait); // granted, or made leader, as the deadline passed: one check, or one whole try
+        }
+    }
+
+    private void admit(Waiting wait) {
+        Hold hold = wait.waiter.hold();
+        Admission.Verdict verdict = client.admission(List.of(hold.node()));
+        if (verdict == Admission.Verdict.WAIT
+                && (wait.deadline == SimAcquisition.FOREVER || world.now() < wait.deadline)) {
+            client.onChange(() -> {
+                if (!wait.done && wait.waiter.status() == LocalWaiter.Status.GRANTED) {
+                    admit(wait);
+                }
+            });
+            if (wait.deadline != SimAcquisition.FOREVER) {
+                world.at(wait.deadline, label + " " + wait.owner + " admission deadline", () -> {
+                    if (!wait.done && wait.waiter.status() == LocalWaiter.Status.GRANTED) {
+                        admit(wait);
+                    }
+                });
+            }
+            return;
+        }
+        switch (verdict) {
+            case ADMIT -> finish(wait, hold, "local grant");
+            case LOST -> {
+                run(new LocalEvent.GrantLost(wait.waiter, hold.node()));
+                wait.acting = false;
+                look(wait);
+            }
+            case CLOSED -> {
+                release(hold);
+                finish(wait, null, "client closed");
+            }
+            default -> {
+                release(hold);
+                finish(wait, null, "timed out");
+            }
+        }
+    }
+
+    private void lead(Waiting wait) {
+        wait.lead = new SimAcquisition(
+                world,
+                client,
+                List.of(path),
+                null,
+                wait.deadline,
+                label + " " + wait.owner + " leads",
+                new SimAcquisition.Outcome() {
+                    @Override
+                    public void granted(List<LockNode> nodes) {
+                        wait.lead = null;
+                        run(new LocalEvent.NodeTaken(wait.waiter, nodes.get(0), nanos()));
+                        finish(wait, new Hold(nodes.get(0), 0), "lead");
+                    }
+
+                    @Override
+                    public void ended(String why) {
+                        wait.lead = null;
+                        run(new LocalEvent.LeadEnded(wait.waiter));
+                        finish(wait, null, why);
+                    }
+                });
+        wait.lead.start();
+    }
+
+    private void finish(Waiting wait, Hold hold, String how) {
+        if (wait.done) {
+            return;
+        }
+        wait.done = true;
+        waiting.remove(wait.waiter);
+        if (hold != null) {
+            wait.outcome.held(hold, how);
+        } else {
+            wait.outcome.ended(how);
+        }
+    }
+
+    private void run(LocalEvent event) {
+        List<LocalCommand> out = new ArrayList<>(4);
+        queue.on(event, out);
+        for (LocalCommand command : out) {
+            execute(command);
+        }
+    }
+
+    private void execute(LocalCommand command) {
+        if (command instanceof LocalCommand.Wake wake) {
+            Waiting wait = waiting.get(wake.waiter());
+            if (wait != null) {
+                world.after(world.delay(1, 20), label + " wakes " + wait.owner, () -> look(wait));
+            }
+        } else if (command instanceof LocalCommand.List list) {
+            listWithWatch(list.node());
+        } else if (command instanceof LocalCommand.WatchNode watchNode) {
+            watchOwnNode(watchNode.node());
+        } else if (command instanceof LocalCommand.StopWatching stop) {
+            world.server.removeWatch(path.path(), stop.watcher(), true);
+        } else if (command instanceof LocalCommand.End end) {
+            client.untrack(end.node());
+            SimDeletes.deleteLater(world, client, List.of(end.node()));
+        } else if (command instanceof LocalCommand.KeepIdle keep) {
+            Object timer = new Object();
+            idleTimer = timer;
+            LockNode kept = keep.node();
+            world.after(keep.nanos() / 1000, label + " idle time over", () -> {
+                if (idleTimer == timer) {
+                    run(new LocalEvent.IdleExpired(kept));
+                }
+            });
+        } else if (command instanceof LocalCommand.CancelIdle) {
+            idleTimer = null;
+        } else if (command instanceof LocalCommand.Lose lose) {
+            knownGone.add(lose.node());
+            client.lose(lose.node());
+        } else {
+            throw new AssertionError("the simulation cannot " + command);
+        }
+    }
+
+    private void listWithWatch(LockNode node) {
+        if (!client.isConnected() || client.session() != node.sessionId()) {
+            world.after(
+                    1,
+                    label + " cannot list",
+                    () -> run(new LocalEvent.ListingFailed(node, Code.CONNECTIONLOSS, nanos())));
+            return;
+        }
+        Watcher watcher = event -> {}; // the identity the machine may ask to remove
+        SimServer.Watch watch = client.watch(watcher, type -> {
+            if (type != EventType.None) {
+                run(new LocalEvent.ChildrenChanged(node));
+            }
+        });
+        client.send(label + " lists with a child watch", server -> server.children(path.path(), watch), result -> {
+            if (result.ok()) {
+                if (!result.children().contains(node.name())) {
+                    knownGone.add(node);
+                }
+                run(new LocalEvent.Listed(node, result.children(), watcher, nanos()));
+            } else {
+                run(new LocalEvent.ListingFailed(node, result.code(), nanos()));
+            }
+        });
+    }
+
+    private void watchOwnNode(LockNode node) {
+        if (!client.isConnected() || client.session() != node.sessionId()) {
+            return;
+        }
+        Object watcher = new Object();
+        String own = SimClient.fullPath(node);
+        SimServer.Watch watch = client.watch(watcher, type -> {
+            if (type == EventType.NodeDeleted) {
+                knownGone.add(node);
+                run(new LocalEvent.NodeDeleted(node));
+            } else if (type == EventType.NodeDataChanged) {
+                watchOwnNode(node);
+            }
+        });
+        client.send(label + " watches its own node", server -> server.data(own, watch), result -> {
+            if (result.code() == Code.NONODE) {
+                knownGone.add(node);
+                run(new LocalEvent.NodeDeleted(node));
+            }
+        });
+    }
+
+    private long nanos() {
+        return world.now() * 1000;
+    }
+
+    @Override
+    public String toString() {
+        return label + " " + queue.view() + " idle " + settings.keepIdleNanos();
+    }
+}

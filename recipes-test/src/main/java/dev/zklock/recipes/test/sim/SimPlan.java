@@ -1,0 +1,127 @@
+package dev.zklock.recipes.test.sim;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+
+/**
+ * What a seed chooses before a simulation runs: the clients, each thread's client, lock kind and number of acquires,
+ * and each fault's time, kind and victim. The delays and timeouts inside the run come from the seed too, drawn as the
+ * run goes. A plan can be made smaller (a thread or a fault fewer, fewer acquires) to find the shortest one that still
+ * fails. Immutable.
+ *
+ * @param seed the seed the plan came from, which also drives the run's delays
+ * @param clients how many clients
+ * @param threads the simulated threads
+ * @param faults the faults, in time order
+ */
+public record SimPlan(long seed, int clients, List<Thread> threads, List<Fault> faults) {
+    /** The lock kinds a simulated thread may use. */
+    public enum Kind {
+        /** A lock of its own per acquire on the exclusive path (the engine's queue machine). */
+        EXCLUSIVE,
+        /** A read lock of its own on the read/write path. */
+        READ,
+        /** A write lock of its own on the read/write path. */
+        WRITE,
+        /** A multi-lock over the exclusive path and a second one, taken as one. */
+        MULTI,
+        /** The client's cohort on the exclusive path (the engine's local queue). */
+        COHORT,
+        /** The client's cohort on the exclusive path, keeping an idle node. */
+        COHORT_CACHED,
+        /** The client's read cohort on the read/write path. */
+        COHORT_READ,
+        /** The client's write cohort on the read/write path. */
+        COHORT_WRITE
+    }
+
+    /** The faults a seed may choose. */
+    public enum FaultKind {
+        /** The client's connection goes down for less than the session timeout. */
+        SUSPEND,
+        /** The server ends the client's session. */
+        EXPIRE,
+        /** The client hears Expired at once; the server ends the session a timeout later. */
+        KILL,
+        /** The client closes. */
+        CLOSE,
+        /** A stranger deletes a lock node. */
+        STRANGER_DELETE
+    }
+
+    /**
+     * One simulated thread.
+     *
+     * @param client the client it uses
+     * @param kind the lock it takes
+     * @param acquires how many acquires it makes
+     */
+    public record Thread(int client, Kind kind, int acquires) {}
+
+    /**
+     * One fault.
+     *
+     * @param atMicros when, from the start of the run
+     * @param kind what
+     * @param target a number that picks the client or the node
+     */
+    public record Fault(long atMicros, FaultKind kind, int target) {}
+
+    /** The plan a seed chooses. */
+    public static SimPlan of(long seed, SimSettings settings) {
+        SplittableRandom random = new SplittableRandom(seed ^ 0x5DEECE66DL);
+        int clients = 1 + random.nextInt(settings.maxClients());
+        List<Thread> threads = new ArrayList<>();
+        int count = 2 + random.nextInt(settings.maxThreads() - 1);
+        Kind[] kinds = settings.kinds().toArray(Kind[]::new);
+        for (int i = 0; i < count; i++) {
+            threads.add(new Thread(
+                    random.nextInt(clients),
+                    kinds[random.nextInt(kinds.length)],
+                    1 + random.nextInt(settings.maxAcquires())));
+        }
+        List<Fault> faults = new ArrayList<>();
+        int faultCount = random.nextInt(settings.maxFaults() + 1);
+        FaultKind[] faultKinds = settings.faults().toArray(FaultKind[]::new);
+        for (int i = 0; i < faultCount && faultKinds.length > 0; i++) {
+            faults.add(new Fault(
+                    random.nextLong(settings.faultWindowMicros()),
+                    faultKinds[random.nextInt(faultKinds.length)],
+                    random.nextInt(Integer.MAX_VALUE)));
+        }
+        faults.sort((a, b) -> Long.compare(a.atMicros(), b.atMicros()));
+        return new SimPlan(seed, clients, List.copyOf(threads), List.copyOf(faults));
+    }
+
+    /** The plans one step smaller: each with one thread or one fault fewer, or one acquire fewer for one thread. */
+    List<SimPlan> smaller() {
+        List<SimPlan> smaller = new ArrayList<>();
+        for (int i = 0; i < faults.size(); i++) {
+            List<Fault> fewer = new ArrayList<>(faults);
+            fewer.remove(i);
+            smaller.add(new SimPlan(seed, clients, threads, List.copyOf(fewer)));
+        }
+        for (int i = 0; i < threads.size() && threads.size() > 1; i++) {
+            List<Thread> fewer = new ArrayList<>(threads);
+            fewer.remove(i);
+            smaller.add(new SimPlan(seed, clients, List.copyOf(fewer), faults));
+        }
+        for (int i = 0; i < threads.size(); i++) {
+            Thread thread = threads.get(i);
+            if (thread.acquires() > 1) {
+                List<Thread> fewer = new ArrayList<>(threads);
+                fewer.set(i, new Thread(thread.client(), thread.kind(), thread.acquires() - 1));
+                smaller.add(new SimPlan(seed, clients, List.copyOf(fewer), faults));
+            }
+        }
+        return smaller;
+    }
+
+    /** The size a shrink makes smaller: threads, acquires and faults together. */
+    int size() {
+        return threads.size()
+                + faults.size()
+                + threads.stream().mapToInt(Thread::acquires).sum();
+    }
+}

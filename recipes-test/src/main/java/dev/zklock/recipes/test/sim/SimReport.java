@@ -1,0 +1,43 @@
+package dev.zklock.recipes.test.sim;
+
+import java.util.List;
+
+/**
+ * What one simulation found: its plan, the invariants it saw broken (none for a clean run), the last events before the
+ * end, and its size. Immutable.
+ *
+ * @param plan the plan that ran
+ * @param violations the invariants broken, in the order seen, at most 20
+ * @param trace the last events of the run, with their simulated times
+ * @param steps the events run
+ * @param acquires the acquires made
+ * @param grants the holds granted
+ */
+public record SimReport(SimPlan plan, List<String> violations, String trace, long steps, long acquires, long grants) {
+    /** Tells whether no invariant was broken. */
+    public boolean isClean() {
+        return violations.isEmpty();
+    }
+
+    /** Describes the run for a failure: the seed to replay it, the plan, the violations and the last events. */
+    public String describe() {
+        StringBuilder text = new StringBuilder();
+        text.append("seed ")
+                .append(plan.seed())
+                .append(" (replay: -Dzklock.sim.seed=")
+                .append(plan.seed())
+                .append(")\n");
+        text.append("plan: ")
+                .append(plan.clients())
+                .append(" clients, threads ")
+                .append(plan.threads())
+                .append(", faults ")
+                .append(plan.faults())
+                .append('\n');
+        for (String violation : violations) {
+            text.append("violation: ").append(violation).append('\n');
+        }
+        text.append("last events:\n").append(trace);
+        return text.toString();
+    }
+}

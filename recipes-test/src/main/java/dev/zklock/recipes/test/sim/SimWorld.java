@@ -1,0 +1,108 @@
+package dev.zklock.recipes.test.sim;
+
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.PriorityQueue;
+import java.util.SplittableRandom;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The clock, the event queue and the random source of one simulation: every delay, fault and schedule comes from the
+ * seed's random numbers, and events run one at a time in time order (ties in the order they were scheduled), so a seed
+ * replays exactly. Keeps the last events run, for the report of a failure. Not thread-safe.
+ */
+final class SimWorld {
+    private static final Pattern PROTECTION_ID = Pattern.compile("_c_([0-9a-f-]{36})-");
+
+    /** How many of the last events a failure shows. */
+    static final int TRACE = Integer.getInteger("zklock.sim.trace", 60);
+
+    private record Task(long at, long order, String what, Runnable action) {}
+
+    final SplittableRandom random;
+    final SimServer server = new SimServer();
+    final long sessionTimeoutMicros;
+    final long requestTimeoutMicros;
+    private final PriorityQueue<Task> queue =
+            new PriorityQueue<>((a, b) -> a.at != b.at ? Long.compare(a.at, b.at) : Long.compare(a.order, b.order));
+
+    private record Line(long at, String what) {}
+
+    private final Deque<Line> trace = new ArrayDeque<>();
+    private long now;
+    private long order;
+    private long steps;
+
+    SimWorld(long seed, long sessionTimeoutMicros) {
+        this.random = new SplittableRandom(seed);
+        this.sessionTimeoutMicros = sessionTimeoutMicros;
+        this.requestTimeoutMicros = sessionTimeoutMicros * 2 / 3;
+    }
+
+    long now() {
+        return now;
+    }
+
+    long steps() {
+        return steps;
+    }
+
+    /** Runs {@code action} at {@code at} (not before now). */
+    void at(long at, String what, Runnable action) {
+        queue.add(new Task(Math.max(at, now), order++, what, action));
+    }
+
+    void after(long delay, String what, Runnable action) {
+        at(now + delay, what, action);
+    }
+
+    /** A random delay between {@code min} and {@code max} microseconds. */
+    long delay(long min, long max) {
+        return min + random.nextLong(max - min + 1);
+    }
+
+    /** Runs the next event; false if none is left or {@code until} is reached. */
+    boolean step(long until) {
+        Task task = queue.peek();
+        if (task == null || task.at > until) {
+            return false;
+        }
+        queue.poll();
+        now = task.at;
+        steps++;
+        note(task.what);
+        task.action.run();
+        return true;
+    }
+
+    boolean isIdle() {
+        return queue.isEmpty();
+    }
+
+    /** Records a line of the trace. */
+    void note(String what) {
+        if (trace.size() == TRACE) {
+            trace.removeFirst();
+        }
+        trace.addLast(new Line(now, what));
+    }
+
+    /**
+     * The last events, one per line, with each node's protection id (random in every run) named by its first
+     * appearance ({@code _c_#1-}), so that two runs of one seed print the same trace.
+     */
+    String trace() {
+        StringBuilder text = new StringBuilder();
+        Map<String, String> aliases = new HashMap<>();
+        for (Line line : trace) {
+            Matcher id = PROTECTION_ID.matcher(line.what);
+            String what = id.replaceAll(found ->
+                    "_c_#" + aliases.computeIfAbsent(found.group(1), key -> String.valueOf(aliases.size() + 1)) + "-");
+            text.append(String.format("%10.3f ms  %s%n", line.at / 1000.0, what));
+        }
+        return text.toString();
+    }
+}

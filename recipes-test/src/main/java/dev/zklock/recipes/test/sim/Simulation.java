@@ -1,0 +1,310 @@
+package dev.zklock.recipes.test.sim;
+
+import dev.zklock.recipes.locks.LockDriver;
+import dev.zklock.recipes.locks.engine.CohortSettings;
+import dev.zklock.recipes.locks.engine.Hold;
+import dev.zklock.recipes.locks.engine.LockNode;
+import dev.zklock.recipes.locks.engine.LockPath;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryOneTime;
+
+/**
+ * A deterministic simulation of zklock's lock protocols: simulated clients of one simulated ZooKeeper, simulated
+ * threads that acquire, hold and release locks of every kind through the engine's own state machines (the queue
+ * machine, the local queue of a cohort), and faults, all chosen by one seed, with the invariants checked at every step
+ * ({@link SimChecker}). A seed replays exactly; a failing plan can be shrunk to the smallest one that still fails. Runs
+ * on the calling thread, with no ZooKeeper and no threads of its own; stateless.
+ *
+ * <pre>{@code
+ * SimReport report = Simulation.run(seed, SimSettings.defaults());
+ * if (!report.isClean()) {
+ *     System.out.println(Simulation.shrink(report, SimSettings.defaults()).describe());
+ * }
+ * }</pre>
+ */
+public final class Simulation {
+    static final String EXCLUSIVE_PATH = "/locks/a";
+    static final String SECOND_PATH = "/locks/b";
+    static final String READ_WRITE_PATH = "/locks/rw";
+    private static final List<String> PATHS = List.of(EXCLUSIVE_PATH, SECOND_PATH, READ_WRITE_PATH);
+    private static final long KEEP_IDLE_MICROS = 3_000;
+    private static final CohortSettings COHORT = new CohortSettings(4, 2_000_000, 0);
+    private static final CohortSettings CACHED = new CohortSettings(4, 2_000_000, KEEP_IDLE_MICROS * 1000);
+
+    /** The client the lock paths name: never started, no request goes through it (the simulated clients send). */
+    private static final CuratorFramework NAMES = CuratorFrameworkFactory.newClient("127.0.0.1:1", new RetryOneTime(1));
+
+    private Simulation() {}
+
+    /** Runs the plan {@code seed} chooses. */
+    public static SimReport run(long seed, SimSettings settings) {
+        return run(SimPlan.of(seed, settings), settings);
+    }
+
+    /** Runs {@code plan}, its delays drawn from its seed. */
+    public static SimReport run(SimPlan plan, SimSettings settings) {
+        return new Run(plan, settings).run();
+    }
+
+    /** Returns the smallest plan found, one step smaller at a time, that still fails as {@code failed} did. */
+    public static SimReport shrink(SimReport failed, SimSettings settings) {
+        SimReport smallest = failed;
+        boolean smaller = true;
+        while (smaller) {
+            smaller = false;
+            for (SimPlan plan : smallest.plan().smaller()) {
+                SimReport report = run(plan, settings);
+                if (!report.isClean()) {
+                    smallest = report;
+                    smaller = true;
+                    break;
+                }
+            }
+        }
+        return smallest;
+    }
+
+    /** One run of one plan. */
+    private static final class Run {
+        private final SimPlan plan;
+        private final SimSettings settings;
+        private final SimWorld world;
+        private final SimChecker checker;
+        private final List<SimClient> clients = new ArrayList<>();
+        private final List<Actor> actors = new ArrayList<>();
+        private final Map<String, SimCohort> cohorts = new HashMap<>();
+
+        Run(SimPlan plan, SimSettings settings) {
+            this.plan = plan;
+            this.settings = settings;
+            this.world = new SimWorld(plan.seed(), settings.sessionTimeoutMicros());
+            this.checker = new SimChecker(world);
+        }
+
+        SimReport run() {
+            for (String path : PATHS) {
+                world.server.makePath(path);
+            }
+            for (int i = 0; i < plan.clients(); i++) {
+                clients.add(new SimClient("client-" + i, world));
+            }
+            for (int i = 0; i < plan.threads().size(); i++) {
+                SimPlan.Thread thread = plan.threads().get(i);
+                Actor actor = new Actor("t" + i + "/" + thread.kind().name().toLowerCase(), thread);
+                actors.add(actor);
+                world.after(world.delay(0, 500), actor.name + " starts", actor::next);
+            }
+            for (SimPlan.Fault fault : plan.faults()) {
+                world.at(fault.atMicros(), "fault " + fault.kind(), () -> inject(fault));
+            }
+            long horizon = settings.faultWindowMicros() + 200 * settings.sessionTimeoutMicros();
+            while (world.step(horizon) && !allDone()) {
+                // run
+            }
+            for (Actor actor : actors) {
+                if (!actor.done) {
+                    checker.violation("%s never came back (acquiring %s)", actor.name, actor.acquiring);
+                }
+            }
+            long settle = world.now() + 3 * settings.sessionTimeoutMicros();
+            while (world.step(settle)) {
+                // idle nodes expire, background deletes land, killed sessions time out at the server
+            }
+            for (String path : PATHS) {
+                for (SimServer.Node node : world.server.childrenOf(path).values()) {
+                    checker.violation("node left behind: %s (session 0x%s)", node.path, Long.toHexString(node.owner));
+                }
+            }
+            return new SimReport(
+                    plan,
+                    List.copyOf(checker.violations()),
+                    world.trace(),
+                    world.steps(),
+                    checker.acquires(),
+                    checker.granted());
+        }
+
+        private boolean allDone() {
+            for (Actor actor : actors) {
+                if (!actor.done) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        private void inject(SimPlan.Fault fault) {
+            SimClient victim = clients.get(fault.target() % clients.size());
+            long timeout = settings.sessionTimeoutMicros();
+            switch (fault.kind()) {
+                case SUSPEND -> victim.suspend(world.delay(timeout / 4, timeout * 3 / 4));
+                case EXPIRE -> victim.expireOnServer();
+                case KILL -> victim.killOnClient();
+                case CLOSE -> victim.close();
+                case STRANGER_DELETE -> {
+                    List<SimServer.Node> nodes = new ArrayList<>();
+                    for (String path : PATHS) {
+                        nodes.addAll(world.server.childrenOf(path).values());
+                    }
+                    nodes.sort((a, b) -> Long.compare(a.czxid, b.czxid)); // names carry random ids: creation order
+                    if (!nodes.isEmpty()) {
+                        String doomed = nodes.get(fault.target() % nodes.size()).path;
+                        world.note("a stranger deletes " + doomed);
+                        world.server.delete(doomed);
+                    }
+                }
+            }
+        }
+
+        private SimCohort cohort(SimClient client, SimPlan.Kind kind) {
+            return cohorts.computeIfAbsent(client.name + "/" + kind, key -> switch (kind) {
+                case COHORT -> new SimCohort(
+                        world, client, path(EXCLUSIVE_PATH, "lock-", LockDriver.exclusive()), COHORT, false, key);
+                case COHORT_CACHED -> new SimCohort(
+                        world, client, path(EXCLUSIVE_PATH, "lock-", LockDriver.exclusive()), CACHED, false, key);
+                case COHORT_READ -> new SimCohort(
+                        world, client, path(READ_WRITE_PATH, "__READ__", LockDriver.read()), COHORT, true, key);
+                case COHORT_WRITE -> new SimCohort(
+                        world, client, path(READ_WRITE_PATH, "__WRIT__", LockDriver.write()), COHORT, false, key);
+                default -> throw new AssertionError("not a cohort kind: " + kind);
+            });
+        }
+
+        private static LockPath path(String path, String lockName, LockDriver driver) {
+            return new LockPath(NAMES, path, lockName, driver, null);
+        }
+
+        /** One simulated thread: acquires, holds and releases its lock as many times as its plan says. */
+        private final class Actor {
+            final String name;
+            final SimPlan.Thread thread;
+            final SimClient client;
+            int left;
+            boolean done;
+            String acquiring;
+
+            Actor(String name, SimPlan.Thread thread) {
+                this.name = name;
+                this.thread = thread;
+                this.client = clients.get(thread.client());
+                this.left = thread.acquires();
+            }
+
+            void next() {
+                if (left == 0 || client.isClosed()) {
+                    done = true;
+                    return;
+                }
+                left--;
+                long deadline =
+                        world.random.nextInt(4) == 0 ? SimAcquisition.FOREVER : world.now() + world.delay(0, 3_000);
+                acquiring = thread.kind() + " until " + (deadline == SimAcquisition.FOREVER ? "forever" : deadline);
+                checker.began();
+                boolean interrupts = world.random.nextInt(10) == 0;
+                switch (thread.kind()) {
+                    case EXCLUSIVE -> plain(
+                            List.of(path(EXCLUSIVE_PATH, "lock-", LockDriver.exclusive())),
+                            SimChecker.Mode.EXCLUSIVE,
+                            deadline,
+                            interrupts);
+                    case READ -> plain(
+                            List.of(path(READ_WRITE_PATH, "__READ__", LockDriver.read())),
+                            SimChecker.Mode.READ,
+                            deadline,
+                            interrupts);
+                    case WRITE -> plain(
+                            List.of(path(READ_WRITE_PATH, "__WRIT__", LockDriver.write())),
+                            SimChecker.Mode.WRITE,
+                            deadline,
+                            interrupts);
+                    case MULTI -> plain(
+                            List.of(
+                                    path(EXCLUSIVE_PATH, "lock-", LockDriver.exclusive()),
+                                    path(SECOND_PATH, "lock-", LockDriver.exclusive())),
+                            SimChecker.Mode.EXCLUSIVE,
+                            deadline,
+                            interrupts);
+                    default -> local(deadline, interrupts);
+                }
+            }
+
+            private void plain(List<LockPath> queues, SimChecker.Mode mode, long deadline, boolean interrupts) {
+                SimAcquisition acquisition =
+                        new SimAcquisition(world, client, queues, null, deadline, name, new SimAcquisition.Outcome() {
+                            @Override
+                            public void granted(List<LockNode> nodes) {
+                                checker.ended(name, deadline);
+                                List<SimChecker.Held> held = new ArrayList<>();
+                                for (LockNode node : nodes) {
+                                    held.add(checker.granted(
+                                            name, client, new Hold(node, 0), mode, "its own node", null));
+                                }
+                                world.after(world.delay(0, 500), name + " releases", () -> {
+                                    held.forEach(checker::released);
+                                    for (LockNode node : nodes) {
+                                        client.untrack(node);
+                                    }
+                                    SimDeletes.deleteLater(world, client, nodes);
+                                    pause();
+                                });
+                            }
+
+                            @Override
+                            public void ended(String why) {
+                                endedWithout(deadline, why);
+                            }
+                        });
+                acquisition.start();
+                if (interrupts) {
+                    world.after(world.delay(0, 2_000), name + " is interrupted", acquisition::abandon);
+                }
+            }
+
+            private void local(long deadline, boolean interrupts) {
+                SimCohort cohort = cohort(client, thread.kind());
+                SimChecker.Mode mode = thread.kind() == SimPlan.Kind.COHORT_READ
+                        ? SimChecker.Mode.READ
+                        : thread.kind() == SimPlan.Kind.COHORT_WRITE
+                                ? SimChecker.Mode.WRITE
+                                : SimChecker.Mode.EXCLUSIVE;
+                cohort.acquire(name, deadline, new SimCohort.Outcome() {
+                    @Override
+                    public void held(Hold hold, String how) {
+                        checker.ended(name, deadline);
+                        SimChecker.Held held = checker.granted(name, client, hold, mode, how, cohort::knowsGone);
+                        world.after(world.delay(0, 500), name + " releases", () -> {
+                            checker.released(held);
+                            cohort.release(hold);
+                            pause();
+                        });
+                    }
+
+                    @Override
+                    public void ended(String why) {
+                        endedWithout(deadline, why);
+                    }
+                });
+                if (interrupts) {
+                    world.after(world.delay(0, 2_000), name + " is interrupted", () -> cohort.interrupt(name));
+                }
+            }
+
+            /** The acquire came back without the lock. */
+            private void endedWithout(long deadline, String why) {
+                checker.ended(name, deadline);
+                world.note(name + " ended: " + why);
+                pause();
+            }
+
+            private void pause() {
+                acquiring = null;
+                world.after(world.delay(0, 500), name + " goes on", this::next);
+            }
+        }
+    }
+}
