@@ -168,11 +168,15 @@ public final class LeaseAcquisition extends StepMachine {
     }
 
     private Command woken(NodeWatcher.Wake wake) {
+        if (wake == NodeWatcher.Wake.SESSION_ENDED) {
+            // Our leases and the mutex went with the session. The runner hears of the end as soon as it comes, also
+            // while the listing that sets the watch is on its way (the simulator found this: the step threw here when
+            // it expected WAITING only; LeaseAcquisitionTest).
+            watchPending = false;
+            return restart();
+        }
         expect(Phase.WAITING, new Event.Woken(wake));
         watchPending = false;
-        if (wake == NodeWatcher.Wake.SESSION_ENDED) {
-            return restart(); // our leases and the mutex went with the session
-        }
         int missing = before + count - maxLeases.getAsInt();
         return list(missing > 1);
     }

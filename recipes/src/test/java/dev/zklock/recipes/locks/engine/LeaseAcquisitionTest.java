@@ -77,6 +77,26 @@ final class LeaseAcquisitionTest {
         assertThat(command).isEqualTo(new Command.ListLeases(true));
     }
 
+    /**
+     * The session ends while the listing that sets the child watch is on its way: the runner's watcher hears of it at
+     * once, before the listing answers. Allowed: the step starts over, its leases given back. Forbidden: an error (it
+     * threw AssertionError, expecting WAITING only).
+     */
+    @Test
+    void woken_whenTheSessionEndsWhileAWatchedListingIsOnItsWay_restarts() {
+        LeaseAcquisition step = new LeaseAcquisition(leases, SESSION, 1, max::get, false);
+        List<LockNode> ours = enter(step, 7);
+        String[] full = {
+            "_c_a-lease-0000000003", "_c_b-lease-0000000004", ours.get(0).name()
+        };
+        assertThat(step.on(listed(SESSION, full))).isEqualTo(new Command.ListLeases(true));
+
+        Command command = step.on(new Event.Woken(NodeWatcher.Wake.SESSION_ENDED));
+
+        assertThat(command).isEqualTo(new Command.Restart(ours, null));
+        assertThat(step.on(listed(SESSION, full))).isEqualTo(new Command.Await()); // the listing, after the end
+    }
+
     @Test
     void listed_tooManyWithoutAWatch_listsAgainWithOneThenWaits() {
         LeaseAcquisition step = new LeaseAcquisition(leases, SESSION, 1, max::get, false);
