@@ -4,18 +4,25 @@ import dev.zklock.recipes.locks.engine.Acquisition;
 import dev.zklock.recipes.locks.engine.Admission;
 import dev.zklock.recipes.locks.engine.Command;
 import dev.zklock.recipes.locks.engine.Event;
+import dev.zklock.recipes.locks.engine.LeaseAcquisition;
 import dev.zklock.recipes.locks.engine.LockNode;
 import dev.zklock.recipes.locks.engine.LockPath;
 import dev.zklock.recipes.locks.engine.NodeWatcher;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.IntSupplier;
+import java.util.function.Supplier;
 import org.apache.zookeeper.KeeperException.Code;
 import org.apache.zookeeper.Watcher.Event.EventType;
 
 /**
- * One acquisition of one or several lock queues, the engine's own {@link Acquisition} machine driven through the
- * simulated client as the engine's callback runner drives it: each command sent, each reply and watch event told back;
+ * One acquisition of one or several lock queues, the engine's own {@link Acquisition} machine, or the lease step of a
+ * semaphore, its {@link LeaseAcquisition}, driven through the simulated client as the engine's callback and lease
+ * runners drive them: each command sent, each reply and watch event told back;
  * the deadline from the clock (DeadlinePassed while a request is in flight, TimedOut while waiting, and TimedOut one
  * request timeout after it whatever is in flight); a step that needs a connection waits for one; a watch's waiter hears
  * of its session's end. A grant is then tracked and admitted as {@code Admission.admitLater} does: it waits while the
@@ -24,11 +31,47 @@ import org.apache.zookeeper.Watcher.Event.EventType;
 final class SimAcquisition {
     /** How the acquisition ends. */
     interface Outcome {
-        /** The nodes are held, tracked and admitted. */
+        /** The nodes are held, tracked and admitted (a semaphore's mutex: held, and neither). */
         void granted(List<LockNode> nodes);
 
         /** It ended without them: a timeout, the client closed, or an error; nothing of it is left behind. */
         void ended(String why);
+
+        /**
+         * A semaphore's lease step must start over from the mutex: the mutex's session ended, or the leases were lost
+         * before they were admitted. What it made is deleted. Only lease steps come here.
+         */
+        default void restart() {
+            throw new AssertionError("only a lease step starts over");
+        }
+    }
+
+    /** The engine machine being driven: a queue's {@link Acquisition} or a semaphore's {@link LeaseAcquisition}. */
+    private record Machine(
+            Supplier<Command> starts,
+            Function<Event, Command> answers,
+            Function<RuntimeException, Command> abandons,
+            BooleanSupplier over,
+            BooleanSupplier entering) {
+        Command start() {
+            return starts.get();
+        }
+
+        Command on(Event event) {
+            return answers.apply(event);
+        }
+
+        Command abandon(RuntimeException failure) {
+            return abandons.apply(failure);
+        }
+
+        boolean isOver() {
+            return over.getAsBoolean();
+        }
+
+        boolean isEntering() {
+            return entering.getAsBoolean();
+        }
     }
 
     static final long FOREVER = Long.MAX_VALUE;
@@ -36,11 +79,13 @@ final class SimAcquisition {
     private final SimWorld world;
     private final SimClient client;
     private final List<LockPath> queues;
-    private final String alongside;
+    private final Supplier<Machine> machines;
+    private final boolean admits; // the grant is tracked and admitted (all but a semaphore's mutex)
+    private final long leaseSession; // a lease step's mutex session, or 0
     private final long deadline;
     private final Outcome outcome;
     private final String label;
-    private Acquisition machine;
+    private Machine machine;
     private boolean waiting; // for a watch or a connection: the deadline ends it
     private boolean deadlineTold;
     private boolean ended;
@@ -49,6 +94,7 @@ final class SimAcquisition {
     private long createSession;
     private Object watch; // the watch set and not yet fired, or null
     private String watchedPath;
+    private boolean watchingChildren;
 
     SimAcquisition(
             SimWorld world,
@@ -58,13 +104,77 @@ final class SimAcquisition {
             long deadline,
             String label,
             Outcome outcome) {
+        this(world, client, queues, () -> queueMachine(queues, alongside), true, 0, deadline, label, outcome);
+    }
+
+    private SimAcquisition(
+            SimWorld world,
+            SimClient client,
+            List<LockPath> queues,
+            Supplier<Machine> machines,
+            boolean admits,
+            long leaseSession,
+            long deadline,
+            String label,
+            Outcome outcome) {
         this.world = world;
         this.client = client;
         this.queues = List.copyOf(queues);
-        this.alongside = alongside;
+        this.machines = machines;
+        this.admits = admits;
+        this.leaseSession = leaseSession;
         this.deadline = deadline;
         this.label = label;
         this.outcome = outcome;
+    }
+
+    /** A semaphore's internal mutex: a queue whose grant is neither tracked nor admitted (the leases are). */
+    static SimAcquisition mutex(
+            SimWorld world, SimClient client, LockPath mutex, long deadline, String label, Outcome outcome) {
+        return new SimAcquisition(
+                world,
+                client,
+                List.of(mutex),
+                () -> queueMachine(List.of(mutex), null),
+                false,
+                0,
+                deadline,
+                label,
+                outcome);
+    }
+
+    /** A semaphore's lease step, on the session that holds its mutex, as the engine's lease runner drives it. */
+    static SimAcquisition leases(
+            SimWorld world,
+            SimClient client,
+            LockPath leases,
+            long mutexSession,
+            int count,
+            IntSupplier maxLeases,
+            long deadline,
+            String label,
+            Outcome outcome) {
+        Supplier<Machine> machines = () -> {
+            LeaseAcquisition step = new LeaseAcquisition(leases, mutexSession, count, maxLeases, false);
+            return new Machine(
+                    step::start,
+                    step::on,
+                    step::abandon,
+                    step::isOver,
+                    () -> step.phase() == LeaseAcquisition.Phase.ENTERING);
+        };
+        return new SimAcquisition(
+                world, client, List.of(leases), machines, true, mutexSession, deadline, label, outcome);
+    }
+
+    private static Machine queueMachine(List<LockPath> queues, String alongside) {
+        Acquisition acquisition = new Acquisition(queues, alongside);
+        return new Machine(
+                acquisition::start,
+                acquisition::on,
+                acquisition::abandon,
+                acquisition::isOver,
+                () -> acquisition.phase() == Acquisition.Phase.ENTERING);
     }
 
     void start() {
@@ -98,7 +208,7 @@ final class SimAcquisition {
 
     private void enter() {
         admitting = null;
-        machine = new Acquisition(queues, alongside);
+        machine = machines.get();
         deadlineTold = false;
         execute(machine.start());
     }
@@ -114,7 +224,7 @@ final class SimAcquisition {
     }
 
     /** Tells {@code target} an event; a machine replaced since (entered again after a lost grant) hears nothing more. */
-    private void feed(Acquisition target, Event event) {
+    private void feed(Machine target, Event event) {
         if (target != machine) {
             return;
         }
@@ -135,8 +245,21 @@ final class SimAcquisition {
         }
         if (command instanceof Command.Create create) {
             connected(() -> create(create));
+        } else if (command instanceof Command.CreateLeases create) {
+            connected(() -> createLeases(create));
+        } else if (command instanceof Command.ListLeases list) {
+            Machine target = machine;
+            connected(() -> listLeases(list.watch(), target, event -> feed(target, event)));
+        } else if (command instanceof Command.Restart restart) {
+            stopWatching();
+            SimDeletes.deleteLater(world, client, restart.nodes());
+            SimDeletes.sweep(world, client, queues, restart.sweepPrefix());
+            if (!ended) {
+                ended = true;
+                outcome.restart();
+            }
         } else if (command instanceof Command.ListQueue list) {
-            Acquisition target = machine;
+            Machine target = machine;
             connected(() -> client.send(
                     label + " lists",
                     server -> server.children(path(list.queue()), null),
@@ -144,9 +267,9 @@ final class SimAcquisition {
         } else if (command instanceof Command.Watch watchCommand) {
             connected(() -> setWatch(watchCommand));
         } else if (command instanceof Command.Recover) {
-            Acquisition target = machine;
+            Machine target = machine;
             connected(() -> {
-                if (client.session() != createSession) {
+                if (client.session() != (leaseSession != 0 ? leaseSession : createSession)) {
                     feed(target, new Event.RecoveryListed(false, List.of()));
                     return;
                 }
@@ -157,7 +280,7 @@ final class SimAcquisition {
                                 : event));
             });
         } else if (command instanceof Command.CheckOwner check) {
-            Acquisition target = machine;
+            Machine target = machine;
             connected(() -> {
                 long session = client.session();
                 String node = path(check.queue()) + "/" + check.name();
@@ -183,7 +306,13 @@ final class SimAcquisition {
             SimDeletes.deleteLater(world, client, delete.nodes());
             feed(new Event.Deleted());
         } else if (command instanceof Command.Granted granted) {
-            admit(granted.nodes());
+            stopWatching();
+            if (admits) {
+                admit(granted.nodes());
+            } else {
+                ended = true;
+                outcome.granted(granted.nodes());
+            }
         } else if (command instanceof Command.GiveUp giveUp) {
             stopWatching();
             SimDeletes.deleteLater(world, client, giveUp.nodes());
@@ -212,7 +341,7 @@ final class SimAcquisition {
             return;
         }
         waiting = true;
-        Acquisition waitingMachine = machine;
+        Machine waitingMachine = machine;
         client.whenConnected(() -> {
             if (machine != waitingMachine || machine.isOver()) {
                 return;
@@ -227,16 +356,54 @@ final class SimAcquisition {
     }
 
     private void create(Command.Create create) {
-        Acquisition target = machine;
+        Machine target = machine;
         long session = client.session();
         createSession = session;
+        String alongside = create.alongsideSequence();
         String name = alongside == null ? create.prefix() : create.prefix() + alongside;
         List<String> parents = queues.stream().map(LockPath::path).toList();
         List<String> names = parents.stream().map(parent -> name).toList();
+        send(create.prefix(), session, parents, names, alongside == null, target, null);
+    }
+
+    /** A lease step's create: {@code count} leases on the mutex's session, the listing right behind. */
+    private void createLeases(Command.CreateLeases create) {
+        Machine target = machine;
+        long session = client.session();
+        if (session != leaseSession) {
+            feed(target, new Event.Failed(Code.SESSIONEXPIRED)); // as the lease runner: a lost create, found moved
+            return;
+        }
+        createSession = session;
+        String parent = queues.get(0).path();
+        send(
+                create.prefix(),
+                session,
+                Collections.nCopies(create.count(), parent),
+                Collections.nCopies(create.count(), create.prefix()),
+                true,
+                target,
+                create.watch());
+    }
+
+    /**
+     * Sends one create transaction and the listing behind it; the listing is told only once our nodes are known made.
+     *
+     * @param leaseWatch null for lock queues (one listing of every queue); for leases, whether the listing sets a child
+     *     watch
+     */
+    private void send(
+            String prefix,
+            long session,
+            List<String> parents,
+            List<String> names,
+            boolean sequential,
+            Machine target,
+            Boolean leaseWatch) {
         client.send(
-                label + " creates " + create.prefix(),
+                label + " creates " + prefix,
                 server -> {
-                    List<SimServer.Result> results = server.createAll(session, parents, names, alongside == null);
+                    List<SimServer.Result> results = server.createAll(session, parents, names, sequential);
                     return results.size() == 1 ? results.get(0) : pack(results);
                 },
                 result -> {
@@ -250,8 +417,9 @@ final class SimAcquisition {
                     }
                     List<LockNode> made = new ArrayList<>();
                     List<String> madeNames = result.children().isEmpty() ? List.of(result.name()) : result.children();
-                    for (int i = 0; i < queues.size(); i++) {
-                        made.add(new LockNode(queues.get(i), madeNames.get(i), result.czxid() + i, session));
+                    for (int i = 0; i < madeNames.size(); i++) {
+                        LockPath queue = queues.get(Math.min(i, queues.size() - 1));
+                        made.add(new LockNode(queue, madeNames.get(i), result.czxid() + i, session));
                     }
                     if (target.isOver()) {
                         execute(target.on(new Event.Created(session, made))); // made after the end: cleaned up
@@ -259,11 +427,45 @@ final class SimAcquisition {
                         feed(target, new Event.Created(session, made));
                     }
                 });
-        listAll(listing -> {
-            if (target == machine && machine.phase() == Acquisition.Phase.ENTERING) {
-                feed(target, listing); // as the callback runner: the listing goes on only after our node was made
+        Consumer<Event> listed = listing -> {
+            if (target == machine && machine.isEntering()) {
+                feed(target, listing); // as the runners: the listing goes on only after our nodes were made
             }
-        });
+        };
+        if (leaseWatch == null) {
+            listAll(listed);
+        } else {
+            listLeases(leaseWatch, target, listed);
+        }
+    }
+
+    /** Lists the leases, with a child watch of its own if {@code withWatch}, whose firing is told as a wake-up. */
+    private void listLeases(boolean withWatch, Machine target, Consumer<Event> then) {
+        String leasesPath = path(0);
+        SimServer.Watch registered = null;
+        if (withWatch) {
+            Object watcher = new Object();
+            registered = client.watch(watcher, type -> {
+                if (watch == watcher) {
+                    clearWatch();
+                    feed(target, new Event.Woken(NodeWatcher.Wake.CHANGED));
+                }
+            });
+            watch = watcher;
+            watchedPath = leasesPath;
+            watchingChildren = true;
+            client.onSessionEnd(watcher, () -> {
+                if (watch == watcher) {
+                    clearWatch();
+                    feed(target, new Event.Woken(NodeWatcher.Wake.SESSION_ENDED));
+                }
+            });
+        }
+        SimServer.Watch set = registered;
+        client.send(
+                label + " lists the leases" + (withWatch ? " with a child watch" : ""),
+                server -> server.children(leasesPath, set),
+                result -> then.accept(listed(List.of(result))));
     }
 
     /** Several creates as one result: its names in order, the first zxid (they are consecutive). */
@@ -311,7 +513,7 @@ final class SimAcquisition {
     private void setWatch(Command.Watch command) {
         Object watcher = new Object();
         String node = path(command.queue()) + "/" + command.name();
-        Acquisition waitingMachine = machine;
+        Machine waitingMachine = machine;
         SimServer.Watch registered = client.watch(watcher, type -> {
             if (watch == watcher) {
                 clearWatch();
@@ -348,12 +550,13 @@ final class SimAcquisition {
             client.cancelSessionEnd(watch);
         }
         watch = null;
+        watchingChildren = false;
         waiting = false;
     }
 
     private void stopWatching() {
         if (watch != null) {
-            world.server.removeWatch(watchedPath, watch, false);
+            world.server.removeWatch(watchedPath, watch, watchingChildren);
             clearWatch();
         }
     }
@@ -389,7 +592,12 @@ final class SimAcquisition {
             end("client closed");
         } else if (verdict == Admission.Verdict.LOST && (deadline == FOREVER || world.now() < deadline)) {
             world.note(label + " lost before it was granted; entering again");
-            enter();
+            if (leaseSession != 0) {
+                ended = true;
+                outcome.restart(); // the semaphore takes its mutex again, as Admission.admit runs its take again
+            } else {
+                enter();
+            }
         } else {
             end("timed out");
         }

@@ -22,6 +22,7 @@ import java.util.function.Predicate;
  *       hold's not below any exclusive or write one;
  *   <li>every acquire with a deadline ends within it plus one request timeout, and every acquire ends once the faults
  *       stop;
+ *   <li>leases: no more stand at once than the semaphore's count;
  *   <li>nothing is left behind: once every thread is done, no lock node stands that no idle cohort keeps.
  * </ul>
  *
@@ -32,10 +33,12 @@ final class SimChecker {
     enum Mode {
         EXCLUSIVE,
         READ,
-        WRITE;
+        WRITE,
+        /** A semaphore's lease: leases share their path up to the semaphore's count, and carry no fencing order. */
+        LEASE;
 
         boolean sharesWith(Mode other) {
-            return this == READ && other == READ;
+            return this == other && (this == READ || this == LEASE);
         }
     }
 
@@ -57,6 +60,7 @@ final class SimChecker {
     }
 
     private final SimWorld world;
+    private final int maxLeases; // the semaphore's count
     private final Map<String, List<Held>> holds = new HashMap<>();
     private final Map<String, Long> newest = new HashMap<>();
     private final Map<String, Long> newestExclusive = new HashMap<>();
@@ -64,8 +68,9 @@ final class SimChecker {
     private long granted;
     private long acquires;
 
-    SimChecker(SimWorld world) {
+    SimChecker(SimWorld world, int maxLeases) {
         this.world = world;
+        this.maxLeases = maxLeases;
     }
 
     List<String> violations() {
@@ -105,6 +110,18 @@ final class SimChecker {
                             "overlap on %s: %s (%s %s) granted while %s (%s %s) holds",
                             path, owner, mode, node.name(), other.owner, other.mode, other.node.name());
                 }
+            }
+            if (mode == Mode.LEASE) {
+                long standing = holds.getOrDefault(path, List.of()).stream()
+                        .filter(other -> stands(other.node))
+                        .count();
+                if (standing + 1 > maxLeases) {
+                    violation(
+                            "leases over the count on %s: %s granted %s while %d stand",
+                            path, owner, node.name(), standing);
+                }
+                holds.computeIfAbsent(path, p -> new ArrayList<>()).add(held);
+                return held;
             }
             long floor = mode == Mode.READ ? newestExclusive.getOrDefault(path, 0L) : newest.getOrDefault(path, 0L);
             if (held.token < floor || (mode != Mode.READ && floor != 0 && held.token == floor)) {

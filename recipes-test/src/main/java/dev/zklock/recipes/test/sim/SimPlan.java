@@ -33,7 +33,9 @@ public record SimPlan(long seed, int clients, List<Thread> threads, List<Fault> 
         /** The client's read cohort on the read/write path. */
         COHORT_READ,
         /** The client's write cohort on the read/write path. */
-        COHORT_WRITE
+        COHORT_WRITE,
+        /** One or two leases of a semaphore of one or two, by the seed (its mutex and the engine's lease machine). */
+        SEMAPHORE
     }
 
     /** The faults a seed may choose. */

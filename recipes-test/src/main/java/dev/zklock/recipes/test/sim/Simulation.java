@@ -16,8 +16,8 @@ import org.apache.curator.retry.RetryOneTime;
 /**
  * A deterministic simulation of zklock's lock protocols: simulated clients of one simulated ZooKeeper, simulated
  * threads that acquire, hold and release locks of every kind through the engine's own state machines (the queue
- * machine, the local queue of a cohort), and faults, all chosen by one seed, with the invariants checked at every step
- * ({@link SimChecker}). A seed replays exactly; a failing plan can be shrunk to the smallest one that still fails. Runs
+ * machine, multi-locks among them, the local queue of a cohort, the lease machine of a semaphore), and faults, all
+ * chosen by one seed, with the invariants checked at every step ({@link SimChecker}). A seed replays exactly; a failing plan can be shrunk to the smallest one that still fails. Runs
  * on the calling thread, with no ZooKeeper and no threads of its own; stateless.
  *
  * <pre>{@code
@@ -31,7 +31,10 @@ public final class Simulation {
     static final String EXCLUSIVE_PATH = "/locks/a";
     static final String SECOND_PATH = "/locks/b";
     static final String READ_WRITE_PATH = "/locks/rw";
-    private static final List<String> PATHS = List.of(EXCLUSIVE_PATH, SECOND_PATH, READ_WRITE_PATH);
+    static final String MUTEX_PATH = "/sem/locks";
+    static final String LEASES_PATH = "/sem/leases";
+    private static final List<String> PATHS =
+            List.of(EXCLUSIVE_PATH, SECOND_PATH, READ_WRITE_PATH, MUTEX_PATH, LEASES_PATH);
     private static final long KEEP_IDLE_MICROS = 3_000;
     private static final CohortSettings COHORT = new CohortSettings(4, 2_000_000, 0);
     private static final CohortSettings CACHED = new CohortSettings(4, 2_000_000, KEEP_IDLE_MICROS * 1000);
@@ -74,6 +77,7 @@ public final class Simulation {
         private final SimPlan plan;
         private final SimSettings settings;
         private final SimWorld world;
+        private final int maxLeases;
         private final SimChecker checker;
         private final List<SimClient> clients = new ArrayList<>();
         private final List<Actor> actors = new ArrayList<>();
@@ -83,7 +87,8 @@ public final class Simulation {
             this.plan = plan;
             this.settings = settings;
             this.world = new SimWorld(plan.seed(), settings.sessionTimeoutMicros());
-            this.checker = new SimChecker(world);
+            this.maxLeases = 1 + (int) Math.floorMod(plan.seed(), 2L); // a semaphore of 1 or 2, by the seed
+            this.checker = new SimChecker(world, maxLeases);
         }
 
         SimReport run() {
@@ -229,6 +234,7 @@ public final class Simulation {
                             SimChecker.Mode.EXCLUSIVE,
                             deadline,
                             interrupts);
+                    case SEMAPHORE -> semaphore(deadline, interrupts);
                     default -> local(deadline, interrupts);
                 }
             }
@@ -238,20 +244,7 @@ public final class Simulation {
                         new SimAcquisition(world, client, queues, null, deadline, name, new SimAcquisition.Outcome() {
                             @Override
                             public void granted(List<LockNode> nodes) {
-                                checker.ended(name, deadline);
-                                List<SimChecker.Held> held = new ArrayList<>();
-                                for (LockNode node : nodes) {
-                                    held.add(checker.granted(
-                                            name, client, new Hold(node, 0), mode, "its own node", null));
-                                }
-                                world.after(world.delay(0, 500), name + " releases", () -> {
-                                    held.forEach(checker::released);
-                                    for (LockNode node : nodes) {
-                                        client.untrack(node);
-                                    }
-                                    SimDeletes.deleteLater(world, client, nodes);
-                                    pause();
-                                });
+                                holdAndRelease(nodes, mode, deadline, "its own node");
                             }
 
                             @Override
@@ -262,6 +255,34 @@ public final class Simulation {
                 acquisition.start();
                 if (interrupts) {
                     world.after(world.delay(0, 2_000), name + " is interrupted", acquisition::abandon);
+                }
+            }
+
+            private void semaphore(long deadline, boolean interrupts) {
+                int count = 1 + world.random.nextInt(maxLeases);
+                SimSemaphore semaphore = new SimSemaphore(
+                        world,
+                        client,
+                        path(MUTEX_PATH, "lock-", LockDriver.exclusive()),
+                        path(LEASES_PATH, "lease-", LockDriver.exclusive()),
+                        () -> maxLeases,
+                        count,
+                        deadline,
+                        name,
+                        new SimAcquisition.Outcome() {
+                            @Override
+                            public void granted(List<LockNode> nodes) {
+                                holdAndRelease(nodes, SimChecker.Mode.LEASE, deadline, "its leases");
+                            }
+
+                            @Override
+                            public void ended(String why) {
+                                endedWithout(deadline, why);
+                            }
+                        });
+                semaphore.start();
+                if (interrupts) {
+                    world.after(world.delay(0, 2_000), name + " is interrupted", semaphore::abandon);
                 }
             }
 
@@ -292,6 +313,23 @@ public final class Simulation {
                 if (interrupts) {
                     world.after(world.delay(0, 2_000), name + " is interrupted", () -> cohort.interrupt(name));
                 }
+            }
+
+            /** The acquire came back with its own nodes: holds them a while, then deletes them. */
+            private void holdAndRelease(List<LockNode> nodes, SimChecker.Mode mode, long deadline, String how) {
+                checker.ended(name, deadline);
+                List<SimChecker.Held> held = new ArrayList<>();
+                for (LockNode node : nodes) {
+                    held.add(checker.granted(name, client, new Hold(node, 0), mode, how, null));
+                }
+                world.after(world.delay(0, 500), name + " releases", () -> {
+                    held.forEach(checker::released);
+                    for (LockNode node : nodes) {
+                        client.untrack(node);
+                    }
+                    SimDeletes.deleteLater(world, client, nodes);
+                    pause();
+                });
             }
 
             /** The acquire came back without the lock. */
