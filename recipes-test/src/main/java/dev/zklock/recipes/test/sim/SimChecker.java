@@ -23,6 +23,9 @@ import java.util.function.Predicate;
  *   <li>every acquire with a deadline ends within it plus one request timeout, and every acquire ends once the faults
  *       stop;
  *   <li>leases: no more stand at once than the semaphore's count;
+ *   <li>the cohort's bounds, checked by {@link SimCohort} as it hands grants out: no local grant of a node after its
+ *       cohort heard a revocation request, no reader joining with a writer known behind, and, with a conflicting node
+ *       known behind, at most the pass bound of passes, within the time bound;
  *   <li>nothing is left behind: once every thread is done, no lock node stands that no idle cohort keeps.
  * </ul>
  *

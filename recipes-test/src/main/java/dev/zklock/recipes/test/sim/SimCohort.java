@@ -10,7 +10,10 @@ import dev.zklock.recipes.locks.engine.LocalQueue;
 import dev.zklock.recipes.locks.engine.LocalWaiter;
 import dev.zklock.recipes.locks.engine.LockNode;
 import dev.zklock.recipes.locks.engine.LockPath;
+import dev.zklock.recipes.locks.engine.RevocationWatch;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -25,8 +28,9 @@ import org.apache.zookeeper.Watcher.Event.EventType;
  * {@code Cohort} runner drives it. A simulated thread asks for a hold and waits in the local queue; a grant is admitted
  * (the client's admission rule) before the thread holds, given back at its deadline while the rule says WAIT, told
  * back as GrantLost while it says LOST; a leader takes a node with an acquisition of its own; the machine's listings
- * carry a child watch, its node is watched for its deletion, its idle node expires on the clock. Records what the
- * cohort itself learned of its nodes being gone, for the rule that nothing known gone is granted. Not thread-safe.
+ * carry a child watch, its node is watched for its deletion and for a revocation request, its idle node expires on the
+ * clock. Records what the cohort itself learned of its nodes being gone, for the rule that nothing known gone is
+ * granted, and checks the bounds of its local grants (revocation, conflicts behind). Not thread-safe.
  */
 final class SimCohort {
     /** How a simulated thread's acquire ends. */
@@ -37,6 +41,8 @@ final class SimCohort {
     }
 
     private final SimWorld world;
+    private final SimChecker checker;
+    private final boolean shared;
     private final SimClient client;
     private final LockPath path;
     private final LocalQueue queue;
@@ -44,6 +50,8 @@ final class SimCohort {
     private final String label;
     private final Map<LocalWaiter, Waiting> waiting = new LinkedHashMap<>(); // identity keys, insertion order
     private final Set<LockNode> knownGone = new HashSet<>();
+    private final Set<LockNode> revoked = new HashSet<>(); // asked to let go, as the cohort heard it
+    private final Map<LockNode, long[]> conflicts = new HashMap<>(); // since when a conflict is known, and passes since
     private Object idleTimer;
 
     private final class Waiting {
@@ -63,8 +71,17 @@ final class SimCohort {
         }
     }
 
-    SimCohort(SimWorld world, SimClient client, LockPath path, CohortSettings settings, boolean shared, String label) {
+    SimCohort(
+            SimWorld world,
+            SimChecker checker,
+            SimClient client,
+            LockPath path,
+            CohortSettings settings,
+            boolean shared,
+            String label) {
         this.world = world;
+        this.checker = checker;
+        this.shared = shared;
         this.client = client;
         this.path = path;
         this.settings = settings;
@@ -243,6 +260,9 @@ final class SimCohort {
 
     private void execute(LocalCommand command) {
         if (command instanceof LocalCommand.Wake wake) {
+            if (wake.waiter().status() == LocalWaiter.Status.GRANTED) {
+                checkBounds(wake.waiter().hold().node());
+            }
             Waiting wait = waiting.get(wake.waiter());
             if (wait != null) {
                 world.after(world.delay(1, 20), label + " wakes " + wait.owner, () -> look(wait));
@@ -293,6 +313,8 @@ final class SimCohort {
             if (result.ok()) {
                 if (!result.children().contains(node.name())) {
                     knownGone.add(node);
+                } else if (conflictBehind(result.children(), node)) {
+                    conflicts.putIfAbsent(node, new long[] {nanos(), 0});
                 }
                 run(new LocalEvent.Listed(node, result.children(), watcher, nanos()));
             } else {
@@ -315,12 +337,63 @@ final class SimCohort {
                 watchOwnNode(node);
             }
         });
-        client.send(label + " watches its own node", server -> server.data(own, watch), result -> {
-            if (result.code() == Code.NONODE) {
-                knownGone.add(node);
-                run(new LocalEvent.NodeDeleted(node));
+        boolean[] asked = new boolean[1];
+        client.send(
+                label + " watches its own node",
+                server -> {
+                    SimServer.Node standing = server.node(own);
+                    asked[0] = standing != null && Arrays.equals(standing.data, RevocationWatch.REVOKE_MESSAGE);
+                    return server.data(own, watch);
+                },
+                result -> {
+                    if (result.code() == Code.NONODE) {
+                        knownGone.add(node);
+                        run(new LocalEvent.NodeDeleted(node));
+                    } else if (result.ok() && asked[0] && revoked.add(node)) {
+                        run(new LocalEvent.Revoked(node)); // as the engine's RevocationWatch tells the cohort
+                    }
+                });
+    }
+
+    /**
+     * Tells whether the listing shows a node behind ours that conflicts with the cohort: any, for an exclusive or write
+     * cohort; a writer's, for a read cohort.
+     */
+    private boolean conflictBehind(List<String> children, LockNode node) {
+        List<String> sorted = path.driver().sort(children);
+        for (String behind : sorted.subList(sorted.indexOf(node.name()) + 1, sorted.size())) {
+            if (!shared || behind.contains("__WRIT__")) {
+                return true;
             }
-        });
+        }
+        return false;
+    }
+
+    /**
+     * A local grant of {@code node}: none once the cohort heard a revocation request, none to a reader once a writer is
+     * known behind, and, once a conflicting node is known behind, at most the pass bound, within the time bound.
+     */
+    private void checkBounds(LockNode node) {
+        if (revoked.contains(node)) {
+            checker.violation("%s passed %s after it was asked to let it go", label, node.name());
+        }
+        long[] conflict = conflicts.get(node);
+        if (conflict == null) {
+            return;
+        }
+        conflict[1]++;
+        if (shared) {
+            checker.violation("%s let a reader join %s with a writer known behind it", label, node.name());
+        } else if (conflict[1] > settings.maxPasses() || nanos() - conflict[0] >= settings.maxTimeNanos()) {
+            checker.violation(
+                    "%s passed %s %d times over %d µs with a conflict known behind it (bounds: %d passes, %d µs)",
+                    label,
+                    node.name(),
+                    conflict[1],
+                    (nanos() - conflict[0]) / 1000,
+                    settings.maxPasses(),
+                    settings.maxTimeNanos() / 1000);
+        }
     }
 
     private long nanos() {

@@ -49,7 +49,9 @@ public record SimPlan(long seed, int clients, List<Thread> threads, List<Fault> 
         /** The client closes. */
         CLOSE,
         /** A stranger deletes a lock node. */
-        STRANGER_DELETE
+        STRANGER_DELETE,
+        /** A stranger asks the holder of a lock node to let it go, as Curator's {@code Revoker} does. */
+        REVOKE
     }
 
     /**

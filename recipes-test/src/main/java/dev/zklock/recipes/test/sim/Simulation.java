@@ -5,6 +5,7 @@ import dev.zklock.recipes.locks.engine.CohortSettings;
 import dev.zklock.recipes.locks.engine.Hold;
 import dev.zklock.recipes.locks.engine.LockNode;
 import dev.zklock.recipes.locks.engine.LockPath;
+import dev.zklock.recipes.locks.engine.RevocationWatch;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -152,30 +153,66 @@ public final class Simulation {
                 case KILL -> victim.killOnClient();
                 case CLOSE -> victim.close();
                 case STRANGER_DELETE -> {
-                    List<SimServer.Node> nodes = new ArrayList<>();
-                    for (String path : PATHS) {
-                        nodes.addAll(world.server.childrenOf(path).values());
-                    }
-                    nodes.sort((a, b) -> Long.compare(a.czxid, b.czxid)); // names carry random ids: creation order
-                    if (!nodes.isEmpty()) {
-                        String doomed = nodes.get(fault.target() % nodes.size()).path;
+                    String doomed = pick(fault);
+                    if (doomed != null) {
                         world.note("a stranger deletes " + doomed);
                         world.server.delete(doomed);
+                    }
+                }
+                case REVOKE -> {
+                    String asked = pick(fault);
+                    if (asked != null) {
+                        world.note("a stranger asks " + asked + " to let go");
+                        world.server.setData(asked, RevocationWatch.REVOKE_MESSAGE);
                     }
                 }
             }
         }
 
+        /** The lock node a stranger's fault falls on, or null if none stands. */
+        private String pick(SimPlan.Fault fault) {
+            List<SimServer.Node> nodes = new ArrayList<>();
+            for (String path : PATHS) {
+                nodes.addAll(world.server.childrenOf(path).values());
+            }
+            nodes.sort((a, b) -> Long.compare(a.czxid, b.czxid)); // names carry random ids: creation order
+            return nodes.isEmpty() ? null : nodes.get(fault.target() % nodes.size()).path;
+        }
+
         private SimCohort cohort(SimClient client, SimPlan.Kind kind) {
             return cohorts.computeIfAbsent(client.name + "/" + kind, key -> switch (kind) {
                 case COHORT -> new SimCohort(
-                        world, client, path(EXCLUSIVE_PATH, "lock-", LockDriver.exclusive()), COHORT, false, key);
+                        world,
+                        checker,
+                        client,
+                        path(EXCLUSIVE_PATH, "lock-", LockDriver.exclusive()),
+                        COHORT,
+                        false,
+                        key);
                 case COHORT_CACHED -> new SimCohort(
-                        world, client, path(EXCLUSIVE_PATH, "lock-", LockDriver.exclusive()), CACHED, false, key);
+                        world,
+                        checker,
+                        client,
+                        path(EXCLUSIVE_PATH, "lock-", LockDriver.exclusive()),
+                        CACHED,
+                        false,
+                        key);
                 case COHORT_READ -> new SimCohort(
-                        world, client, path(READ_WRITE_PATH, "__READ__", LockDriver.read()), COHORT, true, key);
+                        world,
+                        checker,
+                        client,
+                        path(READ_WRITE_PATH, "__READ__", LockDriver.read()),
+                        COHORT,
+                        true,
+                        key);
                 case COHORT_WRITE -> new SimCohort(
-                        world, client, path(READ_WRITE_PATH, "__WRIT__", LockDriver.write()), COHORT, false, key);
+                        world,
+                        checker,
+                        client,
+                        path(READ_WRITE_PATH, "__WRIT__", LockDriver.write()),
+                        COHORT,
+                        false,
+                        key);
                 default -> throw new AssertionError("not a cohort kind: " + kind);
             });
         }
