@@ -321,6 +321,12 @@ abstract class StepMachine {
         found = null;
         foundIn = null;
         recovered = null;
+        if (!checked.owned() && checked.czxid() == 0 && names.size() > 1) {
+            // The node checked was deleted since the listing; the others bear our prefix on our session, made by the
+            // same transaction: ours, and our place is lost (the simulator: they were left, and the acquire waited
+            // for ever behind its own node).
+            return createPartlyGone(names.subList(1, names.size()), where.subList(1, where.size()));
+        }
         if (!checked.owned() || !mayOwn(checked.sessionId())) {
             // Gone meanwhile, or another session's node that bears our protection id: not ours. Enter afresh.
             return enterUnderFreshPrefix();

@@ -234,6 +234,26 @@ final class AcquisitionTest {
     }
 
     @Test
+    void createReplyLost_whenTheNodeCheckedIsDeletedBeforeItsCheck_deletesTheRestAndEntersAgain() {
+        LockPath other = new LockPath(client, "/locks/b", "lock-", LockDriver.exclusive(), null);
+        Acquisition acquisition = new Acquisition(List.of(exclusive, other), null);
+        Command.Create create = (Command.Create) acquisition.start();
+        String first = create.prefix() + "0000000006";
+        String second = create.prefix() + "0000000001";
+        acquisition.on(new Event.Failed(Code.CONNECTIONLOSS));
+        assertThat(acquisition.on(new Event.RecoveryListed(true, List.of(List.of(first), List.of(second)))))
+                .isEqualTo(new Command.CheckOwner(0, first));
+
+        // A stranger deleted the first between the listing and its check: the check finds no node.
+        Command.Delete delete = (Command.Delete) acquisition.on(new Event.OwnerChecked(false, SESSION, 0));
+
+        assertThat(delete.nodes()).singleElement().satisfies(node -> assertThat(node.path())
+                .isEqualTo("/locks/b/" + second));
+        Command.Create again = (Command.Create) acquisition.on(new Event.Deleted());
+        assertThat(again.prefix()).isNotEqualTo(create.prefix());
+    }
+
+    @Test
     void timedOut_whileRecovering_givesUpAndSweepsForTheLostCreate() {
         Acquisition acquisition = new Acquisition(List.of(exclusive), null);
         Command.Create create = (Command.Create) acquisition.start();
