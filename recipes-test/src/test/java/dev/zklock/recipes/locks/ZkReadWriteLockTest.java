@@ -178,6 +178,36 @@ final class ZkReadWriteLockTest {
         }
     }
 
+    /**
+     * Fencing across a downgrade. A holds the write lock, B's writer queues behind it, A takes the read lock beside its
+     * write node and lets both go, then B writes. Allowed: A's read hold carries A's write token, below B's. Forbidden:
+     * a read token made of the read node's own creation zxid, which is above B's (B's write then looks stale to a store
+     * that saw A's read; the simulator found it).
+     */
+    @Test
+    void readLock_byTheWriter_carriesTheWriteTokenBelowTheQueuedWriters() throws Exception {
+        ZkReadWriteLock lock = newLock();
+        ZkReadWriteLock otherWriter = newLock();
+        lock.writeLock().acquire();
+        long writeToken = lock.writeLock().fencingToken();
+        try (LockActor writerActor = LockActor.start("other-writer")) {
+            CompletableFuture<Long> written = writerActor.submit(() -> {
+                otherWriter.writeLock().acquire();
+                long token = otherWriter.writeLock().fencingToken();
+                otherWriter.writeLock().release();
+                return token;
+            });
+            await().until(() -> lock.participantNodes().size() == 2);
+            lock.readLock().acquire();
+            long readToken = lock.readLock().fencingToken();
+            lock.writeLock().release();
+            lock.readLock().release();
+
+            assertThat(readToken).isEqualTo(writeToken);
+            assertThat(written.get()).isGreaterThan(readToken);
+        }
+    }
+
     @Test
     void nodes_carryTheLockDataGiven_asCopiedWhenTheLockWasMade() throws Exception {
         byte[] data = {1, 2, 3, 4};

@@ -10,7 +10,10 @@ import dev.zklock.recipes.locks.engine.Checks;
  * Either way the token grows with every exclusive or write acquisition of a path, across processes and the whole
  * ensemble: a later node has a larger creation zxid, and a node passes at most {@code PASSES_PER_NODE - 1} times before
  * the next holder takes a new one. The local readers of one read node hold it at once and share its token (pass 0): a
- * read hold is fenced against writers, whose tokens are larger, not against other readers. Static methods only; no
+ * read hold is fenced against writers, whose tokens are larger, not against other readers. A downgrade's read hold (the
+ * read lock taken by the thread that holds the write lock) carries its write hold's token: its node ranks with the
+ * write node, ahead of the writers queued behind it, whose tokens are larger
+ * ({@code ZkReadWriteLockTest.readLock_byTheWriter_carriesTheWriteTokenBelowTheQueuedWriters}). Static methods only; no
  * ZooKeeper call.
  *
  * <p>Why every hold has a token of its own: a fenced store rejects a write whose token is smaller than the largest it

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
@@ -156,6 +157,7 @@ public final class Simulation {
                     String doomed = pick(fault);
                     if (doomed != null) {
                         world.note("a stranger deletes " + doomed);
+                        checker.strangerDeleted(doomed);
                         world.server.delete(doomed);
                     }
                 }
@@ -281,7 +283,11 @@ public final class Simulation {
                         new SimAcquisition(world, client, queues, null, deadline, name, new SimAcquisition.Outcome() {
                             @Override
                             public void granted(List<LockNode> nodes) {
-                                holdAndRelease(nodes, mode, deadline, "its own node");
+                                if (mode == SimChecker.Mode.WRITE && world.random.nextInt(3) == 0) {
+                                    holdAndDowngrade(nodes.get(0), deadline);
+                                } else {
+                                    holdAndRelease(nodes, mode, deadline, "its own node");
+                                }
                             }
 
                             @Override
@@ -352,13 +358,65 @@ public final class Simulation {
                 }
             }
 
+            /**
+             * The write lock came back: holds it a while, then takes the read lock beside it (a downgrade: a plain read
+             * node that ranks with the write node), lets the write node go, holds the read lock a while, and lets it go.
+             */
+            private void holdAndDowngrade(LockNode write, long deadline) {
+                checker.ended(name, deadline);
+                SimChecker.Held writeHeld =
+                        checker.granted(name, client, new Hold(write, 0), SimChecker.Mode.WRITE, "its own node", null);
+                Runnable releaseWrite = () -> {
+                    checker.released(writeHeld);
+                    client.untrack(write);
+                    SimDeletes.deleteLater(world, client, List.of(write));
+                };
+                world.after(world.delay(0, 300), name + " downgrades", () -> {
+                    long readDeadline =
+                            world.random.nextInt(2) == 0 ? SimAcquisition.FOREVER : world.now() + world.delay(0, 3_000);
+                    checker.began();
+                    String sequence = write.name().substring(write.name().length() - 10);
+                    new SimAcquisition(
+                                    world,
+                                    client,
+                                    List.of(path(READ_WRITE_PATH, "__READ__", LockDriver.read())),
+                                    sequence,
+                                    readDeadline,
+                                    name + " downgrading",
+                                    new SimAcquisition.Outcome() {
+                                        @Override
+                                        public void granted(List<LockNode> nodes) {
+                                            Hold read = Hold.beside(nodes.get(0), new Hold(write, 0));
+                                            releaseWrite.run();
+                                            holdAll(
+                                                    List.of(read),
+                                                    hold -> checker.grantedBeside(name, client, hold, write),
+                                                    readDeadline);
+                                        }
+
+                                        @Override
+                                        public void ended(String why) {
+                                            releaseWrite.run();
+                                            endedWithout(readDeadline, why);
+                                        }
+                                    })
+                            .start();
+                });
+            }
+
             /** The acquire came back with its own nodes: holds them a while, then deletes them. */
             private void holdAndRelease(List<LockNode> nodes, SimChecker.Mode mode, long deadline, String how) {
+                holdAll(
+                        nodes.stream().map(node -> new Hold(node, 0)).toList(),
+                        hold -> checker.granted(name, client, hold, mode, how, null),
+                        deadline);
+            }
+
+            /** Holds {@code holds}, each checked by {@code grant}, a while, then lets their nodes go. */
+            private void holdAll(List<Hold> holds, Function<Hold, SimChecker.Held> grant, long deadline) {
                 checker.ended(name, deadline);
-                List<SimChecker.Held> held = new ArrayList<>();
-                for (LockNode node : nodes) {
-                    held.add(checker.granted(name, client, new Hold(node, 0), mode, how, null));
-                }
+                List<SimChecker.Held> held = holds.stream().map(grant).toList();
+                List<LockNode> nodes = holds.stream().map(Hold::node).toList();
                 world.after(world.delay(0, 500), name + " releases", () -> {
                     held.forEach(checker::released);
                     for (LockNode node : nodes) {

@@ -5,20 +5,36 @@ import dev.zklock.recipes.locks.LockState;
 
 /**
  * One hold of a lock: the node it stands on, and how many holds of that node came before it (the local passes of a
- * cohort; zero for a node of its own). Its fencing token is made of the two ({@link FencingToken}); its state is the
- * node's, for every hold of the node stands or falls with it. Immutable; safe for use by multiple threads.
+ * cohort; zero for a node of its own). Its fencing token is made of the two ({@link FencingToken}), but for a
+ * downgrade's read hold, which carries its write hold's ({@link #beside}); its state is the node's, for every hold of the node stands or falls with it. Immutable; safe for use by multiple threads.
  */
 public final class Hold {
     private final LockNode node;
     private final int pass;
+    private final Hold ranksWith; // a downgrade's write hold, whose token it carries; else null
 
     /**
      * @param node the node the hold stands on, tracked by the client's {@link ConnectionTracker}
      * @param pass how many holds of {@code node} came before this one
      */
     public Hold(LockNode node, int pass) {
+        this(node, pass, null);
+    }
+
+    private Hold(LockNode node, int pass, Hold ranksWith) {
         this.node = node;
         this.pass = pass;
+        this.ranksWith = ranksWith;
+    }
+
+    /**
+     * A read hold taken beside a write hold of the same thread (a downgrade): its node ranks with the write node, and
+     * its token is the write hold's. A writer queued behind the write node has a larger token; the read node's own
+     * creation zxid is larger than that writer's, so a token made of it would go back at that writer's grant (found by
+     * the simulator: SimulationTest, ZkReadWriteLockTest).
+     */
+    public static Hold beside(LockNode readNode, Hold write) {
+        return new Hold(readNode, 0, write.ranksWith != null ? write.ranksWith : write);
     }
 
     /** The node the hold stands on. */
@@ -38,7 +54,7 @@ public final class Hold {
      *     request timeout ({@link LockNode#czxid()})
      */
     public long token() {
-        return FencingToken.of(node.czxid(), pass);
+        return ranksWith != null ? ranksWith.token() : FencingToken.of(node.czxid(), pass);
     }
 
     /** The state of the hold: the node's, or null if the node was never granted. */

@@ -128,7 +128,7 @@ public final class LockCore {
             writeCohort.beside(writeNode, -1);
         }
         path.metrics().acquire(path.path(), node.isPresent(), System.nanoTime() - start);
-        return node.map(granted -> new Hold(granted, 0));
+        return node.map(granted -> Hold.beside(granted, write));
     }
 
     /**
