@@ -1,5 +1,6 @@
 package dev.zklock.recipes.test.sim;
 
+import dev.zklock.recipes.locks.LockState;
 import dev.zklock.recipes.locks.engine.Acquisition;
 import dev.zklock.recipes.locks.engine.Admission;
 import dev.zklock.recipes.locks.engine.Command;
@@ -86,6 +87,7 @@ final class SimAcquisition {
     private final Outcome outcome;
     private final String label;
     private Machine machine;
+    private LockNode alongside; // a downgrade's write node, which must not be LOST at any take; else null
     private boolean waiting; // for a watch or a connection: the deadline ends it
     private boolean deadlineTold;
     private boolean ended;
@@ -100,11 +102,29 @@ final class SimAcquisition {
             SimWorld world,
             SimClient client,
             List<LockPath> queues,
-            String alongside,
+            LockNode alongside,
             long deadline,
             String label,
             Outcome outcome) {
-        this(world, client, queues, () -> queueMachine(queues, alongside), true, 0, deadline, label, outcome);
+        this(
+                world,
+                client,
+                queues,
+                () -> queueMachine(
+                        queues,
+                        alongside == null
+                                ? null
+                                : new Acquisition.Beside(sequenceOf(alongside), alongside.sessionId())),
+                true,
+                0,
+                deadline,
+                label,
+                outcome);
+        this.alongside = alongside;
+    }
+
+    private static String sequenceOf(LockNode node) {
+        return node.name().substring(node.name().length() - 10);
     }
 
     private SimAcquisition(
@@ -167,8 +187,8 @@ final class SimAcquisition {
                 world, client, List.of(leases), machines, true, mutexSession, deadline, label, outcome);
     }
 
-    private static Machine queueMachine(List<LockPath> queues, String alongside) {
-        Acquisition acquisition = new Acquisition(queues, alongside);
+    private static Machine queueMachine(List<LockPath> queues, Acquisition.Beside beside) {
+        Acquisition acquisition = new Acquisition(queues, beside);
         return new Machine(
                 acquisition::start,
                 acquisition::on,
@@ -207,6 +227,11 @@ final class SimAcquisition {
     }
 
     private void enter() {
+        if (alongside != null && client.stateOf(alongside) == LockState.LOST) {
+            // As the engine's LockPath.acquireAlongside checks before every take: no read node beside a lost write
+            end("error: the hold it would be taken beside was lost");
+            return;
+        }
         admitting = null;
         machine = machines.get();
         deadlineTold = false;

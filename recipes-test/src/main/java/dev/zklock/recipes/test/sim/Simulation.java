@@ -375,12 +375,11 @@ public final class Simulation {
                     long readDeadline =
                             world.random.nextInt(2) == 0 ? SimAcquisition.FOREVER : world.now() + world.delay(0, 3_000);
                     checker.began();
-                    String sequence = write.name().substring(write.name().length() - 10);
                     new SimAcquisition(
                                     world,
                                     client,
                                     List.of(path(READ_WRITE_PATH, "__READ__", LockDriver.read())),
-                                    sequence,
+                                    write,
                                     readDeadline,
                                     name + " downgrading",
                                     new SimAcquisition.Outcome() {

@@ -44,19 +44,28 @@ public final class Acquisition extends StepMachine {
      */
     private static final Logger logger = LoggerFactory.getLogger(Acquisition.class);
 
-    private final String alongsideSequence;
+    private final Beside beside;
     private final Verdict[] verdicts;
 
     private int current; // the queue waited on
 
     /**
-     * @param queues the queues to enter together, in the order to wait on them
-     * @param alongsideSequence null for nodes in the queue's order; else the sequence of a node of ours that holds,
-     *     which one plain ephemeral node carries and holds beside (a downgrade)
+     * The node of ours that a downgrade's read node ranks with: its sequence, and the session it (and so the read node)
+     * must be on.
+     *
+     * @param sequence the sequence of the write node the read node carries
+     * @param sessionId the write node's session
      */
-    public Acquisition(List<LockPath> queues, String alongsideSequence) {
+    public record Beside(String sequence, long sessionId) {}
+
+    /**
+     * @param queues the queues to enter together, in the order to wait on them
+     * @param beside null for nodes in the queue's order; else a node of ours that holds, whose sequence one plain
+     *     ephemeral node carries and holds beside (a downgrade), on the same session
+     */
+    public Acquisition(List<LockPath> queues, Beside beside) {
         super(queues, "lock");
-        this.alongsideSequence = alongsideSequence;
+        this.beside = beside;
         this.verdicts = new Verdict[queues.size()];
     }
 
@@ -67,7 +76,7 @@ public final class Acquisition extends StepMachine {
 
     @Override
     Command createCommand() {
-        return new Command.Create(prefix, alongsideSequence);
+        return new Command.Create(prefix, beside == null ? null : beside.sequence());
     }
 
     @Override
@@ -121,7 +130,18 @@ public final class Acquisition extends StepMachine {
 
     @Override
     Command otherSession() {
-        return enterUnderFreshPrefix();
+        return beside != null ? giveUp(besideLost()) : enterUnderFreshPrefix();
+    }
+
+    /**
+     * A downgrade's read node on another session than its write node's: the write node went with its session, and a
+     * read node that carries its sequence would rank ahead of the writers queued since. It gives up (found by the
+     * simulator: a lost create reply, then expiry; AcquisitionTest).
+     */
+    private RuntimeException besideLost() {
+        return new IllegalStateException(String.format(
+                "the write hold that lock '%s' would be taken beside went with session 0x%s; release it first",
+                paths.get(0).path(), Long.toHexString(beside.sessionId())));
     }
 
     @Override
@@ -135,6 +155,9 @@ public final class Acquisition extends StepMachine {
     }
 
     private Command listed(Event.Listed listed) {
+        if (beside != null && listed.sessionId() != beside.sessionId()) {
+            return giveUp(besideLost());
+        }
         if (phase == Phase.LISTING) {
             List<String> children = listed.children().get(0);
             if (children == null) {
@@ -153,6 +176,9 @@ public final class Acquisition extends StepMachine {
     /** Decides every queue on the listings read on entry; a queue whose listing failed is listed when its turn comes. */
     @Override
     Command entered(long sessionId, List<List<String>> listings) {
+        if (beside != null && sessionId != beside.sessionId()) {
+            return giveUp(besideLost());
+        }
         for (int i = 0; i < paths.size(); i++) {
             List<String> children = listings.get(i);
             if (children != null && !holdsPlace(sessionId, children, i)) {
@@ -243,7 +269,7 @@ public final class Acquisition extends StepMachine {
     private Verdict decide(int queue, List<String> children) {
         LockPath lockPath = paths.get(queue);
         LockQueueView view = lockPath.view(children, nodes.get(queue).name());
-        if (alongsideSequence != null) {
+        if (beside != null) {
             return Verdict.held(view.ourIndex() == 0); // the caller holds the node we rank with
         }
         LockDecision decision = lockPath.decide(view);

@@ -29,11 +29,11 @@ public final class BlockingRunner {
     private CompletableFuture<Event> pendingCreate; // a create whose reply was not handed to the acquisition
     private SetWatch setWatch; // the watch set, until it fires
 
-    public BlockingRunner(List<LockPath> queues, Deadline deadline, String alongsideSequence) {
+    public BlockingRunner(List<LockPath> queues, Deadline deadline, Acquisition.Beside beside) {
         this.requests = new QueueRequests(queues);
         this.first = requests.first();
         this.deadline = deadline;
-        this.acquisition = new Acquisition(queues, alongsideSequence);
+        this.acquisition = new Acquisition(queues, beside);
     }
 
     /** Runs the acquisition: our nodes, one per queue, or empty if the deadline passed first (nothing left behind). */

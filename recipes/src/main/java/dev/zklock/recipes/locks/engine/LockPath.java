@@ -100,14 +100,15 @@ public final class LockPath {
      */
     public Optional<LockNode> acquireAlongside(LockNode alongside, Deadline deadline) throws InterruptedException {
         checkCanAcquire();
-        String sequence = NodeNames.sequenceKey(alongside.name());
+        Acquisition.Beside beside =
+                new Acquisition.Beside(NodeNames.sequenceKey(alongside.name()), alongside.sessionId());
         return Admission.admit(deadline, () -> {
                     Checks.requireState(
                             alongside.state() != LockState.LOST,
                             "the hold of '%s' that lock '%s' would be taken beside was lost; release it first",
                             alongside.path(),
                             path);
-                    return new BlockingRunner(List.of(this), deadline, sequence).run();
+                    return new BlockingRunner(List.of(this), deadline, beside).run();
                 })
                 .map(nodes -> nodes.get(0));
     }

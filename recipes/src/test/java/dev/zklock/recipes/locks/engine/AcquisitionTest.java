@@ -344,7 +344,7 @@ final class AcquisitionTest {
     @Test
     void alongside_holdsAtOnceBehindTheNodeItRanksWith() {
         LockPath reads = new LockPath(client, "/locks/rw", NodeNames.READ_LOCK_NAME, LockDriver.read(), null);
-        Acquisition acquisition = new Acquisition(List.of(reads), "0000000004");
+        Acquisition acquisition = new Acquisition(List.of(reads), new Acquisition.Beside("0000000004", SESSION));
         Command.Create create = (Command.Create) acquisition.start();
         assertThat(create.alongsideSequence()).isEqualTo("0000000004");
         LockNode ours = node(reads, create.prefix() + "0000000004");
@@ -353,6 +353,34 @@ final class AcquisitionTest {
         Command command = acquisition.on(listed("_c_0-__WRIT__0000000004", ours.name())); // sorts before ours
 
         assertThat(command).isEqualTo(new Command.Granted(List.of(ours), List.of(false)));
+    }
+
+    /**
+     * A downgrade whose create reply was lost while the session expired: the recovery runs on the new session. Allowed:
+     * it gives up with IllegalStateException, its read node on the new session deleted. Forbidden: a read node beside
+     * the write node's sequence on the new session, ranked ahead of the writers queued since the write node went with
+     * the old one (found by the simulator).
+     */
+    @Test
+    void alongside_onAnotherSessionThanItsWriteNode_givesUp() {
+        LockPath reads = new LockPath(client, "/locks/rw", NodeNames.READ_LOCK_NAME, LockDriver.read(), null);
+        Acquisition recovered = new Acquisition(List.of(reads), new Acquisition.Beside("0000000004", SESSION));
+        Command.Create create = (Command.Create) recovered.start();
+        recovered.on(new Event.Failed(Code.CONNECTIONLOSS));
+
+        Command.GiveUp moved = (Command.GiveUp) recovered.on(new Event.RecoveryListed(false, List.of()));
+
+        assertThat(moved.failure()).isInstanceOf(IllegalStateException.class).hasMessageContaining("/locks/rw");
+        assertThat(moved.sweepPrefix()).isEqualTo(create.prefix());
+
+        Acquisition listedElsewhere = new Acquisition(List.of(reads), new Acquisition.Beside("0000000004", SESSION));
+        Command.Create again = (Command.Create) listedElsewhere.start();
+        LockNode onNewSession = new LockNode(reads, again.prefix() + "0000000004", 9, SESSION + 1);
+        listedElsewhere.on(new Event.Created(SESSION + 1, List.of(onNewSession)));
+        Command.GiveUp elsewhere = (Command.GiveUp) listedElsewhere.on(
+                new Event.Listed(SESSION + 1, List.of(List.of("_c_9-__WRIT__0000000007", onNewSession.name()))));
+        assertThat(elsewhere.nodes()).containsExactly(onNewSession);
+        assertThat(elsewhere.failure()).isInstanceOf(IllegalStateException.class);
     }
 
     private LockNode enter(Acquisition acquisition, int sequence) {
