@@ -9,25 +9,22 @@ import dev.zklock.recipes.locks.engine.LeaseAcquisition;
 import dev.zklock.recipes.locks.engine.LockNode;
 import dev.zklock.recipes.locks.engine.LockPath;
 import dev.zklock.recipes.locks.engine.NodeWatcher;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
-import java.util.function.Function;
 import java.util.function.IntSupplier;
 import java.util.function.Supplier;
 import org.apache.zookeeper.KeeperException.Code;
 import org.apache.zookeeper.Watcher.Event.EventType;
 
 /**
- * One acquisition of one or several lock queues, the engine's own {@link Acquisition} machine, or the lease step of a
- * semaphore, its {@link LeaseAcquisition}, driven through the simulated client as the engine's callback and lease
- * runners drive them: each command sent, each reply and watch event told back;
- * the deadline from the clock (DeadlinePassed while a request is in flight, TimedOut while waiting, and TimedOut one
- * request timeout after it whatever is in flight); a step that needs a connection waits for one; a watch's waiter hears
- * of its session's end. A grant is then tracked and admitted as {@code Admission.admitLater} does: it waits while the
- * rule says WAIT, enters again with a new node while it says LOST, and gives up on a closed client. Not thread-safe.
+ * One acquisition of one or several lock queues (the engine's {@link Acquisition}), or a semaphore's lease step (its
+ * {@link LeaseAcquisition}), driven through the simulated client as the engine's callback and lease runners drive them:
+ * each command sent ({@link SimRequests}), each reply and watch event told back; the deadline from the clock
+ * (DeadlinePassed while a request is in flight, TimedOut while waiting, and TimedOut one request timeout after it
+ * whatever is in flight); a step that needs a connection waits for one; a watch's waiter hears of its session's end. A
+ * grant is then tracked and admitted as {@code Admission.admitLater} does ({@link SimAdmission}): it enters again with
+ * a new node while the rule says LOST, and gives up on a closed client or at its deadline. Not thread-safe.
  */
 final class SimAcquisition {
     /** How the acquisition ends. */
@@ -47,46 +44,18 @@ final class SimAcquisition {
         }
     }
 
-    /** The engine machine being driven: a queue's {@link Acquisition} or a semaphore's {@link LeaseAcquisition}. */
-    private record Machine(
-            Supplier<Command> starts,
-            Function<Event, Command> answers,
-            Function<RuntimeException, Command> abandons,
-            BooleanSupplier over,
-            BooleanSupplier entering) {
-        Command start() {
-            return starts.get();
-        }
-
-        Command on(Event event) {
-            return answers.apply(event);
-        }
-
-        Command abandon(RuntimeException failure) {
-            return abandons.apply(failure);
-        }
-
-        boolean isOver() {
-            return over.getAsBoolean();
-        }
-
-        boolean isEntering() {
-            return entering.getAsBoolean();
-        }
-    }
-
     static final long FOREVER = Long.MAX_VALUE;
 
     private final SimWorld world;
     private final SimClient client;
     private final List<LockPath> queues;
-    private final Supplier<Machine> machines;
+    private final Supplier<SimMachine> machines;
     private final boolean admits; // the grant is tracked and admitted (all but a semaphore's mutex)
     private final long leaseSession; // a lease step's mutex session, or 0
     private final long deadline;
     private final Outcome outcome;
     private final String label;
-    private Machine machine;
+    private SimMachine machine;
     private LockNode alongside; // a downgrade's write node, which must not be LOST at any take; else null
     private boolean waiting; // for a watch or a connection: the deadline ends it
     private boolean deadlineTold;
@@ -106,32 +75,15 @@ final class SimAcquisition {
             long deadline,
             String label,
             Outcome outcome) {
-        this(
-                world,
-                client,
-                queues,
-                () -> queueMachine(
-                        queues,
-                        alongside == null
-                                ? null
-                                : new Acquisition.Beside(sequenceOf(alongside), alongside.sessionId())),
-                true,
-                0,
-                deadline,
-                label,
-                outcome);
+        this(world, client, queues, () -> SimMachine.queue(queues, alongside), true, 0, deadline, label, outcome);
         this.alongside = alongside;
-    }
-
-    private static String sequenceOf(LockNode node) {
-        return node.name().substring(node.name().length() - 10);
     }
 
     private SimAcquisition(
             SimWorld world,
             SimClient client,
             List<LockPath> queues,
-            Supplier<Machine> machines,
+            Supplier<SimMachine> machines,
             boolean admits,
             long leaseSession,
             long deadline,
@@ -155,7 +107,7 @@ final class SimAcquisition {
                 world,
                 client,
                 List.of(mutex),
-                () -> queueMachine(List.of(mutex), null),
+                () -> SimMachine.queue(List.of(mutex), null),
                 false,
                 0,
                 deadline,
@@ -174,27 +126,9 @@ final class SimAcquisition {
             long deadline,
             String label,
             Outcome outcome) {
-        Supplier<Machine> machines = () -> {
-            LeaseAcquisition step = new LeaseAcquisition(leases, mutexSession, count, maxLeases, false);
-            return new Machine(
-                    step::start,
-                    step::on,
-                    step::abandon,
-                    step::isOver,
-                    () -> step.phase() == LeaseAcquisition.Phase.ENTERING);
-        };
+        Supplier<SimMachine> machines = () -> SimMachine.leases(leases, mutexSession, count, maxLeases);
         return new SimAcquisition(
                 world, client, List.of(leases), machines, true, mutexSession, deadline, label, outcome);
-    }
-
-    private static Machine queueMachine(List<LockPath> queues, Acquisition.Beside beside) {
-        Acquisition acquisition = new Acquisition(queues, beside);
-        return new Machine(
-                acquisition::start,
-                acquisition::on,
-                acquisition::abandon,
-                acquisition::isOver,
-                () -> acquisition.phase() == Acquisition.Phase.ENTERING);
     }
 
     void start() {
@@ -249,7 +183,7 @@ final class SimAcquisition {
     }
 
     /** Tells {@code target} an event; a machine replaced since (entered again after a lost grant) hears nothing more. */
-    private void feed(Machine target, Event event) {
+    private void feed(SimMachine target, Event event) {
         if (target != machine) {
             return;
         }
@@ -273,53 +207,28 @@ final class SimAcquisition {
         } else if (command instanceof Command.CreateLeases create) {
             connected(() -> createLeases(create));
         } else if (command instanceof Command.ListLeases list) {
-            Machine target = machine;
+            SimMachine target = machine;
             connected(() -> listLeases(list.watch(), target, event -> feed(target, event)));
         } else if (command instanceof Command.Restart restart) {
             stopWatching();
-            SimDeletes.deleteLater(world, client, restart.nodes());
-            SimDeletes.sweep(world, client, queues, restart.sweepPrefix());
+            cleanUp(restart.nodes(), restart.sweepPrefix());
             if (!ended) {
                 ended = true;
                 outcome.restart();
             }
         } else if (command instanceof Command.ListQueue list) {
-            Machine target = machine;
-            connected(() -> client.send(
-                    label + " lists",
-                    server -> server.children(path(list.queue()), null),
-                    result -> feed(target, listed(List.of(result)))));
+            SimMachine target = machine;
+            connected(() -> SimRequests.list(client, label, path(list.queue()), event -> feed(target, event)));
         } else if (command instanceof Command.Watch watchCommand) {
             connected(() -> setWatch(watchCommand));
         } else if (command instanceof Command.Recover) {
-            Machine target = machine;
-            connected(() -> {
-                if (client.session() != (leaseSession != 0 ? leaseSession : createSession)) {
-                    feed(target, new Event.RecoveryListed(false, List.of()));
-                    return;
-                }
-                listAll(event -> feed(
-                        target,
-                        event instanceof Event.Listed listed
-                                ? new Event.RecoveryListed(true, listed.children())
-                                : event));
-            });
+            SimMachine target = machine;
+            long session = leaseSession != 0 ? leaseSession : createSession;
+            connected(() -> SimRequests.recoveryListing(client, label, queues, session, event -> feed(target, event)));
         } else if (command instanceof Command.CheckOwner check) {
-            Machine target = machine;
-            connected(() -> {
-                long session = client.session();
-                String node = path(check.queue()) + "/" + check.name();
-                client.send(
-                        label + " checks the owner of " + check.name(),
-                        server -> server.data(node, null),
-                        result -> feed(
-                                target,
-                                result.ok()
-                                        ? new Event.OwnerChecked(result.owner() == session, session, result.czxid())
-                                        : result.code() == Code.NONODE
-                                                ? new Event.OwnerChecked(false, session, 0)
-                                                : new Event.Failed(result.code())));
-            });
+            SimMachine target = machine;
+            connected(() -> SimRequests.checkOwner(
+                    client, label, path(check.queue()), check.name(), event -> feed(target, event)));
         } else if (command instanceof Command.MakeParents) {
             connected(() -> {
                 for (LockPath queue : queues) {
@@ -340,18 +249,22 @@ final class SimAcquisition {
             }
         } else if (command instanceof Command.GiveUp giveUp) {
             stopWatching();
-            SimDeletes.deleteLater(world, client, giveUp.nodes());
-            SimDeletes.sweep(world, client, queues, giveUp.sweepPrefix());
+            cleanUp(giveUp.nodes(), giveUp.sweepPrefix());
             end(
                     giveUp.failure() != null
                             ? "error: " + giveUp.failure().getMessage()
                             : abandoned ? "interrupted" : "timed out");
         } else if (command instanceof Command.CleanUp cleanUp) {
-            SimDeletes.deleteLater(world, client, cleanUp.nodes());
-            SimDeletes.sweep(world, client, queues, cleanUp.sweepPrefix());
+            cleanUp(cleanUp.nodes(), cleanUp.sweepPrefix());
         } else {
             throw new AssertionError("the simulation cannot " + command);
         }
+    }
+
+    /** Deletes {@code nodes} and sweeps for a lost create's {@code prefix} (if not null), without waiting. */
+    private void cleanUp(List<LockNode> nodes, String prefix) {
+        SimDeletes.deleteLater(world, client, nodes);
+        SimDeletes.sweep(world, client, queues, prefix);
     }
 
     /** Runs a step on a connected session; waits for one (the deadline ends the wait); fails on a closed client. */
@@ -366,9 +279,9 @@ final class SimAcquisition {
             return;
         }
         waiting = true;
-        Machine waitingMachine = machine;
+        SimMachine waitingSimMachine = machine;
         client.whenConnected(() -> {
-            if (machine != waitingMachine || machine.isOver()) {
+            if (machine != waitingSimMachine || machine.isOver()) {
                 return;
             }
             waiting = false;
@@ -381,7 +294,7 @@ final class SimAcquisition {
     }
 
     private void create(Command.Create create) {
-        Machine target = machine;
+        SimMachine target = machine;
         long session = client.session();
         createSession = session;
         String alongside = create.alongsideSequence();
@@ -393,7 +306,7 @@ final class SimAcquisition {
 
     /** A lease step's create: {@code count} leases on the mutex's session, the listing right behind. */
     private void createLeases(Command.CreateLeases create) {
-        Machine target = machine;
+        SimMachine target = machine;
         long session = client.session();
         if (session != leaseSession) {
             feed(target, new Event.Failed(Code.SESSIONEXPIRED)); // as the lease runner: a lost create, found moved
@@ -423,33 +336,17 @@ final class SimAcquisition {
             List<String> parents,
             List<String> names,
             boolean sequential,
-            Machine target,
+            SimMachine target,
             Boolean leaseWatch) {
         client.send(
                 label + " creates " + prefix,
-                server -> {
-                    List<SimServer.Result> results = server.createAll(session, parents, names, sequential);
-                    return results.size() == 1 ? results.get(0) : pack(results);
-                },
+                server -> SimRequests.createAll(server, session, parents, names, sequential),
                 result -> {
-                    if (!result.ok()) {
-                        if (target.isOver()) {
-                            execute(target.on(new Event.Failed(result.code()))); // after the end: a sweep
-                        } else {
-                            feed(target, new Event.Failed(result.code()));
-                        }
-                        return;
-                    }
-                    List<LockNode> made = new ArrayList<>();
-                    List<String> madeNames = result.children().isEmpty() ? List.of(result.name()) : result.children();
-                    for (int i = 0; i < madeNames.size(); i++) {
-                        LockPath queue = queues.get(Math.min(i, queues.size() - 1));
-                        made.add(new LockNode(queue, madeNames.get(i), result.czxid() + i, session));
-                    }
+                    Event created = SimRequests.created(result, queues, session);
                     if (target.isOver()) {
-                        execute(target.on(new Event.Created(session, made))); // made after the end: cleaned up
+                        execute(target.on(created)); // after the end: what it made is cleaned up, or swept for
                     } else {
-                        feed(target, new Event.Created(session, made));
+                        feed(target, created);
                     }
                 });
         Consumer<Event> listed = listing -> {
@@ -458,14 +355,14 @@ final class SimAcquisition {
             }
         };
         if (leaseWatch == null) {
-            listAll(listed);
+            SimRequests.listAll(client, label, queues, listed);
         } else {
             listLeases(leaseWatch, target, listed);
         }
     }
 
     /** Lists the leases, with a child watch of its own if {@code withWatch}, whose firing is told as a wake-up. */
-    private void listLeases(boolean withWatch, Machine target, Consumer<Event> then) {
+    private void listLeases(boolean withWatch, SimMachine target, Consumer<Event> then) {
         String leasesPath = path(0);
         SimServer.Watch registered = null;
         if (withWatch) {
@@ -486,59 +383,13 @@ final class SimAcquisition {
                 }
             });
         }
-        SimServer.Watch set = registered;
-        client.send(
-                label + " lists the leases" + (withWatch ? " with a child watch" : ""),
-                server -> server.children(leasesPath, set),
-                result -> then.accept(listed(List.of(result))));
-    }
-
-    /** Several creates as one result: its names in order, the first zxid (they are consecutive). */
-    private static SimServer.Result pack(List<SimServer.Result> results) {
-        SimServer.Result first = results.get(0);
-        if (!first.ok()) {
-            return first;
-        }
-        return new SimServer.Result(
-                Code.OK,
-                first.name(),
-                first.czxid(),
-                first.owner(),
-                results.stream().map(SimServer.Result::name).toList());
-    }
-
-    /** Lists every queue in one request (a read-only transaction for several: one consistent view). */
-    private void listAll(Consumer<Event> then) {
-        List<SimServer.Result> results = new ArrayList<>();
-        client.send(
-                label + " lists every queue",
-                server -> {
-                    for (int i = 0; i < queues.size(); i++) {
-                        results.add(server.children(path(i), null));
-                    }
-                    return SimServer.Result.of(Code.OK);
-                },
-                result -> then.accept(result.ok() ? listed(results) : new Event.Failed(result.code())));
-    }
-
-    private Event listed(List<SimServer.Result> results) {
-        List<List<String>> listings = new ArrayList<>();
-        for (SimServer.Result result : results) {
-            if (result.ok()) {
-                listings.add(result.children());
-            } else if (result.code() == Code.NONODE) {
-                listings.add(List.of());
-            } else {
-                return new Event.Failed(result.code());
-            }
-        }
-        return new Event.Listed(client.session(), listings);
+        SimRequests.listLeases(client, label, leasesPath, registered, then);
     }
 
     private void setWatch(Command.Watch command) {
         Object watcher = new Object();
         String node = path(command.queue()) + "/" + command.name();
-        Machine waitingMachine = machine;
+        SimMachine waitingSimMachine = machine;
         SimServer.Watch registered = client.watch(watcher, type -> {
             if (watch == watcher) {
                 clearWatch();
@@ -547,7 +398,7 @@ final class SimAcquisition {
             }
         });
         client.send(label + " watches " + command.name(), server -> server.data(node, registered), result -> {
-            if (machine != waitingMachine || machine.isOver()) {
+            if (machine != waitingSimMachine || machine.isOver()) {
                 world.server.removeWatch(node, watcher, false);
                 return;
             }
@@ -592,40 +443,29 @@ final class SimAcquisition {
         for (LockNode node : nodes) {
             client.track(node);
         }
-        decide(nodes);
-    }
-
-    private void decide(List<LockNode> nodes) {
-        if (ended) {
-            return;
-        }
-        Admission.Verdict verdict = client.admission(nodes);
-        if (verdict == Admission.Verdict.WAIT && (deadline == FOREVER || world.now() < deadline)) {
-            client.onChange(() -> decide(nodes));
-            if (deadline != FOREVER) {
-                world.at(deadline, label + " admission deadline", () -> decide(nodes));
-            }
-            return;
-        }
-        if (verdict == Admission.Verdict.ADMIT) {
-            ended = true;
-            outcome.granted(nodes);
-            return;
-        }
-        drop(nodes);
-        if (verdict == Admission.Verdict.CLOSED) {
-            end("client closed");
-        } else if (verdict == Admission.Verdict.LOST && (deadline == FOREVER || world.now() < deadline)) {
-            world.note(label + " lost before it was granted; entering again");
-            if (leaseSession != 0) {
-                ended = true;
-                outcome.restart(); // the semaphore takes its mutex again, as Admission.admit runs its take again
-            } else {
-                enter();
-            }
-        } else {
-            end("timed out");
-        }
+        SimMachine granting = machine;
+        SimAdmission.whenDecided(
+                world, client, nodes, deadline, label, () -> !ended && machine == granting, verdict -> {
+                    if (verdict == Admission.Verdict.ADMIT) {
+                        ended = true;
+                        outcome.granted(nodes);
+                        return;
+                    }
+                    drop(nodes);
+                    if (verdict == Admission.Verdict.CLOSED) {
+                        end("client closed");
+                    } else if (verdict == Admission.Verdict.LOST && (deadline == FOREVER || world.now() < deadline)) {
+                        world.note(label + " lost before it was granted; entering again");
+                        if (leaseSession != 0) {
+                            ended = true;
+                            outcome.restart(); // the semaphore takes its mutex again, as Admission.admit runs its take
+                        } else {
+                            enter();
+                        }
+                    } else {
+                        end("timed out");
+                    }
+                });
     }
 
     private void drop(List<LockNode> nodes) {

@@ -176,23 +176,19 @@ final class SimCohort {
 
     private void admit(Waiting wait) {
         Hold hold = wait.waiter.hold();
-        Admission.Verdict verdict = client.admission(List.of(hold.node()));
-        if (verdict == Admission.Verdict.WAIT
-                && (wait.deadline == SimAcquisition.FOREVER || world.now() < wait.deadline)) {
-            client.onChange(() -> {
-                if (!wait.done && wait.waiter.status() == LocalWaiter.Status.GRANTED) {
-                    admit(wait);
-                }
-            });
-            if (wait.deadline != SimAcquisition.FOREVER) {
-                world.at(wait.deadline, label + " " + wait.owner + " admission deadline", () -> {
-                    if (!wait.done && wait.waiter.status() == LocalWaiter.Status.GRANTED) {
-                        admit(wait);
-                    }
-                });
-            }
-            return;
-        }
+        SimAdmission.whenDecided(
+                world,
+                client,
+                List.of(hold.node()),
+                wait.deadline,
+                label + " " + wait.owner,
+                () -> !wait.done
+                        && wait.waiter.status() == LocalWaiter.Status.GRANTED
+                        && wait.waiter.hold().node() == hold.node(),
+                verdict -> admitted(wait, hold, verdict));
+    }
+
+    private void admitted(Waiting wait, Hold hold, Admission.Verdict verdict) {
         switch (verdict) {
             case ADMIT -> finish(wait, hold, "local grant");
             case LOST -> {

@@ -1,0 +1,72 @@
+package dev.zklock.recipes.test.sim;
+
+import dev.zklock.recipes.locks.engine.Acquisition;
+import dev.zklock.recipes.locks.engine.Command;
+import dev.zklock.recipes.locks.engine.Event;
+import dev.zklock.recipes.locks.engine.LeaseAcquisition;
+import dev.zklock.recipes.locks.engine.LockNode;
+import dev.zklock.recipes.locks.engine.LockPath;
+import java.util.List;
+import java.util.function.BooleanSupplier;
+import java.util.function.Function;
+import java.util.function.IntSupplier;
+import java.util.function.Supplier;
+
+/**
+ * The engine machine a {@link SimAcquisition} drives, a queue's {@link Acquisition} or a semaphore's
+ * {@link LeaseAcquisition}, seen through the operations both have. Immutable; the machine behind it is not
+ * thread-safe.
+ */
+record SimMachine(
+        Supplier<Command> starts,
+        Function<Event, Command> answers,
+        Function<RuntimeException, Command> abandons,
+        BooleanSupplier over,
+        BooleanSupplier entering) {
+    /** A new acquisition of {@code queues}; {@code beside}: the write node a downgrade's read node ranks with, or null. */
+    static SimMachine queue(List<LockPath> queues, LockNode beside) {
+        Acquisition acquisition = new Acquisition(
+                queues,
+                beside == null
+                        ? null
+                        : new Acquisition.Beside(
+                                beside.name().substring(beside.name().length() - 10), beside.sessionId()));
+        return new SimMachine(
+                acquisition::start,
+                acquisition::on,
+                acquisition::abandon,
+                acquisition::isOver,
+                () -> acquisition.phase() == Acquisition.Phase.ENTERING);
+    }
+
+    /** A new lease step of a semaphore whose mutex session {@code mutexSession} holds. */
+    static SimMachine leases(LockPath leases, long mutexSession, int count, IntSupplier maxLeases) {
+        LeaseAcquisition step = new LeaseAcquisition(leases, mutexSession, count, maxLeases, false);
+        return new SimMachine(
+                step::start,
+                step::on,
+                step::abandon,
+                step::isOver,
+                () -> step.phase() == LeaseAcquisition.Phase.ENTERING);
+    }
+
+    Command start() {
+        return starts.get();
+    }
+
+    Command on(Event event) {
+        return answers.apply(event);
+    }
+
+    Command abandon(RuntimeException failure) {
+        return abandons.apply(failure);
+    }
+
+    boolean isOver() {
+        return over.getAsBoolean();
+    }
+
+    boolean isEntering() {
+        return entering.getAsBoolean();
+    }
+}
