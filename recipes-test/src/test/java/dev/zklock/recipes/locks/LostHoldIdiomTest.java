@@ -5,13 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.zklock.recipes.test.ZooKeeperExtension;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BiFunction;
-import java.util.function.Consumer;
-import java.util.stream.Stream;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.locks.InterProcessLock;
 import org.junit.jupiter.api.Test;
@@ -32,56 +28,12 @@ final class LostHoldIdiomTest {
     @RegisterExtension
     static final ZooKeeperExtension zk = ZooKeeperExtension.server();
 
-    /** A lock of one kind and how to hear its hold's states. */
-    private record Subject(InterProcessLock lock, Consumer<LockStateListener> listen) {}
-
-    /** A kind of lock, made on a client and a path. */
-    private record Kind(String name, BiFunction<CuratorFramework, String, Subject> make) {
-        @Override
-        public String toString() {
-            return name;
-        }
-    }
-
-    static Stream<Kind> kinds() {
-        return Stream.of(
-                new Kind("ZkReentrantLock", (client, path) -> of(new ZkReentrantLock(client, path))),
-                new Kind(
-                        "ZkReentrantLock, localHandOff",
-                        (client, path) -> of(ZkReentrantLock.builder(client, path)
-                                .localHandOff()
-                                .build())),
-                new Kind(
-                        "ZkReentrantLock, keepIdle",
-                        (client, path) -> of(ZkReentrantLock.builder(client, path)
-                                .keepIdle(Duration.ofMillis(100))
-                                .build())),
-                new Kind("ZkExclusiveLock", (client, path) -> of(new ZkExclusiveLock(client, path))),
-                new Kind(
-                        "ZkExclusiveLock.semaphoreMutex",
-                        (client, path) -> of(ZkExclusiveLock.semaphoreMutex(client, path))),
-                new Kind("ZkReadWriteLock write", (client, path) -> of(new ZkReadWriteLock(client, path).writeLock())),
-                new Kind(
-                        "ZkReadWriteLock read, localHandOff",
-                        (client, path) -> of(ZkReadWriteLock.builder(client, path)
-                                .localHandOff()
-                                .build()
-                                .readLock())),
-                new Kind("ZkMultiLock", (client, path) -> {
-                    ZkMultiLock multi = new ZkMultiLock(client, List.of(path + "/a", path + "/b"));
-                    return new Subject(multi, multi::addStateListener);
-                }));
-    }
-
-    private static Subject of(AbstractZkLock lock) {
-        return new Subject(lock, lock::addStateListener);
-    }
-
     @ParameterizedTest(name = "{0}")
-    @MethodSource("kinds")
-    void curatorsEnding_afterTheThreadHeardOfTheLoss_releasesAndTheThreadAcquiresAgain(Kind kind) throws Exception {
+    @MethodSource("dev.zklock.recipes.locks.LockKinds#all")
+    void curatorsEnding_afterTheThreadHeardOfTheLoss_releasesAndTheThreadAcquiresAgain(LockKinds.Kind kind)
+            throws Exception {
         CuratorFramework client = zk.newClient();
-        Subject subject = kind.make().apply(client, zk.path("lock"));
+        LockKinds.Subject subject = kind.make().apply(client, zk.path("lock"));
         InterProcessLock lock = subject.lock();
         List<LockStateEvent> events = new CopyOnWriteArrayList<>();
         subject.listen().accept(events::add);
@@ -100,8 +52,9 @@ final class LostHoldIdiomTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("kinds")
-    void curatorsEnding_beforeTheClientHeardOfTheLoss_releasesAndTheThreadAcquiresAgain(Kind kind) throws Exception {
+    @MethodSource("dev.zklock.recipes.locks.LockKinds#all")
+    void curatorsEnding_beforeTheClientHeardOfTheLoss_releasesAndTheThreadAcquiresAgain(LockKinds.Kind kind)
+            throws Exception {
         CuratorFramework client = zk.newClient();
         InterProcessLock lock = kind.make().apply(client, zk.path("lock")).lock();
         lock.acquire();
@@ -128,7 +81,7 @@ final class LostHoldIdiomTest {
         assertThat(lock.isAcquiredInThisProcess()).isFalse();
         assertThat(lock.acquire(10, TimeUnit.SECONDS)).isTrue();
         lock.release();
-        awaitNoLockNodes();
+        LockKinds.awaitNoLockNodes(zk, zk.path("lock"));
     }
 
     @Test
@@ -155,23 +108,5 @@ final class LostHoldIdiomTest {
         assertThat(lock.acquire(10, TimeUnit.SECONDS)).isTrue();
         assertThat(lock.holdState()).contains(LockState.HELD);
         lock.release();
-    }
-
-    /** A kept idle node goes after its keepIdle; every other kind deletes at the release. */
-    private static void awaitNoLockNodes() {
-        CuratorFramework observer = zk.newClient();
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(lockNodesUnder(observer, zk.path("lock")))
-                .isZero());
-    }
-
-    private static int lockNodesUnder(CuratorFramework observer, String path) throws Exception {
-        if (observer.checkExists().forPath(path) == null) {
-            return 0;
-        }
-        int nodes = 0;
-        for (String child : observer.getChildren().forPath(path)) {
-            nodes += child.startsWith("_c_") ? 1 : lockNodesUnder(observer, path + "/" + child);
-        }
-        return nodes;
     }
 }
