@@ -26,6 +26,7 @@ import javax.tools.SimpleJavaFileObject;
 import javax.tools.StandardJavaFileManager;
 import javax.tools.ToolProvider;
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.data.Stat;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
@@ -239,7 +240,13 @@ final class DocsTest {
         List<String> pending = new ArrayList<>(List.of("/"));
         while (!pending.isEmpty()) {
             String path = pending.remove(pending.size() - 1);
-            for (String child : client.getChildren().forPath(path)) {
+            List<String> children;
+            try {
+                children = client.getChildren().forPath(path);
+            } catch (KeeperException.NoNodeException reaped) {
+                continue; // an empty container parent, reaped by the server since it was listed
+            }
+            for (String child : children) {
                 String childPath = (path.equals("/") ? "" : path) + "/" + child;
                 Stat stat = client.checkExists().forPath(childPath);
                 if (childPath.equals("/zookeeper") || stat == null) {
