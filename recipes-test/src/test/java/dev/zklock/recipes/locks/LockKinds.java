@@ -11,6 +11,7 @@ import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.locks.InterProcessLock;
+import org.apache.zookeeper.KeeperException;
 
 /**
  * Every zklock lock that implements Curator's {@code InterProcessLock}, in every mode (plain, {@code localHandOff},
@@ -73,11 +74,14 @@ final class LockKinds {
     }
 
     private static int lockNodesUnder(CuratorFramework observer, String path) throws Exception {
-        if (observer.checkExists().forPath(path) == null) {
-            return 0;
+        List<String> children;
+        try {
+            children = observer.getChildren().forPath(path);
+        } catch (KeeperException.NoNodeException gone) {
+            return 0; // never made, or an empty container parent the server reaped
         }
         int nodes = 0;
-        for (String child : observer.getChildren().forPath(path)) {
+        for (String child : children) {
             nodes += child.startsWith("_c_") ? 1 : lockNodesUnder(observer, path + "/" + child);
         }
         return nodes;
