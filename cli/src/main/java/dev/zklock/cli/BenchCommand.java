@@ -106,7 +106,8 @@ final class BenchCommand implements Callable<Integer> {
                 results.add(new BenchReport.Result(scenario, measured));
             }
             progress.finish();
-            report = new BenchReport(setting(ensemble, settings), results);
+            List<String> args = spec.commandLine().getParseResult().originalArgs();
+            report = new BenchReport(setting(ensemble, settings), RunInfo.origin(args), results);
         }
         if (json) {
             out.println(report.json());
@@ -136,12 +137,9 @@ final class BenchCommand implements Callable<Integer> {
     private String setting(BenchEnsemble ensemble, Settings settings) {
         return String.format(
                 Locale.ROOT,
-                "zklock bench, %s, %s, %d cores, Java %s; %d round(s) of %.2f s per side, sides alternating; "
+                "zklock bench, %s; %d round(s) of %.2f s per side, sides alternating; "
                         + "requests and watch events counted by the servers (%s)",
-                LocalDate.now(),
                 ensemble.description(),
-                Runtime.getRuntime().availableProcessors(),
-                Runtime.version().feature(),
                 settings.rounds(),
                 settings.duration().toMillis() / 1000.0,
                 ensemble.counting());

@@ -8,12 +8,14 @@ import java.util.Map;
 
 /**
  * The outcome of a bench run: its setting and, for each scenario, what each side measured and the rows derived from
- * it; rendered as a table, as Markdown (the README's table) or as JSON.
+ * it; rendered as a table, as Markdown (BENCHMARKS.md) or as JSON.
  *
- * @param setting one line saying when, where and how the bench ran
+ * @param setting one line saying how the bench ran: the servers, the rounds, how requests were counted
+ * @param origin where and from what the figures came, one "name: value" line each (date, machine, build, command;
+ *     see {@link RunInfo})
  * @param results each scenario with what its sides measured, in the order they ran
  */
-record BenchReport(String setting, List<Result> results) {
+record BenchReport(String setting, List<String> origin, List<Result> results) {
 
     /**
      * One scenario and what it measured.
@@ -52,6 +54,7 @@ record BenchReport(String setting, List<Result> results) {
     /** Returns the report as a table, grouped by recipe, with the targets kept and missed at the end. */
     String text() {
         StringBuilder out = new StringBuilder(setting).append(System.lineSeparator());
+        origin.forEach(line -> out.append("  ").append(line).append(System.lineSeparator()));
         String format = "  %-34s %-30s %10s %10s %8s  %s%n";
         String group = null;
         String scenario = null;
@@ -91,12 +94,16 @@ record BenchReport(String setting, List<Result> results) {
     }
 
     /**
-     * Returns the setting, the rows as a Markdown table (each recipe and scenario named on its first row only), and the
-     * targets met and missed: what the README shows.
+     * Returns the setting, where the figures came from as a list, the rows as a Markdown table (each recipe and scenario
+     * named on its first row only), and the targets met and missed: BENCHMARKS.md.
      */
     String markdown() {
         StringBuilder out = new StringBuilder("_").append(setting).append("_").append(System.lineSeparator());
         out.append(System.lineSeparator());
+        origin.forEach(line -> out.append("- ").append(line).append(System.lineSeparator()));
+        if (!origin.isEmpty()) {
+            out.append(System.lineSeparator());
+        }
         out.append("| recipe | scenario | metric | zklock | Curator | ratio | target |")
                 .append(System.lineSeparator());
         out.append("| --- | --- | --- | ---: | ---: | ---: | --- |").append(System.lineSeparator());
@@ -117,7 +124,7 @@ record BenchReport(String setting, List<Result> results) {
         return out.append(System.lineSeparator()).toString();
     }
 
-    /** Returns the report as one line of JSON: the setting, every row, and each scenario's raw counts. */
+    /** Returns the report as one line of JSON: the setting, its origin, every row, and each scenario's raw counts. */
     String json() {
         List<Object> rows = new ArrayList<>();
         for (BenchRow row : rows()) {
@@ -144,8 +151,8 @@ record BenchReport(String setting, List<Result> results) {
                     "contenders", s.contenders(),
                     "sides", sides));
         }
-        return Json.write(
-                Json.object("setting", setting, "rows", rows, "scenarios", scenarios, "overlaps", overlaps()));
+        return Json.write(Json.object(
+                "setting", setting, "origin", origin, "rows", rows, "scenarios", scenarios, "overlaps", overlaps()));
     }
 
     /** Returns "targets: 9 of 12 met" and a line for each row that missed its target, starting with {@code bullet}. */

@@ -47,6 +47,21 @@ final class BenchCommandTest {
     }
 
     @Test
+    void bench_quick_saysTheDateMachineBuildAndCommandItCameFrom() {
+        List<String> origin =
+                report.path("origin").valueStream().map(JsonNode::asText).toList();
+
+        assertThat(origin).hasSize(5);
+        assertThat(origin.get(0)).matches("date: \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2} UTC");
+        assertThat(origin.get(1))
+                .startsWith("machine: ")
+                .contains(Runtime.getRuntime().availableProcessors() + " cores");
+        assertThat(origin.get(2)).startsWith("build: zklock ");
+        assertThat(origin.get(3)).startsWith("software: Curator ").contains("Java " + Runtime.version());
+        assertThat(origin.get(4)).startsWith("command: `./zklock bench --quick --json --plot ");
+    }
+
+    @Test
     void bench_quick_runsEveryScenarioOfEveryRecipe() {
         List<String> planned = BenchPlan.of(BenchPlan.RECIPES, List.of(2, 4), List.of(4)).stream()
                 .map(Scenario::key)

@@ -102,6 +102,25 @@ final class BenchReportTest {
     }
 
     @Test
+    void markdown_listsWhereTheFiguresCameFromBeforeTheTable() {
+        LockScenario scenario = LockScenario.clients(Recipe.exclusive(), 2);
+        BenchReport report = new BenchReport(
+                "setting",
+                List.of("date: 2026-11-25 17:40 UTC", "command: `./zklock bench --markdown`"),
+                List.of(new BenchReport.Result(
+                        scenario,
+                        Map.of(
+                                Side.ZKLOCK, measured(900, 500_000, 4000),
+                                Side.CURATOR, measured(300, 900_000, 2600)))));
+
+        assertThat(report.markdown())
+                .startsWith("_setting_" + System.lineSeparator() + System.lineSeparator()
+                        + "- date: 2026-11-25 17:40 UTC" + System.lineSeparator()
+                        + "- command: `./zklock bench --markdown`" + System.lineSeparator()
+                        + System.lineSeparator() + "| recipe |");
+    }
+
+    @Test
     void rows_readWriteMix_splitReaderAndWriterAcquisitions() {
         ReadWriteScenario scenario = ReadWriteScenario.mix(8, 1)
                 .target(ReadWriteScenario.READER_ACQUISITIONS_PER_SECOND, Target.ratioAtLeast(1.2));
@@ -408,7 +427,7 @@ final class BenchReportTest {
     }
 
     private static BenchReport report(Scenario scenario, Map<Side, Measurement> measured) {
-        return new BenchReport("setting", List.of(new BenchReport.Result(scenario, measured)));
+        return new BenchReport("setting", List.of(), List.of(new BenchReport.Result(scenario, measured)));
     }
 
     private static BenchRow row(List<BenchRow> rows, String metric) {

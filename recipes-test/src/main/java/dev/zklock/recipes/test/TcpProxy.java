@@ -9,11 +9,14 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A TCP proxy between ZooKeeper clients and one server, for faults at an exact moment: hold back the bytes of one
  * direction, then drop every connection, so that a request reaches the server but its reply never reaches the client
- * (or never reaches the server at all). Point a client at {@link #connectString()} instead of the server.
+ * (or never reaches the server at all). Point a client at {@link #connectString()} instead of the server. It also counts
+ * round trips ({@link #requestBursts()}), to tell requests sent back to back from requests that wait for a reply.
  *
  * <p>Safe for use by multiple threads. Each connection runs two daemon pump threads; {@link #close()} stops all.
  */
@@ -24,6 +27,7 @@ public final class TcpProxy implements AutoCloseable {
     private final Gate toServer = new Gate();
     private final Gate toClient = new Gate();
     private volatile long lastRequestNanos = System.nanoTime();
+    private final AtomicLong requestBursts = new AtomicLong();
     private volatile boolean closed;
 
     private TcpProxy(InetSocketAddress target) throws IOException {
@@ -83,6 +87,18 @@ public final class TcpProxy implements AutoCloseable {
         return lastRequestNanos;
     }
 
+    /**
+     * Returns how many bursts of requests clients have sent through this proxy: bytes to the server that came first on
+     * their connection, or after bytes from the server. Requests sent back to back, without waiting for a reply between
+     * them, are one burst, one round trip; a request sent after the reply to the one before starts a new burst. Count
+     * over a quiet stretch (a client with nothing in flight, no ping due) to count one operation's round trips.
+     *
+     * @return the number of bursts since the proxy started
+     */
+    public long requestBursts() {
+        return requestBursts.get();
+    }
+
     /** Lets bytes flow both ways again. */
     public void resume() {
         toServer.open();
@@ -114,8 +130,9 @@ public final class TcpProxy implements AutoCloseable {
                 server.setTcpNoDelay(true);
                 sockets.add(client);
                 sockets.add(server);
-                pump(client, server, toServer, true);
-                pump(server, client, toClient, false);
+                AtomicBoolean serverSpokeLast = new AtomicBoolean(true); // this connection's: a new burst is due
+                pump(client, server, toServer, serverSpokeLast);
+                pump(server, client, toClient, serverSpokeLast);
             } catch (IOException e) {
                 if (!closed) {
                     continue;
@@ -125,7 +142,12 @@ public final class TcpProxy implements AutoCloseable {
         }
     }
 
-    private void pump(Socket from, Socket to, Gate gate, boolean toTheServer) {
+    /**
+     * Copies bytes from {@code from} to {@code to} while {@code gate} lets them pass; to the server when {@code from} is
+     * the client, counting a burst each time the client speaks after the server did ({@code serverSpokeLast}).
+     */
+    private void pump(Socket from, Socket to, Gate gate, AtomicBoolean serverSpokeLast) {
+        boolean toTheServer = gate == toServer;
         Thread thread = new Thread(
                 () -> {
                     byte[] buffer = new byte[64 * 1024];
@@ -136,6 +158,11 @@ public final class TcpProxy implements AutoCloseable {
                             gate.pass();
                             if (from.isClosed() || to.isClosed()) {
                                 return;
+                            }
+                            if (toTheServer && serverSpokeLast.compareAndSet(true, false)) {
+                                requestBursts.incrementAndGet();
+                            } else if (!toTheServer) {
+                                serverSpokeLast.set(true);
                             }
                             out.write(buffer, 0, read);
                             out.flush();

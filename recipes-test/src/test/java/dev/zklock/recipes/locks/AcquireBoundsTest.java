@@ -15,6 +15,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BiFunction;
+import java.util.stream.Stream;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.KeeperException;
 import org.junit.jupiter.api.AfterEach;
@@ -22,6 +24,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Every acquire comes back by its deadline plus one request timeout, even when its deadline passes while a request is
@@ -116,22 +120,39 @@ final class AcquireBoundsTest {
         assertNothingLeftOnceTheConnectionIsBack(zk.path("sem") + "/locks", zk.path("sem") + "/leases");
     }
 
-    @Test
-    void acquire_semaphoreMutexWhenTheDeadlinePassesWithTheCreateInFlightAndTheConnectionIsGone_returnsFalseInTime()
-            throws Exception {
-        ZkExclusiveLock mutex = ZkExclusiveLock.semaphoreMutex(proxied, zk.path("mutex"));
+    /** A blocking lock of one kind: how to make it, and the paths under which it makes nodes. */
+    private record BlockingLock(
+            String kind, BiFunction<CuratorFramework, String, AbstractZkLock> make, String... nodeDirs) {
+        @Override
+        public String toString() {
+            return kind;
+        }
+    }
+
+    static Stream<BlockingLock> blockingLocks() {
+        return Stream.of(
+                new BlockingLock("reentrant lock", ZkReentrantLock::new, ""),
+                new BlockingLock("semaphore mutex", ZkExclusiveLock::semaphoreMutex, "/locks", "/leases"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("blockingLocks")
+    void acquire_blockingWhenTheDeadlinePassesWithTheCreateInFlightAndTheConnectionIsGone_returnsFalseInTime(
+            BlockingLock kind) throws Exception {
+        AbstractZkLock lock = kind.make().apply(proxied, zk.path("lock"));
 
         try (LockActor acquirer = LockActor.start("acquirer")) {
             expectTimeoutInTime(() -> acquirer.submit(() -> {
-                if (mutex.acquire(TIMEOUT)) {
-                    mutex.release();
+                if (lock.acquire(TIMEOUT)) {
+                    lock.release();
                     fail("acquired through a connection that holds every request back");
                 }
-                throw new LockTimeoutException(mutex.path(), TIMEOUT);
+                throw new LockTimeoutException(lock.path(), TIMEOUT);
             }));
         }
 
-        assertNothingLeftOnceTheConnectionIsBack(zk.path("mutex") + "/locks", zk.path("mutex") + "/leases");
+        assertNothingLeftOnceTheConnectionIsBack(
+                Stream.of(kind.nodeDirs()).map(dir -> zk.path("lock") + dir).toArray(String[]::new));
     }
 
     /** An acquire started by {@code start}, whose outcome is a future. */

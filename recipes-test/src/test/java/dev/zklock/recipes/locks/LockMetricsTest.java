@@ -98,4 +98,26 @@ final class LockMetricsTest {
                 .isEqualTo(5);
         assertThat(registry.find("zklock.lock.acquisitions").counters()).hasSize(1);
     }
+
+    @Test
+    void micrometer_afterAHundredDistinctTags_reportsEveryNewOneAsOther() {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        MicrometerLockMetrics metrics = new MicrometerLockMetrics(registry);
+
+        for (int i = 0; i < 105; i++) {
+            metrics.acquired("/locks/" + i, java.time.Duration.ofMillis(1));
+        }
+
+        assertThat(registry.find("zklock.lock.acquisitions").counters()).hasSize(101);
+        assertThat(registry.get("zklock.lock.acquisitions")
+                        .tag("lock", "_other")
+                        .counter()
+                        .count())
+                .isEqualTo(5);
+        assertThat(registry.get("zklock.lock.acquisitions")
+                        .tag("lock", "/locks/99")
+                        .counter()
+                        .count())
+                .isEqualTo(1);
+    }
 }

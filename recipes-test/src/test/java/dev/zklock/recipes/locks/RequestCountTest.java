@@ -1,10 +1,12 @@
 package dev.zklock.recipes.locks;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.zklock.recipes.locks.engine.QueueHooks;
 import dev.zklock.recipes.test.LockActor;
 import dev.zklock.recipes.test.ServerCounters;
+import dev.zklock.recipes.test.TcpProxy;
 import dev.zklock.recipes.test.ZooKeeperExtension;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,9 +21,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * ZooKeeper requests per acquisition, counted by the server ({@code mntr} packets), never guessed. Curator's
- * {@code InterProcessMutex}, measured on the same server, makes 3 per uncontended cycle and 13.5 per acquisition at 8
- * threads sharing one lock object (38 at 32): each of its releases wakes every local waiter.
+ * ZooKeeper requests per acquisition, counted by the server ({@code mntr} packets), never guessed; and round trips,
+ * counted at a TCP proxy. Curator's figures, measured beside zklock's in one run, are in BENCHMARKS.md
+ * ({@code ./zklock bench}).
  */
 @Timeout(120)
 final class RequestCountTest {
@@ -121,6 +123,37 @@ final class RequestCountTest {
             assertThat(after.requestsSince(before)).isEqualTo(1);
             assertThat(after.watchEventsSince(before)).isEqualTo(1);
             actor.run(waiter::release).join();
+        }
+    }
+
+    /**
+     * A semaphore's uncontended acquire takes two round trips, the mutex's create with its listing and then the lease's
+     * create with its listing, each pair sent back to back (LeaseAcquisition, note 4), and a third burst lets the mutex
+     * go without waiting for the reply. Sent one after the other, the lease's create and listing would take one more.
+     * Counted at a TCP proxy between the client and the server.
+     */
+    @Test
+    void semaphoreAcquire_uncontended_sendsTheLeaseCreateAndItsListingInOneRoundTrip() throws Exception {
+        CuratorFramework observer = zk.newClient();
+        try (TcpProxy proxy = TcpProxy.to(Integer.parseInt(zk.connectString().split(":")[1]))) {
+            CuratorFramework client = zk.newClient(builder -> builder.connectString(proxy.connectString()));
+            ZkSemaphore semaphore = new ZkSemaphore(client, zk.path("sem"), 3);
+            client.create().creatingParentsIfNeeded().forPath(zk.path("sem") + "/locks");
+            client.create().creatingParentsIfNeeded().forPath(zk.path("sem") + "/leases");
+            semaphore.acquire().close(); // the paths and the client's caches are warm
+            await().until(() ->
+                    observer.getChildren().forPath(zk.path("sem") + "/locks").isEmpty());
+
+            long before = proxy.requestBursts();
+            ZkLease lease = semaphore.acquire();
+            await().until(() ->
+                    observer.getChildren().forPath(zk.path("sem") + "/locks").isEmpty());
+            long bursts = proxy.requestBursts() - before;
+
+            assertThat(bursts)
+                    .as("mutex create + listing, lease create + listing, mutex delete")
+                    .isEqualTo(3);
+            lease.close();
         }
     }
 

@@ -305,8 +305,11 @@ final class ZkMultiLockTest {
         return timeouts.get();
     }
 
-    /** A lock whose acquire first waits until the gate opens: both sides hold their first member by then. */
-    private static InterProcessLock gated(InterProcessLock lock, CountDownLatch gate) {
+    /**
+     * A lock whose acquire first counts the gate down and waits until it opens: with a gate of two such locks, both
+     * sides hold their first member by then.
+     */
+    static InterProcessLock gated(InterProcessLock lock, CountDownLatch gate) {
         return new InterProcessLock() {
             @Override
             public void acquire() throws Exception {

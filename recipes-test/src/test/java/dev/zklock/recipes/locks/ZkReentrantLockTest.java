@@ -279,4 +279,28 @@ final class ZkReentrantLockTest {
         assertThat(lock.isOwnedByCurrentThread()).isFalse();
         assertThat(lock.getLockPath()).isNull();
     }
+
+    @Test
+    void builderLockData_givesEveryNodeTheData_asCopiedWhenGiven() throws Exception {
+        byte[] data = {1, 2, 3, 4};
+        ZkReentrantLock.Builder builder =
+                ZkReentrantLock.builder(zk.newClient(), zk.path("lock")).lockData(data);
+        ZkReentrantLock lock = builder.build();
+        ZkReentrantLock cohort = builder.localHandOff().build();
+        data[0] = 5;
+        CuratorFramework reader = zk.newClient();
+
+        lock.acquire();
+        assertThat(reader.getData().forPath(lock.getLockPath())).containsExactly(1, 2, 3, 4);
+        lock.release();
+        cohort.acquire();
+        assertThat(reader.getData().forPath(cohort.getLockPath())).containsExactly(1, 2, 3, 4);
+        cohort.release();
+
+        assertThat(lock.participantNodes()).isEmpty();
+        assertThatThrownBy(
+                        () -> ZkReentrantLock.builder(reader, zk.path("lock")).lockData(null))
+                .isInstanceOf(NullPointerException.class)
+                .hasMessageContaining("lockData");
+    }
 }

@@ -323,10 +323,94 @@ final class ZkSemaphoreTest {
         assertThat(client.checkExists().forPath(path)).isNull();
     }
 
+    /**
+     * Only the mutex's holder makes a lease and waits (LeaseAcquisition, note 2): with one lease out, two waiters queue,
+     * the first holds the mutex with its one lease node waiting and the second waits for the mutex with none; the
+     * leases then go in mutex order.
+     */
+    @Test
+    void acquire_twoWaiters_onlyTheMutexHolderMakesALeaseAndLeasesGoInMutexOrder() throws Exception {
+        ZkSemaphore holderSide = new ZkSemaphore(zk.newClient(), zk.path("sem"), 1);
+        ZkSemaphore firstSide = new ZkSemaphore(zk.newClient(), zk.path("sem"), 1);
+        ZkSemaphore secondSide = new ZkSemaphore(zk.newClient(), zk.path("sem"), 1);
+        ZkLease held = holderSide.acquire();
+        try (LockActor first = LockActor.start("first");
+                LockActor second = LockActor.start("second")) {
+            CompletableFuture<ZkLease> firstWaits = first.submit(() -> firstSide.acquire(30, TimeUnit.SECONDS));
+            await().until(() -> leaseNodes().size() == 2); // the first holds the mutex, its lease node waiting
+            CompletableFuture<ZkLease> secondWaits = second.submit(() -> secondSide.acquire(30, TimeUnit.SECONDS));
+            await().until(() -> mutexNodes().size() == 2);
+
+            assertThat(leaseNodes())
+                    .as("the second made no lease node while it waits for the mutex")
+                    .hasSize(2);
+            holderSide.returnLease(held);
+            ZkLease firstLease = firstWaits.get();
+            assertThat(secondWaits).isNotDone();
+            await().until(() -> leaseNodes().size() == 2); // the second holds the mutex now, its lease node waiting
+            first.run(firstLease::close).join();
+            secondWaits.get().close();
+        }
+        assertThat(leaseNodes()).isEmpty();
+    }
+
+    /**
+     * Two {@code acquire(2)} on a semaphore of 2 leases never wait on each other: each makes its two leases in one
+     * transaction under one mutex hold (LeaseAcquisition, note 2). Curator's take the mutex once per lease, so each can
+     * get one lease and wait for the other's.
+     */
+    @Test
+    void acquireTwo_twoClientsOnTwoLeasesAtOnce_neverWaitOnEachOther() throws Exception {
+        List<ZkSemaphore> semaphores = List.of(
+                new ZkSemaphore(zk.newClient(), zk.path("sem"), 2), new ZkSemaphore(zk.newClient(), zk.path("sem"), 2));
+        AtomicInteger timeouts = new AtomicInteger();
+        AtomicInteger inside = new AtomicInteger();
+        List<LockActor> actors = new ArrayList<>();
+        List<CompletableFuture<Void>> done = new ArrayList<>();
+        try {
+            for (ZkSemaphore semaphore : semaphores) {
+                LockActor actor = LockActor.start("client-" + actors.size());
+                actors.add(actor);
+                done.add(actor.run(() -> {
+                    for (int round = 0; round < 20; round++) {
+                        Collection<Lease> leases = semaphore.acquire(2, 5, TimeUnit.SECONDS);
+                        if (leases == null) {
+                            timeouts.incrementAndGet();
+                            continue;
+                        }
+                        assertThat(inside.incrementAndGet())
+                                .as("holders of both leases at once")
+                                .isEqualTo(1);
+                        inside.decrementAndGet();
+                        semaphore.returnAll(leases);
+                    }
+                }));
+            }
+            for (CompletableFuture<Void> future : done) {
+                future.get();
+            }
+        } finally {
+            for (LockActor actor : actors) {
+                actor.close();
+            }
+        }
+        assertThat(timeouts).hasValue(0);
+        assertThat(leaseNodes()).isEmpty();
+    }
+
     /** The nodes of the semaphore's internal mutex. */
     private List<String> mutexNodes() throws Exception {
         try {
             return observer.getChildren().forPath(zk.path("sem") + "/locks");
+        } catch (org.apache.zookeeper.KeeperException.NoNodeException e) {
+            return List.of();
+        }
+    }
+
+    /** The lease nodes of the semaphore. */
+    private List<String> leaseNodes() throws Exception {
+        try {
+            return observer.getChildren().forPath(zk.path("sem") + "/leases");
         } catch (org.apache.zookeeper.KeeperException.NoNodeException e) {
             return List.of();
         }

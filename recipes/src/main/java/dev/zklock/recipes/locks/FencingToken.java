@@ -7,7 +7,7 @@ import dev.zklock.recipes.locks.engine.Checks;
  * the creation zxid of the hold's lock node times {@value #PASSES_PER_NODE}, plus the number of holds granted on that
  * node before this one. Without local hand-off every hold has a node of its own, so that number is zero; with it
  * ({@link ZkLockBuilder#localHandOff()}), threads of one process pass one node among themselves, and each pass adds one.
- * Either way the token grows with every exclusive or write acquisition of a path, across processes and the whole
+ * Either way the token grows with every exclusive or write hold of a path, across processes and the whole
  * ensemble: a later node has a larger creation zxid, and a node passes at most {@code PASSES_PER_NODE - 1} times before
  * the next holder takes a new one. The local readers of one read node hold it at once and share its token (pass 0): a
  * read hold is fenced against writers, whose tokens are larger, not against other readers. A downgrade's read hold (the

@@ -3,7 +3,6 @@ package dev.zklock.recipes.locks;
 import dev.zklock.recipes.locks.engine.Checks;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
-import java.util.function.Predicate;
 
 /**
  * Per-thread hold counts of a reentrant lock: which thread holds what (a node, or the nodes of a multi-lock), and how
@@ -124,19 +123,6 @@ final class HoldCounts<H> {
     boolean isEmpty() {
         ConcurrentMap<Thread, Count<H>> more = others;
         return owner == null && (more == null || more.isEmpty());
-    }
-
-    /** Tells whether what some thread holds passes {@code test}. */
-    boolean anyMatch(Predicate<H> test) {
-        H first;
-        synchronized (this) {
-            first = ownerHeld;
-        }
-        if (first != null && test.test(first)) {
-            return true;
-        }
-        ConcurrentMap<Thread, Count<H>> more = others;
-        return more != null && more.values().stream().anyMatch(count -> test.test(count.held));
     }
 
     private Count<H> othersCount(Thread current) {

@@ -9,6 +9,7 @@ import org.apache.curator.framework.CuratorFramework;
  * no ZooKeeper call.
  *
  * <pre>{@code
+ * // dev.zklock.recipes.locks.micrometer.MicrometerLockMetrics, for Micrometer (an optional dependency)
  * LockMetrics.addListener(client, new MicrometerLockMetrics(meterRegistry));
  * }</pre>
  *

@@ -4,8 +4,9 @@ import java.time.Duration;
 
 /**
  * Hears what every lock of a client does, for metrics: registered with {@link LockMetrics#addListener}. Each method has
- * an empty default, so an implementation overrides what it counts. {@code dev.zklock.recipes.locks.micrometer.MicrometerLockMetrics} is one, for users of
- * Micrometer; this interface needs nothing but zklock.
+ * an empty default, so an implementation overrides what it counts.
+ * {@link dev.zklock.recipes.locks.micrometer.MicrometerLockMetrics} is one, for users of Micrometer; this interface
+ * needs nothing but zklock.
  *
  * <p>Called on the thread that acquires or releases, or on a notification thread for {@link #lost}; return quickly. An
  * exception thrown here is logged and does not disturb the lock. A re-entry of a reentrant lock is not an acquisition

@@ -45,32 +45,42 @@ abstract class ThreadOwnedLock extends AbstractZkLock {
     }
 
     /**
-     * Tells whether any thread of this process holds the lock through this instance, a lost hold not counting. For
-     * monitoring, not for synchronization control; no ZooKeeper call.
+     * Tells whether any thread of this process holds the lock through this instance: from a first acquire until the
+     * matching release, a {@linkplain LockState#LOST lost} hold included, as Curator's {@code InterProcessMutex}
+     * answers. Whether a hold still stands is {@link #holdState()}'s answer. For monitoring, not for synchronization
+     * control; no ZooKeeper call.
      *
-     * @return {@code true} if some thread holds this lock instance and has not lost it
+     * @return {@code true} if some thread holds this lock instance and has not released it yet
      */
     @Override
     public boolean isAcquiredInThisProcess() {
-        return holds.anyMatch(hold -> hold.state() != LockState.LOST);
+        return !holds.isEmpty();
     }
 
     /**
-     * Tells whether the current thread holds the lock: false once the hold is {@linkplain LockState#LOST lost}, even
-     * before the thread releases it. No ZooKeeper call.
+     * Tells whether the current thread holds the lock: whether it acquired and has not yet made the matching release.
+     * A {@linkplain LockState#LOST lost} hold still counts until the thread releases it, so that the usual ending
+     * {@code finally { if (lock.isHeldByCurrentThread()) lock.release(); }} releases it, and the thread can acquire
+     * again; {@link #holdState()} tells whether the hold still stands. No ZooKeeper call.
      *
-     * @return {@code true} if the current thread holds this lock and has not lost it
+     * <p>Why a lost hold counts: the answer is the thread's local record, which only {@link #release()} ends, as in
+     * Curator and the JDK. Were it false after a loss, code that releases only what it holds would skip the release,
+     * and the thread's next acquire would throw {@link IllegalStateException} (a lost hold must be released first) for
+     * as long as the thread lives. The loss itself is never hidden: {@code holdState()} says {@code LOST}, listeners
+     * hear it, {@link #holdCheck()} fails in a transaction, and the fencing token of the next hold is larger.
+     *
+     * @return {@code true} if the current thread holds this lock and has not released it yet
      */
     public boolean isHeldByCurrentThread() {
-        Hold hold = holds.heldByCurrentThread();
-        return hold != null && hold.state() != LockState.LOST;
+        return holds.heldByCurrentThread() != null;
     }
 
     /**
-     * Tells whether the current thread holds the lock: Curator's name of {@link #isHeldByCurrentThread()}, so that code
-     * moving from {@code InterProcessMutex} needs only its type changed. No ZooKeeper call.
+     * Tells whether the current thread holds the lock: Curator's name of {@link #isHeldByCurrentThread()}, with the
+     * same answer (true until the matching release, a lost hold included), so that code moving from
+     * {@code InterProcessMutex} needs only its type changed. No ZooKeeper call.
      *
-     * @return {@code true} if the current thread holds this lock and has not lost it
+     * @return {@code true} if the current thread holds this lock and has not released it yet
      */
     public boolean isOwnedByCurrentThread() {
         return isHeldByCurrentThread();

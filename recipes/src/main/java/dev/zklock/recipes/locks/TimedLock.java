@@ -48,7 +48,8 @@ abstract class TimedLock implements InterProcessLock {
      * returns {@code false}. A time of zero or less makes a single try that never waits, like
      * {@link java.util.concurrent.locks.Lock#tryLock()}. The time covers creating our node, recovering from a lost
      * connection and waiting; the method returns within it plus one request timeout (two thirds of the session timeout:
-     * the longest ZooKeeper's client lets a request wait for its reply before it declares the connection lost).
+     * the longest ZooKeeper's client lets a request wait for its reply before it declares the connection lost), even
+     * when the time runs out with a request in flight and the connection then goes ({@code AcquireBoundsTest}).
      *
      * @param time the longest time to wait
      * @param unit the unit of {@code time}

@@ -52,7 +52,8 @@ import org.apache.curator.framework.CuratorFramework;
  * watch and one data read while waiting, no further request when the only node ahead goes, one listing otherwise, one
  * delete to release, and one delete (plus one watch removal) when an acquire gives up. Semaphore-mutex layout, as
  * {@link ZkSemaphore}: 6 requests for an uncontended acquire and release (Curator's {@code InterProcessSemaphoreMutex}:
- * 7), two round trips to acquire; the mutex's waiters watch one node each, and only its holder watches the leases.
+ * 7; {@code SemaphoreRequestCountTest}), two round trips to acquire; the mutex's waiters watch one node each, and only
+ * its holder watches the leases.
  *
  * <h2>Failure behaviour</h2>
  *
@@ -153,15 +154,17 @@ public final class ZkExclusiveLock extends AbstractZkLock {
     }
 
     /**
-     * Tells whether this instance holds the lock and has not lost it. For monitoring, not for synchronization control;
-     * no ZooKeeper call.
+     * Tells whether this instance holds the lock: from an acquire until the release, a {@linkplain LockState#LOST lost}
+     * hold included, as Curator's {@code InterProcessSemaphoreMutex} answers, so that the usual ending
+     * {@code finally { if (lock.isAcquiredInThisProcess()) lock.release(); }} releases a lost hold too and the next
+     * acquire can go ahead ({@code LostHoldIdiomTest}). Whether the hold still stands is {@link #holdState()}'s answer.
+     * For monitoring, not for synchronization control; no ZooKeeper call.
      *
-     * @return {@code true} if this instance holds the lock
+     * @return {@code true} if this instance holds the lock and has not released it yet
      */
     @Override
     public boolean isAcquiredInThisProcess() {
-        Hold current = hold.get();
-        return current != null && current.state() != LockState.LOST;
+        return hold.get() != null;
     }
 
     @Override

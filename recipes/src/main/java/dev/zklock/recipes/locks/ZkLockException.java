@@ -45,7 +45,8 @@ public final class ZkLockException extends RuntimeException {
     /**
      * Returns the path of the lock that failed, relative to the client's namespace.
      *
-     * @return the lock path
+     * @return the lock path, or null for a failure with no lock path (a member of a multi-lock over arbitrary locks
+     *     that is not a zklock lock)
      */
     public String lockPath() {
         return lockPath;

@@ -189,8 +189,9 @@ public final class ZkLockRegistry {
     }
 
     /**
-     * Forgets every lock that is not held, not being acquired, and not obtained for the idle time. {@code obtain} does
-     * this for 128 entries every 64th call by itself. No ZooKeeper call.
+     * Forgets every lock that is not held, not being acquired, and not obtained for the idle time, now. The client's
+     * timer does this by itself, every half idle time (see the class documentation); {@code obtain} never does. No
+     * ZooKeeper call.
      *
      * @return how many locks were forgotten
      */
@@ -205,11 +206,6 @@ public final class ZkLockRegistry {
         return forgotten;
     }
 
-    /**
-     * Looks at the next {@value #SWEEP_STEP} entries, going round the map, and forgets those that are idle: a cost
-     * that does not grow with the number of keys (a full scan every 64th call made {@code obtain} grow with the map).
-     * Skipped when another thread is at it.
-     */
     private ZkReentrantLock newLock(String path) {
         return cohort == null ? new ZkReentrantLock(client, path) : ZkReentrantLock.withCohort(client, path, cohort);
     }
@@ -219,7 +215,8 @@ public final class ZkLockRegistry {
     }
 
     /**
-     * One step of the timer's sweep: looks at the next entries, going round the map; returns whether the round is
+     * One step of the timer's sweep: looks at the next {@value #SWEEP_STEP} entries, going round the map, and forgets
+     * those that are idle, so that one step's cost does not grow with the number of keys; returns whether the round is
      * over. Runs on the timer thread only.
      */
     private boolean sweepStep() {

@@ -123,24 +123,25 @@ public final class ZkMultiLock extends TimedLock {
     }
 
     /**
-     * Tells whether any thread of this process holds this multi-lock and has lost none of it. For monitoring; no
-     * ZooKeeper call.
+     * Tells whether any thread of this process holds this multi-lock: from a first acquire until the matching release,
+     * a {@linkplain LockState#LOST lost} hold included, as Curator's locks answer (see
+     * {@link ZkReentrantLock#isHeldByCurrentThread()} for why). For monitoring; no ZooKeeper call.
      *
-     * @return {@code true} if some thread holds it
+     * @return {@code true} if some thread holds it and has not released it yet
      */
     @Override
     public boolean isAcquiredInThisProcess() {
-        return holds.anyMatch(taken -> taken.state() != LockState.LOST);
+        return !holds.isEmpty();
     }
 
     /**
-     * Tells whether the current thread holds this multi-lock and has lost none of its locks. No ZooKeeper call.
+     * Tells whether the current thread holds this multi-lock: from its first acquire until the matching release, a lost
+     * hold included; {@link #holdState()} tells whether every node still stands. No ZooKeeper call.
      *
-     * @return {@code true} if the current thread holds every lock through this instance
+     * @return {@code true} if the current thread holds this multi-lock and has not released it yet
      */
     public boolean isHeldByCurrentThread() {
-        MultiLockMembers.Taken taken = holds.heldByCurrentThread();
-        return taken != null && taken.state() != LockState.LOST;
+        return holds.heldByCurrentThread() != null;
     }
 
     /**

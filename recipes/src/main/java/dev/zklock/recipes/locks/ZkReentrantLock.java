@@ -36,13 +36,15 @@ import org.apache.curator.framework.recipes.locks.RevocationListener;
  *   <li>re-entry, inner releases and the inspection methods other than {@link #participantNodes()}: none;
  *   <li>waiting: one data read that sets one watch on the node ahead; when that node goes and it was the only one
  *       ahead, or it held the lock in this process, the lock is taken with no further request, otherwise one listing
- *       decides again (measured: 4 requests per acquisition for 8 or 32 threads sharing one instance, against
- *       Curator's 13.5 and 38);
+ *       decides again: at most 5 requests per acquisition for threads sharing one instance ({@code RequestCountTest}),
+ *       where Curator's grow with the number of threads (its releases wake every local waiter; BENCHMARKS.md);
  *   <li>release: one request (a delete);
  *   <li>an acquire that gives up (timeout, interrupt, error): one delete, and one watch removal if it was waiting.
  * </ul>
  *
- * <p>One watch is held while waiting, none while holding (a revocable hold keeps one data watch on its node).
+ * <p>One watch is held while waiting. A plain hold keeps none; a revocable hold keeps one data watch on its node, and
+ * with local hand-off the cohort's node keeps one on itself, plus a child watch on the lock path while local threads
+ * pass it or it is kept idle.
  *
  * <p>Built with {@link #builder(CuratorFramework, String)} and {@link ZkLockBuilder#localHandOff()}, the threads of
  * this process that share the instance pass the lock among themselves behind one node, with no request per pass, within
@@ -54,8 +56,9 @@ import org.apache.curator.framework.recipes.locks.RevocationListener;
  *
  * <p>The node is ephemeral: the lock is held while the session that created it lives. A lost connection that comes
  * back within the session timeout changes nothing; while the connection is SUSPENDED the holder cannot know whether
- * the session survives, so work that must never overlap should be fenced with {@link #fencingToken()}, which grows
- * with every acquisition of the path across the whole ensemble. A hold is granted only while the client is started,
+ * the session survives, so work that must never overlap should be fenced with {@link #fencingToken()}, which is larger
+ * for every later hold of the path across the whole ensemble, local passes included ({@link FencingToken}). A hold is
+ * granted only while the client is started,
  * the connection is up and our node is ours and HELD: a node granted while the connection is suspended is held only
  * once the reconnect finds it standing (the acquire waits for that within its timeout, then gives up and deletes it),
  * and a client closed while an acquire waits ends it with {@link IllegalStateException} ({@code AdmissionTest},
@@ -64,6 +67,14 @@ import org.apache.curator.framework.recipes.locks.RevocationListener;
  * timed-out acquire, and one that fails, deletes its node before returning; release deletes with a guaranteed delete,
  * handed to Curator's background retry if the connection is down, so the node never outlives the hold for longer than
  * the outage. Closing the client ends the session and with it every node.
+ *
+ * <p>A lost hold stays the thread's until it releases it: {@link #holdState()} says {@link LockState#LOST}, while
+ * {@link #isHeldByCurrentThread()}, {@link #isOwnedByCurrentThread()} and {@link #isAcquiredInThisProcess()} stay true
+ * until {@link #release()}, as Curator's {@code InterProcessMutex} answers; so Curator's usual ending,
+ * {@code finally { if (lock.isAcquiredInThisProcess()) lock.release(); }}, releases it and the thread can acquire again
+ * ({@code LostHoldIdiomTest}). An acquire by a thread whose hold is lost and not yet released throws
+ * {@link IllegalStateException}: a thread must not go on as if it still held the lock (Curator counts such an acquire
+ * as a re-entry).
  *
  * <h2>Usage</h2>
  *
@@ -115,7 +126,8 @@ public final class ZkReentrantLock extends ThreadOwnedLock {
 
     /**
      * Returns a builder of a lock on {@code path}, for the options a constructor does not take: local hand-off among
-     * the threads of this process, caching of an idle node ({@link ZkLockBuilder}), a driver. No ZooKeeper call.
+     * the threads of this process, caching of an idle node ({@link ZkLockBuilder}), a driver, node data. No ZooKeeper
+     * call.
      *
      * <pre>{@code
      * ZkReentrantLock lock = ZkReentrantLock.builder(client, "/locks/orders").localHandOff().build();
@@ -144,9 +156,24 @@ public final class ZkReentrantLock extends ThreadOwnedLock {
      */
     public static final class Builder extends ZkLockBuilder<Builder, ZkReentrantLock> {
         private LockDriver driver = LockDriver.exclusive();
+        private byte[] lockData; // null: the client's default data, as Curator's InterProcessMutex uses
 
         private Builder(CuratorFramework client, String path) {
             super(client, path);
+        }
+
+        /**
+         * Gives every node of the lock {@code lockData} instead of the client's default data: what an
+         * {@code InterProcessMutex} subclass that overrides {@code getLockNodeBytes()} gives its nodes (for example the
+         * holder's name, which {@code zklock inspect} shows).
+         *
+         * @param lockData the data; copied, so later changes to the array do not matter
+         * @return this builder
+         * @throws NullPointerException if {@code lockData} is null
+         */
+        public Builder lockData(byte[] lockData) {
+            this.lockData = Objects.requireNonNull(lockData, "lockData").clone();
+            return this;
         }
 
         /**
@@ -167,7 +194,7 @@ public final class ZkReentrantLock extends ThreadOwnedLock {
         }
 
         private ZkReentrantLock build(CohortSettings settings) {
-            LockPath lockPath = new LockPath(client(), path(), LOCK_NAME, driver, null);
+            LockPath lockPath = new LockPath(client(), path(), LOCK_NAME, driver, lockData);
             return new ZkReentrantLock(
                     settings == null ? LockCore.of(lockPath) : LockCore.withCohort(lockPath, settings, false, null));
         }

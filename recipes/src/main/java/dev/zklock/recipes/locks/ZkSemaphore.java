@@ -47,12 +47,14 @@ import org.apache.curator.utils.ZKPaths;
  *
  * <h2>ZooKeeper cost</h2>
  *
- * <p>An uncontended acquire and return costs 6 requests (Curator's: 7): the mutex's create with its listing pipelined
- * (one round trip), the leases' create with their listing pipelined (one round trip), the mutex's delete (not waited
- * for) and, to return, the lease's delete. Waiting for the mutex costs one watch on the node ahead and, when that node
- * goes, no further request if it was the only one ahead; waiting for a lease costs one child watch on the leases, held
- * only by the mutex's holder (no herd), and one listing per change. With 8 clients looping on 3 leases, an acquisition
- * and its return cost 7 requests and 1 watch event (Curator's: 9 and 2). Giving up deletes what was made.
+ * <p>An uncontended acquire and return costs 6 requests (Curator's: 7; {@code SemaphoreRequestCountTest}): the mutex's
+ * create with its listing pipelined (one round trip), the leases' create with their listing pipelined (one round trip;
+ * {@code RequestCountTest}), the mutex's delete (not waited for) and, to return, the lease's delete. Waiting for the
+ * mutex costs one watch on the node ahead and, when that node goes, no further request if it was the only one ahead;
+ * waiting for a lease costs one child watch on the leases, held only by the mutex's holder (no herd), and one listing
+ * per change. With 8 clients looping on 3 leases, an acquisition and its return cost fewer requests and no more watch
+ * events than Curator's ({@code SemaphoreRequestCountTest}; the figures of both are in BENCHMARKS.md). Giving up
+ * deletes what was made.
  *
  * <h2>Failure behaviour</h2>
  *

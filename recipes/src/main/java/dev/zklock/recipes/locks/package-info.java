@@ -9,8 +9,9 @@
  * {@link dev.zklock.recipes.locks.ZkSemaphore} hands out up to a number of leases
  * ({@link dev.zklock.recipes.locks.ZkLease}, Curator's {@code Lease}) on the layout of Curator's
  * {@code InterProcessSemaphoreV2}, and {@link dev.zklock.recipes.locks.ZkExclusiveLock#semaphoreMutex} is a semaphore
- * of one lease on the layout of Curator's {@code InterProcessSemaphoreMutex}. Every lock implements
- * Curator's {@code InterProcessLock} and lays out its nodes as Curator does (protected {@code EPHEMERAL_SEQUENTIAL}
+ * of one lease on the layout of Curator's {@code InterProcessSemaphoreMutex}. Every lock (for a read/write lock, its
+ * read lock and its write lock, as with Curator) implements Curator's {@code InterProcessLock} and lays out its nodes
+ * as Curator does (protected {@code EPHEMERAL_SEQUENTIAL}
  * children named {@code _c_<uuid>-lock-<sequence>}, or {@code __READ__}/{@code __WRIT__} for read/write locks, under
  * container parents), so a zklock lock and its Curator counterpart on the same path exclude each other (for Curator's
  * {@code InterProcessSemaphoreMutex}, a {@code ZkExclusiveLock} made with {@code semaphoreMutex}). Each lock
@@ -27,19 +28,24 @@
  * <p>What a holder can know: each hold has a {@link dev.zklock.recipes.locks.LockState} (HELD, IN_DOUBT while the
  * connection is suspended, LOST once the session ended), heard through
  * {@link dev.zklock.recipes.locks.LockStateListener}s on a lock or on every lock of a client
- * ({@link dev.zklock.recipes.locks.LockStates}), and a fencing token that grows with every exclusive or write
- * acquisition of a path ({@link dev.zklock.recipes.locks.FencingToken}).
+ * ({@link dev.zklock.recipes.locks.LockStates}), and a fencing token that is larger for every later exclusive or
+ * write hold of a path, local passes of a cohort included ({@link dev.zklock.recipes.locks.FencingToken}).
  * {@link dev.zklock.recipes.locks.LockMetrics} takes metrics listeners
  * ({@link dev.zklock.recipes.locks.micrometer.MicrometerLockMetrics} for Micrometer, an optional dependency).
  *
- * <p><b>Null policy.</b> No method of this package accepts {@code null} for any parameter, and no method returns
- * {@code null} but the timed {@code acquire(..., long, TimeUnit)} methods of {@link dev.zklock.recipes.locks.ZkSemaphore},
- * which answer {@code null} when no lease came in time, as Curator's do (their {@code Duration} forms answer an empty
- * {@code Optional}); a {@code null} argument is rejected with a {@link java.lang.NullPointerException} that names the
- * parameter.
+ * <p><b>Null policy.</b> No method of this package accepts {@code null} for a parameter, and a {@code null} argument is
+ * rejected with a {@link java.lang.NullPointerException} that names the parameter; the one exception is the
+ * constructor of {@link dev.zklock.recipes.locks.ZkLockException}, whose lock path, code and cause may be {@code null}
+ * (for a failure with no lock path, no ZooKeeper code or no cause). No method returns {@code null} but these, each where Curator's
+ * counterpart does: {@code getLockPath()} of the per-thread locks when the current thread holds nothing (Curator's
+ * {@code InterProcessMutex.getLockPath()}); the timed {@code acquire(..., long, TimeUnit)} methods of
+ * {@link dev.zklock.recipes.locks.ZkSemaphore} when no lease came in time (their {@code Duration} forms answer an empty
+ * {@code Optional}); and {@link dev.zklock.recipes.locks.ZkLockException#lockPath()} for a failure with no lock path.
  *
- * <p><b>Thread safety.</b> Every type of this package is safe for use by multiple threads. Each lock type states
- * whether ownership is per thread or per instance.
+ * <p><b>Thread safety.</b> Every lock, hold, lease, registry, listener registry, value and driver type of this package
+ * is safe for use by multiple threads, and each lock type states whether ownership is per thread or per instance.
+ * The builders ({@link dev.zklock.recipes.locks.ZkLockBuilder} and its subclasses) are not: confine a builder to one
+ * thread.
  *
  * <p><b>Exceptions.</b> Methods that talk to ZooKeeper throw {@link java.lang.InterruptedException} when interrupted
  * (after deleting whatever they created) and {@link dev.zklock.recipes.locks.ZkLockException} when ZooKeeper refuses a

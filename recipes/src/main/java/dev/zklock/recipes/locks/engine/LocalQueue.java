@@ -20,7 +20,7 @@ public final class LocalQueue {
      *
      * 1. The cohort holds at most one node. A thread that finds no node and no leader leads: it takes a node with the
      *    lock's own entry (the engine's acquisition and admission), the cohort's from then on. A leader that ends with
-     *    no node hands the lead on (CohortLockTest.acquire_leaderGivesUpWhileLocalThreadsWait_...).
+     *    no node hands the lead on (CohortLockTest.acquire_leaderGivesUpWhileLocalThreadsWait_theNextLeadsThemToTheLock).
      * 2. A grant names the node and the pass only: the thread asks Admission before it holds, as every grant does, and
      *    gives the node back (Release) if its deadline passes while the connection is down, or waits again (GrantLost)
      *    if the node is lost (AdmissionTest).
@@ -36,7 +36,7 @@ public final class LocalQueue {
      *    node), a listing lacks it or finds the lock path gone, the tracker says LOST, or Admission finds a grant LOST.
      *    The node is dropped at once (its holds are LOST: what the cohort learned itself it tells the tracker), and the
      *    waiters lead to a new node. The node's own watch keeps this true while the bounds run and no child watch is
-     *    kept (AdmissionTest.strangerDeletesTheCohortsNode_...).
+     *    kept (AdmissionTest.strangerDeletesTheCohortsNode_theLocalWaiterNeverHoldsBesideTheSessionThatGotIt).
      * 6. Caching: the last release keeps the node for keepIdle while no conflicting node is known; an acquire then takes
      *    it with no request (and asks Admission). An exclusive idle node goes on any change of the children, with no
      *    listing first: the arriving waiter gets in one delete after our event.

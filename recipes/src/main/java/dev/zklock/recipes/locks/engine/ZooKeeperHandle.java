@@ -21,7 +21,7 @@ import org.apache.zookeeper.data.Stat;
  * that session, or fails if the session has ended. Asynchronous requests are answered by a future {@link Reply}, and
  * synchronous ones ({@code ...Now}) serve the steps where the caller waits anyway. ZooKeeper's client hands an
  * asynchronous reply to its event thread before a waiting thread sees it, but wakes the thread that waits for a
- * synchronous reply itself: on the acquire path that hop was measured at 7% of an uncontended acquire. A synchronous
+ * synchronous reply itself, which saves the acquire path one thread hop. A synchronous
  * request waits for its reply or for the client to declare the connection lost, within {@link #requestTimeoutNanos()}.
  *
  * <p>The engine sends its hot-path requests here, on the raw ZooKeeper handle, rather than through Curator's

@@ -14,8 +14,8 @@ import java.util.function.Function;
 
 /**
  * Lock metrics for Micrometer: the one zklock class that needs {@code micrometer-core} on the class path (an optional
- * dependency; nothing else loads it). Register it with {@link LockMetrics#addListener}. It lives in a package of its own so that nothing in
- * {@code dev.zklock.recipes.locks} refers to Micrometer.
+ * dependency; nothing else loads it). Register it with {@link LockMetrics#addListener}. It lives in a package of its own
+ * so that nothing in {@code dev.zklock.recipes.locks} refers to Micrometer.
  *
  * <ul>
  *   <li>{@code zklock.lock.wait} (timer, tags {@code lock} and {@code outcome} = acquired or timeout): time to acquire;
@@ -25,8 +25,8 @@ import java.util.function.Function;
  * </ul>
  *
  * <p>Tags stay bounded: the {@code lock} tag is what the given function makes of the lock path (by default the path),
- * and after 100 distinct values every new one is reported as {@code "_other"}, so per-entity locks (a
- * {@link ZkLockRegistry}'s) cannot flood the registry. Thread-safe; costs no ZooKeeper call.
+ * and after 100 distinct values every new one is reported as {@code "_other"} ({@code LockMetricsTest}), so
+ * per-entity locks (a {@link ZkLockRegistry}'s) cannot flood the registry. Thread-safe; costs no ZooKeeper call.
  *
  * @since 0.1.0
  */
