@@ -1,5 +1,6 @@
 package dev.zklock.recipes.locks.engine;
 
+import kotlin.Unit;
 import org.jetbrains.lincheck.datastructures.IntGen;
 import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.Operation;
@@ -27,6 +28,10 @@ import org.junit.jupiter.api.Test;
  * <p>The machine ({@link LocalQueue}) is checked step by step like the runner, not as one atomic step: without the
  * runner's lock around it (a break tried by hand), Lincheck finds two threads in it at once within seconds. The
  * client's context, Curator and logging are left out of the model ({@link CohortWorld#AROUND_THE_COHORT}).
+ *
+ * <p>One scenario is given by hand, the one that found a bug: a notifier posts while a monitoring read
+ * ({@link Cohort#isActive()}, a registry's sweep) holds the cohort's lock; the notifier's {@code tryLock} fails and it
+ * leaves the event to the lock's holder, which must look at the inbox again after it lets go.
  *
  * <p>Deadlines are forever here: Lincheck's model checker gives {@link System#nanoTime()} a fixed value.
  */
@@ -62,6 +67,12 @@ public final class CohortModelTest {
         world.revokeCurrentNode();
     }
 
+    /** A revocation request for a node the cohort no longer holds, as a late watch event on ZooKeeper's thread. */
+    @Operation
+    public void lateNews() {
+        world.lateNews();
+    }
+
     /** A monitoring read, as a registry's sweep makes on the client's timer thread. */
     @Operation
     public void monitor() {
@@ -84,6 +95,14 @@ public final class CohortModelTest {
                 .invocationsPerIteration(80)
                 .addGuarantee(CohortWorld.AROUND_THE_COHORT)
                 .addGuarantee(CohortWorld.THE_WORLD_IS_ATOMIC)
+                .addCustomScenario(scenario -> {
+                    scenario.parallel(parallel -> {
+                        parallel.thread(thread -> CohortWorld.thread(thread, CohortModelTest.class, "lateNews"));
+                        parallel.thread(thread -> CohortWorld.thread(thread, CohortModelTest.class, "monitor"));
+                        return Unit.INSTANCE;
+                    });
+                    return Unit.INSTANCE;
+                })
                 .check(CohortModelTest.class);
     }
 }

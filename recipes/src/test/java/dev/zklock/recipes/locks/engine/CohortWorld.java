@@ -10,9 +10,11 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import kotlin.Unit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
+import org.jetbrains.kotlinx.lincheck.Actor;
 import org.jetbrains.lincheck.datastructures.ManagedStrategyGuarantee;
 import org.jetbrains.lincheck.datastructures.ManagedStrategyGuaranteeKt;
 
@@ -66,6 +68,18 @@ final class CohortWorld {
                     CohortWorld.class.getName())
             .methods("enter", "exit", "take", "admit", "ended", "fate")
             .treatAsAtomic();
+
+    /** Adds to a thread of a custom Lincheck scenario the calls of {@code test}'s operations, in order, no arguments. */
+    static Unit thread(List<Actor> thread, Class<?> test, String... operations) {
+        for (String operation : operations) {
+            try {
+                thread.add(new Actor(test.getMethod(operation), List.of()));
+            } catch (NoSuchMethodException e) {
+                throw new AssertionError(e);
+            }
+        }
+        return Unit.INSTANCE;
+    }
 
     /** What a thread's next admission (or, if it leads, its entry) says; then it is {@link Fate#ADMIT} again. */
     enum Fate {
@@ -140,6 +154,14 @@ final class CohortWorld {
         if (node != null) {
             cohort.revocationRequested(node);
         }
+    }
+
+    /**
+     * Tells the cohort news of a node it does not hold (a watch event that comes after the cohort let its node go): the
+     * machine ignores it, but it passes through the inbox like any other.
+     */
+    void lateNews() {
+        cohort.revocationRequested(new LockNode(path, "_c_m-lock-0000000000", 1, 7));
     }
 
     private void lose(LockNode node) {
