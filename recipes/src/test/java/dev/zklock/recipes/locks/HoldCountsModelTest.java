@@ -68,8 +68,8 @@ public final class HoldCountsModelTest {
                 .actorsAfter(0)
                 .threads(3)
                 .actorsPerThread(3)
-                .iterations(6)
-                .invocationsPerIteration(200)
+                .iterations(5)
+                .invocationsPerIteration(150)
                 .addCustomScenario(scenario -> {
                     scenario.parallel(parallel -> {
                         parallel.thread(thread -> actors(thread, "enter", 0, "release", 0, "isEmpty"));

@@ -91,8 +91,8 @@ public final class CohortModelTest {
                 .actorsAfter(0)
                 .threads(3)
                 .actorsPerThread(2)
-                .iterations(6)
-                .invocationsPerIteration(80)
+                .iterations(5)
+                .invocationsPerIteration(60)
                 .addGuarantee(CohortWorld.AROUND_THE_COHORT)
                 .addGuarantee(CohortWorld.THE_WORLD_IS_ATOMIC)
                 .addCustomScenario(scenario -> {
