@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -205,6 +206,69 @@ final class ZkReadWriteLockTest {
 
             assertThat(readToken).isEqualTo(writeToken);
             assertThat(written.get()).isGreaterThan(readToken);
+        }
+    }
+
+    /**
+     * A writer behind a reader that waited for a writer who downgraded.
+     *
+     * <ul>
+     *   <li>actors: the downgrader (this thread, its own client); a reader and a writer of another client, in this
+     *       process (a waiter learns of a release from the front from any client of its process);
+     *   <li>interleaving: the downgrader holds its write lock; the reader queues behind it, watching the write node; the
+     *       writer queues behind the reader, watching it (a reader: no listing when it goes); the downgrader takes its
+     *       read lock, a node that carries the write node's sequence and so ranks ahead of the reader, and releases its
+     *       write lock; the reader holds, then releases;
+     *   <li>acceptable: the writer waits for the downgrader's read node, and holds once it goes;
+     *   <li>forbidden: the writer holds while the downgrader holds its read lock (the reader's release counted as one
+     *       from the front, on the reader's listing from before the downgrade).
+     * </ul>
+     */
+    @Test
+    void writeLock_behindAReaderThatWaitedForADowngrader_waitsForTheDowngradersReadLock() throws Exception {
+        ZkReadWriteLock downgrader = newLock();
+        CuratorFramework other = zk.newClient();
+        ZkReadWriteLock readerLock = new ZkReadWriteLock(other, zk.path("rw"));
+        ZkReadWriteLock writerLock = new ZkReadWriteLock(other, zk.path("rw"));
+        List<String> writerWatched = new CopyOnWriteArrayList<>();
+        writerLock.writeLock().setHooks(new QueueHooks() {
+            @Override
+            public void watchSet(String lockPath, String ourNode, String watchedNode) {
+                writerWatched.add(watchedNode);
+            }
+        });
+        downgrader.writeLock().acquire();
+        try (LockActor reader = LockActor.start("reader");
+                LockActor writer = LockActor.start("writer")) {
+            CompletableFuture<Boolean> read =
+                    reader.submit(() -> readerLock.readLock().acquire(30, TimeUnit.SECONDS));
+            await().until(() -> downgrader.participantNodes().size() == 2);
+            CompletableFuture<Boolean> written =
+                    writer.submit(() -> writerLock.writeLock().acquire(30, TimeUnit.SECONDS));
+            await().until(() -> writerWatched.size() == 1);
+
+            assertThat(downgrader.readLock().acquire(Duration.ZERO)).isTrue();
+            String downgradersReadNode =
+                    downgrader.readLock().participantNodes().get(0);
+            downgrader.writeLock().release();
+            assertThat(read.get()).isTrue();
+            reader.submit(() -> {
+                        readerLock.readLock().release();
+                        return null;
+                    })
+                    .join();
+            await().until(() -> written.isDone() || writerWatched.size() == 2);
+
+            assertThat(written)
+                    .as("the writer holds beside %s", downgradersReadNode)
+                    .isNotDone();
+            assertThat(downgradersReadNode).endsWith(writerWatched.get(1));
+            downgrader.readLock().release();
+            assertThat(written.get()).isTrue();
+            writer.execute(() -> {
+                writerLock.writeLock().release();
+                return null;
+            });
         }
     }
 

@@ -36,7 +36,10 @@ public final class Acquisition extends StepMachine {
      *    AcquisitionTest); likewise if it held from the front in this process, for the view without everything up
      *    to it; a driver that asked to list again (a Curator downgrade may put a node ahead of ours:
      *    ReadWriteInteropTest) lists; otherwise one listing, because a node ahead may have given up rather than
-     *    released. Earlier nodes are never checked one by one.
+     *    released. Earlier nodes are never checked one by one. A grant without a watched writer never counts as from
+     *    the front: the writer may have downgraded after our listing, with a read node ranked before ours, and a
+     *    writer of this process waiting behind us would take our release from the front as leave to skip that read
+     *    node (AcquisitionTest, LockDriverQueueModelTest).
      * 4. Several queues are waited on one after another in their (sorted) order: holding is monotone, so a queue that
      *    held stays held, and the verdicts read at entry stay usable for the later queues.
      * 5. A listing without our node, or on another session, means our place is lost: our nodes are deleted and we
@@ -282,14 +285,17 @@ public final class Acquisition extends StepMachine {
         }
         LockQueueView without = without(view, watched);
         LockQueueView afterFront = withoutUpTo(view, watched);
+        // A watched writer that holds may downgrade after this listing: its read node carries the writer's sequence
+        // and ranks before ours, unseen here. A grant without the writer holds (readers share), but not from the front.
+        boolean mayBeFront = !NodeNames.isWriter(watched);
         return new Verdict(
                 false,
                 false,
                 watched,
                 lockPath.decide(without).holdsLock(),
-                without.ourIndex() == 0,
+                mayBeFront && without.ourIndex() == 0,
                 lockPath.decide(afterFront).holdsLock(),
-                afterFront.ourIndex() == 0);
+                mayBeFront && afterFront.ourIndex() == 0);
     }
 
     /** Returns {@code view} with {@code node}, a child ranked before ours, taken out. */

@@ -279,7 +279,10 @@ public final class Cohort implements LockPath.NodeEvents {
         }
     }
 
-    /** Reads the machine's state for monitoring, after the events in the inbox. */
+    /**
+     * Reads the machine's state for monitoring, after the events in the inbox; then drains what was posted while it
+     * held the lock, as every holder of the lock must (CohortModelTest).
+     */
     private <T> T read(Supplier<T> look) {
         List<LocalCommand> out = new ArrayList<>(4);
         T seen;
@@ -291,6 +294,7 @@ public final class Cohort implements LockPath.NodeEvents {
             lock.unlock();
         }
         execute(out, false);
+        drainLater();
         return seen;
     }
 

@@ -97,6 +97,26 @@ final class AcquisitionTest {
         assertThat(acquisition.on(new Event.Woken(NodeWatcher.Wake.DELETED))).isEqualTo(new Command.ListQueue(0));
     }
 
+    /**
+     * A reader that waited only for a writer holds once the writer goes, but not from the front: the writer may have
+     * downgraded after our listing, with a read node that carries its sequence and ranks before ours. Counted from the
+     * front, our release would let a writer of this process behind us skip that read node and hold beside it
+     * (LockDriverQueueModelTest).
+     */
+    @Test
+    void woken_whenAReaderWaitedOnlyForAWriter_isGrantedButNotFromTheFront() {
+        LockPath reads = new LockPath(client, "/locks/rw", NodeNames.READ_LOCK_NAME, LockDriver.read(), null);
+        Acquisition acquisition = new Acquisition(List.of(reads), null);
+        LockNode ours = enter(acquisition, reads, 5);
+        assertThat(acquisition.on(listed("_c_x-__WRIT__0000000004", ours.name())))
+                .isEqualTo(new Command.Watch(0, "_c_x-__WRIT__0000000004"));
+        acquisition.on(new Event.WatchSet());
+
+        Command command = acquisition.on(new Event.Woken(NodeWatcher.Wake.DELETED_FROM_FRONT));
+
+        assertThat(command).isEqualTo(new Command.Granted(List.of(ours), List.of(false)));
+    }
+
     @Test
     void woken_whenTheDataChanged_watchesTheSameNodeAgain_andWhenTheSessionEnded_lists() {
         Acquisition acquisition = new Acquisition(List.of(exclusive), null);
@@ -384,8 +404,12 @@ final class AcquisitionTest {
     }
 
     private LockNode enter(Acquisition acquisition, int sequence) {
+        return enter(acquisition, exclusive, sequence);
+    }
+
+    private LockNode enter(Acquisition acquisition, LockPath queue, int sequence) {
         Command.Create create = (Command.Create) acquisition.start();
-        LockNode ours = node(exclusive, create.prefix() + String.format("%010d", sequence));
+        LockNode ours = node(queue, create.prefix() + String.format("%010d", sequence));
         assertThat(acquisition.on(new Event.Created(SESSION, List.of(ours)))).isEqualTo(new Command.Await());
         return ours;
     }
