@@ -241,6 +241,11 @@ final class SimAcquisition {
             feed(new Event.Deleted());
         } else if (command instanceof Command.Granted granted) {
             stopWatching();
+            for (int i = 0; i < granted.nodes().size(); i++) {
+                if (granted.front().get(i)) {
+                    granted.nodes().get(i).grantedAtFront(); // as QueueRequests marks it
+                }
+            }
             if (admits) {
                 admit(granted.nodes());
             } else {
@@ -394,7 +399,11 @@ final class SimAcquisition {
             if (watch == watcher) {
                 clearWatch();
                 feed(new Event.Woken(
-                        type == EventType.NodeDeleted ? NodeWatcher.Wake.DELETED : NodeWatcher.Wake.CHANGED));
+                        type != EventType.NodeDeleted
+                                ? NodeWatcher.Wake.CHANGED
+                                : world.releasedFromFront.contains(command.name())
+                                        ? NodeWatcher.Wake.DELETED_FROM_FRONT
+                                        : NodeWatcher.Wake.DELETED));
             }
         });
         client.send(label + " watches " + command.name(), server -> server.data(node, registered), result -> {
@@ -414,7 +423,7 @@ final class SimAcquisition {
                 });
                 feed(new Event.WatchSet());
             } else if (result.code() == Code.NONODE) {
-                feed(new Event.WatchedGone(false));
+                feed(new Event.WatchedGone(world.releasedFromFront.contains(command.name())));
             } else {
                 feed(new Event.Failed(result.code()));
             }

@@ -271,6 +271,7 @@ final class SimCohort {
             world.server.removeWatch(path.path(), stop.watcher(), true);
         } else if (command instanceof LocalCommand.End end) {
             client.untrack(end.node());
+            world.releasing(List.of(end.node()));
             SimDeletes.deleteLater(world, client, List.of(end.node()));
         } else if (command instanceof LocalCommand.KeepIdle keep) {
             Object timer = new Object();

@@ -114,6 +114,7 @@ final class SimSemaphore {
 
     /** The mutex goes after the lease step's deletes, on the same session (the engine's {@code LockPath.endLater}). */
     private void letMutexGo(LockNode mutexNode) {
+        world.releasing(List.of(mutexNode));
         SimDeletes.deleteLater(world, client, List.of(mutexNode));
     }
 

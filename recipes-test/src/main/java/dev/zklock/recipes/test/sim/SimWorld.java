@@ -1,10 +1,14 @@
 package dev.zklock.recipes.test.sim;
 
+import dev.zklock.recipes.locks.engine.LockNode;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -26,6 +30,9 @@ final class SimWorld {
     final SimServer server = new SimServer();
     final long sessionTimeoutMicros;
     final long requestTimeoutMicros;
+    /** The nodes released after they held from the front, as the engine's FrontNodes of this process know them. */
+    final Set<String> releasedFromFront = new HashSet<>();
+
     private final PriorityQueue<Task> queue =
             new PriorityQueue<>((a, b) -> a.at != b.at ? Long.compare(a.at, b.at) : Long.compare(a.order, b.order));
 
@@ -40,6 +47,18 @@ final class SimWorld {
         this.random = new SplittableRandom(seed);
         this.sessionTimeoutMicros = sessionTimeoutMicros;
         this.requestTimeoutMicros = sessionTimeoutMicros * 2 / 3;
+    }
+
+    /**
+     * A node is about to be deleted by its owner: if it held from the front, waiters of this process learn so (the
+     * engine's {@code LockPath} tells {@code FrontNodes} before the delete). Every simulated client is of one process.
+     */
+    void releasing(List<LockNode> nodes) {
+        for (LockNode node : nodes) {
+            if (node.isGrantedAtFront()) {
+                releasedFromFront.add(node.name());
+            }
+        }
     }
 
     long now() {

@@ -369,6 +369,7 @@ public final class Simulation {
                 Runnable releaseWrite = () -> {
                     checker.released(writeHeld);
                     client.untrack(write);
+                    world.releasing(List.of(write));
                     SimDeletes.deleteLater(world, client, List.of(write));
                 };
                 world.after(world.delay(0, 300), name + " downgrades", () -> {
@@ -421,6 +422,7 @@ public final class Simulation {
                     for (LockNode node : nodes) {
                         client.untrack(node);
                     }
+                    world.releasing(nodes);
                     SimDeletes.deleteLater(world, client, nodes);
                     pause();
                 });
