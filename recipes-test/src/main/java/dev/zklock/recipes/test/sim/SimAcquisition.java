@@ -182,7 +182,7 @@ final class SimAcquisition {
         feed(machine, event);
     }
 
-    /** Tells {@code target} an event; a machine replaced since (entered again after a lost grant) hears nothing more. */
+    /** Tells {@code target} an event; a machine replaced since (entered again after a lost grant) hears no more. */
     private void feed(SimMachine target, Event event) {
         if (target != machine) {
             return;

@@ -23,7 +23,7 @@ record SimMachine(
         Function<RuntimeException, Command> abandons,
         BooleanSupplier over,
         BooleanSupplier entering) {
-    /** A new acquisition of {@code queues}; {@code beside}: the write node a downgrade's read node ranks with, or null. */
+    /** A new acquisition of {@code queues}; {@code beside}: the write node that a downgrade ranks with, or null. */
     static SimMachine queue(List<LockPath> queues, LockNode beside) {
         Acquisition acquisition = new Acquisition(
                 queues,

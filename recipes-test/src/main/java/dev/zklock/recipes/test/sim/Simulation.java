@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
@@ -19,8 +20,9 @@ import org.apache.curator.retry.RetryOneTime;
  * A deterministic simulation of zklock's lock protocols: simulated clients of one simulated ZooKeeper, simulated
  * threads that acquire, hold and release locks of every kind through the engine's own state machines (the queue
  * machine, multi-locks among them, the local queue of a cohort, the lease machine of a semaphore), and faults, all
- * chosen by one seed, with the invariants checked at every step ({@link SimChecker}). A seed replays exactly; a failing plan can be shrunk to the smallest one that still fails. Runs
- * on the calling thread, with no ZooKeeper and no threads of its own; stateless.
+ * chosen by one seed, with the invariants checked at every step ({@link SimChecker}). A seed replays exactly; a
+ * failing plan can be shrunk to the smallest one that still fails. Runs on the calling thread, with no ZooKeeper and
+ * no threads of its own; stateless.
  *
  * <pre>{@code
  * SimReport report = Simulation.run(seed, SimSettings.defaults());
@@ -280,25 +282,15 @@ public final class Simulation {
 
             private void plain(List<LockPath> queues, SimChecker.Mode mode, long deadline, boolean interrupts) {
                 SimAcquisition acquisition =
-                        new SimAcquisition(world, client, queues, null, deadline, name, new SimAcquisition.Outcome() {
-                            @Override
-                            public void granted(List<LockNode> nodes) {
-                                if (mode == SimChecker.Mode.WRITE && world.random.nextInt(3) == 0) {
-                                    holdAndDowngrade(nodes.get(0), deadline);
-                                } else {
-                                    holdAndRelease(nodes, mode, deadline, "its own node");
-                                }
+                        new SimAcquisition(world, client, queues, null, deadline, name, outcome(deadline, nodes -> {
+                            if (mode == SimChecker.Mode.WRITE && world.random.nextInt(3) == 0) {
+                                holdAndDowngrade(nodes.get(0), deadline);
+                            } else {
+                                holdAndRelease(nodes, mode, deadline, "its own node");
                             }
-
-                            @Override
-                            public void ended(String why) {
-                                endedWithout(deadline, why);
-                            }
-                        });
+                        }));
                 acquisition.start();
-                if (interrupts) {
-                    world.after(world.delay(0, 2_000), name + " is interrupted", acquisition::abandon);
-                }
+                interruptLater(interrupts, acquisition::abandon);
             }
 
             private void semaphore(long deadline, boolean interrupts) {
@@ -312,21 +304,11 @@ public final class Simulation {
                         count,
                         deadline,
                         name,
-                        new SimAcquisition.Outcome() {
-                            @Override
-                            public void granted(List<LockNode> nodes) {
-                                holdAndRelease(nodes, SimChecker.Mode.LEASE, deadline, "its leases");
-                            }
-
-                            @Override
-                            public void ended(String why) {
-                                endedWithout(deadline, why);
-                            }
-                        });
+                        outcome(
+                                deadline,
+                                nodes -> holdAndRelease(nodes, SimChecker.Mode.LEASE, deadline, "its leases")));
                 semaphore.start();
-                if (interrupts) {
-                    world.after(world.delay(0, 2_000), name + " is interrupted", semaphore::abandon);
-                }
+                interruptLater(interrupts, semaphore::abandon);
             }
 
             private void local(long deadline, boolean interrupts) {
@@ -353,14 +335,12 @@ public final class Simulation {
                         endedWithout(deadline, why);
                     }
                 });
-                if (interrupts) {
-                    world.after(world.delay(0, 2_000), name + " is interrupted", () -> cohort.interrupt(name));
-                }
+                interruptLater(interrupts, () -> cohort.interrupt(name));
             }
 
             /**
              * The write lock came back: holds it a while, then takes the read lock beside it (a downgrade: a plain read
-             * node that ranks with the write node), lets the write node go, holds the read lock a while, and lets it go.
+             * node that ranks with the write node), lets the write node go, holds the read lock a while, lets it go.
              */
             private void holdAndDowngrade(LockNode write, long deadline) {
                 checker.ended(name, deadline);
@@ -426,6 +406,28 @@ public final class Simulation {
                     SimDeletes.deleteLater(world, client, nodes);
                     pause();
                 });
+            }
+
+            /** How a plain acquire, a multi-lock's or a semaphore's ends: {@code granted}, or without the lock. */
+            private SimAcquisition.Outcome outcome(long deadline, Consumer<List<LockNode>> granted) {
+                return new SimAcquisition.Outcome() {
+                    @Override
+                    public void granted(List<LockNode> nodes) {
+                        granted.accept(nodes);
+                    }
+
+                    @Override
+                    public void ended(String why) {
+                        endedWithout(deadline, why);
+                    }
+                };
+            }
+
+            /** If the plan says so, interrupts the acquire under way at a time the seed chooses. */
+            private void interruptLater(boolean interrupts, Runnable interrupt) {
+                if (interrupts) {
+                    world.after(world.delay(0, 2_000), name + " is interrupted", interrupt);
+                }
             }
 
             /** The acquire came back without the lock. */

@@ -47,9 +47,9 @@ public final class ConnectionTracker implements ConnectionStateListener {
 
     /**
      * Starts tracking a node that was just granted: HELD, or IN_DOUBT if the connection is down now, or LOST if the
-     * client has closed or is connected on another session than the node's. The state is read under the same monitor as the holds each notification moves, so that no
-     * notification can miss the node: one that read the holds before it was linked ran before the connection state read
-     * here.
+     * client has closed or is connected on another session than the node's. The state is read under the same monitor
+     * as the holds each notification moves, so that no notification can miss the node: one that read the holds before
+     * it was linked ran before the connection state read here. No ZooKeeper request.
      */
     public void track(LockNode node) {
         CuratorFramework current = client.get();

@@ -6,7 +6,8 @@ import dev.zklock.recipes.locks.LockState;
 /**
  * One hold of a lock: the node it stands on, and how many holds of that node came before it (the local passes of a
  * cohort; zero for a node of its own). Its fencing token is made of the two ({@link FencingToken}), but for a
- * downgrade's read hold, which carries its write hold's ({@link #beside}); its state is the node's, for every hold of the node stands or falls with it. Immutable; safe for use by multiple threads.
+ * downgrade's read hold, which carries its write hold's ({@link #beside}); its state is the node's, for every hold of
+ * the node stands or falls with it. Immutable; safe for use by multiple threads.
  */
 public final class Hold {
     private final LockNode node;
@@ -34,7 +35,7 @@ public final class Hold {
      * the simulator: SimulationTest, ZkReadWriteLockTest).
      */
     public static Hold beside(LockNode readNode, Hold write) {
-        return new Hold(readNode, 0, write.ranksWith != null ? write.ranksWith : write);
+        return new Hold(readNode, 0, write);
     }
 
     /** The node the hold stands on. */
