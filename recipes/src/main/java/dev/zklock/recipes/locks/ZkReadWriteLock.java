@@ -7,6 +7,7 @@ import dev.zklock.recipes.locks.engine.Hold;
 import dev.zklock.recipes.locks.engine.LockCore;
 import dev.zklock.recipes.locks.engine.LockPath;
 import dev.zklock.recipes.locks.engine.NodeNames;
+import dev.zklock.recipes.locks.engine.ReadWriteEntry;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -256,11 +257,16 @@ public final class ZkReadWriteLock {
             super(core);
         }
 
-        /** A thread that holds the write lock downgrades: its read node stands beside its write node and holds at once. */
+        /**
+         * A thread that holds the write lock downgrades: its read node stands beside its write node and holds at once
+         * ({@link ReadWriteEntry}).
+         */
         @Override
         Optional<Hold> enter(Deadline deadline) throws InterruptedException {
             Hold write = writeLock.holds.heldByCurrentThread();
-            return write != null ? core.acquireAlongside(write, deadline) : core.acquire(deadline);
+            return ReadWriteEntry.ofRead(write != null) == ReadWriteEntry.BESIDE
+                    ? core.acquireAlongside(write, deadline)
+                    : core.acquire(deadline);
         }
 
         /**
@@ -337,11 +343,14 @@ public final class ZkReadWriteLock {
             super(core);
         }
 
-        /** Refuses an upgrade at once, in every mode: a reader that queued for the write lock would wait for itself. */
+        /**
+         * Refuses an upgrade at once, in every mode: a reader that queued for the write lock would wait for itself
+         * ({@link ReadWriteEntry}).
+         */
         @Override
         Optional<Hold> enter(Deadline deadline) throws InterruptedException {
             Checks.requireState(
-                    readLock.holds.heldByCurrentThread() == null,
+                    ReadWriteEntry.ofWrite(readLock.holds.heldByCurrentThread() != null) != ReadWriteEntry.REFUSE,
                     "thread '%s' holds the read lock of '%s' and asks for its write lock: an upgrade would wait"
                             + " forever; release the read lock first",
                     Thread.currentThread().getName(),

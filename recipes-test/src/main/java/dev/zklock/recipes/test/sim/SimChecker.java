@@ -18,7 +18,8 @@ import java.util.function.Predicate;
  *   <li>admission: a hold is granted only while its client is started and connected and its node HELD, and never on a
  *       node its cohort has learned is gone;
  *   <li>no two live holds of one path conflict (a reader only with readers; a thread's own read beside its write, a
- *       downgrade, conflicts with nothing of its own); a hold is live while its node stands at the
+ *       downgrade, conflicts with nothing; its own write while its read stands, an upgrade, does); a hold is live while
+ *       its node stands at the
  *       server (a hold whose node went with its session, or was deleted by a stranger, is lost, not an overlap);
  *   <li>fencing: a live exclusive or write hold's token is larger than every token of its path before it, a live read
  *       hold's not below any exclusive or write one;
@@ -111,7 +112,7 @@ final class SimChecker {
         Held held = new Held(owner, path, mode, node, hold.token());
         if (stands(node)) {
             for (Held other : holds.getOrDefault(path, List.of())) {
-                if (stands(other.node) && !mode.sharesWith(other.mode) && !other.owner.equals(owner)) {
+                if (stands(other.node) && !mode.sharesWith(other.mode) && !isDowngrade(owner, mode, other)) {
                     violation(
                             "overlap on %s: %s (%s %s) granted while %s (%s %s) holds",
                             path, owner, mode, node.name(), other.owner, other.mode, other.node.name());
@@ -188,6 +189,11 @@ final class SimChecker {
         if (violations.size() < 20) {
             violations.add(text);
         }
+    }
+
+    /** A thread's read hold granted while its own write hold stands: a downgrade, which conflicts with nothing. */
+    private static boolean isDowngrade(String owner, Mode mode, Held other) {
+        return other.owner.equals(owner) && mode == Mode.READ && other.mode == Mode.WRITE;
     }
 
     private boolean stands(LockNode node) {

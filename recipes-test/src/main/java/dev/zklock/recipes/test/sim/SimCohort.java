@@ -147,6 +147,11 @@ final class SimCohort {
         run(new LocalEvent.Release(hold.node(), nanos()));
     }
 
+    /** A holder of {@code node} took ({@code +1}) or ended ({@code -1}) a read node beside it, as LockCore tells. */
+    void beside(LockNode node, int delta) {
+        run(new LocalEvent.Beside(node, delta));
+    }
+
     /** A look at a waiter's status, as its thread does when it wakes: grant, lead, or wait on. */
     private void look(Waiting wait) {
         if (wait.done || wait.acting) {

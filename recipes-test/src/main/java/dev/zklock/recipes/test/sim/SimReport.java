@@ -1,6 +1,7 @@
 package dev.zklock.recipes.test.sim;
 
 import java.util.List;
+import java.util.Map;
 
 /**
  * What one simulation found: its plan, the invariants it saw broken (none for a clean run), the last events before the
@@ -12,8 +13,17 @@ import java.util.List;
  * @param steps the events run
  * @param acquires the acquires made
  * @param grants the holds granted
+ * @param tallies how often the run took each of the paths that only some seeds reach (an upgrade refused, a downgrade
+ *     beside a cohort's write node, ...), by name
  */
-public record SimReport(SimPlan plan, List<String> violations, String trace, long steps, long acquires, long grants) {
+public record SimReport(
+        SimPlan plan,
+        List<String> violations,
+        String trace,
+        long steps,
+        long acquires,
+        long grants,
+        Map<String, Long> tallies) {
     /** Tells whether no invariant was broken. */
     public boolean isClean() {
         return violations.isEmpty();

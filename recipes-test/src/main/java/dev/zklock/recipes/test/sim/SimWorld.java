@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -39,6 +40,7 @@ final class SimWorld {
     private record Line(long at, String what) {}
 
     private final Deque<Line> trace = new ArrayDeque<>();
+    private final Map<String, Long> tallies = new TreeMap<>();
     private long now;
     private long order;
     private long steps;
@@ -99,6 +101,15 @@ final class SimWorld {
 
     boolean isIdle() {
         return queue.isEmpty();
+    }
+
+    /** Counts one more of the paths a run took that a seed may or may not reach ({@link SimReport#tallies}). */
+    void tally(String what) {
+        tallies.merge(what, 1L, Long::sum);
+    }
+
+    Map<String, Long> tallies() {
+        return Map.copyOf(tallies);
     }
 
     /** Records a line of the trace. */

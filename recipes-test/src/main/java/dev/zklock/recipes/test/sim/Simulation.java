@@ -2,16 +2,12 @@ package dev.zklock.recipes.test.sim;
 
 import dev.zklock.recipes.locks.LockDriver;
 import dev.zklock.recipes.locks.engine.CohortSettings;
-import dev.zklock.recipes.locks.engine.Hold;
-import dev.zklock.recipes.locks.engine.LockNode;
 import dev.zklock.recipes.locks.engine.LockPath;
 import dev.zklock.recipes.locks.engine.RevocationWatch;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Consumer;
-import java.util.function.Function;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
@@ -47,6 +43,11 @@ public final class Simulation {
     private static final CuratorFramework NAMES = CuratorFrameworkFactory.newClient("127.0.0.1:1", new RetryOneTime(1));
 
     private Simulation() {}
+
+    /** A lock path of the simulation, named through a client that sends nothing. */
+    static LockPath path(String path, String lockName, LockDriver driver) {
+        return new LockPath(NAMES, path, lockName, driver, null);
+    }
 
     /** Runs the plan {@code seed} chooses. */
     public static SimReport run(long seed, SimSettings settings) {
@@ -84,7 +85,7 @@ public final class Simulation {
         private final int maxLeases;
         private final SimChecker checker;
         private final List<SimClient> clients = new ArrayList<>();
-        private final List<Actor> actors = new ArrayList<>();
+        private final List<SimActor> actors = new ArrayList<>();
         private final Map<String, SimCohort> cohorts = new HashMap<>();
 
         Run(SimPlan plan, SimSettings settings) {
@@ -104,7 +105,14 @@ public final class Simulation {
             }
             for (int i = 0; i < plan.threads().size(); i++) {
                 SimPlan.Thread thread = plan.threads().get(i);
-                Actor actor = new Actor("t" + i + "/" + thread.kind().name().toLowerCase(), thread);
+                SimActor actor = new SimActor(
+                        "t" + i + "/" + thread.kind().name().toLowerCase(),
+                        thread,
+                        clients.get(thread.client()),
+                        world,
+                        checker,
+                        maxLeases,
+                        this::cohort);
                 actors.add(actor);
                 world.after(world.delay(0, 500), actor.name + " starts", actor::next);
             }
@@ -115,7 +123,7 @@ public final class Simulation {
             while (world.step(horizon) && !allDone()) {
                 // run
             }
-            for (Actor actor : actors) {
+            for (SimActor actor : actors) {
                 if (!actor.done) {
                     checker.violation("%s never came back (acquiring %s)", actor.name, actor.acquiring);
                 }
@@ -135,11 +143,12 @@ public final class Simulation {
                     world.trace(),
                     world.steps(),
                     checker.acquires(),
-                    checker.granted());
+                    checker.granted(),
+                    world.tallies());
         }
 
         private boolean allDone() {
-            for (Actor actor : actors) {
+            for (SimActor actor : actors) {
                 if (!actor.done) {
                     return false;
                 }
@@ -219,228 +228,6 @@ public final class Simulation {
                         key);
                 default -> throw new AssertionError("not a cohort kind: " + kind);
             });
-        }
-
-        private static LockPath path(String path, String lockName, LockDriver driver) {
-            return new LockPath(NAMES, path, lockName, driver, null);
-        }
-
-        /** One simulated thread: acquires, holds and releases its lock as many times as its plan says. */
-        private final class Actor {
-            final String name;
-            final SimPlan.Thread thread;
-            final SimClient client;
-            int left;
-            boolean done;
-            String acquiring;
-
-            Actor(String name, SimPlan.Thread thread) {
-                this.name = name;
-                this.thread = thread;
-                this.client = clients.get(thread.client());
-                this.left = thread.acquires();
-            }
-
-            void next() {
-                if (left == 0 || client.isClosed()) {
-                    done = true;
-                    return;
-                }
-                left--;
-                long deadline =
-                        world.random.nextInt(4) == 0 ? SimAcquisition.FOREVER : world.now() + world.delay(0, 3_000);
-                acquiring = thread.kind() + " until " + (deadline == SimAcquisition.FOREVER ? "forever" : deadline);
-                checker.began();
-                boolean interrupts = world.random.nextInt(10) == 0;
-                switch (thread.kind()) {
-                    case EXCLUSIVE -> plain(
-                            List.of(path(EXCLUSIVE_PATH, "lock-", LockDriver.exclusive())),
-                            SimChecker.Mode.EXCLUSIVE,
-                            deadline,
-                            interrupts);
-                    case READ -> plain(
-                            List.of(path(READ_WRITE_PATH, "__READ__", LockDriver.read())),
-                            SimChecker.Mode.READ,
-                            deadline,
-                            interrupts);
-                    case WRITE -> plain(
-                            List.of(path(READ_WRITE_PATH, "__WRIT__", LockDriver.write())),
-                            SimChecker.Mode.WRITE,
-                            deadline,
-                            interrupts);
-                    case MULTI -> plain(
-                            List.of(
-                                    path(EXCLUSIVE_PATH, "lock-", LockDriver.exclusive()),
-                                    path(SECOND_PATH, "lock-", LockDriver.exclusive())),
-                            SimChecker.Mode.EXCLUSIVE,
-                            deadline,
-                            interrupts);
-                    case SEMAPHORE -> semaphore(deadline, interrupts);
-                    default -> local(deadline, interrupts);
-                }
-            }
-
-            private void plain(List<LockPath> queues, SimChecker.Mode mode, long deadline, boolean interrupts) {
-                SimAcquisition acquisition =
-                        new SimAcquisition(world, client, queues, null, deadline, name, outcome(deadline, nodes -> {
-                            if (mode == SimChecker.Mode.WRITE && world.random.nextInt(3) == 0) {
-                                holdAndDowngrade(nodes.get(0), deadline);
-                            } else {
-                                holdAndRelease(nodes, mode, deadline, "its own node");
-                            }
-                        }));
-                acquisition.start();
-                interruptLater(interrupts, acquisition::abandon);
-            }
-
-            private void semaphore(long deadline, boolean interrupts) {
-                int count = 1 + world.random.nextInt(maxLeases);
-                SimSemaphore semaphore = new SimSemaphore(
-                        world,
-                        client,
-                        path(MUTEX_PATH, "lock-", LockDriver.exclusive()),
-                        path(LEASES_PATH, "lease-", LockDriver.exclusive()),
-                        () -> maxLeases,
-                        count,
-                        deadline,
-                        name,
-                        outcome(
-                                deadline,
-                                nodes -> holdAndRelease(nodes, SimChecker.Mode.LEASE, deadline, "its leases")));
-                semaphore.start();
-                interruptLater(interrupts, semaphore::abandon);
-            }
-
-            private void local(long deadline, boolean interrupts) {
-                SimCohort cohort = cohort(client, thread.kind());
-                SimChecker.Mode mode = thread.kind() == SimPlan.Kind.COHORT_READ
-                        ? SimChecker.Mode.READ
-                        : thread.kind() == SimPlan.Kind.COHORT_WRITE
-                                ? SimChecker.Mode.WRITE
-                                : SimChecker.Mode.EXCLUSIVE;
-                cohort.acquire(name, deadline, new SimCohort.Outcome() {
-                    @Override
-                    public void held(Hold hold, String how) {
-                        checker.ended(name, deadline);
-                        SimChecker.Held held = checker.granted(name, client, hold, mode, how, cohort::knowsGone);
-                        world.after(world.delay(0, 500), name + " releases", () -> {
-                            checker.released(held);
-                            cohort.release(hold);
-                            pause();
-                        });
-                    }
-
-                    @Override
-                    public void ended(String why) {
-                        endedWithout(deadline, why);
-                    }
-                });
-                interruptLater(interrupts, () -> cohort.interrupt(name));
-            }
-
-            /**
-             * The write lock came back: holds it a while, then takes the read lock beside it (a downgrade: a plain read
-             * node that ranks with the write node), lets the write node go, holds the read lock a while, lets it go.
-             */
-            private void holdAndDowngrade(LockNode write, long deadline) {
-                checker.ended(name, deadline);
-                SimChecker.Held writeHeld =
-                        checker.granted(name, client, new Hold(write, 0), SimChecker.Mode.WRITE, "its own node", null);
-                Runnable releaseWrite = () -> {
-                    checker.released(writeHeld);
-                    client.untrack(write);
-                    world.releasing(List.of(write));
-                    SimDeletes.deleteLater(world, client, List.of(write));
-                };
-                world.after(world.delay(0, 300), name + " downgrades", () -> {
-                    long readDeadline =
-                            world.random.nextInt(2) == 0 ? SimAcquisition.FOREVER : world.now() + world.delay(0, 3_000);
-                    checker.began();
-                    new SimAcquisition(
-                                    world,
-                                    client,
-                                    List.of(path(READ_WRITE_PATH, "__READ__", LockDriver.read())),
-                                    write,
-                                    readDeadline,
-                                    name + " downgrading",
-                                    new SimAcquisition.Outcome() {
-                                        @Override
-                                        public void granted(List<LockNode> nodes) {
-                                            Hold read = Hold.beside(nodes.get(0), new Hold(write, 0));
-                                            releaseWrite.run();
-                                            holdAll(
-                                                    List.of(read),
-                                                    hold -> checker.grantedBeside(name, client, hold, write),
-                                                    readDeadline);
-                                        }
-
-                                        @Override
-                                        public void ended(String why) {
-                                            releaseWrite.run();
-                                            endedWithout(readDeadline, why);
-                                        }
-                                    })
-                            .start();
-                });
-            }
-
-            /** The acquire came back with its own nodes: holds them a while, then deletes them. */
-            private void holdAndRelease(List<LockNode> nodes, SimChecker.Mode mode, long deadline, String how) {
-                holdAll(
-                        nodes.stream().map(node -> new Hold(node, 0)).toList(),
-                        hold -> checker.granted(name, client, hold, mode, how, null),
-                        deadline);
-            }
-
-            /** Holds {@code holds}, each checked by {@code grant}, a while, then lets their nodes go. */
-            private void holdAll(List<Hold> holds, Function<Hold, SimChecker.Held> grant, long deadline) {
-                checker.ended(name, deadline);
-                List<SimChecker.Held> held = holds.stream().map(grant).toList();
-                List<LockNode> nodes = holds.stream().map(Hold::node).toList();
-                world.after(world.delay(0, 500), name + " releases", () -> {
-                    held.forEach(checker::released);
-                    for (LockNode node : nodes) {
-                        client.untrack(node);
-                    }
-                    world.releasing(nodes);
-                    SimDeletes.deleteLater(world, client, nodes);
-                    pause();
-                });
-            }
-
-            /** How a plain acquire, a multi-lock's or a semaphore's ends: {@code granted}, or without the lock. */
-            private SimAcquisition.Outcome outcome(long deadline, Consumer<List<LockNode>> granted) {
-                return new SimAcquisition.Outcome() {
-                    @Override
-                    public void granted(List<LockNode> nodes) {
-                        granted.accept(nodes);
-                    }
-
-                    @Override
-                    public void ended(String why) {
-                        endedWithout(deadline, why);
-                    }
-                };
-            }
-
-            /** If the plan says so, interrupts the acquire under way at a time the seed chooses. */
-            private void interruptLater(boolean interrupts, Runnable interrupt) {
-                if (interrupts) {
-                    world.after(world.delay(0, 2_000), name + " is interrupted", interrupt);
-                }
-            }
-
-            /** The acquire came back without the lock. */
-            private void endedWithout(long deadline, String why) {
-                checker.ended(name, deadline);
-                world.note(name + " ended: " + why);
-                pause();
-            }
-
-            private void pause() {
-                acquiring = null;
-                world.after(world.delay(0, 500), name + " goes on", this::next);
-            }
         }
     }
 }

@@ -2,6 +2,8 @@ package dev.zklock.recipes.test.sim;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.Map;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -30,6 +32,30 @@ final class SimulationTest {
             }
         }
         System.out.printf("simulation: %d seeds, %d events%n", count, steps);
+    }
+
+    /**
+     * The paths only some seeds reach are reached: a read holder asking for the write lock, of a node of its own and of
+     * a read cohort, and every such upgrade refused at once (none queued behind its own read node); a write holder's
+     * downgrade beside a node of its own and beside a write cohort's node.
+     */
+    @Test
+    void run_thousandSeeds_reachUpgradesAndDowngradesOfEveryMode() {
+        Map<String, Long> tallies = new TreeMap<>();
+        for (long seed = 1; seed <= 1_000; seed++) {
+            Simulation.run(seed, SimSettings.defaults())
+                    .tallies()
+                    .forEach((what, n) -> tallies.merge(what, n, Long::sum));
+        }
+        assertThat(tallies)
+                .containsKeys(
+                        "upgrade asked of a read node's holder",
+                        "upgrade asked of a read cohort's holder",
+                        "downgrade beside a write node of its own",
+                        "downgrade beside a write cohort's node");
+        assertThat(tallies.get("upgrade refused"))
+                .isEqualTo(tallies.get("upgrade asked of a read node's holder")
+                        + tallies.get("upgrade asked of a read cohort's holder"));
     }
 
     @Test
