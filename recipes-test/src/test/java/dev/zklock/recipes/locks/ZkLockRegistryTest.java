@@ -3,10 +3,12 @@ package dev.zklock.recipes.locks;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.zklock.recipes.locks.engine.QueueHooks;
 import dev.zklock.recipes.test.LockActor;
 import dev.zklock.recipes.test.ZooKeeperExtension;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.Test;
@@ -79,14 +81,21 @@ final class ZkLockRegistryTest {
     void forgetIdle_neverForgetsAHeldOrAcquiringLock() throws Exception {
         CuratorFramework client = zk.newClient();
         ZkLockRegistry registry = new ZkLockRegistry(client, zk.path("orders"), Duration.ZERO);
-        ZkReentrantLock held = registry.obtain("held");
-        ZkReentrantLock waited = registry.obtain("waited");
-        ZkReentrantLock blocker = new ZkReentrantLock(zk.newClient(), waited.path());
-        registry.obtain("idle");
-        held.acquire();
+        ZkReentrantLock blocker = new ZkReentrantLock(zk.newClient(), registry.pathOf("waited"));
         blocker.acquire();
+        // With no idle time, the client's timer (every 100 ms) forgets a lock not yet in use: each is obtained and
+        // acquired at once, as a registry's user does.
+        ZkReentrantLock held = registry.obtain("held");
+        held.acquire();
+        registry.obtain("idle");
         try (LockActor waiter = LockActor.start("waiter")) {
-            CompletableFuture<Boolean> acquired = waiter.submit(() -> waited.acquire(30, TimeUnit.SECONDS));
+            CompletableFuture<ZkReentrantLock> obtained = new CompletableFuture<>();
+            CompletableFuture<Boolean> acquired = waiter.submit(() -> {
+                ZkReentrantLock lock = registry.obtain("waited");
+                obtained.complete(lock);
+                return lock.acquire(30, TimeUnit.SECONDS);
+            });
+            ZkReentrantLock waited = obtained.get(10, TimeUnit.SECONDS);
             org.awaitility.Awaitility.await()
                     .until(() -> blocker.participantNodes().size() == 2);
 
@@ -103,6 +112,56 @@ final class ZkLockRegistryTest {
         registry.forgetIdle();
         assertThat(registry.size()).isZero();
         assertThat(registry.obtain("held")).isNotSameAs(held);
+    }
+
+    /**
+     * The moment a thread's first hold is granted and not yet recorded as its own: the instance is still in use there.
+     * Actors: the acquiring thread (stopped at that moment by a hook) and the test, which sweeps. Allowed: the sweep
+     * keeps the instance, and the holder's next obtain and re-entry find it. Forbidden: the instance forgotten, so that
+     * the holder's next obtain makes a new instance, whose acquire would queue behind the holder's own node.
+     */
+    @Test
+    void forgetIdle_betweenAGrantAndItsRecord_keepsTheInstance() throws Exception {
+        ZkLockRegistry registry = new ZkLockRegistry(zk.newClient(), zk.path("orders"), Duration.ZERO);
+        CountDownLatch granted = new CountDownLatch(1);
+        CountDownLatch swept = new CountDownLatch(1);
+        QueueHooks stopAtTheGrant = new QueueHooks() {
+            @Override
+            public void granted(String lockPath, String ourNode) {
+                granted.countDown();
+                await(swept);
+            }
+        };
+        try (LockActor holder = LockActor.start("holder")) {
+            CompletableFuture<ZkReentrantLock> acquired = holder.submit(() -> {
+                ZkReentrantLock lock = registry.obtain("42"); // in use from its acquire on, with no idle time
+                lock.setHooks(stopAtTheGrant);
+                assertThat(lock.acquire(10, TimeUnit.SECONDS)).isTrue();
+                return lock;
+            });
+            assertThat(granted.await(10, TimeUnit.SECONDS)).isTrue();
+
+            registry.forgetIdle(); // the client's timer sweeps too, every 100 ms: neither may forget the lock now
+            swept.countDown();
+
+            ZkReentrantLock lock = acquired.get();
+            assertThat(holder.submit(() -> registry.obtain("42").acquire(Duration.ZERO))
+                            .get())
+                    .isTrue();
+            assertThat(holder.submit(lock::getHoldCount).get()).isEqualTo(2);
+            holder.run(lock::release).join();
+            holder.run(lock::release).join();
+        }
+        assertThat(registry.forgetIdle()).isOne();
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            assertThat(latch.await(10, TimeUnit.SECONDS)).isTrue();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
     }
 
     @Test

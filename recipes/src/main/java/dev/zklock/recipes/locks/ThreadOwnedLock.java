@@ -142,14 +142,16 @@ abstract class ThreadOwnedLock extends AbstractZkLock {
             return true;
         }
         busy.incrementAndGet();
-        Optional<Hold> hold;
         try {
-            hold = enter(deadline);
+            Optional<Hold> hold = enter(deadline);
+            hold.ifPresent(granted -> {
+                core.path().hooks().granted(core.path().path(), granted.node().name());
+                holds.hold(granted); // recorded before busy falls: a registry never sees the instance unused meanwhile
+            });
+            return hold.isPresent();
         } finally {
             busy.decrementAndGet();
         }
-        hold.ifPresent(holds::hold);
-        return hold.isPresent();
     }
 
     /**

@@ -234,9 +234,19 @@ public final class ZkLockRegistry {
         return false;
     }
 
+    /**
+     * Forgets the entry if it is still the key's, idle, and unused, all seen inside the map's compute for the key, so an
+     * {@code obtain} of the key (which computes too) comes either before the look, and keeps the entry, or after the
+     * entry is gone, and makes a new one: never a lock handed out and forgotten at once.
+     */
     private boolean forgetIfIdle(Map.Entry<String, Entry> e, long now) {
         Entry entry = e.getValue();
-        return now - entry.lastObtained >= idleNanos && !entry.lock.isInUse() && locks.remove(e.getKey(), entry);
+        boolean[] forgotten = new boolean[1];
+        locks.computeIfPresent(e.getKey(), (path, current) -> {
+            forgotten[0] = current == entry && now - entry.lastObtained >= idleNanos && !entry.lock.isInUse();
+            return forgotten[0] ? null : current;
+        });
+        return forgotten[0];
     }
 
     /**

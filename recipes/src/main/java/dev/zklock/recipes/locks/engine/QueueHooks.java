@@ -19,6 +19,9 @@ public interface QueueHooks {
     /** Called after the watch on the node ahead was set, before waiting for it to fire. */
     default void watchSet(String lockPath, String ourNode, String watchedNode) {}
 
+    /** Called once a thread's first hold of a per-thread lock is granted, before the lock records it as the thread's. */
+    default void granted(String lockPath, String ourNode) {}
+
     /** Called before the delete that releases a held node. */
     default void beforeRelease(String lockPath, String ourNode) {}
 }
