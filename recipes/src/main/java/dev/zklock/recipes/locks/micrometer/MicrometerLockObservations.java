@@ -27,7 +27,8 @@ import java.util.Objects;
  * <p>Both are started on the thread that acquires, so their parent is the observation current there (the request's);
  * neither is opened in a scope, so nothing of the lock's stays in a thread's context. The lock path is a
  * high-cardinality key (on a span, never a meter's tag), so per-entity locks cannot flood a meter registry. A no-op
- * registry costs one check. Thread-safe; costs no ZooKeeper call ({@code LockObservationTest}).
+ * registry costs one check. Thread-safe; costs no ZooKeeper call
+ * ({@code LockMetricsTest.observations_eachAcquisitionAndHold_areChildrenOfTheRequestsObservation}).
  *
  * @since 0.1.0
  */
