@@ -52,13 +52,22 @@ final class HoldRecord {
         return record;
     }
 
-    /** Ends the record of {@code hold}, which is being released; nothing if nothing recorded it. */
+    /**
+     * Ends the record of {@code hold}, which is being released; nothing if nothing recorded it. Never throws: the release
+     * goes on whatever happens here.
+     */
     static void released(Hold hold) {
         HoldRecord record = hold.record();
         if (record == null) {
             return;
         }
-        long token = hold.token();
+        long token;
+        try {
+            token = hold.token();
+        } catch (RuntimeException e) {
+            logger.warn("{}: the hold's fencing token is not known; its record ends unreported", record.lockPath, e);
+            return;
+        }
         LockState state = hold.state();
         JfrEvents.Hold event = record.event;
         if (event != null) {
