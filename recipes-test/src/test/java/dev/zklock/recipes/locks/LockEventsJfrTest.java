@@ -168,6 +168,35 @@ final class LockEventsJfrTest {
                 .containsExactly(tuple(firstToken, false), tuple(passedToken, true));
     }
 
+    /** An async acquire: its steps' requests are counted on the threads that send them, its hold ends at its close. */
+    @Test
+    void acquireAsync_recordsTheRequestsOfItsStepsAndItsHold() throws Exception {
+        String path = zk.path("async");
+        ZkReentrantLock lock = new ZkReentrantLock(zk.newClient(), path);
+        List<RecordedEvent> events;
+        long token;
+        try (Recording recording = zklockRecording()) {
+            recording.start();
+            try (LockHold hold = lock.acquireAsync(Duration.ofSeconds(10)).get(10, TimeUnit.SECONDS)) {
+                token = hold.fencingToken();
+            }
+            recording.stop();
+            events = read(recording);
+        }
+
+        assertThat(ofPath(events, "dev.zklock.Acquisition", path))
+                .singleElement()
+                .satisfies(acquisition -> {
+                    assertThat(acquisition.getString("outcome")).isEqualTo("GRANTED");
+                    assertThat(acquisition.getInt("requests"))
+                            .as("a create and a listing at least")
+                            .isGreaterThanOrEqualTo(2);
+                });
+        assertThat(ofPath(events, "dev.zklock.Hold", path))
+                .extracting(e -> e.getLong("fencingToken"))
+                .containsExactly(token);
+    }
+
     /** A dropped connection, then an expired session: each change of the hold, with the event that caused it. */
     @Test
     void connectionLossAndSessionExpiry_recordEachStateChangeWithItsCause() throws Exception {

@@ -28,7 +28,9 @@ final class AcquisitionRecord {
     private final JfrEvents.Acquisition event; // null if no recording takes it
     private final List<LockTracer.AcquisitionSpan> spans = new ArrayList<>(1);
     private final RequestTally tally = new RequestTally();
-    private RequestTally outer;
+    private final Thread thread = Thread.currentThread(); // the acquiring thread, whose tally this is until it leaves
+    private RequestTally outer; // confined to thread: the tally it had before
+    private boolean left; // confined to thread
 
     private AcquisitionRecord(String lockPath, String kind, List<LockTracer> tracers, boolean jfr) {
         this.lockPath = lockPath;
@@ -66,9 +68,13 @@ final class AcquisitionRecord {
         return record;
     }
 
-    /** Stops counting the calling thread's requests (an async acquisition's steps count their own). */
+    /**
+     * Stops counting the acquiring thread's requests, if called on it and not done yet (an async acquisition's steps
+     * count their own; its end comes on another thread, which this leaves alone).
+     */
     static void leaveThread(AcquisitionRecord record) {
-        if (record != null) {
+        if (record != null && record.thread == Thread.currentThread() && !record.left) {
+            record.left = true;
             RequestTally.enter(record.outer);
         }
     }
