@@ -18,7 +18,8 @@ import java.util.concurrent.ForkJoinPool;
  * thread, the instance, the hold itself) stays with the lock. Safe for use by multiple threads.
  *
  * <p>Cost: an acquire costs what its runner's acquisition costs ({@link Acquisition}), a local hold what the
- * {@link Cohort} says; tracking and metrics cost no ZooKeeper call; a release is one delete (none for a local pass).
+ * {@link Cohort} says; tracking, metrics, JFR events and traces ({@link AcquisitionRecord}, {@link HoldRecord}) cost
+ * no ZooKeeper call; a release is one delete (none for a local pass).
  */
 public final class LockCore {
     /** How a lock takes a hold with no thread waiting: the future completes with the node, tracked and admitted. */
