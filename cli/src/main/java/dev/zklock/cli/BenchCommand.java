@@ -50,6 +50,13 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--plot", paramLabel = "FILE.png", description = "draw acquisitions/s against contenders")
     Path plot;
 
+    @Option(
+            names = "--jfr",
+            paramLabel = "FILE.jfr",
+            description = "record zklock's JFR events of the run into this file (for JDK Mission Control, or"
+                    + " jfr print --events dev.zklock.Acquisition FILE.jfr)")
+    Path jfr;
+
     @Option(names = "--quick", description = "a short run with small counts, to check that everything works")
     boolean quick;
 
@@ -92,7 +99,8 @@ final class BenchCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         List<Scenario> plan = BenchPlan.of(settings.recipes(), settings.clients(), settings.threads());
         BenchReport report;
-        try (BenchEnsemble ensemble = open()) {
+        try (BenchRecording recording = BenchRecording.start(jfr);
+                BenchEnsemble ensemble = open()) {
             if (ensemble.counters().isEmpty()) {
                 err.println("zklock bench: the servers do not answer mntr (allow it with "
                         + "4lw.commands.whitelist=mntr); requests and watch events will show n/a");
@@ -117,6 +125,9 @@ final class BenchCommand implements Callable<Integer> {
             out.print(report.text());
         }
         out.flush();
+        if (jfr != null) {
+            err.println("zklock bench: JFR recording written to " + jfr);
+        }
         if (plot != null) {
             Plot.write(Plot.seriesOf(report), "zklock vs Curator: acquisitions/s, " + LocalDate.now(), plot);
             err.println("zklock bench: plot written to " + plot);

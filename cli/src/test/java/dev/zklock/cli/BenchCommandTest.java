@@ -9,6 +9,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import javax.imageio.ImageIO;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordingFile;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -34,7 +36,13 @@ final class BenchCommandTest {
     @BeforeAll
     static void benchOnce() {
         run = CommandRun.of(
-                "bench", "--quick", "--json", "--plot", dir.resolve("bench.png").toString());
+                "bench",
+                "--quick",
+                "--json",
+                "--plot",
+                dir.resolve("bench.png").toString(),
+                "--jfr",
+                dir.resolve("bench.jfr").toString());
         report = run.exitCode() == 0 ? run.json() : MissingNode.getInstance();
     }
 
@@ -200,6 +208,22 @@ final class BenchCommandTest {
     @Test
     void bench_quick_showsProgressOnTheErrorStream() {
         assertThat(run.err()).contains("[#", "round 1/1");
+    }
+
+    @Test
+    void bench_jfr_recordsZklocksAcquisitionsAndHoldsOfTheRun() throws Exception {
+        List<RecordedEvent> events = RecordingFile.readAllEvents(dir.resolve("bench.jfr"));
+
+        List<RecordedEvent> acquisitions = events.stream()
+                .filter(e -> e.getEventType().getName().equals("dev.zklock.Acquisition"))
+                .toList();
+        assertThat(acquisitions).isNotEmpty().anyMatch(e -> e.getBoolean("localPass"));
+        assertThat(acquisitions).extracting(e -> e.getString("outcome")).contains("GRANTED");
+        assertThat(events)
+                .filteredOn(e -> e.getEventType().getName().equals("dev.zklock.Hold"))
+                .isNotEmpty()
+                .allMatch(e -> e.getLong("fencingToken") > 0);
+        assertThat(run.err()).contains("JFR recording written to " + dir.resolve("bench.jfr"));
     }
 
     @Test

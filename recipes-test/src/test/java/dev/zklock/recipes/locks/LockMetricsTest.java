@@ -4,8 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.zklock.recipes.locks.micrometer.MicrometerLockMetrics;
+import dev.zklock.recipes.locks.micrometer.MicrometerLockObservations;
 import dev.zklock.recipes.test.ZooKeeperExtension;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.tck.TestObservationRegistry;
+import io.micrometer.observation.tck.TestObservationRegistryAssert;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -68,6 +72,52 @@ final class LockMetricsTest {
                         "acquired " + zk.path("lock"),
                         "lost " + zk.path("lock"),
                         "released " + zk.path("lock"));
+    }
+
+    /**
+     * Observations through Micrometer's Observation API: one per acquisition (granted, then timed out) and one per hold,
+     * each a child of the request's observation current on the acquiring thread, with its keys.
+     */
+    @Test
+    void observations_eachAcquisitionAndHold_areChildrenOfTheRequestsObservation() throws Exception {
+        CuratorFramework client = zk.newClient();
+        TestObservationRegistry registry = TestObservationRegistry.create();
+        LockMetrics.addTracer(client, new MicrometerLockObservations(registry));
+        String path = zk.path("lock");
+        ZkReentrantLock lock = new ZkReentrantLock(client, path);
+        ZkReentrantLock other = new ZkReentrantLock(zk.newClient(), path); // another client: not traced
+        Observation request = Observation.start("request", registry);
+        long token;
+        try (Observation.Scope scope = request.openScope()) {
+            lock.acquire();
+            token = lock.fencingToken();
+            lock.release();
+            other.acquire();
+            assertThat(lock.acquire(Duration.ZERO)).isFalse();
+            other.release();
+        }
+        request.stop();
+
+        TestObservationRegistryAssert.assertThat(registry)
+                .hasNumberOfObservationsWithNameEqualTo("zklock.lock.acquire", 2)
+                .hasNumberOfObservationsWithNameEqualTo("zklock.lock.hold", 1)
+                .forAllObservationsWithNameEqualTo("zklock.lock.acquire", acquisition -> acquisition
+                        .hasParentObservationEqualTo(request)
+                        .hasContextualNameEqualTo("zklock acquire")
+                        .hasLowCardinalityKeyValue("zklock.lock.kind", "exclusive")
+                        .hasLowCardinalityKeyValue("zklock.lock.local.pass", "false")
+                        .hasHighCardinalityKeyValue("zklock.lock.path", path))
+                .hasHandledContextsThatSatisfy(contexts -> assertThat(contexts.stream()
+                                .filter(c -> c.getName().equals("zklock.lock.acquire"))
+                                .map(c -> c.getLowCardinalityKeyValue("zklock.lock.outcome")
+                                        .getValue()))
+                        .containsExactly("granted", "timed_out"))
+                .hasObservationWithNameEqualTo("zklock.lock.hold")
+                .that()
+                .hasBeenStopped()
+                .hasParentObservationEqualTo(request)
+                .hasLowCardinalityKeyValue("zklock.lock.state", "HELD")
+                .hasHighCardinalityKeyValue("zklock.lock.fencing.token", String.valueOf(token));
     }
 
     @Test

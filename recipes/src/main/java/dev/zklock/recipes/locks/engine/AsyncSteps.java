@@ -21,12 +21,14 @@ abstract class AsyncSteps {
     private final StepMachine machine; // guarded by this
     private Resume resume; // guarded by this: waiting for a connection
     private SetWatch watch; // guarded by this: the watch set, until it fires or is removed
+    private final RequestTally tally; // the requests of the acquisition that made these steps, if recorded; else null
 
     /** @param first the path the machine's parents are made for, whose client and timer run the steps */
     AsyncSteps(LockPath first, Deadline deadline, StepMachine machine) {
         this.first = first;
         this.deadline = deadline;
         this.machine = machine;
+        this.tally = RequestTally.current();
     }
 
     /** Does one command of the machine (no request for {@link Command.Await}). */
@@ -89,12 +91,17 @@ abstract class AsyncSteps {
     }
 
     final void execute(Command command) {
+        RequestTally outer = tally == null ? null : RequestTally.enter(tally);
         try {
             if (!(command instanceof Command.Await)) {
                 dispatch(command);
             }
         } catch (RuntimeException | Error e) {
             failed(e);
+        } finally {
+            if (tally != null) {
+                RequestTally.enter(outer);
+            }
         }
     }
 

@@ -108,7 +108,7 @@ public final class ConnectionTracker implements ConnectionStateListener {
      */
     public void lose(LockNode node, String why) {
         ForkJoinPool.commonPool().execute(() -> {
-            moveAll(List.of(node), LockState.LOST, why);
+            moveAll(List.of(node), LockState.LOST, "NODE_GONE", why);
             signal();
         });
     }
@@ -118,7 +118,7 @@ public final class ConnectionTracker implements ConnectionStateListener {
         synchronized (this) {
             closed = true;
         }
-        moveAll(holds(), LockState.LOST, "the client is closed");
+        moveAll(holds(), LockState.LOST, "CLIENT_CLOSED", "the client is closed");
         sessionEnds.closed();
         signal();
     }
@@ -160,9 +160,9 @@ public final class ConnectionTracker implements ConnectionStateListener {
     @Override
     public void stateChanged(CuratorFramework changed, ConnectionState newState) {
         switch (newState) {
-            case SUSPENDED -> moveAll(holds(), LockState.IN_DOUBT, "the connection is suspended");
+            case SUSPENDED -> moveAll(holds(), LockState.IN_DOUBT, "SUSPENDED", "the connection is suspended");
             case LOST -> {
-                moveAll(holds(), LockState.LOST, "the session is lost");
+                moveAll(holds(), LockState.LOST, "LOST", "the session is lost");
                 sessionEnds.ended(0);
             }
             case RECONNECTED -> verify(changed);
@@ -216,7 +216,7 @@ public final class ConnectionTracker implements ConnectionStateListener {
                 (hold.sessionId() == session.sessionId() ? inDoubt : ended).add(hold);
             }
         }
-        moveAll(ended, LockState.LOST, "their session ended");
+        moveAll(ended, LockState.LOST, "RECONNECTED", "their session ended");
         if (inDoubt.isEmpty()) {
             return;
         }
@@ -241,17 +241,21 @@ public final class ConnectionTracker implements ConnectionStateListener {
         for (LockNode hold : inDoubt) {
             (standing.contains(hold.fixedPath()) ? stand : lost).add(hold);
         }
-        moveAll(stand, LockState.HELD, "their nodes stand after a reconnect");
-        moveAll(lost, LockState.LOST, "their nodes are gone after a reconnect");
+        moveAll(stand, LockState.HELD, "RECONNECTED", "their nodes stand after a reconnect");
+        moveAll(lost, LockState.LOST, "RECONNECTED", "their nodes are gone after a reconnect");
         signal();
     }
 
-    /** Moves {@code some} holds to {@code next}, telling their listeners, with one log line for them all. */
-    private void moveAll(Iterable<LockNode> some, LockState next, String why) {
+    /**
+     * Moves {@code some} holds to {@code next}, telling their listeners, with one log line for them all.
+     *
+     * @param cause the connection event (Curator's name for it), NODE_GONE or CLIENT_CLOSED, for the JFR event
+     */
+    private void moveAll(Iterable<LockNode> some, LockState next, String cause, String why) {
         int moved = 0;
         long session = 0;
         for (LockNode hold : some) {
-            if (move(hold, next)) {
+            if (move(hold, next, cause)) {
                 moved++;
                 session = hold.sessionId();
             }
@@ -267,11 +271,12 @@ public final class ConnectionTracker implements ConnectionStateListener {
         }
     }
 
-    private boolean move(LockNode hold, LockState next) {
+    private boolean move(LockNode hold, LockState next, String cause) {
         LockStateEvent event = hold.moveTo(next);
         if (event == null) {
             return false;
         }
+        JfrEvents.stateChanged(event, cause);
         hold.announce(event, clientListeners);
         if (next == LockState.LOST) {
             metrics.lost(hold.lockPath());

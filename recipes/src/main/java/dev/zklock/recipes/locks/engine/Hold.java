@@ -13,19 +13,32 @@ public final class Hold {
     private final LockNode node;
     private final int pass;
     private final Hold ranksWith; // a downgrade's write hold, whose token it carries; else null
+    private final boolean local; // granted by the cohort to a thread that took no node (a pass, a join, an idle node)
+    private final HoldRecord record; // its JFR event and trace spans; null when nothing records it
 
     /**
      * @param node the node the hold stands on, tracked by the client's {@link ConnectionTracker}
      * @param pass how many holds of {@code node} came before this one
      */
     public Hold(LockNode node, int pass) {
-        this(node, pass, null);
+        this(node, pass, null, false, null);
     }
 
-    private Hold(LockNode node, int pass, Hold ranksWith) {
+    private Hold(LockNode node, int pass, Hold ranksWith, boolean local, HoldRecord record) {
         this.node = node;
         this.pass = pass;
         this.ranksWith = ranksWith;
+        this.local = local;
+        this.record = record;
+    }
+
+    /**
+     * A hold the cohort granted to a thread that took no node of its own: a local pass, a read join, an idle node.
+     *
+     * @param pass how many holds of {@code node} came before this one
+     */
+    static Hold local(LockNode node, int pass) {
+        return new Hold(node, pass, null, true, null);
     }
 
     /**
@@ -35,7 +48,22 @@ public final class Hold {
      * the simulator: SimulationTest, ZkReadWriteLockTest).
      */
     public static Hold beside(LockNode readNode, Hold write) {
-        return new Hold(readNode, 0, write);
+        return new Hold(readNode, 0, write, false, null);
+    }
+
+    /** This hold, with {@code record} to end at its release. */
+    Hold recorded(HoldRecord record) {
+        return new Hold(node, pass, ranksWith, local, record);
+    }
+
+    /** Tells whether the cohort granted the hold to a thread that took no node of its own (local hand-off). */
+    boolean isLocal() {
+        return local;
+    }
+
+    /** The record of its JFR event and trace spans, or null. */
+    HoldRecord record() {
+        return record;
     }
 
     /** The node the hold stands on. */

@@ -35,7 +35,7 @@ public final class LocalWaiter {
 
     /** The hold granted; the status is GRANTED. */
     public Hold hold() {
-        return new Hold(node, pass);
+        return Hold.local(node, pass);
     }
 
     void grant(LockNode granted, int grantedPass) {

@@ -18,7 +18,8 @@ import java.util.concurrent.ForkJoinPool;
  * thread, the instance, the hold itself) stays with the lock. Safe for use by multiple threads.
  *
  * <p>Cost: an acquire costs what its runner's acquisition costs ({@link Acquisition}), a local hold what the
- * {@link Cohort} says; tracking and metrics cost no ZooKeeper call; a release is one delete (none for a local pass).
+ * {@link Cohort} says; tracking, metrics, JFR events and traces ({@link AcquisitionRecord}, {@link HoldRecord}) cost
+ * no ZooKeeper call; a release is one delete (none for a local pass).
  */
 public final class LockCore {
     /** How a lock takes a hold with no thread waiting: the future completes with the node, tracked and admitted. */
@@ -39,8 +40,15 @@ public final class LockCore {
     private final Cohort cohort; // null: every acquisition takes a node of its own
     private final LockCore writer; // a read core: the write core whose node a downgrade's read node stands beside
     private final Map<LockNode, LockNode> ownNodes = new ConcurrentHashMap<>(); // beside the cohort's: -> write node
+    private final String kind; // for JFR events and traces
 
     private LockCore(LockPath path, Cohort.Entry entry, AsyncEntry asyncEntry, Cohort cohort, LockCore writer) {
+        this(path, entry, asyncEntry, cohort, writer, AcquisitionRecord.kindOf(path.driver()));
+    }
+
+    private LockCore(
+            LockPath path, Cohort.Entry entry, AsyncEntry asyncEntry, Cohort cohort, LockCore writer, String kind) {
+        this.kind = kind;
         this.path = path;
         this.entry = entry;
         this.asyncEntry = asyncEntry;
@@ -58,7 +66,7 @@ public final class LockCore {
      * of its own of {@code path}.
      */
     public static LockCore of(LockPath path, Cohort.Entry entry, AsyncEntry asyncEntry) {
-        return new LockCore(path, entry, asyncEntry, null, null);
+        return new LockCore(path, entry, asyncEntry, null, null, "semaphore mutex");
     }
 
     /**
@@ -93,10 +101,16 @@ public final class LockCore {
     public Optional<Hold> acquire(Deadline deadline) throws InterruptedException {
         Checks.requireStarted(path.client(), path.path());
         long start = System.nanoTime();
-        Optional<Hold> hold =
-                cohort == null ? entry.take(deadline).map(node -> new Hold(node, 0)) : cohort.acquire(deadline);
+        AcquisitionRecord record = AcquisitionRecord.start(path, kind);
+        Optional<Hold> hold;
+        try {
+            hold = cohort == null ? entry.take(deadline).map(node -> new Hold(node, 0)) : cohort.acquire(deadline);
+        } catch (InterruptedException | RuntimeException | Error e) {
+            AcquisitionRecord.failed(record, e);
+            throw e;
+        }
         path.metrics().acquire(path.path(), hold.isPresent(), System.nanoTime() - start);
-        return hold;
+        return AcquisitionRecord.ended(record, hold);
     }
 
     /**
@@ -108,6 +122,7 @@ public final class LockCore {
      */
     public Optional<Hold> acquireAlongside(Hold write, Deadline deadline) throws InterruptedException {
         long start = System.nanoTime();
+        AcquisitionRecord record = AcquisitionRecord.start(path, kind);
         Cohort writeCohort = writer == null ? null : writer.cohort;
         LockNode writeNode = write.node();
         if (writeCohort != null) {
@@ -120,6 +135,7 @@ public final class LockCore {
             if (writeCohort != null) {
                 writeCohort.beside(writeNode, -1);
             }
+            AcquisitionRecord.failed(record, e);
             throw e;
         }
         if (node.isPresent() && cohort != null) {
@@ -128,7 +144,7 @@ public final class LockCore {
             writeCohort.beside(writeNode, -1);
         }
         path.metrics().acquire(path.path(), node.isPresent(), System.nanoTime() - start);
-        return node.map(granted -> Hold.beside(granted, write));
+        return AcquisitionRecord.ended(record, node.map(granted -> Hold.beside(granted, write)));
     }
 
     /**
@@ -143,18 +159,27 @@ public final class LockCore {
         Deadline deadline = timeout == null ? Deadline.forever() : Deadline.after(Checks.toNanos(timeout));
         CompletableFuture<Hold> result = new CompletableFuture<>();
         long start = System.nanoTime();
-        CompletableFuture<List<LockNode>> outcome = asyncEntry.start(deadline, timeout);
+        AcquisitionRecord record = AcquisitionRecord.start(path, kind);
+        CompletableFuture<List<LockNode>> outcome;
+        try {
+            outcome = asyncEntry.start(deadline, timeout);
+        } catch (RuntimeException | Error e) {
+            AcquisitionRecord.failed(record, e);
+            throw e;
+        }
+        AcquisitionRecord.leaveThread(record); // its steps count their requests on the threads that send them
         outcome.whenComplete((nodes, failure) -> ForkJoinPool.commonPool().execute(() -> {
             Throwable cause = failure instanceof CompletionException ? failure.getCause() : failure;
             if (cause != null) {
                 if (cause instanceof LockTimeoutException) {
                     path.metrics().acquire(path.path(), false, System.nanoTime() - start);
                 }
+                AcquisitionRecord.failed(record, cause);
                 result.completeExceptionally(cause);
                 return;
             }
             path.metrics().acquire(path.path(), true, System.nanoTime() - start);
-            Hold hold = new Hold(nodes.get(0), 0);
+            Hold hold = record == null ? new Hold(nodes.get(0), 0) : record.granted(new Hold(nodes.get(0), 0));
             if (cohort != null) {
                 ownNodes.put(hold.node(), hold.node());
             }
@@ -176,6 +201,7 @@ public final class LockCore {
      */
     public void release(Hold hold, long heldNanos) {
         path.metrics().released(path.path(), heldNanos);
+        HoldRecord.released(hold);
         LockNode node = hold.node();
         LockNode besideOf = cohort == null ? null : ownNodes.remove(node);
         if (cohort == null || besideOf != null) {

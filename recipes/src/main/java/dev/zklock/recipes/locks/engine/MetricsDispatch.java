@@ -1,6 +1,7 @@
 package dev.zklock.recipes.locks.engine;
 
 import dev.zklock.recipes.locks.LockMetricsListener;
+import dev.zklock.recipes.locks.LockTracer;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -8,11 +9,14 @@ import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** The metrics listeners of one client, told in turn; one that throws is logged and skipped. Thread-safe. */
+/**
+ * The metrics listeners and tracers of one client, told in turn; one that throws is logged and skipped. Thread-safe.
+ */
 public final class MetricsDispatch {
     private static final Logger logger = LoggerFactory.getLogger(MetricsDispatch.class);
 
     private final List<LockMetricsListener> listeners = new CopyOnWriteArrayList<>();
+    private final List<LockTracer> tracers = new CopyOnWriteArrayList<>();
 
     public void add(LockMetricsListener listener) {
         listeners.add(listener);
@@ -20,6 +24,19 @@ public final class MetricsDispatch {
 
     public void remove(LockMetricsListener listener) {
         listeners.remove(listener);
+    }
+
+    public void addTracer(LockTracer tracer) {
+        tracers.add(tracer);
+    }
+
+    public void removeTracer(LockTracer tracer) {
+        tracers.remove(tracer);
+    }
+
+    /** The tracers now, a list that is empty when there is none. */
+    List<LockTracer> tracers() {
+        return tracers;
     }
 
     public void acquire(String lockPath, boolean acquired, long waitedNanos) {

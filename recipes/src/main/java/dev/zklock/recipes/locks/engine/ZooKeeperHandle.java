@@ -121,18 +121,18 @@ public final class ZooKeeperHandle {
         CompletableFuture<Reply> reply = new CompletableFuture<>();
         AsyncCallback.Create2Callback callback = (rc, p, ctx, name, stat) ->
                 reply.complete(rc == 0 ? new Reply.Created(name, stat.getCzxid()) : failed(rc));
-        zk.create(path, data, acl, mode, callback, null);
+        send().create(path, data, acl, mode, callback, null);
         return reply;
     }
 
     /** Sends {@code ops} as one transaction; the reply carries each operation's result. */
     public CompletableFuture<Reply.Transaction> multi(List<Op> ops) {
         CompletableFuture<Reply.Transaction> reply = new CompletableFuture<>();
-        zk.multi(
-                ops,
-                (rc, p, ctx, results) ->
-                        reply.complete(new Reply.Transaction(Code.get(rc), results == null ? List.of() : results)),
-                null);
+        send().multi(
+                        ops,
+                        (rc, p, ctx, results) -> reply.complete(
+                                new Reply.Transaction(Code.get(rc), results == null ? List.of() : results)),
+                        null);
         return reply;
     }
 
@@ -166,7 +166,7 @@ public final class ZooKeeperHandle {
         CompletableFuture<Reply> reply = new CompletableFuture<>();
         AsyncCallback.ChildrenCallback callback =
                 (rc, p, ctx, children) -> reply.complete(rc == 0 ? new Reply.Children(children) : failed(rc));
-        zk.getChildren(path, false, callback, null);
+        send().getChildren(path, false, callback, null);
         return reply;
     }
 
@@ -178,7 +178,7 @@ public final class ZooKeeperHandle {
         CompletableFuture<Reply> reply = new CompletableFuture<>();
         AsyncCallback.ChildrenCallback callback =
                 (rc, p, ctx, children) -> reply.complete(rc == 0 ? new Reply.Children(children) : failed(rc));
-        zk.getChildren(path, watcher, callback, null);
+        send().getChildren(path, watcher, callback, null);
         return reply;
     }
 
@@ -188,7 +188,7 @@ public final class ZooKeeperHandle {
      */
     public Reply childrenNow(String path) throws InterruptedException {
         try {
-            return new Reply.Children(zk.getChildren(path, false));
+            return new Reply.Children(send().getChildren(path, false));
         } catch (KeeperException e) {
             return new Reply.Failed(e.code());
         }
@@ -201,7 +201,7 @@ public final class ZooKeeperHandle {
     public Reply watchDataNow(String path, Watcher watcher) throws InterruptedException {
         try {
             Stat stat = new Stat();
-            zk.getData(path, watcher, stat);
+            send().getData(path, watcher, stat);
             return new Reply.NodeStat(stat);
         } catch (KeeperException e) {
             return new Reply.Failed(e.code());
@@ -211,7 +211,7 @@ public final class ZooKeeperHandle {
     /** Deletes a node (any version) and waits for the reply on the calling thread; see {@link #childrenNow}. */
     public Reply deleteNow(String path) throws InterruptedException {
         try {
-            zk.delete(path, -1);
+            send().delete(path, -1);
             return new Reply.Done();
         } catch (KeeperException e) {
             return new Reply.Failed(e.code());
@@ -221,7 +221,7 @@ public final class ZooKeeperHandle {
     /** Brings the server this session talks to up to date with the leader, so that a listing sent next is current. */
     public CompletableFuture<Reply> sync(String path) {
         CompletableFuture<Reply> reply = new CompletableFuture<>();
-        zk.sync(path, (rc, p, ctx) -> reply.complete(done(rc)), null);
+        send().sync(path, (rc, p, ctx) -> reply.complete(done(rc)), null);
         return reply;
     }
 
@@ -233,7 +233,7 @@ public final class ZooKeeperHandle {
         CompletableFuture<Reply> reply = new CompletableFuture<>();
         AsyncCallback.DataCallback callback =
                 (rc, p, ctx, data, stat) -> reply.complete(rc == 0 ? new Reply.NodeStat(stat) : failed(rc));
-        zk.getData(path, watcher, callback, null);
+        send().getData(path, watcher, callback, null);
         return reply;
     }
 
@@ -242,7 +242,7 @@ public final class ZooKeeperHandle {
         CompletableFuture<Reply> reply = new CompletableFuture<>();
         AsyncCallback.DataCallback callback =
                 (rc, p, ctx, data, stat) -> reply.complete(rc == 0 ? new Reply.Data(data, stat) : failed(rc));
-        zk.getData(path, watcher, callback, null);
+        send().getData(path, watcher, callback, null);
         return reply;
     }
 
@@ -251,7 +251,7 @@ public final class ZooKeeperHandle {
         CompletableFuture<Reply> reply = new CompletableFuture<>();
         AsyncCallback.StatCallback callback =
                 (rc, p, ctx, stat) -> reply.complete(rc == 0 ? new Reply.NodeStat(stat) : failed(rc));
-        zk.exists(path, false, callback, null);
+        send().exists(path, false, callback, null);
         return reply;
     }
 
@@ -261,14 +261,15 @@ public final class ZooKeeperHandle {
      */
     public CompletableFuture<Reply> ephemerals() {
         CompletableFuture<Reply> reply = new CompletableFuture<>();
-        zk.getEphemerals((rc, ctx, paths) -> reply.complete(rc == 0 ? new Reply.Children(paths) : failed(rc)), null);
+        send().getEphemerals(
+                        (rc, ctx, paths) -> reply.complete(rc == 0 ? new Reply.Children(paths) : failed(rc)), null);
         return reply;
     }
 
     /** Deletes a node (any version) without waiting: {@link Reply.Done} or {@link Reply.Failed}. */
     public CompletableFuture<Reply> delete(String path) {
         CompletableFuture<Reply> reply = new CompletableFuture<>();
-        zk.delete(path, -1, (rc, p, ctx) -> reply.complete(done(rc)), null);
+        send().delete(path, -1, (rc, p, ctx) -> reply.complete(done(rc)), null);
         return reply;
     }
 
@@ -285,7 +286,7 @@ public final class ZooKeeperHandle {
         CompletableFuture<Reply> reply = new CompletableFuture<>();
         Watcher.WatcherType type = children ? Watcher.WatcherType.Children : Watcher.WatcherType.Data;
         try {
-            zk.removeWatches(path, watcher, type, false, (rc, p, ctx) -> reply.complete(done(rc)), null);
+            send().removeWatches(path, watcher, type, false, (rc, p, ctx) -> reply.complete(done(rc)), null);
         } catch (IllegalArgumentException | UnsupportedOperationException e) {
             reply.complete(new Reply.Failed(Code.BADARGUMENTS));
         }
@@ -295,6 +296,12 @@ public final class ZooKeeperHandle {
     /** Returns the ZooKeeper code of {@code error}, or null if it is not a {@link KeeperException}. */
     public static Code codeOf(Throwable error) {
         return error instanceof KeeperException ke ? ke.code() : null;
+    }
+
+    /** The handle, for one request: counted in the sending thread's {@link RequestTally}, if it has one. */
+    private ZooKeeper send() {
+        RequestTally.sent();
+        return zk;
     }
 
     private static Reply done(int rc) {

@@ -1,0 +1,160 @@
+package dev.zklock.recipes.locks.engine;
+
+import dev.zklock.recipes.locks.LockStateEvent;
+import jdk.jfr.Category;
+import jdk.jfr.Description;
+import jdk.jfr.Event;
+import jdk.jfr.EventType;
+import jdk.jfr.FlightRecorder;
+import jdk.jfr.Label;
+import jdk.jfr.Name;
+import jdk.jfr.StackTrace;
+
+/**
+ * zklock's own JDK Flight Recorder events, in the category {@code zklock}: an acquisition ({@code dev.zklock.Acquisition},
+ * its duration the wait), a hold from grant to release ({@code dev.zklock.Hold}), and a change of a hold's state
+ * ({@code dev.zklock.HoldStateChange}). They cost no ZooKeeper request.
+ *
+ * <p>Cheap when no recording runs: until Flight Recorder is initialized (a recording started in the JVM, by
+ * {@code -XX:StartFlightRecording}, {@code jcmd} or the API) the check is one read of a volatile field, and nothing of
+ * JFR is touched, not even the registration of these event types, which costs a JVM that never records a few hundred
+ * milliseconds; after that, one read of each event type's enabled flag. Nothing is allocated unless an event is
+ * enabled. A JVM without the {@code jdk.jfr} module records nothing. Thread-safe.
+ */
+final class JfrEvents {
+    private static final boolean AVAILABLE = available();
+
+    private JfrEvents() {}
+
+    /** Whether a recording takes any of the events: the one check on the hot path. */
+    static boolean anyEnabled() {
+        return AVAILABLE && FlightRecorder.isInitialized() && Types.any();
+    }
+
+    static boolean acquisitionEnabled() {
+        return AVAILABLE && FlightRecorder.isInitialized() && Types.ACQUISITION.isEnabled();
+    }
+
+    static boolean holdEnabled() {
+        return AVAILABLE && FlightRecorder.isInitialized() && Types.HOLD.isEnabled();
+    }
+
+    /**
+     * Commits the state change of a hold, {@code event}, caused by {@code cause} (the connection event, or the node
+     * found gone, or the client's close), if a recording takes it.
+     */
+    static void stateChanged(LockStateEvent event, String cause) {
+        if (!AVAILABLE || !FlightRecorder.isInitialized() || !Types.STATE_CHANGE.isEnabled()) {
+            return;
+        }
+        HoldStateChange change = new HoldStateChange();
+        if (change.shouldCommit()) {
+            change.lockPath = event.lockPath();
+            change.node = event.node();
+            change.fencingToken = event.fencingToken();
+            change.sessionId = "0x" + Long.toHexString(event.sessionId());
+            change.previous = event.previous().name();
+            change.state = event.state().name();
+            change.cause = cause;
+            change.commit();
+        }
+    }
+
+    private static boolean available() {
+        try {
+            Class.forName("jdk.jfr.FlightRecorder", false, JfrEvents.class.getClassLoader());
+            return true;
+        } catch (ClassNotFoundException | LinkageError e) {
+            return false;
+        }
+    }
+
+    /** The event types, registered on first use after Flight Recorder is initialized. */
+    private static final class Types {
+        static final EventType ACQUISITION = EventType.getEventType(Acquisition.class);
+        static final EventType HOLD = EventType.getEventType(Hold.class);
+        static final EventType STATE_CHANGE = EventType.getEventType(HoldStateChange.class);
+
+        static boolean any() {
+            return ACQUISITION.isEnabled() || HOLD.isEnabled() || STATE_CHANGE.isEnabled();
+        }
+    }
+
+    @Name("dev.zklock.Acquisition")
+    @Label("Lock Acquisition")
+    @Category("zklock")
+    @Description("An acquire of a zklock lock, from its call to its end: the duration is the time it waited")
+    static final class Acquisition extends Event {
+        @Label("Lock Path")
+        String lockPath;
+
+        @Label("Lock Kind")
+        @Description("exclusive, read, write, semaphore mutex, or custom (a driver of the user's)")
+        String kind;
+
+        @Label("Outcome")
+        @Description("GRANTED, TIMED_OUT, INTERRUPTED or FAILED")
+        String outcome;
+
+        @Label("ZooKeeper Requests")
+        @Description("The requests the acquire sent: 0 for a local pass, 2 for an uncontended acquire")
+        int requests;
+
+        @Label("Local Pass")
+        @Description("The hold came from the process's cohort with no request of its own (local hand-off)")
+        boolean localPass;
+    }
+
+    @Name("dev.zklock.Hold")
+    @Label("Lock Hold")
+    @Category("zklock")
+    @Description("A hold of a zklock lock, from its grant to its release")
+    @StackTrace(false)
+    static final class Hold extends Event {
+        @Label("Lock Path")
+        String lockPath;
+
+        @Label("Lock Kind")
+        String kind;
+
+        @Label("Fencing Token")
+        @Description("The hold's fencing token: larger for every later exclusive or write hold of the path")
+        long fencingToken;
+
+        @Label("Local Pass")
+        boolean localPass;
+
+        @Label("State at Release")
+        @Description("HELD, IN_DOUBT or LOST")
+        String state;
+    }
+
+    @Name("dev.zklock.HoldStateChange")
+    @Label("Lock Hold State Change")
+    @Category("zklock")
+    @Description("A held lock moved to HELD, IN_DOUBT or LOST, with the connection event that caused it")
+    @StackTrace(false)
+    static final class HoldStateChange extends Event {
+        @Label("Lock Path")
+        String lockPath;
+
+        @Label("Node")
+        String node;
+
+        @Label("Fencing Token")
+        long fencingToken;
+
+        @Label("Session Id")
+        String sessionId;
+
+        @Label("Previous State")
+        String previous;
+
+        @Label("State")
+        String state;
+
+        @Label("Cause")
+        @Description("SUSPENDED, LOST or RECONNECTED (Curator's connection events), NODE_GONE or CLIENT_CLOSED")
+        String cause;
+    }
+}

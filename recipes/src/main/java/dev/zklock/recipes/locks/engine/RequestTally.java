@@ -1,0 +1,41 @@
+package dev.zklock.recipes.locks.engine;
+
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Counts the ZooKeeper requests one acquisition sends, for its JFR event and its trace ({@link AcquisitionRecord}): the
+ * requests {@link ZooKeeperHandle} sends while a tally is the current one of the sending thread. An acquisition that
+ * nothing records installs none, and a request then costs one thread-local read. A blocking acquisition sends every
+ * request on its own thread; an asynchronous one carries its tally into each of its steps ({@link AsyncSteps}). Safe
+ * for use by multiple threads.
+ */
+final class RequestTally {
+    private static final ThreadLocal<RequestTally> current = new ThreadLocal<>();
+
+    private final AtomicInteger sent = new AtomicInteger();
+
+    /** Makes {@code tally} (or none, with null) the calling thread's; returns the one it replaces, to restore. */
+    static RequestTally enter(RequestTally tally) {
+        RequestTally previous = current.get();
+        current.set(tally);
+        return previous;
+    }
+
+    /** The calling thread's tally, or null. */
+    static RequestTally current() {
+        return current.get();
+    }
+
+    /** Counts one request in the calling thread's tally, if it has one. */
+    static void sent() {
+        RequestTally tally = current.get();
+        if (tally != null) {
+            tally.sent.incrementAndGet();
+        }
+    }
+
+    /** The requests counted so far. */
+    int count() {
+        return sent.get();
+    }
+}
