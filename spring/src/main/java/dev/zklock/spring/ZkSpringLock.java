@@ -37,19 +37,24 @@ import org.springframework.integration.support.locks.DistributedLock;
  *
  * <h2>ZooKeeper cost</h2>
  *
- * <p>As {@link ZkReentrantLock}: an uncontended {@code tryLock} and {@code unlock} cost 3 requests (a create and a
- * listing pipelined in one round trip, and a delete), where Spring's {@code ZookeeperLockRegistry} adds a check of the
- * connection to every {@code tryLock}; a re-entry and an inner unlock cost none. With local hand-off (the registry's
- * default), threads of this process pass the lock among themselves with no request ({@code SpringRequestCountTest}).
- * A time to live costs no request until it runs out; then one delete.
+ * <p>As {@link ZkReentrantLock}. Without local hand-off an uncontended {@code tryLock} and {@code unlock} cost 3
+ * requests (a create and a listing pipelined in one round trip, and a delete) where Spring's {@code
+ * ZookeeperLockRegistry} costs 4 (it checks the connection before every {@code tryLock}); with local hand-off (the
+ * registry's default) 4, the fourth a read that watches the node, so that the lock learns of its deletion before it
+ * passes it on. A re-entry and an inner unlock cost none (Spring's re-entry: 1). With local hand-off, threads of this
+ * process pass the lock among themselves with no request ({@code SpringRequestCountTest}). A time to live costs no
+ * request until it runs out; then one delete.
  *
  * <h2>Failure behaviour</h2>
  *
- * <p>{@link #tryLock(long, TimeUnit)} returns within its time plus one request timeout (two thirds of the session
- * timeout), whatever the network does, a silent partition included ({@code ZkSpringLockRegistryTest}), and a try that
- * gives up leaves no node behind. {@link #lock()} waits through connection outages and interrupts (the interrupt flag is
- * set again once it holds); {@link #lockInterruptibly()} waits through outages. The hold's state is
- * {@link #holdState()}; the fencing token of the hold is {@link #fencingToken()}.
+ * <p>{@link #tryLock(long, TimeUnit)} is zklock's timed acquire: it comes back within its time plus one request timeout
+ * (two thirds of the session timeout) when the connection drops, and a try that gives up leaves no node behind. On a
+ * silent partition, where neither replies nor a disconnect come, it took up to two request timeouts here, as zklock's
+ * blocking acquire recovers a create whose reply was lost before it gives up
+ * ({@code ZkSpringLockRegistryTest.tryLock_onASilentPartition_returnsFalseWithinTheTimePlusTwoRequestTimeouts});
+ * Spring's registry has no bound there. {@link #lock()} waits through connection outages and interrupts (the interrupt
+ * flag is set again once it holds); {@link #lockInterruptibly()} waits through outages. The hold's state is {@link
+ * #holdState()}; the fencing token of the hold is {@link #fencingToken()}.
  *
  * @since 0.1.0
  */
@@ -131,8 +136,9 @@ public final class ZkSpringLock implements DistributedLock {
     }
 
     /**
-     * Acquires the lock if it becomes free within {@code time}; returns within {@code time} plus one request timeout,
-     * whatever the network does, having left no node behind if it returns false.
+     * Acquires the lock if it becomes free within {@code time}; returns within {@code time} plus one request timeout
+     * when the connection drops (two on a silent partition; see the class documentation), having left no node behind if
+     * it returns false.
      *
      * @param time the longest time to wait; zero or less makes a single try
      * @param unit the unit of {@code time}
