@@ -3,6 +3,7 @@ package dev.zklock.spring;
 import dev.zklock.recipes.locks.ZkReentrantLock;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -39,8 +40,13 @@ final class TtlTimer implements AutoCloseable {
         return expiry;
     }
 
+    /** Schedules {@code task}; returns null once the registry is closed, when holds keep no time to live. */
     ScheduledFuture<?> schedule(Runnable task, Duration delay) {
-        return executor.schedule(task, delay.toNanos(), TimeUnit.NANOSECONDS);
+        try {
+            return executor.schedule(task, delay.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (RejectedExecutionException closed) {
+            return null;
+        }
     }
 
     /** Deletes {@code node} (one request, retried by Curator while the connection is down); completes {@code done}. */

@@ -53,7 +53,14 @@ public final class ZkLockHealthIndicator extends AbstractHealthIndicator impleme
     public ZkLockHealthIndicator(CuratorFramework client) {
         super("zklock health check failed");
         this.client = Objects.requireNonNull(client, "client");
-        this.connectionListener = (c, state) -> connection.set(state);
+        this.connectionListener = (c, state) -> {
+            connection.set(state);
+            if (state.isConnected()) {
+                // The holds still tracked are settled HELD or LOST by the reconnect; a hold released while in doubt
+                // is tracked no more, and no event would ever take it off.
+                inDoubt.clear();
+            }
+        };
         client.getConnectionStateListenable().addListener(connectionListener);
         LockStates.addListener(client, holdListener);
     }
