@@ -115,6 +115,29 @@ final class ZkSpringLockRegistryTest {
         }
     }
 
+    /**
+     * A re-entry grants a hold with no request, so it must not grant one the lock cannot stand behind: with the server
+     * gone the hold is in doubt, and the re-entry throws, as {@code LockRegistryLeaderInitiator}'s heartbeat needs in
+     * order to step down.
+     */
+    @Test
+    void tryLock_reentryWhileTheHoldIsInDoubt_throwsNamingTheState() throws Exception {
+        try (ZkSpringLockRegistry registry = registry(zk.newClient())) {
+            ZkSpringLock lock = registry.obtain("key");
+            lock.lock();
+            zk.stopServer();
+            await().pollInSameThread().until(() -> lock.holdState().orElseThrow() == LockState.IN_DOUBT);
+
+            assertThatThrownBy(lock::tryLock)
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("IN_DOUBT")
+                    .hasMessageContaining(lock.path());
+            assertThat(lock.isHeldByCurrentThread()).isTrue();
+            lock.unlock(); // its delete waits for the connection
+            zk.restartServer();
+        }
+    }
+
     @Test
     void localHandOff_onByDefault_threadsOfOneProcessQueueBehindOneNode() throws Exception {
         CuratorFramework observer = zk.newClient();
