@@ -81,9 +81,9 @@ final class BenchCommand implements Callable<Integer> {
     @Option(
             names = "--recipes",
             split = ",",
-            defaultValue = "reentrant,exclusive,semaphore,readwrite,multi",
+            defaultValue = "reentrant,exclusive,semaphore,readwrite,multi,spring",
             description =
-                    "recipes to measure: reentrant, exclusive, semaphore, readwrite, multi (default: ${DEFAULT-VALUE})")
+                    "recipes to measure: reentrant, exclusive, semaphore, readwrite, multi, spring (default: ${DEFAULT-VALUE})")
     List<String> recipes;
 
     @Option(

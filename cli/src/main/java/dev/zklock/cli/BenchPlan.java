@@ -12,7 +12,13 @@ import java.util.List;
  */
 final class BenchPlan {
     /** The recipes a run can measure, by their names on the command line, in the order they run. */
-    static final List<String> RECIPES = List.of("reentrant", "exclusive", "semaphore", "readwrite", "multi");
+    static final List<String> RECIPES = List.of("reentrant", "exclusive", "semaphore", "readwrite", "multi", "spring");
+
+    /** The threads of one application on one key in the rows against Spring's registry, as the issue sets them. */
+    static final List<Integer> SPRING_THREADS = List.of(8, 32);
+
+    /** The applications on one key in the rows against Spring's registry. */
+    static final int SPRING_APPLICATIONS = 8;
 
     /** The leases and clients of the semaphore's contended scenario, as the issue sets them. */
     static final int SEMAPHORE_LEASES = 3;
@@ -79,6 +85,7 @@ final class BenchPlan {
                 case "semaphore" -> scenarios.addAll(semaphore(rawFloor));
                 case "readwrite" -> scenarios.addAll(readWrite(rawFloor));
                 case "multi" -> scenarios.addAll(multi(rawFloor));
+                case "spring" -> scenarios.addAll(spring());
                 default -> throw new AssertionError("recipe '" + recipe + "' has no scenarios");
             }
         }
@@ -152,6 +159,22 @@ final class BenchPlan {
                 .target(LockScenario.REQUESTS_AFTER_THE_FIRST, Target.atMost(0)));
         scenarios.add(new IdleCachedLockScenario(Recipe.reentrantKeepIdle(KEEP_IDLE), Recipe.reentrant())
                 .target(IdleCachedLockScenario.VS_PLAIN_HAND_OFF, Target.atMost(2)));
+        return scenarios;
+    }
+
+    /**
+     * zklock's Spring Integration registry against Spring's: uncontended, threads of one application on one key (the
+     * registry's local hand-off against a Curator mutex per key behind a connection check), applications on one key.
+     */
+    private static List<Scenario> spring() {
+        List<Scenario> scenarios = new ArrayList<>();
+        scenarios.add(LockScenario.uncontended(Recipe.springRegistry(), false));
+        for (int n : SPRING_THREADS) {
+            scenarios.add(LockScenario.sharedLock(Recipe.springRegistry(), n)
+                    .target(LockScenario.ACQUISITIONS_PER_SECOND, Target.ratioAtLeast(n == 8 ? 50 : 100)));
+        }
+        scenarios.add(LockScenario.clients(Recipe.springRegistry(), SPRING_APPLICATIONS)
+                .target(LockScenario.ACQUISITIONS_PER_SECOND, Target.ratioAtLeast(1.2)));
         return scenarios;
     }
 

@@ -118,6 +118,25 @@ record Recipe(
                 false);
     }
 
+    /**
+     * A key's lock of zklock's Spring Integration registry ({@code ZkSpringLockRegistry}, local hand-off on as by
+     * default) against that of Spring's {@code ZookeeperLockRegistry}: one registry per lock object, on the lock path's
+     * parent as root.
+     */
+    static Recipe springRegistry() {
+        return new Recipe(
+                "spring",
+                "ZkSpringLockRegistry",
+                "ZookeeperLockRegistry",
+                "",
+                1,
+                SpringRegistryLock::zklock,
+                SpringRegistryLock::spring,
+                true,
+                1,
+                false);
+    }
+
     /** {@code ZkExclusiveLock} against {@code InterProcessSemaphoreMutex}: not reentrant, owned per instance. */
     static Recipe exclusive() {
         return new Recipe(

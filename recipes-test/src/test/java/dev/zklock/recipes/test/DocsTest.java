@@ -300,7 +300,7 @@ final class DocsTest {
 
     private static List<Path> javaSources() throws IOException {
         List<Path> sources = new ArrayList<>();
-        for (String module : List.of("recipes", "recipes-test", "cli")) {
+        for (String module : List.of("recipes", "recipes-test", "spring", "cli")) {
             Path src = ROOT.resolve(module).resolve("src");
             try (Stream<Path> files = Files.walk(src)) {
                 files.filter(file -> file.toString().endsWith(".java")).forEach(sources::add);

@@ -1,0 +1,79 @@
+package dev.zklock.spring;
+
+import dev.zklock.recipes.locks.ZkReentrantLock;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.framework.CuratorFramework;
+
+/**
+ * The timers of a registry's holds with a time to live: one daemon thread, started by the first such hold and gone
+ * after a second without one, and at once when the registry closes. Safe for use by multiple threads.
+ */
+final class TtlTimer implements AutoCloseable {
+    private static final long FALLBACK_SESSION_MS = 60_000;
+
+    private final CuratorFramework client;
+    private final boolean locksWatchTheirNodes;
+    private final ScheduledThreadPoolExecutor executor;
+
+    TtlTimer(CuratorFramework client, boolean locksWatchTheirNodes) {
+        this.client = client;
+        this.locksWatchTheirNodes = locksWatchTheirNodes;
+        this.executor = new ScheduledThreadPoolExecutor(1, task -> {
+            Thread thread = new Thread(task, "zklock-spring-ttl");
+            thread.setDaemon(true);
+            return thread;
+        });
+        executor.setKeepAliveTime(1, TimeUnit.SECONDS);
+        executor.allowCoreThreadTimeOut(true);
+        executor.setRemoveOnCancelPolicy(true);
+    }
+
+    /** Starts the time to live of the current thread's hold of {@code lock}. */
+    HoldExpiry start(ZkSpringLock owner, ZkReentrantLock lock, Duration ttl) {
+        HoldExpiry expiry = new HoldExpiry(this, lock, owner.key(), lock.getLockPath(), locksWatchTheirNodes);
+        expiry.renew(ttl);
+        return expiry;
+    }
+
+    /** Schedules {@code task}; returns null once the registry is closed, when holds keep no time to live. */
+    ScheduledFuture<?> schedule(Runnable task, Duration delay) {
+        try {
+            return executor.schedule(task, delay.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (RejectedExecutionException closed) {
+            return null;
+        }
+    }
+
+    /** Deletes {@code node} (one request, retried by Curator while the connection is down); completes {@code done}. */
+    void delete(String node, CompletableFuture<Void> done) {
+        try {
+            client.delete()
+                    .guaranteed()
+                    .inBackground((c, event) -> done.complete(null))
+                    .forPath(node);
+        } catch (Exception e) {
+            done.completeExceptionally(e);
+        }
+    }
+
+    /** Two thirds of the session timeout: the longest ZooKeeper's client waits for a reply. */
+    long requestTimeoutNanos() {
+        long sessionMs;
+        try {
+            sessionMs = client.getZookeeperClient().getZooKeeper().getSessionTimeout();
+        } catch (Exception noSession) {
+            sessionMs = FALLBACK_SESSION_MS;
+        }
+        return TimeUnit.MILLISECONDS.toNanos(sessionMs * 2 / 3);
+    }
+
+    @Override
+    public void close() {
+        executor.shutdownNow();
+    }
+}

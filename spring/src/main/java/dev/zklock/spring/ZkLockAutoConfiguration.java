@@ -1,0 +1,111 @@
+package dev.zklock.spring;
+
+import dev.zklock.recipes.locks.ZkReentrantLock;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.ExponentialBackoffRetry;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.integration.support.locks.LockRegistry;
+
+/**
+ * Spring Boot's auto-configuration of zklock: a {@link ZkSpringLockRegistry} bean over the application's
+ * {@code CuratorFramework}, or over a client it starts from {@code zklock.connect-string} and closes with the context;
+ * zklock's Micrometer meters when a {@code MeterRegistry} bean exists; and a {@link ZkLockHealthIndicator} named
+ * {@code zkLock} when Actuator's health support is on the class path ({@code management.health.zklock.enabled=false}
+ * turns it off). Each bean backs off when the application defines its own: any {@code LockRegistry} bean replaces the
+ * registry, a {@code CuratorFramework} bean the client. Properties: {@link ZkLockProperties}.
+ *
+ * <p>Runs after Spring Cloud Zookeeper's auto-configuration, so the client that one makes is used, and after
+ * Micrometer's, so its registry is found. Making the beans costs no ZooKeeper call; a client started here connects in
+ * the background.
+ *
+ * @since 0.1.0
+ */
+@AutoConfiguration(
+        afterName = {
+            "org.springframework.cloud.zookeeper.ZookeeperAutoConfiguration",
+            "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration"
+        })
+@ConditionalOnClass({CuratorFramework.class, LockRegistry.class, ZkReentrantLock.class})
+@EnableConfigurationProperties(ZkLockProperties.class)
+public final class ZkLockAutoConfiguration {
+    /** Made by Spring. */
+    public ZkLockAutoConfiguration() {}
+
+    /**
+     * The client zklock starts when the application has none: from {@code zklock.connect-string}, with the session and
+     * connection timeouts of the properties and Curator's exponential back-off; closed with the context.
+     *
+     * @param properties the {@code zklock.*} properties
+     * @return a started client
+     */
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean(CuratorFramework.class)
+    @ConditionalOnProperty(prefix = "zklock", name = "connect-string")
+    public CuratorFramework zkLockCuratorFramework(ZkLockProperties properties) {
+        CuratorFramework client = CuratorFrameworkFactory.builder()
+                .connectString(properties.getConnectString())
+                .sessionTimeoutMs(Math.toIntExact(properties.getSessionTimeout().toMillis()))
+                .connectionTimeoutMs(
+                        Math.toIntExact(properties.getConnectionTimeout().toMillis()))
+                .retryPolicy(new ExponentialBackoffRetry(1000, 3))
+                .build();
+        client.start();
+        return client;
+    }
+
+    /**
+     * The lock registry, with the root, local hand-off and idle time of {@code zklock.registry.*}.
+     *
+     * @param client the application's client, or the one zklock started
+     * @param properties the {@code zklock.*} properties
+     * @return the registry; its close stops its timers and leaves the client open
+     */
+    @Bean(destroyMethod = "close")
+    @ConditionalOnSingleCandidate(CuratorFramework.class)
+    @ConditionalOnMissingBean(LockRegistry.class)
+    public ZkSpringLockRegistry zkLockRegistry(CuratorFramework client, ZkLockProperties properties) {
+        ZkLockProperties.Registry registry = properties.getRegistry();
+        return ZkSpringLockRegistry.builder(client)
+                .root(registry.getRoot())
+                .localHandOff(registry.isLocalHandOff())
+                .keepIdle(registry.getKeepIdle())
+                .build();
+    }
+
+    /** zklock's meters, when Micrometer is on the class path and a {@code MeterRegistry} bean exists. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(MeterRegistry.class)
+    static class MicrometerBinding {
+        @Bean(destroyMethod = "close")
+        @ConditionalOnSingleCandidate(CuratorFramework.class)
+        @ConditionalOnBean(MeterRegistry.class)
+        @ConditionalOnMissingBean
+        ZkLockMicrometerBinding zkLockMicrometerBinding(CuratorFramework client, MeterRegistry meterRegistry) {
+            return new ZkLockMicrometerBinding(client, meterRegistry);
+        }
+    }
+
+    /** The health indicator, when Actuator's health support is on the class path and not turned off. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "org.springframework.boot.health.contributor.HealthIndicator")
+    @ConditionalOnEnabledHealthIndicator("zklock")
+    static class HealthIndicatorConfiguration {
+        @Bean(destroyMethod = "close")
+        @ConditionalOnSingleCandidate(CuratorFramework.class)
+        @ConditionalOnMissingBean(name = "zkLockHealthIndicator")
+        ZkLockHealthIndicator zkLockHealthIndicator(CuratorFramework client) {
+            return new ZkLockHealthIndicator(client);
+        }
+    }
+}

@@ -1,0 +1,385 @@
+package dev.zklock.spring;
+
+import dev.zklock.recipes.locks.LockState;
+import dev.zklock.recipes.locks.ZkReentrantLock;
+import java.time.Duration;
+import java.util.ConcurrentModificationException;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.Condition;
+import org.springframework.integration.support.locks.DistributedLock;
+
+/**
+ * The lock of one key of a {@link ZkSpringLockRegistry}: Spring Integration's {@link DistributedLock} over a zklock
+ * {@link ZkReentrantLock} on the key's path, with an optional time to live per hold.
+ *
+ * <h2>Semantics</h2>
+ *
+ * <p>Exclusive across processes, and with Spring's {@code ZookeeperLockRegistry} and Curator's
+ * {@code InterProcessMutex} on the same path (the node layout is Curator's). Reentrant per thread: the thread that
+ * locked must unlock, as often as it locked. A re-entry is granted only while the thread's hold stands: a hold in doubt
+ * (the connection is suspended) or lost (the session ended, or the time to live ran out) is never entered again, the
+ * re-entry throws {@link IllegalStateException}, and the thread must {@link #unlock()} it. This is what lets
+ * {@code LockRegistryLeaderInitiator} step down at its next heartbeat once the lock cannot be stood behind.
+ *
+ * <p>With a time to live ({@link #lock(Duration)}, {@link #tryLock(Duration, Duration)}), the hold ends by itself when
+ * the time runs out unless {@link ZkSpringLockRegistry#renewLock(Object, Duration)} renews it: the node is deleted, so
+ * another process may take the lock, and the hold goes {@link LockState#LOST}, as a Redis lock's key expires. The
+ * holder learns it at its {@link #unlock()}, which then throws {@link ConcurrentModificationException} as Spring's Redis
+ * and JDBC locks do. A re-entry with a time to live sets the hold's time to live anew. A hold without one lasts while the
+ * client's session lives.
+ *
+ * <h2>Thread safety</h2>
+ *
+ * <p>Safe for use by multiple threads; ownership is per thread.
+ *
+ * <h2>ZooKeeper cost</h2>
+ *
+ * <p>As {@link ZkReentrantLock}. Without local hand-off an uncontended {@code tryLock} and {@code unlock} cost 3
+ * requests (a create and a listing pipelined in one round trip, and a delete) where Spring's {@code
+ * ZookeeperLockRegistry} costs 4 (it checks the connection before every {@code tryLock}); with local hand-off (the
+ * registry's default) 4, the fourth a read that watches the node, so that the lock learns of its deletion before it
+ * passes it on. A re-entry and an inner unlock cost none (Spring's re-entry: 1). With local hand-off, threads of this
+ * process pass the lock among themselves with no request ({@code SpringRequestCountTest}). A time to live costs no
+ * request until it runs out; then one delete.
+ *
+ * <h2>Failure behaviour</h2>
+ *
+ * <p>{@link #tryLock(long, TimeUnit)} is zklock's timed acquire: it comes back within its time plus one request timeout
+ * (two thirds of the session timeout) when the connection drops, and a try that gives up leaves no node behind. On a
+ * silent partition, where neither replies nor a disconnect come, it took up to two request timeouts here, as zklock's
+ * blocking acquire recovers a create whose reply was lost before it gives up
+ * ({@code ZkSpringLockRegistryTest.tryLock_onASilentPartition_returnsFalseWithinTheTimePlusTwoRequestTimeouts});
+ * Spring's registry has no bound there. {@link #lock()} waits through connection outages and interrupts (the interrupt
+ * flag is set again once it holds); {@link #lockInterruptibly()} waits through outages. The hold's state is {@link
+ * #holdState()}; the fencing token of the hold is {@link #fencingToken()}.
+ *
+ * @since 0.1.0
+ */
+public final class ZkSpringLock implements DistributedLock {
+    private final String key;
+    private final ZkReentrantLock lock;
+    private final TtlTimer ttlTimer;
+    /** Threads inside a first acquire of this lock: the registry must not forget a lock in use. */
+    private final AtomicInteger acquiring = new AtomicInteger();
+
+    private volatile long lastUsedNanos = System.nanoTime();
+    /** The time to live of the current hold, or null; written only by the thread that holds the lock. */
+    private volatile HoldExpiry expiry;
+
+    ZkSpringLock(String key, ZkReentrantLock lock, TtlTimer ttlTimer) {
+        this.key = key;
+        this.lock = lock;
+        this.ttlTimer = ttlTimer;
+    }
+
+    /**
+     * Acquires the lock, waiting as long as it takes, through interrupts: an interrupt while waiting is remembered and
+     * the interrupt flag set again once the lock is held (the JDK's {@code lock()} contract). A re-entry costs nothing.
+     *
+     * @throws IllegalStateException if the thread's hold is in doubt or lost (unlock it first), or the client is not
+     *     started or is closed
+     * @throws dev.zklock.recipes.locks.ZkLockException if ZooKeeper refuses a request
+     */
+    @Override
+    public void lock() {
+        enterUninterruptibly(null);
+    }
+
+    /**
+     * Acquires the lock as {@link #lock()} does, and ends the hold after {@code ttl} unless it is renewed; see the class
+     * documentation.
+     *
+     * @param ttl how long the hold lasts unless renewed; positive
+     * @throws NullPointerException if {@code ttl} is null
+     * @throws IllegalArgumentException if {@code ttl} is not positive
+     * @throws IllegalStateException if the thread's hold is in doubt or lost, or the client is not started or is closed
+     */
+    @Override
+    public void lock(Duration ttl) {
+        enterUninterruptibly(requireTtl(ttl));
+    }
+
+    /**
+     * Acquires the lock, waiting as long as it takes; an interrupt ends the wait, deleting our node.
+     *
+     * @throws InterruptedException if the thread is interrupted before or while waiting (the flag is cleared)
+     * @throws IllegalStateException if the thread's hold is in doubt or lost, or the client is not started or is closed
+     */
+    @Override
+    public void lockInterruptibly() throws InterruptedException {
+        enter(
+                () -> {
+                    lock.acquire();
+                    return true;
+                },
+                null);
+    }
+
+    /**
+     * Acquires the lock if it is free now: a single try that never waits (one round trip, and a delete if another
+     * holds). An interrupt makes it return false with the interrupt flag set.
+     *
+     * @return {@code true} if the lock is now held
+     * @throws IllegalStateException if the thread's hold is in doubt or lost, or the client is not started or is closed
+     */
+    @Override
+    public boolean tryLock() {
+        try {
+            return enter(() -> lock.acquire(Duration.ZERO), null);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /**
+     * Acquires the lock if it becomes free within {@code time}; returns within {@code time} plus one request timeout
+     * when the connection drops (two on a silent partition; see the class documentation), having left no node behind if
+     * it returns false.
+     *
+     * @param time the longest time to wait; zero or less makes a single try
+     * @param unit the unit of {@code time}
+     * @return {@code true} if the lock is now held, {@code false} if the time ran out first
+     * @throws InterruptedException if the thread is interrupted before or while waiting (the flag is cleared)
+     * @throws NullPointerException if {@code unit} is null
+     * @throws IllegalStateException if the thread's hold is in doubt or lost, or the client is not started or is closed
+     */
+    @Override
+    public boolean tryLock(long time, TimeUnit unit) throws InterruptedException {
+        Objects.requireNonNull(unit, "unit");
+        return enter(() -> lock.acquire(time, unit), null);
+    }
+
+    /**
+     * Acquires the lock as {@link #tryLock(long, TimeUnit)} does, and ends the hold after {@code ttl} unless it is
+     * renewed; see the class documentation.
+     *
+     * @param waitTime the longest time to wait; zero or negative makes a single try
+     * @param ttl how long the hold lasts unless renewed; positive
+     * @return {@code true} if the lock is now held, {@code false} if the time ran out first
+     * @throws InterruptedException if the thread is interrupted before or while waiting (the flag is cleared)
+     * @throws NullPointerException if an argument is null
+     * @throws IllegalArgumentException if {@code ttl} is not positive
+     * @throws IllegalStateException if the thread's hold is in doubt or lost, or the client is not started or is closed
+     */
+    @Override
+    public boolean tryLock(Duration waitTime, Duration ttl) throws InterruptedException {
+        Objects.requireNonNull(waitTime, "waitTime");
+        Duration checkedTtl = requireTtl(ttl);
+        return enter(() -> lock.acquire(waitTime), checkedTtl);
+    }
+
+    /**
+     * Releases one hold of the current thread; the last one deletes our node (one request), or passes the lock to a
+     * local waiter with local hand-off (none). If the hold's time to live ran out, the last unlock clears the hold and
+     * throws {@link ConcurrentModificationException}, as Spring's Redis and JDBC locks do: the lock was not ours for a
+     * while, and what it protected may have been changed by another holder.
+     *
+     * @throws IllegalMonitorStateException if the current thread does not hold the lock
+     * @throws ConcurrentModificationException if the hold's time to live ran out before this unlock
+     * @throws dev.zklock.recipes.locks.ZkLockException if ZooKeeper refuses the delete
+     */
+    @Override
+    public void unlock() {
+        if (!lock.isHeldByCurrentThread()) {
+            throw new IllegalMonitorStateException("lock '" + key + "' at " + lock.path() + " is not held by "
+                    + Thread.currentThread().getName());
+        }
+        if (lock.getHoldCount() > 1) {
+            lock.release();
+            return;
+        }
+        HoldExpiry ending = expiry;
+        expiry = null;
+        boolean expired = ending != null && ending.end();
+        lastUsedNanos = System.nanoTime();
+        lock.release();
+        if (expired) {
+            throw new ConcurrentModificationException(
+                    "lock '" + key + "' at " + lock.path() + " expired after its ttl of " + ending.ttl()
+                            + " before it was unlocked: another process may have held it since");
+        }
+    }
+
+    /**
+     * Not supported: a condition would need a distributed wait set.
+     *
+     * @return never
+     * @throws UnsupportedOperationException always
+     */
+    @Override
+    public Condition newCondition() {
+        throw new UnsupportedOperationException("conditions are not supported by lock '" + key + "'");
+    }
+
+    /**
+     * Returns the state of the current thread's hold: HELD, IN_DOUBT while the connection is suspended, LOST once the
+     * session ended or the time to live ran out. For monitoring; no ZooKeeper call.
+     *
+     * @return the state, or empty if the current thread does not hold the lock
+     */
+    public Optional<LockState> holdState() {
+        HoldExpiry current = expiry;
+        if (current != null && current.isExpired() && lock.isHeldByCurrentThread()) {
+            return Optional.of(LockState.LOST);
+        }
+        return lock.holdState();
+    }
+
+    /**
+     * Returns the fencing token of the current thread's hold, larger for every later hold of the path, local passes
+     * included. No ZooKeeper call.
+     *
+     * @return the token
+     * @throws IllegalMonitorStateException if the current thread does not hold the lock
+     */
+    public long fencingToken() {
+        return lock.fencingToken();
+    }
+
+    /**
+     * Tells whether the current thread holds the lock (a lost hold counts until it is unlocked). No ZooKeeper call.
+     *
+     * @return {@code true} if the current thread holds the lock and has not unlocked it yet
+     */
+    public boolean isHeldByCurrentThread() {
+        return lock.isHeldByCurrentThread();
+    }
+
+    /**
+     * Returns the key this lock was obtained for.
+     *
+     * @return the key
+     */
+    public String key() {
+        return key;
+    }
+
+    /**
+     * Returns the lock path: the registry's root and the key, as Spring's {@code ZookeeperLockRegistry} makes it.
+     *
+     * @return the path, relative to the client's namespace
+     */
+    public String path() {
+        return lock.path();
+    }
+
+    /** Restarts the current thread's time to live with {@code ttl}; the registry checked that the thread holds. */
+    void renew(Duration ttl) {
+        requireStanding();
+        HoldExpiry current = expiry;
+        if (current == null) {
+            expiry = ttlTimer.start(this, lock, ttl);
+        } else if (!current.renew(ttl)) {
+            throw new IllegalStateException("lock '" + key + "' at " + lock.path() + " expired after its ttl of "
+                    + current.ttl() + ": unlock it, then lock it again");
+        }
+    }
+
+    /** Renews the current thread's time to live with the one it has; a hold without one has nothing to renew. */
+    void renew() {
+        HoldExpiry current = expiry;
+        if (current != null) {
+            renew(current.ttl());
+        } else {
+            requireStanding();
+        }
+    }
+
+    /** Tells whether no thread holds or is acquiring this lock and it was not used for {@code ageNanos}. */
+    boolean isUnusedFor(long ageNanos, long now) {
+        return acquiring.get() == 0 && !lock.isAcquiredInThisProcess() && now - lastUsedNanos >= ageNanos;
+    }
+
+    /** Tells whether a thread is inside a first acquire of this lock: for tests and monitoring. */
+    boolean hasAcquiringThreads() {
+        return acquiring.get() > 0;
+    }
+
+    void touch() {
+        lastUsedNanos = System.nanoTime();
+    }
+
+    private void enterUninterruptibly(Duration ttl) {
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    enter(
+                            () -> {
+                                lock.acquire();
+                                return true;
+                            },
+                            ttl);
+                    return;
+                } catch (InterruptedException e) {
+                    interrupted = true; // our node is deleted: take a new place and wait again
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** A re-entry (no request) or a first acquire by {@code attempt}; then the hold's time to live, if any. */
+    private boolean enter(Attempt attempt, Duration ttl) throws InterruptedException {
+        if (lock.isHeldByCurrentThread()) {
+            requireStanding();
+            lock.acquire(Duration.ZERO); // a re-entry: no request
+            if (ttl != null) {
+                renew(ttl);
+            }
+            return true;
+        }
+        acquiring.incrementAndGet();
+        try {
+            if (!attempt.run()) {
+                return false;
+            }
+        } finally {
+            acquiring.decrementAndGet();
+            lastUsedNanos = System.nanoTime();
+        }
+        if (ttl != null) {
+            expiry = ttlTimer.start(this, lock, ttl);
+        }
+        return true;
+    }
+
+    /** Refuses a grant on top of a hold that is in doubt, lost, or past its time to live. */
+    private void requireStanding() {
+        HoldExpiry current = expiry;
+        if (current != null && current.isExpired()) {
+            throw new IllegalStateException("lock '" + key + "' at " + lock.path() + " expired after its ttl of "
+                    + current.ttl() + ": unlock it, then lock it again");
+        }
+        LockState state = lock.holdState().orElse(LockState.HELD);
+        if (state != LockState.HELD) {
+            throw new IllegalStateException("lock '" + key + "' at " + lock.path() + " is " + state + " for "
+                    + Thread.currentThread().getName() + ": unlock it, then lock it again");
+        }
+    }
+
+    private Duration requireTtl(Duration ttl) {
+        Objects.requireNonNull(ttl, "ttl");
+        if (ttl.isZero() || ttl.isNegative()) {
+            throw new IllegalArgumentException("ttl of lock '" + key + "' must be positive, not " + ttl);
+        }
+        return ttl;
+    }
+
+    @Override
+    public String toString() {
+        return "ZkSpringLock[" + key + " at " + lock.path() + "]";
+    }
+
+    @FunctionalInterface
+    private interface Attempt {
+        boolean run() throws InterruptedException;
+    }
+}

@@ -1,0 +1,349 @@
+package dev.zklock.spring;
+
+import dev.zklock.recipes.locks.ZkReentrantLock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.utils.PathUtils;
+import org.springframework.integration.support.locks.DistributedLock;
+import org.springframework.integration.support.locks.ExpirableLockRegistry;
+import org.springframework.integration.support.locks.RenewableLockRegistry;
+
+/**
+ * Spring Integration's lock registry over zklock: a drop-in for Spring's {@code ZookeeperLockRegistry} with the
+ * renewable time to live of the Redis and JDBC registries.
+ *
+ * <h2>Semantics</h2>
+ *
+ * <p>The lock of key {@code k} is a {@link ZkSpringLock} on {@code root + "/" + k}, the path Spring's
+ * {@code ZookeeperLockRegistry} uses by default, on the same default root {@value #DEFAULT_ROOT}, with Curator's
+ * {@code InterProcessMutex} node layout: this registry and Spring's on one root exclude each other on every key, so a
+ * fleet can move one service at a time ({@code SpringInteropTest}). Keys must be strings that make a valid ZooKeeper
+ * path, as with Spring's. Locks are reentrant per thread. With local hand-off (on by default; {@link
+ * Builder#localHandOff(boolean)}), the threads of this process that lock one key queue behind one node and pass the
+ * lock among themselves with no ZooKeeper request, within a bound once another process waits (64 passes or 5 ms; see
+ * zklock's {@code ZkLockBuilder}); off, every thread takes its own place in ZooKeeper's queue. {@link
+ * DistributedLock#lock(Duration)} and {@link DistributedLock#tryLock(Duration, Duration)} give a hold a time to live,
+ * renewed by {@link #renewLock(Object, Duration)}; see {@link ZkSpringLock}.
+ *
+ * <p>{@link #obtain(Object)} returns the same lock for a key until {@link #expireUnusedOlderThan(long)} forgets it;
+ * nothing else forgets a key, so a service that locks unboundedly many keys calls it now and then (Spring's
+ * {@code LockRegistryLeaderInitiator} and aggregators lock few keys).
+ *
+ * <h2>Thread safety</h2>
+ *
+ * <p>Safe for use by multiple threads; ownership of each lock is per thread.
+ *
+ * <h2>ZooKeeper cost</h2>
+ *
+ * <p>{@code obtain}, {@code expireUnusedOlderThan} and {@code renewLock}: none. Each lock: see {@link ZkSpringLock}
+ * (an uncontended {@code tryLock} and {@code unlock}: 3 requests without local hand-off, 4 with it, Spring's 4; a
+ * re-entrant {@code tryLock}: none, Spring's 1; {@code SpringRequestCountTest}).
+ *
+ * <h2>Failure behaviour</h2>
+ *
+ * <p>As zklock's {@link ZkReentrantLock}: a hold is granted only while the client is started and connected and the
+ * node is ours; a timed try returns within its time plus one request timeout (two on a silent partition; see {@link
+ * ZkSpringLock}); a re-entry into a hold in doubt or lost is refused. {@link #close()} stops the timers of holds with a time to live (those holds then last while the session
+ * lives); it does not close the client.
+ *
+ * @since 0.1.0
+ */
+public final class ZkSpringLockRegistry
+        implements ExpirableLockRegistry<DistributedLock>, RenewableLockRegistry<DistributedLock>, AutoCloseable {
+    /** The root Spring's {@code ZookeeperLockRegistry} uses by default. */
+    public static final String DEFAULT_ROOT = "/SpringIntegration-LockRegistry";
+
+    private final CuratorFramework client;
+    private final String root;
+    private final boolean localHandOff;
+    private final Duration keepIdle;
+    private final Map<String, ZkSpringLock> locks = new ConcurrentHashMap<>();
+    private final TtlTimer ttlTimer;
+
+    /**
+     * Creates a registry on {@link #DEFAULT_ROOT} with local hand-off. No ZooKeeper call; the client need not be started
+     * yet.
+     *
+     * @param client the client of every lock
+     * @throws NullPointerException if {@code client} is null
+     */
+    public ZkSpringLockRegistry(CuratorFramework client) {
+        this(builder(client));
+    }
+
+    private ZkSpringLockRegistry(Builder builder) {
+        this.client = builder.client;
+        this.root = builder.root;
+        this.localHandOff = builder.localHandOff;
+        this.keepIdle = builder.keepIdle;
+        this.ttlTimer = new TtlTimer(client, localHandOff);
+    }
+
+    /**
+     * Returns a builder of a registry, for a root other than {@link #DEFAULT_ROOT}, local hand-off off, or an idle node
+     * kept. No ZooKeeper call.
+     *
+     * @param client the client of every lock
+     * @return a builder that builds a registry like {@code new ZkSpringLockRegistry(client)} unless told otherwise
+     * @throws NullPointerException if {@code client} is null
+     */
+    public static Builder builder(CuratorFramework client) {
+        return new Builder(client);
+    }
+
+    /**
+     * Returns the lock of {@code lockKey}: the same instance until {@link #expireUnusedOlderThan(long)} forgets it. No
+     * ZooKeeper call.
+     *
+     * @param lockKey a string that makes a valid ZooKeeper path under the root
+     * @return the lock of the key
+     * @throws NullPointerException if {@code lockKey} is null
+     * @throws IllegalArgumentException if {@code lockKey} is not a string or does not make a valid path
+     */
+    @Override
+    public ZkSpringLock obtain(Object lockKey) {
+        String key = requireKey(lockKey);
+        ZkSpringLock lock = locks.computeIfAbsent(pathOf(key), path -> new ZkSpringLock(key, newLock(path), ttlTimer));
+        lock.touch();
+        return lock;
+    }
+
+    /**
+     * Returns the lock path of {@code lockKey}, as Spring's {@code ZookeeperLockRegistry} makes it: the root, a slash,
+     * and the key as it is.
+     *
+     * @param lockKey the key, as for {@link #obtain(Object)}
+     * @return the path, relative to the client's namespace
+     * @throws NullPointerException if {@code lockKey} is null
+     * @throws IllegalArgumentException if {@code lockKey} is not a string or does not make a valid path
+     */
+    public String pathOf(Object lockKey) {
+        String key = requireKey(lockKey);
+        String path = root.endsWith("/") ? root + key : root + "/" + key;
+        try {
+            PathUtils.validatePath(path);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(
+                    "lock key '" + key + "' makes '" + path + "', not a valid ZooKeeper path: " + e.getMessage(), e);
+        }
+        return path;
+    }
+
+    /**
+     * Forgets the locks that no thread holds or is acquiring and that nobody obtained, locked or unlocked for
+     * {@code age} milliseconds. A forgotten lock still works for whoever kept it; a later {@code obtain} of its key
+     * returns a new one. No ZooKeeper call.
+     *
+     * @param age milliseconds; zero forgets every unused lock
+     * @throws IllegalArgumentException if {@code age} is negative
+     */
+    @Override
+    public void expireUnusedOlderThan(long age) {
+        if (age < 0) {
+            throw new IllegalArgumentException("age must not be negative, not " + age + " ms");
+        }
+        long ageNanos = TimeUnit.MILLISECONDS.toNanos(age);
+        long now = System.nanoTime();
+        locks.entrySet().removeIf(entry -> entry.getValue().isUnusedFor(ageNanos, now));
+    }
+
+    /**
+     * Restarts the time to live of the current thread's hold of {@code lockKey} with the time to live it was taken
+     * with; a hold taken without one lasts while the session lives and has nothing to renew. No ZooKeeper call.
+     *
+     * @param lockKey the key
+     * @throws NullPointerException if {@code lockKey} is null
+     * @throws IllegalArgumentException if {@code lockKey} is not a string or does not make a valid path
+     * @throws IllegalStateException if the current thread does not hold the lock, or its hold expired, is in doubt or
+     *     is lost
+     */
+    @Override
+    public void renewLock(Object lockKey) {
+        heldLock(lockKey).renew();
+    }
+
+    /**
+     * Gives the current thread's hold of {@code lockKey} the time to live {@code ttl} from now, whether or not it had
+     * one. No ZooKeeper call.
+     *
+     * @param lockKey the key
+     * @param ttl the new time to live; positive
+     * @throws NullPointerException if an argument is null
+     * @throws IllegalArgumentException if {@code lockKey} is not a string or does not make a valid path, or {@code ttl}
+     *     is not positive
+     * @throws IllegalStateException if the current thread does not hold the lock, or its hold expired, is in doubt or
+     *     is lost
+     */
+    @Override
+    public void renewLock(Object lockKey, Duration ttl) {
+        Objects.requireNonNull(ttl, "ttl");
+        if (ttl.isZero() || ttl.isNegative()) {
+            throw new IllegalArgumentException("ttl of lock '" + lockKey + "' must be positive, not " + ttl);
+        }
+        heldLock(lockKey).renew(ttl);
+    }
+
+    private ZkSpringLock heldLock(Object lockKey) {
+        String path = pathOf(lockKey);
+        ZkSpringLock lock = locks.get(path);
+        if (lock == null || !lock.isHeldByCurrentThread()) {
+            throw new IllegalStateException("lock '" + lockKey + "' at " + path + " is not held by "
+                    + Thread.currentThread().getName() + ": nothing to renew");
+        }
+        return lock;
+    }
+
+    /**
+     * Returns the root of every lock path.
+     *
+     * @return the root, relative to the client's namespace
+     */
+    public String root() {
+        return root;
+    }
+
+    /**
+     * Tells whether the threads of this process pass each lock among themselves behind one node.
+     *
+     * @return {@code true} with local hand-off
+     */
+    public boolean isLocalHandOff() {
+        return localHandOff;
+    }
+
+    /**
+     * Returns how long a lock keeps its node after its last local unlock, so that the next lock in this process costs
+     * no request.
+     *
+     * @return the time; zero when the node goes at once
+     */
+    public Duration keepIdle() {
+        return keepIdle;
+    }
+
+    /**
+     * Returns how many locks the registry keeps now: for monitoring.
+     *
+     * @return the number of locks
+     */
+    public int size() {
+        return locks.size();
+    }
+
+    /**
+     * Stops the timers of holds with a time to live; those holds then last while the session lives. Does not close the
+     * client, and the locks go on working.
+     */
+    @Override
+    public void close() {
+        ttlTimer.close();
+    }
+
+    private ZkReentrantLock newLock(String path) {
+        if (!localHandOff) {
+            return new ZkReentrantLock(client, path);
+        }
+        ZkReentrantLock.Builder builder = ZkReentrantLock.builder(client, path).localHandOff();
+        return keepIdle.isZero() ? builder.build() : builder.keepIdle(keepIdle).build();
+    }
+
+    private static String requireKey(Object lockKey) {
+        Objects.requireNonNull(lockKey, "lockKey");
+        if (!(lockKey instanceof String key)) {
+            throw new IllegalArgumentException(
+                    "lock key must be a String, not a " + lockKey.getClass().getName() + ": " + lockKey);
+        }
+        return key;
+    }
+
+    @Override
+    public String toString() {
+        return "ZkSpringLockRegistry[" + root + ", " + locks.size() + " locks"
+                + (localHandOff ? ", local hand-off]" : "]");
+    }
+
+    /**
+     * Builds a {@link ZkSpringLockRegistry}. Not thread-safe: confine a builder to one thread. {@code build()} makes no
+     * ZooKeeper call.
+     *
+     * @since 0.1.0
+     */
+    public static final class Builder {
+        private final CuratorFramework client;
+        private String root = DEFAULT_ROOT;
+        private boolean localHandOff = true;
+        private Duration keepIdle = Duration.ZERO;
+
+        private Builder(CuratorFramework client) {
+            this.client = Objects.requireNonNull(client, "client");
+        }
+
+        /**
+         * Sets the root of every lock path; Spring's {@code ZookeeperLockRegistry(client, root)} takes the same.
+         *
+         * @param root an absolute ZooKeeper path; {@value ZkSpringLockRegistry#DEFAULT_ROOT} by default
+         * @return this builder
+         * @throws NullPointerException if {@code root} is null
+         * @throws IllegalArgumentException if {@code root} is not a valid ZooKeeper path
+         */
+        public Builder root(String root) {
+            Objects.requireNonNull(root, "root");
+            String trimmed = root.length() > 1 && root.endsWith("/") ? root.substring(0, root.length() - 1) : root;
+            try {
+                PathUtils.validatePath(trimmed);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(
+                        "lock registry root '" + root + "' is not a valid ZooKeeper path: " + e.getMessage(), e);
+            }
+            this.root = trimmed;
+            return this;
+        }
+
+        /**
+         * Turns local hand-off on (the default) or off; see the class documentation.
+         *
+         * @param localHandOff {@code false} to have every thread take its own place in ZooKeeper's queue
+         * @return this builder
+         */
+        public Builder localHandOff(boolean localHandOff) {
+            this.localHandOff = localHandOff;
+            return this;
+        }
+
+        /**
+         * Keeps each lock's node for {@code keepIdle} after its last local unlock while no other process waits, so the
+         * next lock of the key in this process costs no request; needs local hand-off.
+         *
+         * @param keepIdle the time; zero (the default) deletes the node at the last unlock
+         * @return this builder
+         * @throws NullPointerException if {@code keepIdle} is null
+         * @throws IllegalArgumentException if {@code keepIdle} is negative
+         */
+        public Builder keepIdle(Duration keepIdle) {
+            Objects.requireNonNull(keepIdle, "keepIdle");
+            if (keepIdle.isNegative()) {
+                throw new IllegalArgumentException("keepIdle must not be negative, not " + keepIdle);
+            }
+            this.keepIdle = keepIdle;
+            return this;
+        }
+
+        /**
+         * Builds the registry. No ZooKeeper call.
+         *
+         * @return a new registry
+         * @throws IllegalStateException if an idle node is to be kept without local hand-off
+         */
+        public ZkSpringLockRegistry build() {
+            if (!localHandOff && !keepIdle.isZero()) {
+                throw new IllegalStateException(
+                        "keepIdle of " + keepIdle + " needs local hand-off, which is turned off");
+            }
+            return new ZkSpringLockRegistry(this);
+        }
+    }
+}

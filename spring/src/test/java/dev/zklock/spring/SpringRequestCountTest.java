@@ -1,0 +1,118 @@
+package dev.zklock.spring;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.zklock.recipes.test.ServerCounters;
+import dev.zklock.recipes.test.ZooKeeperExtension;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Lock;
+import org.apache.curator.framework.CuratorFramework;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.integration.zookeeper.lock.ZookeeperLockRegistry;
+
+/**
+ * What a lock of each registry costs, counted by the server itself ({@link ServerCounters}: requests received between
+ * two readings, over a quiet window). The lock path is made persistent first: the test server reaps empty containers
+ * every 100 ms, and a reaped path would add a create that is not what these counts measure.
+ */
+@Timeout(60)
+final class SpringRequestCountTest {
+    private static final int CYCLES = 100;
+
+    @RegisterExtension
+    static final ZooKeeperExtension zk = ZooKeeperExtension.server();
+
+    @Test
+    void tryLockAndUnlock_uncontendedWithoutLocalHandOff_costThreeRequestsWhereSpringsCostFour() throws Exception {
+        CuratorFramework client = clientWithPersistentPath("key");
+        ZkSpringLockRegistry ours = ZkSpringLockRegistry.builder(client)
+                .root(zk.path("locks"))
+                .localHandOff(false)
+                .build();
+        ZookeeperLockRegistry springs = new ZookeeperLockRegistry(client, zk.path("locks"));
+        try {
+            double oursPerCycle = requestsPerCycle(ours.obtain("key"));
+            double springsPerCycle = requestsPerCycle(springs.obtain("key"));
+
+            System.out.printf(
+                    "uncontended tryLock+unlock: zklock %.2f requests, Spring %.2f%n", oursPerCycle, springsPerCycle);
+            assertThat(oursPerCycle).isBetween(3.0, 3.05); // create + listing, pipelined, and a delete; a ping at most
+            assertThat(springsPerCycle).isBetween(4.0, 4.05); // a connection check, create, listing, delete
+        } finally {
+            springs.destroy();
+            ours.close();
+        }
+    }
+
+    /**
+     * With local hand-off (the registry's default) a node's first holder also reads the node with a watch, so that the
+     * lock learns of its deletion before it passes the node to a local waiter: one request more than without, as many
+     * as Spring's registry costs.
+     */
+    @Test
+    void tryLockAndUnlock_uncontendedWithLocalHandOff_costFourRequestsWithTheNodesOwnWatch() throws Exception {
+        CuratorFramework client = clientWithPersistentPath("key");
+        try (ZkSpringLockRegistry ours =
+                ZkSpringLockRegistry.builder(client).root(zk.path("locks")).build()) {
+            double perCycle = requestsPerCycle(ours.obtain("key"));
+
+            System.out.printf("uncontended tryLock+unlock with local hand-off: zklock %.2f requests%n", perCycle);
+            assertThat(perCycle).isBetween(4.0, 4.05);
+        }
+    }
+
+    @Test
+    void tryLock_reentrant_costsNoRequestWhereSpringsCostsOne() throws Exception {
+        CuratorFramework client = clientWithPersistentPath("key");
+        ZkSpringLockRegistry ours =
+                ZkSpringLockRegistry.builder(client).root(zk.path("locks")).build();
+        ZookeeperLockRegistry springs = new ZookeeperLockRegistry(client, zk.path("locks"));
+        try {
+            double oursPerReentry = requestsPerReentry(ours.obtain("key"));
+            double springsPerReentry = requestsPerReentry(springs.obtain("key"));
+
+            System.out.printf(
+                    "re-entrant tryLock: zklock %.2f requests, Spring %.2f%n", oursPerReentry, springsPerReentry);
+            assertThat(oursPerReentry).isLessThanOrEqualTo(0.05); // a ping at most
+            assertThat(springsPerReentry).isBetween(1.0, 1.05);
+        } finally {
+            springs.destroy();
+            ours.close();
+        }
+    }
+
+    private static CuratorFramework clientWithPersistentPath(String key) throws Exception {
+        CuratorFramework client = zk.newClient();
+        client.create().creatingParentsIfNeeded().forPath(zk.path("locks") + "/" + key);
+        return client;
+    }
+
+    private static double requestsPerCycle(Lock lock) throws InterruptedException {
+        cycle(lock); // the lock's first use may make what it keeps for later ones
+        ServerCounters before = zk.counters();
+        for (int i = 0; i < CYCLES; i++) {
+            cycle(lock);
+        }
+        return zk.counters().requestsSince(before) / (double) CYCLES;
+    }
+
+    private static void cycle(Lock lock) throws InterruptedException {
+        assertThat(lock.tryLock(5, TimeUnit.SECONDS)).isTrue();
+        lock.unlock();
+    }
+
+    private static double requestsPerReentry(Lock lock) throws InterruptedException {
+        assertThat(lock.tryLock(5, TimeUnit.SECONDS)).isTrue();
+        try {
+            ServerCounters before = zk.counters();
+            for (int i = 0; i < CYCLES; i++) {
+                cycle(lock);
+            }
+            return zk.counters().requestsSince(before) / (double) CYCLES;
+        } finally {
+            lock.unlock();
+        }
+    }
+}
