@@ -12,8 +12,10 @@ import java.util.List;
  * @param steps the events run
  * @param acquires the acquires made
  * @param grants the holds granted
+ * @param behindOwn the creates made right behind a node of their own client, which needed no listing to wait
  */
-public record SimReport(SimPlan plan, List<String> violations, String trace, long steps, long acquires, long grants) {
+public record SimReport(
+        SimPlan plan, List<String> violations, String trace, long steps, long acquires, long grants, long behindOwn) {
     /** Tells whether no invariant was broken. */
     public boolean isClean() {
         return violations.isEmpty();

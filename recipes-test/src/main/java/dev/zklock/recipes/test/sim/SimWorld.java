@@ -42,6 +42,7 @@ final class SimWorld {
     private long now;
     private long order;
     private long steps;
+    private long behindOwn; // creates made right behind a node of their own client, known from the reply
 
     SimWorld(long seed, long sessionTimeoutMicros) {
         this.random = new SplittableRandom(seed);
@@ -63,6 +64,15 @@ final class SimWorld {
 
     long now() {
         return now;
+    }
+
+    /** Counts a create made right behind a node of its own client (no listing needed to know what to watch). */
+    void createdBehindOwn() {
+        behindOwn++;
+    }
+
+    long behindOwn() {
+        return behindOwn;
     }
 
     long steps() {

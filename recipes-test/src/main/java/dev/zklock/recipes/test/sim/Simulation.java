@@ -135,7 +135,8 @@ public final class Simulation {
                     world.trace(),
                     world.steps(),
                     checker.acquires(),
-                    checker.granted());
+                    checker.granted(),
+                    world.behindOwn());
         }
 
         private boolean allDone() {
