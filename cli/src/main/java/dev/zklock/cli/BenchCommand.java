@@ -1,5 +1,6 @@
 package dev.zklock.cli;
 
+import dev.zklock.recipes.test.VirtualThreads;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -29,7 +30,8 @@ import picocli.CommandLine.Spec;
             "object, with and without local hand-off (beside a JDK fair lock), two clients whose threads share a lock",
             "object each, a lock that keeps its node cached, the semaphore-mutex layout, a semaphore of 3 leases,",
             "readers and writers at once, multi-locks over 1, 4 and 8 paths and in crossed orders, and the ZooKeeper",
-            "requests and watch events the servers counted."
+            "requests and watch events the servers counted; on a JVM of release 21 or later, virtual threads",
+            "through a cohort lock, a plain lock and a registry's keys."
         })
 final class BenchCommand implements Callable<Integer> {
     @Spec
@@ -81,9 +83,9 @@ final class BenchCommand implements Callable<Integer> {
     @Option(
             names = "--recipes",
             split = ",",
-            defaultValue = "reentrant,exclusive,semaphore,readwrite,multi,spring",
-            description =
-                    "recipes to measure: reentrant, exclusive, semaphore, readwrite, multi, spring (default: ${DEFAULT-VALUE})")
+            defaultValue = "reentrant,exclusive,semaphore,readwrite,multi,spring,virtual",
+            description = "recipes to measure: reentrant, exclusive, semaphore, readwrite, multi, spring, virtual"
+                    + " (virtual threads, on a JVM of release 21 or later) (default: ${DEFAULT-VALUE})")
     List<String> recipes;
 
     @Option(
@@ -98,6 +100,10 @@ final class BenchCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         List<Scenario> plan = BenchPlan.of(settings.recipes(), settings.clients(), settings.threads());
+        if (settings.recipes().contains(BenchPlan.VIRTUAL) && !VirtualThreads.isAvailable()) {
+            err.println("zklock bench: no virtual-thread rows: this JVM is " + Runtime.version()
+                    + ", and virtual threads need release 21 or later");
+        }
         BenchReport report;
         try (BenchRecording recording = BenchRecording.start(jfr);
                 BenchEnsemble ensemble = open()) {

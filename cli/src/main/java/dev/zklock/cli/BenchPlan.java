@@ -1,5 +1,6 @@
 package dev.zklock.cli;
 
+import dev.zklock.recipes.test.VirtualThreads;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,13 +13,30 @@ import java.util.List;
  */
 final class BenchPlan {
     /** The recipes a run can measure, by their names on the command line, in the order they run. */
-    static final List<String> RECIPES = List.of("reentrant", "exclusive", "semaphore", "readwrite", "multi", "spring");
+    static final List<String> RECIPES =
+            List.of("reentrant", "exclusive", "semaphore", "readwrite", "multi", "spring", "virtual");
 
     /** The threads of one application on one key in the rows against Spring's registry, as the issue sets them. */
     static final List<Integer> SPRING_THREADS = List.of(8, 32);
 
     /** The applications on one key in the rows against Spring's registry. */
     static final int SPRING_APPLICATIONS = 8;
+
+    /** The recipe of the virtual-thread rows, which run only on a JVM that has virtual threads (release 21). */
+    static final String VIRTUAL = "virtual";
+
+    /**
+     * The counts of the virtual-thread rows, as the issue sets them, and Curator's: its {@code InterProcessMutex} wakes
+     * every waiter of a lock object at each release, so its run at the full count would not finish (1,000 virtual
+     * threads on one lock object took 193 s and 470,551 requests when the issue was filed).
+     */
+    static final int COHORT_VIRTUAL_THREADS = 100_000;
+
+    static final int PLAIN_VIRTUAL_THREADS = 10_000;
+    static final int REGISTRY_KEYS = 10_000;
+    static final int VIRTUAL_THREADS_PER_KEY = 10;
+    static final int CURATOR_VIRTUAL_THREADS = 200;
+    static final int CURATOR_REGISTRY_KEYS = 100;
 
     /** The leases and clients of the semaphore's contended scenario, as the issue sets them. */
     static final int SEMAPHORE_LEASES = 3;
@@ -86,6 +104,7 @@ final class BenchPlan {
                 case "readwrite" -> scenarios.addAll(readWrite(rawFloor));
                 case "multi" -> scenarios.addAll(multi(rawFloor));
                 case "spring" -> scenarios.addAll(spring());
+                case VIRTUAL -> scenarios.addAll(VirtualThreads.isAvailable() ? virtualThreads() : List.of());
                 default -> throw new AssertionError("recipe '" + recipe + "' has no scenarios");
             }
         }
@@ -236,6 +255,24 @@ final class BenchPlan {
                                 ReadWriteScenario.WRITER_WAIT_P99,
                                 Target.atMost(
                                         Recipe.MAX_TIME.plus(SWITCH_ALLOWANCE).toMillis())));
+    }
+
+    /**
+     * Virtual threads that each take a lock once, zklock's at the issue's counts beside Curator's at its smaller ones:
+     * through one cohort lock object in at most 5 s and 10 requests in all; through one plain lock object at 500
+     * acquisitions/s or more, with at most 2 KB of heap per waiting thread; through a registry's keys at no more than 4
+     * requests per acquisition. Left out on a JVM without virtual threads.
+     */
+    private static List<Scenario> virtualThreads() {
+        return List.of(
+                VirtualThreadScenario.cohort(COHORT_VIRTUAL_THREADS, CURATOR_VIRTUAL_THREADS)
+                        .target(VirtualThreadScenario.DRAIN_SECONDS, Target.atMost(5))
+                        .target(VirtualThreadScenario.REQUESTS, Target.atMost(10)),
+                VirtualThreadScenario.plain(PLAIN_VIRTUAL_THREADS, CURATOR_VIRTUAL_THREADS)
+                        .target(LockScenario.ACQUISITIONS_PER_SECOND, Target.atLeast(500))
+                        .target(VirtualThreadScenario.HEAP_PER_WAITER, Target.atMost(2048)),
+                VirtualThreadScenario.registry(REGISTRY_KEYS, VIRTUAL_THREADS_PER_KEY, CURATOR_REGISTRY_KEYS)
+                        .target(LockScenario.REQUESTS_PER_ACQUISITION, Target.atMost(4)));
     }
 
     private static List<Scenario> multi(boolean rawFloor) {

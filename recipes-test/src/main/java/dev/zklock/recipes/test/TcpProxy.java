@@ -16,7 +16,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * A TCP proxy between ZooKeeper clients and one server, for faults at an exact moment: hold back the bytes of one
  * direction, then drop every connection, so that a request reaches the server but its reply never reaches the client
  * (or never reaches the server at all). Point a client at {@link #connectString()} instead of the server. It also counts
- * round trips ({@link #requestBursts()}), to tell requests sent back to back from requests that wait for a reply.
+ * round trips ({@link #requestBursts()}), to tell requests sent back to back from requests that wait for a reply, and the
+ * bytes the server sends ({@link #bytesToClients()}).
  *
  * <p>Safe for use by multiple threads. Each connection runs two daemon pump threads; {@link #close()} stops all.
  */
@@ -28,6 +29,7 @@ public final class TcpProxy implements AutoCloseable {
     private final Gate toClient = new Gate();
     private volatile long lastRequestNanos = System.nanoTime();
     private final AtomicLong requestBursts = new AtomicLong();
+    private final AtomicLong bytesToClients = new AtomicLong();
     private volatile boolean closed;
 
     private TcpProxy(InetSocketAddress target) throws IOException {
@@ -99,6 +101,16 @@ public final class TcpProxy implements AutoCloseable {
         return requestBursts.get();
     }
 
+    /**
+     * Returns how many bytes the server has sent to clients through this proxy: replies and watch events, what clients
+     * read (a listing of N children costs about N names).
+     *
+     * @return the bytes passed from the server to clients since the proxy started
+     */
+    public long bytesToClients() {
+        return bytesToClients.get();
+    }
+
     /** Lets bytes flow both ways again. */
     public void resume() {
         toServer.open();
@@ -163,6 +175,7 @@ public final class TcpProxy implements AutoCloseable {
                                 requestBursts.incrementAndGet();
                             } else if (!toTheServer) {
                                 serverSpokeLast.set(true);
+                                bytesToClients.addAndGet(read);
                             }
                             out.write(buffer, 0, read);
                             out.flush();

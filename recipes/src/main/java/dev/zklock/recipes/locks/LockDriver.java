@@ -23,7 +23,10 @@ import java.util.List;
  *       the nodes ranked before ours.
  *   <li><b>Monotone.</b> Removing any of the nodes ranked before ours never turns "holds" into "does not hold". The
  *       queue relies on this: when the watched node goes and the view without it already holds, the queue takes the
- *       lock without listing the children again (sequence numbers only grow, so no node can appear before ours).
+ *       lock without listing the children again (sequence numbers only grow, so no node can appear before ours). It
+ *       also asks on a view of our node and the one node right before it, when that node is of the same client and
+ *       nothing was created between the two: "does not hold" there means "does not hold" in the whole queue, and the
+ *       node named there is watched without a listing.
  *   <li><b>The first node holds.</b> A node with no node ranked before it holds the lock.
  *   <li><b>Fast, non-blocking and thread-safe.</b> Many threads call one driver at once, on ZooKeeper's path to the
  *       lock; keep it linear in the number of children.

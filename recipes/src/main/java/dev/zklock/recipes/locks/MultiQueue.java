@@ -107,6 +107,7 @@ final class MultiQueue implements MultiLockMembers {
             if (session != null) {
                 List<Op> deletes = new ArrayList<>();
                 for (LockNode node : nodes) {
+                    node.queue().deleting(node.name());
                     deletes.add(Op.delete(first.fixed(node.path()), -1));
                 }
                 Reply.Transaction reply = Uninterruptibles.await(session.multi(deletes), first.requestTimeoutNanos());

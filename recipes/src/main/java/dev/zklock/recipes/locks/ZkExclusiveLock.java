@@ -49,8 +49,8 @@ import org.apache.curator.framework.CuratorFramework;
  * <h2>ZooKeeper cost</h2>
  *
  * <p>Mutex layout, as {@link ZkReentrantLock}: one round trip for an uncontended acquire (2 pipelined requests), one
- * watch and one data read while waiting, no further request when the only node ahead goes, one listing otherwise, one
- * delete to release, and one delete (plus one watch removal) when an acquire gives up. Semaphore-mutex layout, as
+ * watch and one data read while waiting, no listing to enter right behind a node of the same client, no further
+ * request when the only node ahead goes, one listing otherwise, one delete to release, and one delete (plus one watch removal) when an acquire gives up. Semaphore-mutex layout, as
  * {@link ZkSemaphore}: 6 requests for an uncontended acquire and release (Curator's {@code InterProcessSemaphoreMutex}:
  * 7; {@code SemaphoreRequestCountTest}), two round trips to acquire; the mutex's waiters watch one node each, and only
  * its holder watches the leases.

@@ -47,7 +47,8 @@ import org.apache.curator.framework.recipes.locks.RevocationListener;
  *       readers behind that writer; a writer watches the node just before it. After the watched node goes: no request
  *       when it was the only node ahead (a reader behind its writer, or a writer behind its last reader), otherwise one
  *       listing; a writer whose watched node is a writer always lists, because a Curator downgrade can put a read node
- *       ahead of it;
+ *       ahead of it. A node right behind a writer of the same client (or a writer right behind any node of it) enters
+ *       with the create alone and watches that node without a listing; a reader right behind a reader lists;
  *   <li>release: one request (a delete); an acquire that gives up: one delete, and one watch removal if it waited.
  * </ul>
  *

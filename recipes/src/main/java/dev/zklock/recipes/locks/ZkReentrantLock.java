@@ -33,11 +33,15 @@ import org.apache.curator.framework.recipes.locks.RevocationListener;
  *
  * <ul>
  *   <li>uncontended acquire: one round trip (a create and a listing, pipelined: 2 requests);
+ *   <li>entering right behind a node of the same client (threads sharing one instance, or other instances on the
+ *       client): the create alone, whose sequence shows the node ahead, so no listing carries the queue; behind
+ *       another client's node, the create and then one listing;
  *   <li>re-entry, inner releases and the inspection methods other than {@link #participantNodes()}: none;
  *   <li>waiting: one data read that sets one watch on the node ahead; when that node goes and it was the only one
  *       ahead, or it held the lock in this process, the lock is taken with no further request, otherwise one listing
- *       decides again: at most 5 requests per acquisition for threads sharing one instance ({@code RequestCountTest}),
- *       where Curator's grow with the number of threads (its releases wake every local waiter; BENCHMARKS.md);
+ *       decides again: 3 requests per acquisition (create, data read, delete) for threads of one client queued on one
+ *       instance ({@code OwnPredecessorTest}), at most 5 when others interleave ({@code RequestCountTest}), where
+ *       Curator's grow with the number of threads (its releases wake every local waiter; BENCHMARKS.md);
  *   <li>release: one request (a delete);
  *   <li>an acquire that gives up (timeout, interrupt, error): one delete, and one watch removal if it was waiting.
  * </ul>

@@ -306,7 +306,40 @@ final class SimAcquisition {
         String name = alongside == null ? create.prefix() : create.prefix() + alongside;
         List<String> parents = queues.stream().map(LockPath::path).toList();
         List<String> names = parents.stream().map(parent -> name).toList();
-        send(create.prefix(), session, parents, names, alongside == null, target, null);
+        if (queues.size() > 1 || alongside != null) {
+            send(create.prefix(), session, parents, names, alongside == null, target, null);
+            return;
+        }
+        // One queue in its order: counted by the client's tails, and perhaps sent with no listing
+        // (QueueRequests.create)
+        String path = parents.get(0);
+        String ahead = client.tails().sending(path, session, create.prefix());
+        boolean lists = target.listsBehindCreate(ahead);
+        client.send(
+                label + " creates " + create.prefix() + (lists ? "" : " alone" + " (behind " + ahead + ")"),
+                server -> SimRequests.createAll(server, session, parents, names, true),
+                result -> {
+                    String before =
+                            client.tails().created(path, session, create.prefix(), result.ok() ? result.name() : null);
+                    Event created = SimRequests.created(result, queues, session);
+                    if (created instanceof Event.Created made && before != null) {
+                        world.note(label + " made " + result.name() + " right behind its client's " + before);
+                        world.createdBehindOwn();
+                        created = new Event.Created(made.sessionId(), made.nodes(), before);
+                    }
+                    if (target.isOver()) {
+                        execute(target.on(created));
+                    } else {
+                        feed(target, created);
+                    }
+                });
+        if (lists) {
+            SimRequests.listAll(client, label, queues, listing -> {
+                if (target == machine && machine.isEntering()) {
+                    feed(target, listing);
+                }
+            });
+        }
     }
 
     /** A lease step's create: {@code count} leases on the mutex's session, the listing right behind. */

@@ -4,6 +4,7 @@ import dev.zklock.recipes.locks.LockState;
 import dev.zklock.recipes.locks.engine.Admission;
 import dev.zklock.recipes.locks.engine.ConnectionTracker;
 import dev.zklock.recipes.locks.engine.LockNode;
+import dev.zklock.recipes.locks.engine.QueueTails;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -53,6 +54,7 @@ final class SimClient {
     private long lastApply;
     private long lastReply;
     private final ArrayDeque<Pending> inFlight = new ArrayDeque<>();
+    private final QueueTails tails = new QueueTails(); // the client's, as its ClientContext keeps them
     private final List<Runnable> pendingNotices = new ArrayList<>();
     private final List<Runnable> connectWaiters = new ArrayList<>();
     private List<Runnable> changeWaiters = new ArrayList<>();
@@ -77,6 +79,11 @@ final class SimClient {
 
     boolean isConnected() {
         return link == Link.CONNECTED;
+    }
+
+    /** The newest lock node of this client on each path, as the engine's {@code QueueTails} keeps them. */
+    QueueTails tails() {
+        return tails;
     }
 
     boolean isClosed() {

@@ -20,6 +20,7 @@ final class SimDeletes {
     }
 
     static void delete(SimWorld world, SimClient client, String path) {
+        client.tails().deleting(SimServer.parentOf(path), SimServer.nameOf(path)); // before the delete is sent
         if (client.isClosed()) {
             return; // the node went with the closed session
         }

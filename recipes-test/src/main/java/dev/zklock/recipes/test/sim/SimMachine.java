@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import java.util.function.IntSupplier;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
@@ -22,7 +23,8 @@ record SimMachine(
         Function<Event, Command> answers,
         Function<RuntimeException, Command> abandons,
         BooleanSupplier over,
-        BooleanSupplier entering) {
+        BooleanSupplier entering,
+        Predicate<String> listsBehind) {
     /** A new acquisition of {@code queues}; {@code beside}: the write node that a downgrade ranks with, or null. */
     static SimMachine queue(List<LockPath> queues, LockNode beside) {
         Acquisition acquisition = new Acquisition(
@@ -36,7 +38,8 @@ record SimMachine(
                 acquisition::on,
                 acquisition::abandon,
                 acquisition::isOver,
-                () -> acquisition.phase() == Acquisition.Phase.ENTERING);
+                () -> acquisition.phase() == Acquisition.Phase.ENTERING,
+                acquisition::listsBehindCreate);
     }
 
     /** A new lease step of a semaphore whose mutex session {@code mutexSession} holds. */
@@ -47,7 +50,8 @@ record SimMachine(
                 step::on,
                 step::abandon,
                 step::isOver,
-                () -> step.phase() == LeaseAcquisition.Phase.ENTERING);
+                () -> step.phase() == LeaseAcquisition.Phase.ENTERING,
+                ownAhead -> true);
     }
 
     Command start() {
@@ -68,5 +72,10 @@ record SimMachine(
 
     boolean isEntering() {
         return entering.getAsBoolean();
+    }
+
+    /** As {@code Acquisition.listsBehindCreate}: whether the create just sent has the listing behind it. */
+    boolean listsBehindCreate(String ownAhead) {
+        return listsBehind.test(ownAhead);
     }
 }

@@ -14,7 +14,8 @@ import java.util.Map;
  * @param acquires the acquires made
  * @param grants the holds granted
  * @param tallies how often the run took each of the paths that only some seeds reach (an upgrade refused, a downgrade
- *     beside a cohort's write node, ...), by name
+ *     beside a cohort's write node, a create right behind a node of its own client, which needed no listing to wait,
+ *     ...), by name
  */
 public record SimReport(
         SimPlan plan,

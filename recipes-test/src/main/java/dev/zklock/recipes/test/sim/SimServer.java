@@ -103,11 +103,12 @@ final class SimServer {
         if (up == null) {
             return Result.of(Code.NONODE);
         }
-        String child = sequential ? name + String.format("%010d", up.nextSequence++) : name;
+        String child = sequential ? name + String.format("%010d", up.nextSequence) : name;
         String path = parent.equals("/") ? "/" + child : parent + "/" + child;
         if (nodes.containsKey(path)) {
             return Result.of(Code.NODEEXISTS);
         }
+        up.nextSequence++; // the parent's child version: every child made bumps it, sequential or not, as ZooKeeper's
         Node node = new Node(path, ++zxid, ephemeral ? session : 0);
         nodes.put(path, node);
         up.children.put(child, node);

@@ -25,6 +25,9 @@ final class SimWorld {
     /** How many of the last events a failure shows. */
     static final int TRACE = Integer.getInteger("zklock.sim.trace", 60);
 
+    /** The tally of creates made right behind a node of their own client, known from the reply. */
+    static final String BEHIND_OWN = "create right behind a node of its own client";
+
     private record Task(long at, long order, String what, Runnable action) {}
 
     final SplittableRandom random;
@@ -65,6 +68,11 @@ final class SimWorld {
 
     long now() {
         return now;
+    }
+
+    /** Counts a create made right behind a node of its own client (no listing needed to know what to watch). */
+    void createdBehindOwn() {
+        tally(BEHIND_OWN);
     }
 
     long steps() {

@@ -23,15 +23,24 @@ final class SimulationTest {
         long first = SEED != null ? SEED : Long.getLong("zklock.sim.from", 1);
         int count = SEED != null ? 1 : SEEDS;
         long steps = 0;
+        long behindOwn = 0;
         for (long seed = first; seed < first + count; seed++) {
             SimReport report = Simulation.run(seed, settings);
             steps += report.steps();
+            behindOwn += report.tallies().getOrDefault(SimWorld.BEHIND_OWN, 0L);
             if (!report.isClean()) {
                 SimReport smallest = Simulation.shrink(report, settings);
                 assertThat(smallest.violations()).as(smallest.describe()).isEmpty();
             }
         }
-        System.out.printf("simulation: %d seeds, %d events%n", count, steps);
+        System.out.printf(
+                "simulation: %d seeds, %d events, %d creates right behind a node of their client%n",
+                count, steps, behindOwn);
+        if (SEED == null) {
+            assertThat(behindOwn)
+                    .as("creates that needed no listing, the engine's path behind its own node")
+                    .isPositive();
+        }
     }
 
     /**

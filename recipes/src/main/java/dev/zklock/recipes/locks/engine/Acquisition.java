@@ -44,6 +44,17 @@ public final class Acquisition extends StepMachine {
      *    held stays held, and the verdicts read at entry stay usable for the later queues.
      * 5. A listing without our node, or on another session, means our place is lost: our nodes are deleted and we
      *    enter again at the back under a fresh prefix (SessionFaultsTest).
+     * 6. Behind a node of our own client the listing is left out: the listing of each waiter carries the whole queue, so
+     *    N waiters of one client would read N^2 names. A sequence one more than that of a node this client made on the
+     *    path, on the same session, proves that nothing was created between the two and that it still stood when ours
+     *    was made (QueueTails). The driver decides on that node alone before ours: "not held" there is "not held" in the
+     *    whole queue (removing nodes never turns holds into not), and it names that node to watch. Its deletion alone
+     *    says nothing of the nodes before it (holdsWithout is false), but if it was released from the front, nothing
+     *    stands before ours any more: the lock is ours with no request, and the chain goes on. When the driver would
+     *    hold on that node alone (a reader behind a reader), or the node before ours is not ours, one listing decides.
+     *    Whether the listing is sent behind the create is chosen when the create is sent, from a guess
+     *    (listsBehindCreate); a wrong guess costs a round trip, never a request (AcquisitionTest, QueueTailsTest,
+     *    OwnPredecessorTest).
      */
     private static final Logger logger = LoggerFactory.getLogger(Acquisition.class);
 
@@ -51,6 +62,7 @@ public final class Acquisition extends StepMachine {
     private final Verdict[] verdicts;
 
     private int current; // the queue waited on
+    private boolean createAlone; // the create on its way was sent with no listing behind it
 
     /**
      * The node of ours that a downgrade's read node ranks with: its sequence, and the session it (and so the read node)
@@ -75,6 +87,82 @@ public final class Acquisition extends StepMachine {
     /** Returns the name of our node in queue {@code queue}; we have entered. */
     public String ourNode(int queue) {
         return nodes.get(queue).name();
+    }
+
+    /**
+     * Tells whether the runner sends the listing behind the create it has just sent, given what of this client the
+     * create is likely right behind; the machine reads the create's reply accordingly. No listing when one queue is
+     * entered in its order, a node of ours is likely right ahead, and the driver would not hold behind that node alone:
+     * the create's reply will then tell, if that node is right before ours, what to watch (implementation note 6).
+     *
+     * @param ownAhead the prefix or name of the node of this client the create is likely right behind, or null
+     */
+    public boolean listsBehindCreate(String ownAhead) {
+        createAlone = ownAhead != null && paths.size() == 1 && beside == null && blockedBy(ownAhead);
+        return !createAlone;
+    }
+
+    /** Tells whether a node named {@code ahead} (with or without its sequence) right before ours would block it. */
+    private boolean blockedBy(String ahead) {
+        boolean named = NodeNames.sequenceKey(ahead).length() == 10;
+        String before = named ? ahead : ahead + "0000000000";
+        String ours = named ? prefix + "9999999999" : prefix + "0000000001";
+        LockPath queue = paths.get(0);
+        return !queue.decide(queue.view(List.of(before, ours), ours)).holdsLock();
+    }
+
+    @Override
+    boolean createdAlone() {
+        return createAlone;
+    }
+
+    /**
+     * Our node was made with no listing behind it: with a node of ours right before it, the driver decides on that node
+     * alone; otherwise, or where that is not enough, one listing.
+     */
+    @Override
+    Command enteredUnlisted(String ownPredecessor) {
+        createAlone = false;
+        Verdict verdict = ownPredecessor == null ? null : behindOwn(ownPredecessor);
+        if (verdict == null) {
+            return listCurrent();
+        }
+        logger.debug(
+                "{}: {} is right behind {} of this client; no listing",
+                paths.get(0).path(),
+                nodes,
+                ownPredecessor);
+        current = 0;
+        verdicts[0] = verdict;
+        return advance();
+    }
+
+    /**
+     * The verdict behind {@code predecessor}, a node of this client right before ours with nothing created between, or
+     * null if the driver needs the nodes before it too (it would hold behind that node alone).
+     */
+    private Verdict behindOwn(String predecessor) {
+        LockPath lockPath = paths.get(0);
+        String ours = nodes.get(0).name();
+        LockQueueView view = lockPath.view(List.of(predecessor, ours), ours);
+        LockDecision decision = lockPath.decide(view);
+        if (decision.holdsLock()) {
+            return null;
+        }
+        String watched = decision.nodeToWatch();
+        if (decision.relistsWhenGone()) {
+            return new Verdict(false, false, watched, false, false, false, false);
+        }
+        LockQueueView afterFront = withoutUpTo(view, watched);
+        // Unknown nodes may stand before the predecessor: its deletion alone is no grant, unless from the front.
+        return new Verdict(
+                false,
+                false,
+                watched,
+                false,
+                false,
+                lockPath.decide(afterFront).holdsLock(),
+                !NodeNames.isWriter(watched) && afterFront.ourIndex() == 0);
     }
 
     @Override

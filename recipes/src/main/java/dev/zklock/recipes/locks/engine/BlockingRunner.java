@@ -12,8 +12,9 @@ import org.slf4j.LoggerFactory;
  * {@code acquire()}. Where the caller waits anyway, requests are synchronous (ZooKeeper's client wakes a thread waiting
  * for a synchronous reply itself, one thread hop sooner than a callback), and an uncontended acquire of one queue is
  * one round trip: the create is sent, the listing right behind it, and our node is taken from the listing without
- * waiting for the create's reply to be handed over. Confined to the acquiring thread, apart from the cleanup a late
- * create reply gets.
+ * waiting for the create's reply to be handed over. Right behind a node of the same client, the create goes alone and
+ * its reply says what to watch (see {@link Acquisition}'s note 6). Confined to the acquiring thread, apart from the
+ * cleanup a late create reply gets.
  */
 public final class BlockingRunner {
     private static final Logger logger = LoggerFactory.getLogger(BlockingRunner.class);
@@ -115,7 +116,13 @@ public final class BlockingRunner {
             return feed(new Event.TimedOut());
         }
         createSession = session.sessionId();
-        pendingCreate = requests.create(session, create);
+        QueueRequests.Sent sent = requests.create(session, create);
+        pendingCreate = sent.reply();
+        if (!acquisition.listsBehindCreate(sent.ownAhead())) {
+            // Likely right behind a node of ours: the create's reply tells what to watch (Acquisition, note 6).
+            first.hooks().createSent(first.path(), create.prefix());
+            return feed(takeCreateReply(await(pendingCreate)));
+        }
         if (requests.queues().size() > 1) {
             CompletableFuture<Event> listed = requests.listAll(session);
             first.hooks().createSent(first.path(), create.prefix());

@@ -95,18 +95,26 @@ public final class CallbackRunner extends AsyncSteps {
         return createSession;
     }
 
-    /** Sends the create and the pipelined listing; the create's reply is told even after the end (for its cleanup). */
+    /**
+     * Sends the create and, unless it is likely right behind a node of ours ({@link Acquisition#listsBehindCreate}), the
+     * pipelined listing; the create's reply is told even after the end (for its cleanup).
+     */
     private void create(ZooKeeperHandle session, Command.Create create) {
         synchronized (this) {
             createSession = session.sessionId();
         }
         LockPath first = first();
-        CompletableFuture<Event> created = requests.create(session, create);
-        CompletableFuture<Event> listed = requests.listAll(session);
+        QueueRequests.Sent sent = requests.create(session, create);
+        CompletableFuture<Event> created = sent.reply();
+        boolean lists;
+        synchronized (this) {
+            lists = acquisition.listsBehindCreate(sent.ownAhead());
+        }
+        CompletableFuture<Event> listed = lists ? requests.listAll(session) : null;
         first.hooks().createSent(first.path(), create.prefix());
         created.thenAccept(reply -> {
             feed(reply);
-            if (reply instanceof Event.Created entered) {
+            if (listed != null && reply instanceof Event.Created entered) {
                 listed.thenAccept(listing -> {
                     if (listing instanceof Event.Listed children
                             && children.children().get(0) != null) {

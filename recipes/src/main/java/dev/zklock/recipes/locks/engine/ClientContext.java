@@ -14,7 +14,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Everything zklock keeps for one Curator client, with the client's lifetime: the connection state of its holds and
- * its state listeners ({@link ConnectionTracker}), what waits on its sessions' ends ({@link SessionEnds}), its metrics listeners, its releases in flight and front nodes (the
+ * its state listeners ({@link ConnectionTracker}), what waits on its sessions' ends ({@link SessionEnds}), its metrics listeners, its releases in flight, front nodes and queue tails (the
  * hand-off state), the protection ids of its nodes, and its one timer thread. Made on first use by any lock of the
  * client (a namespace view shares the context of the client it views); closed when the client closes, which stops the
  * timer thread at once and drops the context. Safe for use by multiple threads; no ZooKeeper call.
@@ -40,6 +40,7 @@ public final class ClientContext {
     private final ConnectionTracker tracker;
     private final ReleasesInFlight releases;
     private final FrontNodes frontNodes = new FrontNodes();
+    private final QueueTails queueTails = new QueueTails();
 
     private ClientContext(CuratorFramework client) {
         this.client = new WeakReference<>(client);
@@ -137,5 +138,10 @@ public final class ClientContext {
 
     public FrontNodes frontNodes() {
         return frontNodes;
+    }
+
+    /** The newest lock node of the client on each lock path, which a create right behind it needs no listing for. */
+    public QueueTails queueTails() {
+        return queueTails;
     }
 }

@@ -12,6 +12,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Function;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.curator.framework.imps.CuratorFrameworkState;
@@ -185,6 +186,7 @@ public final class LockPath {
         hooks.beforeRelease(path, hold.name());
         ClientContext ours = context();
         ours.frontNodes().releasing(hold);
+        deleting(hold.name());
         ZooKeeperHandle handle =
                 client.getZookeeperClient().isConnected() ? ZooKeeperHandle.currentQuietly(client) : null;
         if (handle == null) {
@@ -267,6 +269,7 @@ public final class LockPath {
         hooks.beforeRelease(path, node.name());
         ClientContext ours = context();
         ours.frontNodes().releasing(node);
+        deleting(node.name());
         ReleasesInFlight.Release release = ours.releases().begin(node.fixedPath(), node.sessionId());
         try {
             if (client.getState() != CuratorFrameworkState.STARTED) {
@@ -431,11 +434,26 @@ public final class LockPath {
     }
 
     public CompletableFuture<Reply> createOn(ZooKeeperHandle session, CreateRequest request) {
+        return createOn(session, request, Function.identity());
+    }
+
+    /** Sends {@code request}; {@code onReply} reads the reply on ZooKeeper's event thread ({@link ZooKeeperHandle}). */
+    public <T> CompletableFuture<T> createOn(
+            ZooKeeperHandle session, CreateRequest request, Function<Reply, T> onReply) {
         return session.create(
                 request.getPath(),
                 request.getData(),
                 request.getAcl(),
-                CreateMode.fromFlag(request.getFlags(), CreateMode.EPHEMERAL_SEQUENTIAL));
+                CreateMode.fromFlag(request.getFlags(), CreateMode.EPHEMERAL_SEQUENTIAL),
+                onReply);
+    }
+
+    /**
+     * Tells the client's {@link QueueTails} that node {@code name} of this path is about to be deleted; call it before
+     * the delete is sent.
+     */
+    public void deleting(String name) {
+        context().queueTails().deleting(fixed(path), name);
     }
 
     /** Waits for the reply to a request until the deadline, but at least one request timeout; null if none came. */

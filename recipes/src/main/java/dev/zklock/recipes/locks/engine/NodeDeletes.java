@@ -25,6 +25,7 @@ public final class NodeDeletes {
      * when the connection comes back. Returns whether the node is known to be gone.
      */
     public static boolean deleteNow(LockPath lock, String nodePath) {
+        lock.deleting(ZKPaths.getNodeFromPath(nodePath));
         if (lock.client().getZookeeperClient().isConnected()) {
             ZooKeeperHandle session = ZooKeeperHandle.currentQuietly(lock.client());
             Reply reply = session == null ? null : deleteOnThisThread(session, lock.fixed(nodePath));
@@ -51,6 +52,7 @@ public final class NodeDeletes {
 
     /** Hands a delete to Curator's guaranteed delete, which retries it in the background until it succeeds. */
     public static void deleteInBackground(LockPath lock, String nodePath) {
+        lock.deleting(ZKPaths.getNodeFromPath(nodePath));
         String path = lock.path();
         if (lock.client().getState() != CuratorFrameworkState.STARTED) {
             logger.debug("{}: client closed; {} went with its session", path, nodePath);

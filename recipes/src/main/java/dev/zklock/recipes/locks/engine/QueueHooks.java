@@ -10,10 +10,16 @@ import java.util.List;
 public interface QueueHooks {
     QueueHooks NONE = new QueueHooks() {};
 
-    /** Called after our create and the pipelined listing were sent, before either reply is read. */
+    /**
+     * Called after our create and the pipelined listing were sent (or the create alone, when it is likely right behind a
+     * node of the same client), before either reply is read.
+     */
     default void createSent(String lockPath, String protectedPrefix) {}
 
-    /** Called with the first listing an acquisition read, and our node's name, before the driver decides. */
+    /**
+     * Called with the listing sent behind our create, and our node's name, before the driver decides; not called for a
+     * create sent alone.
+     */
     default void entered(String lockPath, String ourNode, List<String> children) {}
 
     /** Called after the watch on the node ahead was set, before waiting for it to fire. */

@@ -33,15 +33,48 @@ public final class QueueRequests {
     }
 
     /**
-     * Sends the create of our node in every queue: one create (2 requests with the listing {@link #listAll} sends
-     * behind it), or one transaction for several queues. Answers {@link Event.Created} or {@link Event.Failed}.
+     * Sends the create of our node in every queue: one create, or one transaction for several. Answers
+     * {@link Event.Created} or {@link Event.Failed}. A create of one node in the queue's order is counted by the client's
+     * {@link QueueTails}, which names, with the reply, the node of this client right before ours if there is one, and
+     * says, when the create is sent, what of ours it likely comes right behind ({@link Sent#ownAhead}): the runner's
+     * cue to leave out the listing ({@link Acquisition#listsBehindCreate}).
      */
-    public CompletableFuture<Event> create(ZooKeeperHandle session, Command.Create create) {
-        return createAll(
-                session,
-                queues,
-                queues.stream().map(queue -> createRequest(queue, create)).toList());
+    public Sent create(ZooKeeperHandle session, Command.Create create) {
+        if (queues.size() > 1 || create.alongsideSequence() != null) {
+            return new Sent(
+                    createAll(
+                            session,
+                            queues,
+                            queues.stream()
+                                    .map(queue -> createRequest(queue, create))
+                                    .toList()),
+                    null);
+        }
+        LockPath queue = first();
+        long sessionId = session.sessionId();
+        String path = queue.fixed(queue.path());
+        QueueTails tails = queue.context().queueTails();
+        String ahead = tails.sending(path, sessionId, create.prefix());
+        CompletableFuture<Event> reply = queue.createOn(session, createRequest(queue, create), answer -> {
+            if (answer instanceof Reply.Created created) {
+                LockNode ours = nodeOf(queue, created.path(), created.czxid(), sessionId);
+                String before = tails.created(path, sessionId, create.prefix(), ours.name());
+                return new Event.Created(sessionId, List.of(ours), before);
+            }
+            tails.created(path, sessionId, create.prefix(), null);
+            return new Event.Failed(answer.code());
+        });
+        return new Sent(reply, ahead);
     }
+
+    /**
+     * A create on its way.
+     *
+     * @param reply its reply, as an event
+     * @param ownAhead the prefix or name of the node of this client it is likely right behind ({@link
+     *     QueueTails#sending}), or null
+     */
+    public record Sent(CompletableFuture<Event> reply, String ownAhead) {}
 
     /**
      * Sends the create of {@code count} sequential nodes named {@code prefix} in the one queue (a semaphore's leases):
@@ -205,6 +238,7 @@ public final class QueueRequests {
                 ? ZooKeeperHandle.currentQuietly(queue.client())
                 : null;
         for (LockNode node : nodes) {
+            node.queue().deleting(node.name());
             if (session == null) {
                 NodeDeletes.deleteInBackground(queue, node.path());
             } else {

@@ -117,7 +117,7 @@ abstract class StepMachine {
             expect(Phase.CREATING, event);
             nodes = List.copyOf(created.nodes());
             phase = Phase.ENTERING;
-            return new Command.Await();
+            return createdAlone() ? enteredUnlisted(created.ownPredecessor()) : new Command.Await();
         }
         if (event instanceof Event.ParentsMade) {
             expect(Phase.MAKING_PARENTS, event);
@@ -164,6 +164,16 @@ abstract class StepMachine {
 
     /** The error of a listing that failed for good. */
     abstract RuntimeException listingFailure(Code code);
+
+    /** Tells whether the create just answered was sent with no listing behind it; the machines that list say false. */
+    boolean createdAlone() {
+        return false;
+    }
+
+    /** Goes on from a create sent alone ({@link #createdAlone}), right behind {@code ownPredecessor} if not null. */
+    Command enteredUnlisted(String ownPredecessor) {
+        throw new AssertionError("a " + nodeKind + " create is always listed behind");
+    }
 
     /** Goes on with our nodes found after a lost create reply, from the listings read after the sync. */
     abstract Command entered(long sessionId, List<List<String>> listings);

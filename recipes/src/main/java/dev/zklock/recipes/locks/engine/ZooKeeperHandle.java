@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.AsyncCallback;
 import org.apache.zookeeper.CreateMode;
@@ -118,9 +119,19 @@ public final class ZooKeeperHandle {
 
     /** Creates a node: {@link Reply.Created} or {@link Reply.Failed}. */
     public CompletableFuture<Reply> create(String path, byte[] data, List<ACL> acl, CreateMode mode) {
-        CompletableFuture<Reply> reply = new CompletableFuture<>();
+        return create(path, data, acl, mode, Function.identity());
+    }
+
+    /**
+     * Creates a node, and answers what {@code onReply} makes of the reply ({@link Reply.Created} or
+     * {@link Reply.Failed}). {@code onReply} runs on ZooKeeper's event thread, in the order the session's replies come,
+     * before any later reply is handed on: it must be quick and never block.
+     */
+    public <T> CompletableFuture<T> create(
+            String path, byte[] data, List<ACL> acl, CreateMode mode, Function<Reply, T> onReply) {
+        CompletableFuture<T> reply = new CompletableFuture<>();
         AsyncCallback.Create2Callback callback = (rc, p, ctx, name, stat) ->
-                reply.complete(rc == 0 ? new Reply.Created(name, stat.getCzxid()) : failed(rc));
+                reply.complete(onReply.apply(rc == 0 ? new Reply.Created(name, stat.getCzxid()) : failed(rc)));
         send().create(path, data, acl, mode, callback, null);
         return reply;
     }

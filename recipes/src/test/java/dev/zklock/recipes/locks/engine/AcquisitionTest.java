@@ -403,6 +403,109 @@ final class AcquisitionTest {
         assertThat(elsewhere.failure()).isInstanceOf(IllegalStateException.class);
     }
 
+    /**
+     * Behind a node of our own client, with nothing created between (its sequence is ours minus one), the create goes
+     * alone: the driver decides on that node, and the waiter watches it without reading the queue. Its release from the
+     * front grants with no request; a deletion not from the front (it gave up) says nothing of the nodes before it: one
+     * listing.
+     */
+    @Test
+    void createdAlone_rightBehindANodeOfOurClient_watchesItWithoutAListing() {
+        Acquisition acquisition = new Acquisition(List.of(exclusive), null);
+        LockNode ours = enterAlone(acquisition, exclusive, "_c_own-lock-0000000004");
+
+        assertThat(acquisition.on(new Event.WatchSet())).isEqualTo(new Command.Await());
+        assertThat(acquisition.on(new Event.Woken(NodeWatcher.Wake.DELETED_FROM_FRONT)))
+                .isEqualTo(new Command.Granted(List.of(ours), List.of(true)));
+    }
+
+    @Test
+    void createdAlone_whenTheNodeOfOurClientAheadGaveUp_listsOnce() {
+        Acquisition acquisition = new Acquisition(List.of(exclusive), null);
+        LockNode ours = enterAlone(acquisition, exclusive, "_c_own-lock-0000000004");
+        acquisition.on(new Event.WatchSet());
+
+        assertThat(acquisition.on(new Event.Woken(NodeWatcher.Wake.DELETED))).isEqualTo(new Command.ListQueue(0));
+        assertThat(acquisition.on(listed("_c_x-lock-0000000001", ours.name())))
+                .isEqualTo(new Command.Watch(0, "_c_x-lock-0000000001"));
+    }
+
+    @Test
+    void createdAlone_withNoNodeOfOurClientRightBefore_lists() {
+        Acquisition acquisition = new Acquisition(List.of(exclusive), null);
+        LockNode ours = enterAlone(acquisition, exclusive, null);
+
+        assertThat(acquisition.on(listed("_c_other-lock-0000000004", ours.name())))
+                .isEqualTo(new Command.Watch(0, "_c_other-lock-0000000004"));
+    }
+
+    /** A reader right behind a reader of its own client may hold: only the nodes before it tell, so the listing stays. */
+    @Test
+    void listsBehindCreate_aReaderBehindAReaderOfItsClient_keepsTheListing() {
+        LockPath reads = new LockPath(client, "/locks/rw", NodeNames.READ_LOCK_NAME, LockDriver.read(), null);
+        Acquisition acquisition = new Acquisition(List.of(reads), null);
+        acquisition.start();
+
+        assertThat(acquisition.listsBehindCreate("_c_own-__READ__0000000004")).isTrue();
+        assertThat(acquisition.listsBehindCreate("_c_own-__WRIT__")).isFalse();
+        assertThat(acquisition.listsBehindCreate(null)).isTrue();
+    }
+
+    /**
+     * A reader right behind a writer of its own client waits for it with no listing; if the writer goes from the front,
+     * the reader holds, but not from the front (the writer may have downgraded: a read node beside it, before ours).
+     */
+    @Test
+    void createdAlone_aReaderRightBehindAWriterOfItsClient_holdsWhenItGoesButNotFromTheFront() {
+        LockPath reads = new LockPath(client, "/locks/rw", NodeNames.READ_LOCK_NAME, LockDriver.read(), null);
+        Acquisition acquisition = new Acquisition(List.of(reads), null);
+        LockNode ours = enterAlone(acquisition, reads, "_c_own-__WRIT__0000000004");
+        acquisition.on(new Event.WatchSet());
+
+        assertThat(acquisition.on(new Event.Woken(NodeWatcher.Wake.DELETED_FROM_FRONT)))
+                .isEqualTo(new Command.Granted(List.of(ours), List.of(false)));
+    }
+
+    /** A writer right behind a writer of its own client lists once it goes: a downgrade may have put a reader between. */
+    @Test
+    void createdAlone_aWriterRightBehindAWriterOfItsClient_listsWhenItGoes() {
+        LockPath writes = new LockPath(client, "/locks/rw", NodeNames.WRITE_LOCK_NAME, LockDriver.write(), null);
+        Acquisition acquisition = new Acquisition(List.of(writes), null);
+        enterAlone(acquisition, writes, "_c_own-__WRIT__0000000004");
+        acquisition.on(new Event.WatchSet());
+
+        assertThat(acquisition.on(new Event.Woken(NodeWatcher.Wake.DELETED_FROM_FRONT)))
+                .isEqualTo(new Command.ListQueue(0));
+    }
+
+    /** A multi-lock and a downgrade's read node always list behind their create. */
+    @Test
+    void listsBehindCreate_severalQueuesOrBesideAWriteNode_alwaysLists() {
+        LockPath other = new LockPath(client, "/locks/b", "lock-", LockDriver.exclusive(), null);
+        Acquisition multi = new Acquisition(List.of(exclusive, other), null);
+        multi.start();
+        Acquisition beside = new Acquisition(List.of(exclusive), new Acquisition.Beside("0000000004", SESSION));
+        beside.start();
+
+        assertThat(multi.listsBehindCreate("_c_own-lock-")).isTrue();
+        assertThat(beside.listsBehindCreate("_c_own-lock-")).isTrue();
+    }
+
+    /**
+     * Enters with sequence 5, the create sent alone (a node of our client was likely ahead); with {@code predecessor}
+     * named by the reply, the machine watches it, else it lists.
+     */
+    private LockNode enterAlone(Acquisition acquisition, LockPath queue, String predecessor) {
+        Command.Create create = (Command.Create) acquisition.start();
+        assertThat(acquisition.listsBehindCreate(predecessor != null ? predecessor : "_c_own-lock-"))
+                .isFalse();
+        LockNode ours = node(queue, create.prefix() + "0000000005");
+        Command command = acquisition.on(new Event.Created(SESSION, List.of(ours), predecessor));
+        assertThat(command)
+                .isEqualTo(predecessor == null ? new Command.ListQueue(0) : new Command.Watch(0, predecessor));
+        return ours;
+    }
+
     private LockNode enter(Acquisition acquisition, int sequence) {
         return enter(acquisition, exclusive, sequence);
     }

@@ -1,0 +1,336 @@
+package dev.zklock.cli;
+
+import dev.zklock.recipes.locks.ZkLockRegistry;
+import dev.zklock.recipes.locks.ZkReentrantLock;
+import dev.zklock.recipes.test.VirtualThreads;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryMXBean;
+import java.lang.management.ThreadMXBean;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.recipes.locks.InterProcessLock;
+import org.apache.curator.framework.recipes.locks.InterProcessMutex;
+
+/**
+ * Virtual threads that each take a lock once, all started together behind a holder of each lock (a virtual thread that
+ * holds it until they all wait), then drained: a cohort lock object, a plain lock object, or the locks of a registry's keys.
+ * Reports the time from their start to the last release, the requests the servers counted (the holders' releases
+ * among them), the heap each waiting thread
+ * costs (heap in use after a collection while they all wait, less the heap before they started) and the platform
+ * threads alive. Curator's {@code InterProcessMutex} runs at a smaller count (each of its releases wakes every waiter
+ * of the lock object, and its run of the full count does not finish), named in the scenario. Needs virtual threads
+ * (release 21); {@link BenchPlan} leaves it out before. A round shorter than a second (a warm-up, {@code --quick}) runs
+ * a tenth of the threads. Confined to the bench's thread.
+ */
+final class VirtualThreadScenario implements Scenario {
+    static final String DRAIN_SECONDS = "time to drain (s)";
+    static final String REQUESTS = "ZooKeeper requests";
+    static final String HEAP_PER_WAITER = "heap per waiting thread (bytes)";
+    static final String PLATFORM_THREADS = "platform threads alive";
+
+    private static final Duration LONGEST_WAIT = Duration.ofMinutes(10);
+
+    /** What the threads take. */
+    enum Kind {
+        COHORT("cohort"),
+        PLAIN("plain"),
+        REGISTRY("registry");
+
+        private final String key;
+
+        Kind(String key) {
+            this.key = key;
+        }
+    }
+
+    private final Kind kind;
+    private final int keys; // zklock's; each key is one lock object
+    private final int threadsPerKey;
+    private final int curatorKeys;
+    private final int curatorThreadsPerKey;
+    private final Targets targets = new Targets();
+    private final Map<Side, Extra> extras = new EnumMap<>(Side.class);
+
+    private VirtualThreadScenario(Kind kind, int keys, int threadsPerKey, int curatorKeys, int curatorThreadsPerKey) {
+        this.kind = kind;
+        this.keys = keys;
+        this.threadsPerKey = threadsPerKey;
+        this.curatorKeys = curatorKeys;
+        this.curatorThreadsPerKey = curatorThreadsPerKey;
+    }
+
+    /** {@code threads} virtual threads on one lock object with local hand-off; Curator's at {@code curatorThreads}. */
+    static VirtualThreadScenario cohort(int threads, int curatorThreads) {
+        return new VirtualThreadScenario(Kind.COHORT, 1, threads, 1, curatorThreads);
+    }
+
+    /** {@code threads} virtual threads on one plain lock object; Curator's at {@code curatorThreads}. */
+    static VirtualThreadScenario plain(int threads, int curatorThreads) {
+        return new VirtualThreadScenario(Kind.PLAIN, 1, threads, 1, curatorThreads);
+    }
+
+    /** {@code each} virtual threads on each of {@code keys} keys of a registry; Curator's over {@code curatorKeys}. */
+    static VirtualThreadScenario registry(int keys, int each, int curatorKeys) {
+        return new VirtualThreadScenario(Kind.REGISTRY, keys, each, curatorKeys, each);
+    }
+
+    /** Sets the target of the row named {@code metric}; returns this scenario. */
+    VirtualThreadScenario target(String metric, Target target) {
+        targets.set(metric, target);
+        return this;
+    }
+
+    @Override
+    public String group() {
+        return "ZkReentrantLock vs InterProcessMutex, virtual threads";
+    }
+
+    @Override
+    public String name() {
+        String what =
+                switch (kind) {
+                    case COHORT -> "%s virtual threads, 1 lock object, local hand-off (Curator: %s, 1 lock object)";
+                    case PLAIN -> "%s virtual threads, 1 lock object (Curator: %s)";
+                    case REGISTRY -> "%s virtual threads, 10 per key of a registry (Curator: %s, a mutex per key)";
+                };
+        return String.format(Locale.ROOT, what, count(keys * threadsPerKey), count(curatorKeys * curatorThreadsPerKey));
+    }
+
+    @Override
+    public String key() {
+        return "virtual-threads-" + kind.key + "-" + keys * threadsPerKey;
+    }
+
+    @Override
+    public int contenders() {
+        return keys * threadsPerKey;
+    }
+
+    @Override
+    public void prepare(BenchEnsemble ensemble) throws Exception {
+        for (Side side : sides()) {
+            ensemble.makePath(path(ensemble, side));
+        }
+    }
+
+    @Override
+    public Map<Side, Measurement> round(BenchEnsemble ensemble, List<Side> order, Duration duration) throws Exception {
+        boolean full = duration.compareTo(Duration.ofSeconds(1)) >= 0;
+        Map<Side, Measurement> measured = new EnumMap<>(Side.class);
+        for (Side side : order) {
+            int sideKeys = side == Side.ZKLOCK ? keys : curatorKeys;
+            int each = side == Side.ZKLOCK ? threadsPerKey : curatorThreadsPerKey;
+            if (!full) {
+                sideKeys = Math.max(1, sideKeys / 10);
+                each = kind == Kind.REGISTRY ? each : Math.max(2, each / 10);
+            }
+            Drain drain = drain(ensemble, side, sideKeys, each);
+            measured.put(side, drain.measurement);
+            if (full) {
+                extras.merge(side, drain.extra, Extra::plus);
+            }
+        }
+        return measured;
+    }
+
+    @Override
+    public List<BenchRow> rows(Map<Side, Measurement> measured) {
+        Extra zklock = extras.getOrDefault(Side.ZKLOCK, Extra.NONE);
+        Extra curator = extras.getOrDefault(Side.CURATOR, Extra.NONE);
+        return List.of(
+                row(DRAIN_SECONDS, zklock.drainSeconds(), curator.drainSeconds()),
+                targets.row(this, measured, LockScenario.ACQUISITIONS_PER_SECOND, Measurement::perSecond),
+                row(REQUESTS, zklock.requests(), curator.requests()),
+                targets.row(this, measured, LockScenario.REQUESTS_PER_ACQUISITION, Measurement::requestsPerAcquisition),
+                row(HEAP_PER_WAITER, zklock.heapPerWaiter(), curator.heapPerWaiter()),
+                row(PLATFORM_THREADS, zklock.platformThreads(), curator.platformThreads()));
+    }
+
+    private BenchRow row(String metric, double zklock, double curator) {
+        Target target = targets.row(this, Map.of(), metric, m -> Double.NaN).target();
+        return new BenchRow(group(), name(), metric, zklock, curator, target);
+    }
+
+    /**
+     * Takes each lock object with a holder of its own (a virtual thread), starts {@code each} virtual threads on each,
+     * waits until all of them wait, then lets the holders release at once and waits for the threads to drain.
+     */
+    private Drain drain(BenchEnsemble ensemble, Side side, int sideKeys, int each) throws Exception {
+        CuratorFramework client = ensemble.client(0);
+        Function<Integer, InterProcessLock> locks = lockMaker(side, client, path(ensemble, side));
+        List<InterProcessLock> objects = new ArrayList<>();
+        for (int key = 0; key < sideKeys; key++) {
+            objects.add(locks.apply(key));
+        }
+        CountDownLatch held = new CountDownLatch(sideKeys);
+        CountDownLatch letGo = new CountDownLatch(1);
+        for (InterProcessLock lock : objects) {
+            VirtualThreads.start(() -> hold(lock, held, letGo));
+        }
+        if (!held.await(LONGEST_WAIT.toMinutes(), TimeUnit.MINUTES)) {
+            throw new IllegalStateException(held.getCount() + " of " + sideKeys + " locks not taken by their holders");
+        }
+        MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        System.gc();
+        long heapBefore = memory.getHeapMemoryUsage().getUsed();
+        threads.resetPeakThreadCount();
+        int total = sideKeys * each;
+        CountDownLatch done = new CountDownLatch(total);
+        AtomicInteger overlaps = new AtomicInteger();
+        List<Thread> started = new ArrayList<>(total);
+        Optional<ServerReadings> before = ensemble.counters();
+        long start = System.nanoTime();
+        for (InterProcessLock lock : objects) {
+            AtomicInteger inside = new AtomicInteger(); // holders of this lock object at once
+            for (int i = 0; i < each; i++) {
+                started.add(VirtualThreads.start(() -> takeOnce(lock, inside, overlaps, done)));
+            }
+        }
+        awaitAllWaiting(started);
+        System.gc();
+        long heapPerWaiter = Math.max(0, memory.getHeapMemoryUsage().getUsed() - heapBefore) / total;
+        letGo.countDown();
+        if (!done.await(LONGEST_WAIT.toMinutes(), TimeUnit.MINUTES)) {
+            throw new IllegalStateException(total + " virtual threads did not drain within " + LONGEST_WAIT);
+        }
+        long elapsed = System.nanoTime() - start;
+        ServerReadings.Window window = ServerReadings.Window.between(before, ensemble.counters());
+        Measurement measurement = new Measurement(
+                total,
+                0,
+                0,
+                elapsed,
+                Measurement.histogram(),
+                Measurement.histogram(),
+                Measurement.histogram(),
+                Measurement.histogram(),
+                Measurement.histogram(),
+                List.of((long) total),
+                total,
+                window.requests(),
+                window.watchEvents(),
+                overlaps.get());
+        return new Drain(
+                measurement, new Extra(1, elapsed, window.requests(), heapPerWaiter, threads.getPeakThreadCount()));
+    }
+
+    /** Holds {@code lock} from before the threads start until they all wait. */
+    private static void hold(InterProcessLock lock, CountDownLatch held, CountDownLatch letGo) {
+        try {
+            lock.acquire();
+            held.countDown();
+            letGo.await();
+            lock.release();
+        } catch (Exception e) {
+            throw new IllegalStateException("the holder of " + lock + " failed", e);
+        }
+    }
+
+    private Function<Integer, InterProcessLock> lockMaker(Side side, CuratorFramework client, String base) {
+        if (side == Side.CURATOR) {
+            return key -> new InterProcessMutex(client, base + "/key-" + key);
+        }
+        return switch (kind) {
+            case COHORT -> key -> ZkReentrantLock.builder(client, base + "/key-" + key)
+                    .localHandOff()
+                    .build();
+            case PLAIN -> key -> new ZkReentrantLock(client, base + "/key-" + key);
+            case REGISTRY -> {
+                ZkLockRegistry registry = new ZkLockRegistry(client, base);
+                yield key -> registry.obtain("key-" + key);
+            }
+        };
+    }
+
+    private static void takeOnce(
+            InterProcessLock lock, AtomicInteger inside, AtomicInteger overlaps, CountDownLatch done) {
+        try {
+            lock.acquire();
+            try {
+                if (inside.incrementAndGet() > 1) {
+                    overlaps.incrementAndGet();
+                }
+                inside.decrementAndGet();
+            } finally {
+                lock.release();
+            }
+        } catch (Exception e) {
+            throw new IllegalStateException("a virtual thread failed to take " + lock, e);
+        } finally {
+            done.countDown();
+        }
+    }
+
+    /** Waits until every thread of {@code started} is parked: each waits for the lock, or for a reply on its way. */
+    private static void awaitAllWaiting(List<Thread> started) throws InterruptedException {
+        long deadline = System.nanoTime() + LONGEST_WAIT.toNanos();
+        while (true) {
+            int waiting = 0;
+            for (Thread thread : started) {
+                Thread.State state = thread.getState();
+                if (state == Thread.State.WAITING || state == Thread.State.TIMED_WAITING) {
+                    waiting++;
+                }
+            }
+            if (waiting == started.size()) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException(
+                        waiting + " of " + started.size() + " virtual threads waiting after " + LONGEST_WAIT);
+            }
+            Thread.sleep(20); // polling threads' states; nothing here to be told by
+        }
+    }
+
+    private static String count(int n) {
+        return String.format(Locale.ROOT, "%,d", n);
+    }
+
+    private record Drain(Measurement measurement, Extra extra) {}
+
+    /** What a side's full rounds measured beyond a {@link Measurement}: summed drains, the largest heap and threads. */
+    private record Extra(
+            int rounds, long drainNanos, OptionalLong requestsSum, long heapPerWaiterMax, long platformThreadsMax) {
+        static final Extra NONE = new Extra(0, 0, OptionalLong.empty(), 0, 0);
+
+        Extra plus(Extra other) {
+            return new Extra(
+                    rounds + other.rounds,
+                    drainNanos + other.drainNanos,
+                    requestsSum.isPresent() && other.requestsSum.isPresent()
+                            ? OptionalLong.of(requestsSum.getAsLong() + other.requestsSum.getAsLong())
+                            : OptionalLong.empty(),
+                    Math.max(heapPerWaiterMax, other.heapPerWaiterMax),
+                    Math.max(platformThreadsMax, other.platformThreadsMax));
+        }
+
+        double drainSeconds() {
+            return rounds == 0 ? Double.NaN : drainNanos / 1e9 / rounds;
+        }
+
+        double heapPerWaiter() {
+            return rounds == 0 ? Double.NaN : heapPerWaiterMax;
+        }
+
+        double platformThreads() {
+            return rounds == 0 ? Double.NaN : platformThreadsMax;
+        }
+
+        double requests() {
+            return rounds == 0 || requestsSum.isEmpty() ? Double.NaN : requestsSum.getAsLong() / (double) rounds;
+        }
+    }
+}

@@ -1,0 +1,137 @@
+package dev.zklock.recipes.locks.engine;
+
+import java.util.HashSet;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The newest lock node this client made on each lock path, from its create's reply until its delete is sent, and the
+ * creates of this client on their way to each path. Owned by the client's {@link ClientContext}; safe for use by
+ * multiple threads; no ZooKeeper call. Keys are namespace-fixed lock paths; an entry goes when its path has neither.
+ *
+ * <p>Why: a waiter whose predecessor in the queue is a node of its own client already knows what to watch, so only a
+ * waiter behind another session's node needs the listing, which carries the whole queue (with 10,000 waiters of one
+ * client, 10,000 listings of up to 10,000 names each). ZooKeeper takes a sequential node's sequence from its parent's
+ * child version, which every child create bumps, whatever its mode, so a node whose sequence is one more than that of a
+ * node this client made on that path proves that no node was created between the two. And that node still stood when
+ * ours was made: its entry is dropped before its delete is sent ({@link #deleting}), one session answers in order, and
+ * the replies here are read on ZooKeeper's event thread in the order they come ({@link #created}). (A delete by another
+ * client would not keep that node from being found here; a waiter that finds it gone lists the queue, unless this
+ * client released it from the front, in which case nothing else can stand before ours.)
+ *
+ * <p>The listing is pipelined behind the create, so whether to send it is decided before the create goes out, from
+ * {@link #sending}: a guess, since another client may create between ours; a wrong guess costs one more round trip
+ * (the listing, sent after the create's reply), never one more request.
+ */
+public final class QueueTails {
+    private static final int SEQUENCE_DIGITS = 10;
+    private final ConcurrentHashMap<String, Tail> tails = new ConcurrentHashMap<>();
+
+    /**
+     * Counts a create about to be sent on {@code path}, and returns what of ours it will likely be right behind: the
+     * prefix of our newest create still on its way, or else the name of our newest node, or null when this client has
+     * neither on that path on this session.
+     *
+     * @param prefix the protected prefix (with the lock name) of the create, unique to it
+     */
+    public String sending(String path, long sessionId, String prefix) {
+        String[] ahead = new String[1];
+        tails.compute(path, (p, tail) -> {
+            Tail now = tail == null ? new Tail() : tail;
+            if (now.sessionId != sessionId) {
+                now.sessionId = sessionId;
+                now.forgetNewest(); // the nodes of an ended session went with it
+                now.newestSent = null;
+            }
+            ahead[0] = now.newestSent != null ? now.newestSent : now.newest;
+            now.inFlight.add(prefix);
+            now.newestSent = prefix;
+            return now;
+        });
+        return ahead[0];
+    }
+
+    /**
+     * Takes the reply of a create counted by {@link #sending}; call it on ZooKeeper's event thread, before any later
+     * reply of the session is read. Returns the node of this client whose sequence is one less than that of {@code
+     * name} on the same path and session: the node right before ours, with nothing created between. Null if there is
+     * none, or if the create failed ({@code name} null).
+     *
+     * @param prefix the create's prefix, which {@code name} carries before its sequence
+     */
+    public String created(String path, long sessionId, String prefix, String name) {
+        long sequence = name == null ? -1 : sequence(name.substring(prefix.length()));
+        String[] before = new String[1];
+        tails.computeIfPresent(path, (p, tail) -> {
+            tail.sent(prefix);
+            if (tail.gone.remove(prefix)) {
+                // Its delete was sent before this reply was read (a runner took the node from the listing): it must
+                // never be taken for a node that still stands.
+                tail.forgetNewest();
+            } else if (name != null && tail.sessionId == sessionId) {
+                if (tail.newest != null && sequence > 0 && tail.newestSequence == sequence - 1) {
+                    before[0] = tail.newest;
+                }
+                tail.newest = name;
+                tail.newestSequence = sequence;
+            }
+            return tail.isEmpty() ? null : tail;
+        });
+        return before[0];
+    }
+
+    /** Forgets node {@code name} of {@code path}; call it before its delete is sent. */
+    public void deleting(String path, String name) {
+        tails.computeIfPresent(path, (p, tail) -> {
+            if (name.equals(tail.newest)) {
+                tail.forgetNewest();
+            }
+            String prefix = name.length() > SEQUENCE_DIGITS ? name.substring(0, name.length() - SEQUENCE_DIGITS) : name;
+            if (tail.inFlight.contains(prefix)) {
+                tail.sent(prefix); // taken from a listing before its create's reply was read here
+                tail.gone.add(prefix);
+            }
+            return tail.isEmpty() ? null : tail;
+        });
+    }
+
+    /** Returns how many paths have an entry: for tests, which check that nothing is kept once the nodes are gone. */
+    public int size() {
+        return tails.size();
+    }
+
+    /** Returns a sequence as ZooKeeper appended it, or -1 if it wrapped below zero (then it orders nothing here). */
+    private static long sequence(String text) {
+        try {
+            return Math.max(-1, Integer.parseInt(text));
+        } catch (NumberFormatException notASequence) {
+            return -1;
+        }
+    }
+
+    /** One path's entry; guarded by the map (changed only inside its compute functions). */
+    private static final class Tail {
+        long sessionId;
+        final Set<String> inFlight = new HashSet<>(); // the prefixes of creates sent whose node is not known yet
+        final Set<String> gone = new HashSet<>(); // creates whose node was deleted before their reply was read here
+        String newestSent; // the prefix of the newest create in flight, or null
+        String newest; // the newest node made whose delete is not sent yet, or null
+        long newestSequence = -1; // its sequence
+
+        void sent(String prefix) {
+            inFlight.remove(prefix);
+            if (prefix.equals(newestSent)) {
+                newestSent = null;
+            }
+        }
+
+        void forgetNewest() {
+            newest = null;
+            newestSequence = -1;
+        }
+
+        boolean isEmpty() {
+            return inFlight.isEmpty() && gone.isEmpty() && newest == null;
+        }
+    }
+}
