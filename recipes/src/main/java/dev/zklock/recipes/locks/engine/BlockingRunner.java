@@ -121,7 +121,7 @@ public final class BlockingRunner {
         if (!acquisition.listsBehindCreate(sent.ownAhead())) {
             // Likely right behind a node of ours: the create's reply tells what to watch (Acquisition, note 6).
             first.hooks().createSent(first.path(), create.prefix());
-            return feed(takeCreateReply(await(pendingCreate)));
+            return feed(takeCreateReply(awaitAloneCreate(pendingCreate)));
         }
         if (requests.queues().size() > 1) {
             CompletableFuture<Event> listed = requests.listAll(session);
@@ -230,6 +230,21 @@ public final class BlockingRunner {
             }
         }
         return acquisition.on(event);
+    }
+
+    /**
+     * Waits for the reply of a create sent alone as the listing behind a create is waited for: under a deadline that
+     * never passes, until ZooKeeper's client answers or fails it. Many threads of one client queue their requests on
+     * one session, and under load a reply may come later than one request timeout after its send without being lost:
+     * taken for lost, every such create would recover (a sync and a listing each), queued behind the same backlog (the
+     * bench's 100,000 virtual threads on one client did). Under a deadline, as {@link #await}.
+     */
+    private Event awaitAloneCreate(CompletableFuture<Event> reply) throws InterruptedException {
+        if (deadline.remainingNanos() != Long.MAX_VALUE) {
+            return await(reply);
+        }
+        Event event = deadline.await(reply, 0);
+        return event != null ? event : new Event.Failed(Code.CONNECTIONLOSS);
     }
 
     /** Waits for a reply until the deadline, but at least one request timeout; a reply that never came is lost. */

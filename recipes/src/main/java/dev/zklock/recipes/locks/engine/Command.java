@@ -13,7 +13,7 @@ public sealed interface Command {
     /**
      * Create our node in every queue (one create, or one transaction for several) named {@code prefix} plus the
      * sequence, or, with {@code alongsideSequence}, a plain ephemeral node carrying that sequence; and list every queue
-     * pipelined behind it on the same session.
+     * pipelined behind it on the same session, unless {@link Acquisition#listsBehindCreate} says the create goes alone.
      */
     record Create(String prefix, String alongsideSequence) implements Command {}
 
