@@ -48,11 +48,9 @@ import org.springframework.integration.support.locks.DistributedLock;
  * <h2>Failure behaviour</h2>
  *
  * <p>{@link #tryLock(long, TimeUnit)} is zklock's timed acquire: it comes back within its time plus one request timeout
- * (two thirds of the session timeout) when the connection drops, and a try that gives up leaves no node behind. On a
- * silent partition, where neither replies nor a disconnect come, it took up to two request timeouts here, as zklock's
- * blocking acquire recovers a create whose reply was lost before it gives up
- * ({@code ZkSpringLockRegistryTest.tryLock_onASilentPartition_returnsFalseWithinTheTimePlusTwoRequestTimeouts});
- * Spring's registry has no bound there. {@link #lock()} waits through connection outages and interrupts (the interrupt
+ * (two thirds of the session timeout) whatever the network does, a silent partition included, where neither replies
+ * nor a disconnect come ({@code ZkSpringLockRegistryTest.tryLock_onASilentPartition_returnsFalseWithinTheTimePlusOneRequestTimeout}),
+ * and a try that gives up leaves no node behind. Spring's registry has no bound there. {@link #lock()} waits through connection outages and interrupts (the interrupt
  * flag is set again once it holds); {@link #lockInterruptibly()} waits through outages. The hold's state is {@link
  * #holdState()}; the fencing token of the hold is {@link #fencingToken()}.
  *

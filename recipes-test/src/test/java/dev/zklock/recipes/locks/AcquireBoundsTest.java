@@ -155,6 +155,36 @@ final class AcquireBoundsTest {
                 Stream.of(kind.nodeDirs()).map(dir -> zk.path("lock") + dir).toArray(String[]::new));
     }
 
+    /**
+     * A silent partition: the proxy holds every request and every reply back, so neither a reply nor a disconnect comes
+     * until the client's own read timeout. The create is sent, its reply and the listing's are lost after one request
+     * timeout, by which time the deadline has passed: the acquire ends there, and the sweep of its prefix, in the
+     * background, deletes what the create made. Forbidden: a recovery listing in the foreground after the deadline,
+     * which waited a second request timeout (about one run in three before, seen by the Spring registry's test).
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("blockingLocks")
+    void acquire_onASilentPartitionWithTheCreateSent_endsWithinOneRequestTimeoutOfItsDeadline(BlockingLock kind)
+            throws Exception {
+        AbstractZkLock lock = kind.make().apply(proxied, zk.path("lock"));
+        proxy.holdRequests();
+        proxy.holdReplies();
+        long started = System.nanoTime();
+
+        boolean acquired = lock.acquire(TIMEOUT);
+
+        long took = System.nanoTime() - started;
+        assertThat(acquired).isFalse();
+        assertThat(TimeUnit.NANOSECONDS.toMillis(took))
+                .as(
+                        "ms to come back (the timeout and one request timeout: %d ms, and %d ms more)",
+                        TimeUnit.NANOSECONDS.toMillis(TIMEOUT.toNanos() + requestTimeoutNanos), TIMER_LATENCY_MS)
+                .isLessThanOrEqualTo(
+                        TimeUnit.NANOSECONDS.toMillis(TIMEOUT.toNanos() + requestTimeoutNanos) + TIMER_LATENCY_MS);
+        assertNothingLeftOnceTheConnectionIsBack(
+                Stream.of(kind.nodeDirs()).map(dir -> zk.path("lock") + dir).toArray(String[]::new));
+    }
+
     /** An acquire started by {@code start}, whose outcome is a future. */
     @FunctionalInterface
     private interface Start {
@@ -178,7 +208,9 @@ final class AcquireBoundsTest {
                 .isNotNull();
         assertThat(deadlineRan.await(10, TimeUnit.SECONDS)).isTrue();
         assertThat(outcome).isNotDone(); // its create is in flight, held back
-        proxy.dropConnections(); // requests are still held back: the client cannot connect again
+        // Requests are still held back, so the client cannot connect again: an end within the bound is an end without
+        // the connection (its Disconnected state may come a moment after the create's failure that ends the acquire).
+        proxy.dropConnections();
 
         long bound = TIMEOUT.toNanos() + requestTimeoutNanos;
         long allowed = bound + TimeUnit.MILLISECONDS.toNanos(TIMER_LATENCY_MS);
@@ -195,7 +227,6 @@ final class AcquireBoundsTest {
         System.out.printf(
                 "ended %d ms after its start (timeout and request timeout: %d ms)%n",
                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started), TimeUnit.NANOSECONDS.toMillis(bound));
-        assertThat(proxied.getZookeeperClient().isConnected()).isFalse(); // it ended without the connection
     }
 
     private void assertNothingLeftOnceTheConnectionIsBack(String... paths) {
