@@ -20,14 +20,14 @@ import org.junit.jupiter.api.Timeout;
  * cohort kind must have held the node of the hold before it at least once (a local pass, a cached node, local readers
  * sharing one), or the run did not exercise what makes it a cohort. The subclasses choose the servers, and may choose
  * other settings than the {@linkplain ChaosSettings#defaults default run} (every built-in kind, session and server
- * faults). {@code -Dzklock.chaos.seconds=N} sets the length (default 30 s per suite), and {@code -Dzklock.chaos.seed=S}
+ * faults). {@code -Dzklock.chaos.seconds=N} sets the length (default 20 s per suite), and {@code -Dzklock.chaos.seed=S}
  * replays the scenario of a failed run, whose seed the failure message names. The class timeout allows runs of up to
  * about 20 minutes; for longer ones also pass {@code -Djunit.jupiter.execution.timeout.mode=disabled}, or use
  * {@code zklock torture}.
  */
 @Timeout(value = 30, unit = java.util.concurrent.TimeUnit.MINUTES)
 abstract class ChaosSuite {
-    private static final long SECONDS = Long.getLong("zklock.chaos.seconds", 30);
+    private static final long SECONDS = Long.getLong("zklock.chaos.seconds", 20);
 
     /** Returns the extension of the subclass, with the servers to run against. */
     abstract ZooKeeperExtension zk();
