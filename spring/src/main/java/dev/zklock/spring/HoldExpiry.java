@@ -1,7 +1,5 @@
 package dev.zklock.spring;
 
-import dev.zklock.recipes.locks.LockState;
-import dev.zklock.recipes.locks.LockStateListener;
 import dev.zklock.recipes.locks.ZkReentrantLock;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -13,15 +11,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The time to live of one hold: a timer that, unless the hold is renewed or ends first, deletes the hold's node (one
- * request) and so ends it, as a Redis lock's key expires. Safe for use by multiple threads: the holding thread renews
- * and ends it, the timer's thread expires it.
+ * The time to live of one hold: a timer that, unless the hold is renewed or ends first, expires the hold through the
+ * lock ({@code ZkReentrantLock.expire}: the hold goes LOST at once, then its node is deleted, one request), as a Redis
+ * lock's key expires. Safe for use by multiple threads: the holding thread renews and ends it, the timer's thread
+ * expires it.
  *
- * <p>The node must be known gone by the lock before the holder's unlock lets the lock go on: with local hand-off the
- * lock passes its node to a local waiter, and a node passed after its delete was sent would be held by a thread that
- * does not know it is gone. So {@link #end()} of an expired hold waits, within one request timeout, for the delete's
- * reply and, when the lock watches its own node (local hand-off), for the hold's LOST
- * ({@code ZkSpringLockRegistryTest.lockWithTtl_whenTheTtlRunsOut_deletesTheNodeAndTheHoldGoesLost}).
+ * <p>The hold must be LOST before the holder's unlock lets the lock go on: with local hand-off the lock would otherwise
+ * pass its node to a local waiter while the delete is on its way. So {@link #end()} of an expired hold waits until the
+ * expiry has run ({@code ZkSpringLockRegistryTest.lockWithTtl_whenTheTtlRunsOut_deletesTheNodeAndTheHoldGoesLost}).
  */
 final class HoldExpiry {
     private static final Logger logger = LoggerFactory.getLogger(HoldExpiry.class);
@@ -30,27 +27,18 @@ final class HoldExpiry {
     private final ZkReentrantLock lock;
     private final String key;
     private final String node;
-    private final boolean lockWatchesItsNode;
-    private final CompletableFuture<Void> deleted = new CompletableFuture<>();
-    private final CompletableFuture<Void> lost = new CompletableFuture<>();
-    private final LockStateListener lostListener;
+    private final CompletableFuture<Void> gone = new CompletableFuture<>();
 
     private Duration ttl; // guarded by this
     private ScheduledFuture<?> pending; // guarded by this
     private boolean expired; // guarded by this
     private boolean ended; // guarded by this
 
-    HoldExpiry(TtlTimer timer, ZkReentrantLock lock, String key, String node, boolean lockWatchesItsNode) {
+    HoldExpiry(TtlTimer timer, ZkReentrantLock lock, String key, String node) {
         this.timer = timer;
         this.lock = lock;
         this.key = key;
         this.node = node;
-        this.lockWatchesItsNode = lockWatchesItsNode;
-        this.lostListener = event -> {
-            if (event.node().equals(node) && event.state() == LockState.LOST) {
-                lost.complete(null);
-            }
-        };
     }
 
     /** Starts or restarts the time to live; false if the hold already expired or ended. */
@@ -74,10 +62,7 @@ final class HoldExpiry {
         return expired;
     }
 
-    /**
-     * Ends the time to live as the holder unlocks; returns whether it had run out, after waiting (within one request
-     * timeout) until the lock knows the node is gone.
-     */
+    /** Ends the time to live as the holder unlocks; returns whether it had run out, once the hold is LOST. */
     boolean end() {
         synchronized (this) {
             ended = true;
@@ -89,7 +74,6 @@ final class HoldExpiry {
             }
         }
         awaitGone();
-        lock.removeStateListener(lostListener);
         return true;
     }
 
@@ -100,15 +84,18 @@ final class HoldExpiry {
             }
             expired = true;
         }
-        logger.warn("lock '{}' at {}: the hold's ttl of {} ran out; deleting its node {}", key, lock.path(), ttl, node);
-        lock.addStateListener(lostListener);
-        timer.delete(node, deleted);
+        logger.warn("lock '{}' at {}: the hold's ttl of {} ran out; expiring its node {}", key, lock.path(), ttl, node);
+        try {
+            lock.expire(node);
+        } finally {
+            gone.complete(null);
+        }
     }
 
+    /** Waits for the expiry under way, which never blocks on ZooKeeper: within one request timeout all the same. */
     private void awaitGone() {
         long deadline = System.nanoTime() + timer.requestTimeoutNanos();
         boolean interrupted = false;
-        CompletableFuture<Void> gone = lockWatchesItsNode ? CompletableFuture.allOf(deleted, lost) : deleted;
         while (true) {
             try {
                 gone.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
@@ -117,7 +104,7 @@ final class HoldExpiry {
                 interrupted = true;
             } catch (ExecutionException | TimeoutException e) {
                 logger.warn(
-                        "lock '{}' at {}: node {} of an expired hold not known gone within a request timeout",
+                        "lock '{}' at {}: the expiry of node {} did not end within a request timeout",
                         key,
                         lock.path(),
                         node,

@@ -2,7 +2,6 @@ package dev.zklock.spring;
 
 import dev.zklock.recipes.locks.ZkReentrantLock;
 import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -17,12 +16,10 @@ final class TtlTimer implements AutoCloseable {
     private static final long FALLBACK_SESSION_MS = 60_000;
 
     private final CuratorFramework client;
-    private final boolean locksWatchTheirNodes;
     private final ScheduledThreadPoolExecutor executor;
 
-    TtlTimer(CuratorFramework client, boolean locksWatchTheirNodes) {
+    TtlTimer(CuratorFramework client) {
         this.client = client;
-        this.locksWatchTheirNodes = locksWatchTheirNodes;
         this.executor = new ScheduledThreadPoolExecutor(1, task -> {
             Thread thread = new Thread(task, "zklock-spring-ttl");
             thread.setDaemon(true);
@@ -35,7 +32,7 @@ final class TtlTimer implements AutoCloseable {
 
     /** Starts the time to live of the current thread's hold of {@code lock}. */
     HoldExpiry start(ZkSpringLock owner, ZkReentrantLock lock, Duration ttl) {
-        HoldExpiry expiry = new HoldExpiry(this, lock, owner.key(), lock.getLockPath(), locksWatchTheirNodes);
+        HoldExpiry expiry = new HoldExpiry(this, lock, owner.key(), lock.getLockPath());
         expiry.renew(ttl);
         return expiry;
     }
@@ -46,18 +43,6 @@ final class TtlTimer implements AutoCloseable {
             return executor.schedule(task, delay.toNanos(), TimeUnit.NANOSECONDS);
         } catch (RejectedExecutionException closed) {
             return null;
-        }
-    }
-
-    /** Deletes {@code node} (one request, retried by Curator while the connection is down); completes {@code done}. */
-    void delete(String node, CompletableFuture<Void> done) {
-        try {
-            client.delete()
-                    .guaranteed()
-                    .inBackground((c, event) -> done.complete(null))
-                    .forPath(node);
-        } catch (Exception e) {
-            done.completeExceptionally(e);
         }
     }
 

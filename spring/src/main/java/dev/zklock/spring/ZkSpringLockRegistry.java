@@ -80,7 +80,7 @@ public final class ZkSpringLockRegistry
         this.root = builder.root;
         this.localHandOff = builder.localHandOff;
         this.keepIdle = builder.keepIdle;
-        this.ttlTimer = new TtlTimer(client, localHandOff);
+        this.ttlTimer = new TtlTimer(client);
     }
 
     /**

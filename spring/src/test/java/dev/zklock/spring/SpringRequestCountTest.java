@@ -47,19 +47,19 @@ final class SpringRequestCountTest {
     }
 
     /**
-     * With local hand-off (the registry's default) a node's first holder also reads the node with a watch, so that the
-     * lock learns of its deletion before it passes the node to a local waiter: one request more than without, as many
-     * as Spring's registry costs.
+     * With local hand-off (the registry's default) an uncontended cycle costs what a plain one does: the cohort watches
+     * its node only once it has a local waiter to pass it to (a listing then, or the node's own watch once another
+     * process waits behind it).
      */
     @Test
-    void tryLockAndUnlock_uncontendedWithLocalHandOff_costFourRequestsWithTheNodesOwnWatch() throws Exception {
+    void tryLockAndUnlock_uncontendedWithLocalHandOff_costThreeRequests() throws Exception {
         CuratorFramework client = clientWithPersistentPath("key");
         try (ZkSpringLockRegistry ours =
                 ZkSpringLockRegistry.builder(client).root(zk.path("locks")).build()) {
             double perCycle = requestsPerCycle(ours.obtain("key"));
 
             System.out.printf("uncontended tryLock+unlock with local hand-off: zklock %.2f requests%n", perCycle);
-            assertThat(perCycle).isBetween(4.0, 4.05);
+            assertThat(perCycle).isBetween(3.0, 3.05); // create + listing, pipelined, and a delete; a ping at most
         }
     }
 

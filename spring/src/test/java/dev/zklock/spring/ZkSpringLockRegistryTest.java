@@ -5,11 +5,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.zklock.recipes.locks.LockState;
+import dev.zklock.recipes.locks.LockStates;
 import dev.zklock.recipes.test.LockActor;
 import dev.zklock.recipes.test.TcpProxy;
 import dev.zklock.recipes.test.ZooKeeperExtension;
 import java.time.Duration;
 import java.util.ConcurrentModificationException;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -19,6 +22,8 @@ import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The registry's contract against a real server: keys and paths, reentrancy per thread, local hand-off on and off,
@@ -166,7 +171,10 @@ final class ZkSpringLockRegistryTest {
     @Test
     void localHandOff_off_everyThreadTakesItsOwnNode() throws Exception {
         CuratorFramework observer = zk.newClient();
-        try (ZkSpringLockRegistry registry = ZkSpringLockRegistry.builder(zk.newClient())
+        CuratorFramework client = zk.newClient();
+        List<LockState> heard = new CopyOnWriteArrayList<>();
+        LockStates.addListener(client, event -> heard.add(event.state()));
+        try (ZkSpringLockRegistry registry = ZkSpringLockRegistry.builder(client)
                         .root(zk.path("locks"))
                         .localHandOff(false)
                         .build();
@@ -230,10 +238,18 @@ final class ZkSpringLockRegistryTest {
         }
     }
 
-    @Test
-    void lockWithTtl_whenTheTtlRunsOut_deletesTheNodeAndTheHoldGoesLost() throws Exception {
+    /** With and without local hand-off: the lock itself says LOST (ZkReentrantLock.expire), not only this registry. */
+    @ParameterizedTest(name = "local hand-off: {0}")
+    @ValueSource(booleans = {true, false})
+    void lockWithTtl_whenTheTtlRunsOut_deletesTheNodeAndTheHoldGoesLost(boolean localHandOff) throws Exception {
         CuratorFramework observer = zk.newClient();
-        try (ZkSpringLockRegistry registry = registry(zk.newClient());
+        CuratorFramework client = zk.newClient();
+        List<LockState> heard = new CopyOnWriteArrayList<>();
+        LockStates.addListener(client, event -> heard.add(event.state()));
+        try (ZkSpringLockRegistry registry = ZkSpringLockRegistry.builder(client)
+                        .root(zk.path("locks"))
+                        .localHandOff(localHandOff)
+                        .build();
                 ZkSpringLockRegistry another = registry(zk.newClient())) {
             ZkSpringLock lock = registry.obtain("key");
             lock.lock(Duration.ofMillis(300));
@@ -243,6 +259,7 @@ final class ZkSpringLockRegistryTest {
             await().atMost(Duration.ofSeconds(5))
                     .until(() -> observer.checkExists().forPath(node) == null);
             await().pollInSameThread().until(() -> lock.holdState().orElseThrow() == LockState.LOST);
+            assertThat(heard).contains(LockState.LOST); // the lock's own state, not only this registry's
             ZkSpringLock theirs = another.obtain("key");
             assertThat(theirs.tryLock(5, TimeUnit.SECONDS)).isTrue();
             assertThatThrownBy(lock::lock)

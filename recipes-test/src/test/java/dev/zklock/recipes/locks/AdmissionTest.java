@@ -24,6 +24,8 @@ import org.apache.zookeeper.CreateMode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The one admission rule against a real server, for the ways a thread gets a hold that a plain acquire does not have:
@@ -163,14 +165,24 @@ final class AdmissionTest {
                 .isEmpty(); // the closed session's node went with it
     }
 
+    /** How the cohort's node goes under its holder. */
+    enum NodeEnd {
+        /** Another client deletes it: the cohort hears of it through the node's own watch. */
+        STRANGER_DELETES,
+        /** {@code expire(node)} ends the hold, as a time to live does: LOST first, then the delete. */
+        EXPIRED
+    }
+
     /**
-     * A stranger deletes the cohort's node while a local thread waits and another session waits behind it, under
-     * bounds that would let the node pass (1000 passes, an hour). Allowed: the other session gets the lock; the
-     * cohort learns its node is gone (its holder's hold is LOST) and the local waiter queues again behind that session;
-     * the lost holder's release passes nothing. Forbidden: the local waiter holds while the other session does.
+     * The cohort's node goes (a stranger deletes it, or the hold is expired) while a local thread waits and another
+     * session waits behind it, under bounds that would let the node pass (1000 passes, an hour). Allowed: the other
+     * session gets the lock; the cohort learns its node is gone (its holder's hold is LOST) and the local waiter queues
+     * again behind that session; the lost holder's release passes nothing. Forbidden: the local waiter holds while the
+     * other session does.
      */
-    @Test
-    void strangerDeletesTheCohortsNode_theLocalWaiterNeverHoldsBesideTheSessionThatGotIt() throws Exception {
+    @ParameterizedTest
+    @EnumSource(NodeEnd.class)
+    void strangerDeletesTheCohortsNode_theLocalWaiterNeverHoldsBesideTheSessionThatGotIt(NodeEnd end) throws Exception {
         ZkReentrantLock lock = ZkReentrantLock.builder(zk.newClient(), zk.path("lock"))
                 .localHandOff(1000, Duration.ofHours(1))
                 .build();
@@ -193,7 +205,12 @@ final class AdmissionTest {
             });
             await().until(() -> cohortOf(lock).knowsOtherWaiter());
 
-            stranger.delete().forPath(a.submit(lock::getLockPath).join());
+            String node = a.submit(lock::getLockPath).join();
+            if (end == NodeEnd.STRANGER_DELETES) {
+                stranger.delete().forPath(node);
+            } else {
+                assertThat(lock.expire(node)).isTrue();
+            }
             cHolds.get(10, TimeUnit.SECONDS);
             await().until(() -> a.submit(lock::holdState).join().orElseThrow() == LockState.LOST);
             a.run(lock::release).join();

@@ -81,6 +81,7 @@ final class BadInputTest {
             Map.entry("fencingToken()", OnIdleClient.FAILS_AS_NOT_HELD),
             Map.entry("fencingTokens()", OnIdleClient.FAILS_AS_NOT_HELD),
             Map.entry("holdCheck()", OnIdleClient.FAILS_AS_NOT_HELD),
+            Map.entry("expire(String)", OnIdleClient.ANSWERS), // false: no hold stands on the node
             Map.entry("isAcquiredInThisProcess()", OnIdleClient.ANSWERS),
             Map.entry("isHeldByCurrentThread()", OnIdleClient.ANSWERS),
             Map.entry("isOwnedByCurrentThread()", OnIdleClient.ANSWERS),

@@ -68,8 +68,15 @@ final class PublicSurface {
                         .collect(Collectors.joining(",", "(", ")"));
     }
 
+    /** Parameters whose name is not their type's usual one, by {@link #signature} and index. */
+    private static final Map<String, String> NAMED_OTHERWISE = Map.of("expire(String)#0", "node");
+
     /** Returns the name a null check gives parameter {@code index}, as {@code requireNonNull(x, "name")} does. */
     static String parameterName(Executable member, int index) {
+        String otherwise = NAMED_OTHERWISE.get(signature(member) + "#" + index);
+        if (otherwise != null) {
+            return otherwise;
+        }
         Class<?> type = member.getParameterTypes()[index];
         if (type == List.class) {
             return elementType(member, index) == String.class ? "paths" : "locks";

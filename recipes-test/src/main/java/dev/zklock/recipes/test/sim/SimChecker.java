@@ -16,7 +16,8 @@ import java.util.function.Predicate;
  *
  * <ul>
  *   <li>admission: a hold is granted only while its client is started and connected and its node HELD, and never on a
- *       node its cohort has learned is gone;
+ *       node its cohort has learned is gone; a local grant of a node a stranger deleted only while the cohort has news
+ *       of it on its way (checked by {@link SimCohort});
  *   <li>no two live holds of one path conflict (a reader only with readers; a thread's own read beside its write, a
  *       downgrade, conflicts with nothing; its own write while its read stands, an upgrade, does); a hold is live while
  *       its node stands at the
@@ -109,6 +110,7 @@ final class SimChecker {
         if (knowsGone != null && knowsGone.test(node)) {
             violation("%s was granted %s (%s), a node its cohort knew was gone", owner, node.name(), how);
         }
+
         Held held = new Held(owner, path, mode, node, hold.token());
         if (stands(node)) {
             for (Held other : holds.getOrDefault(path, List.of())) {
@@ -194,6 +196,13 @@ final class SimChecker {
     /** A thread's read hold granted while its own write hold stands: a downgrade, which conflicts with nothing. */
     private static boolean isDowngrade(String owner, Mode mode, Held other) {
         return other.owner.equals(owner) && mode == Mode.READ && other.mode == Mode.WRITE;
+    }
+
+    /** Tells whether a stranger deleted {@code node} while its session lives (not whether its client knows). */
+    boolean deletedByStranger(LockNode node) {
+        return !stands(node)
+                && strangerDeleted.contains(SimClient.fullPath(node))
+                && world.server.isLive(node.sessionId());
     }
 
     private boolean stands(LockNode node) {

@@ -7,6 +7,7 @@ import dev.zklock.recipes.locks.engine.LockNode;
 import dev.zklock.recipes.locks.engine.QueueTails;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -56,6 +57,7 @@ final class SimClient {
     private final ArrayDeque<Pending> inFlight = new ArrayDeque<>();
     private final QueueTails tails = new QueueTails(); // the client's, as its ClientContext keeps them
     private final List<Runnable> pendingNotices = new ArrayList<>();
+    private final Map<String, Integer> eventsOnTheWay = new HashMap<>(); // fired for this session, not handed over
     private final List<Runnable> connectWaiters = new ArrayList<>();
     private List<Runnable> changeWaiters = new ArrayList<>();
     private final Map<Object, Runnable> sessionWaiters = new LinkedHashMap<>(); // identity keys, insertion order
@@ -123,8 +125,21 @@ final class SimClient {
     /** A watch set by this client on its current session: its event is handed over in order with the replies. */
     SimServer.Watch watch(Object watcher, Consumer<EventType> onEvent) {
         long on = session;
-        return new SimServer.Watch(
-                on, watcher, type -> notice(on, name + " watch event " + type, () -> onEvent.accept(type)));
+        return new SimServer.Watch(on, watcher, (path, type) -> {
+            if (on != session) {
+                return;
+            }
+            eventsOnTheWay.merge(path, 1, Integer::sum);
+            notice(on, name + " watch event " + type, () -> {
+                eventsOnTheWay.computeIfPresent(path, (p, n) -> n == 1 ? null : n - 1);
+                onEvent.accept(type);
+            });
+        });
+    }
+
+    /** Tells whether a watch event on {@code path} was fired for this session and has not been handed over yet. */
+    boolean hearsOf(String path) {
+        return eventsOnTheWay.containsKey(path);
     }
 
     private void notice(long on, String what, Runnable deliver) {
@@ -318,6 +333,7 @@ final class SimClient {
     /** Every hold of the ended session is LOST, and every watch's waiter hears of the end. */
     private void sessionEnded() {
         pendingNotices.clear();
+        eventsOnTheWay.clear();
         for (Map.Entry<LockNode, LockState> hold : List.copyOf(holds.entrySet())) {
             move(hold.getKey(), LockState.LOST);
         }
@@ -332,6 +348,7 @@ final class SimClient {
             return;
         }
         session = server.openSession();
+        eventsOnTheWay.clear(); // the events of the session before go with it
         link = Link.CONNECTED;
         for (Map.Entry<LockNode, LockState> hold : List.copyOf(holds.entrySet())) {
             if (hold.getValue() == LockState.IN_DOUBT) {

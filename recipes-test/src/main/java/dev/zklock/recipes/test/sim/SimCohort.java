@@ -50,6 +50,7 @@ final class SimCohort {
     private final String label;
     private final Map<LocalWaiter, Waiting> waiting = new LinkedHashMap<>(); // identity keys, insertion order
     private final Set<LockNode> knownGone = new HashSet<>();
+    private final Map<LocalWaiter, LockNode> founders = new HashMap<>(); // readers that waited as a node was taken
     private final Set<LockNode> revoked = new HashSet<>(); // asked to let go, as the cohort heard it
     private final Map<LockNode, long[]> conflicts = new HashMap<>(); // since when a conflict is known, and passes since
     private Object idleTimer;
@@ -224,7 +225,15 @@ final class SimCohort {
                     @Override
                     public void granted(List<LockNode> nodes) {
                         wait.lead = null;
+                        if (shared) {
+                            for (LocalWaiter waiter : waiting.keySet()) {
+                                if (waiter != wait.waiter && waiter.status() == LocalWaiter.Status.WAITING) {
+                                    founders.put(waiter, nodes.get(0)); // as the machine counts them
+                                }
+                            }
+                        }
                         run(new LocalEvent.NodeTaken(wait.waiter, nodes.get(0), nanos()));
+                        watchForRevocation(nodes.get(0));
                         finish(wait, new Hold(nodes.get(0), 0), "lead");
                     }
 
@@ -252,8 +261,19 @@ final class SimCohort {
     }
 
     private void run(LocalEvent event) {
+        List<LocalWaiter> ungranted = new ArrayList<>();
+        for (LocalWaiter waiter : waiting.keySet()) {
+            if (waiter.status() != LocalWaiter.Status.GRANTED) {
+                ungranted.add(waiter);
+            }
+        }
         List<LocalCommand> out = new ArrayList<>(4);
         queue.on(event, out);
+        for (LocalWaiter waiter : ungranted) {
+            if (waiter.status() == LocalWaiter.Status.GRANTED) {
+                checkVouched(waiter.hold().node());
+            }
+        }
         for (LocalCommand command : out) {
             execute(command);
         }
@@ -262,7 +282,8 @@ final class SimCohort {
     private void execute(LocalCommand command) {
         if (command instanceof LocalCommand.Wake wake) {
             if (wake.waiter().status() == LocalWaiter.Status.GRANTED) {
-                checkBounds(wake.waiter().hold().node());
+                LockNode node = wake.waiter().hold().node();
+                checkBounds(node, founders.remove(wake.waiter()) == node);
             }
             Waiting wait = waiting.get(wake.waiter());
             if (wait != null) {
@@ -325,13 +346,14 @@ final class SimCohort {
         });
     }
 
+    /** As the runner's own-node watch: the node's deletion, or its read's answer, goes to the machine. */
     private void watchOwnNode(LockNode node) {
         if (!client.isConnected() || client.session() != node.sessionId()) {
+            world.after(
+                    1, label + " cannot watch its own node", () -> run(new LocalEvent.NodeWatchFailed(node, nanos())));
             return;
         }
-        Object watcher = new Object();
-        String own = SimClient.fullPath(node);
-        SimServer.Watch watch = client.watch(watcher, type -> {
+        SimServer.Watch watch = client.watch(new Object(), type -> {
             if (type == EventType.NodeDeleted) {
                 knownGone.add(node);
                 run(new LocalEvent.NodeDeleted(node));
@@ -339,19 +361,42 @@ final class SimCohort {
                 watchOwnNode(node);
             }
         });
+        client.send(label + " watches its own node", server -> server.data(SimClient.fullPath(node), watch), result -> {
+            if (result.code() == Code.NONODE) {
+                knownGone.add(node);
+                run(new LocalEvent.NodeDeleted(node));
+            } else if (result.ok()) {
+                run(new LocalEvent.NodeWatched(node, nanos()));
+            } else {
+                run(new LocalEvent.NodeWatchFailed(node, nanos()));
+            }
+        });
+    }
+
+    /**
+     * As the engine's {@code RevocationWatch} on a node just granted to a revocable lock (the simulated cohorts all
+     * are): a data watch, read again at each change, that tells the machine of a revocation request.
+     */
+    private void watchForRevocation(LockNode node) {
+        if (!client.isConnected() || client.session() != node.sessionId()) {
+            return;
+        }
+        String own = SimClient.fullPath(node);
+        SimServer.Watch watch = client.watch(new Object(), type -> {
+            if (type == EventType.NodeDataChanged) {
+                watchForRevocation(node);
+            }
+        });
         boolean[] asked = new boolean[1];
         client.send(
-                label + " watches its own node",
+                label + " watches its node for revocation",
                 server -> {
                     SimServer.Node standing = server.node(own);
                     asked[0] = standing != null && Arrays.equals(standing.data, RevocationWatch.REVOKE_MESSAGE);
                     return server.data(own, watch);
                 },
                 result -> {
-                    if (result.code() == Code.NONODE) {
-                        knownGone.add(node);
-                        run(new LocalEvent.NodeDeleted(node));
-                    } else if (result.ok() && asked[0] && revoked.add(node)) {
+                    if (result.ok() && asked[0] && revoked.add(node)) {
                         run(new LocalEvent.Revoked(node)); // as the engine's RevocationWatch tells the cohort
                     }
                 });
@@ -372,10 +417,27 @@ final class SimCohort {
     }
 
     /**
-     * A local grant of {@code node}: none once the cohort heard a revocation request, none to a reader once a writer is
-     * known behind, and, once a conflicting node is known behind, at most the pass bound, within the time bound.
+     * The machine's decision to grant {@code node} locally (a pass, a join, an idle node taken): if a stranger deleted
+     * it, a watch the cohort set with a read that found the node must have fired with the delete, its event still on
+     * its way (ZooKeeper hands an event over before any later reply). A grant with none went on a node nothing vouched
+     * for: it might never hear that the node is gone, and hold beside whoever got the lock next.
      */
-    private void checkBounds(LockNode node) {
+    private void checkVouched(LockNode node) {
+        if (checker.deletedByStranger(node)
+                && !client.hearsOf(SimClient.fullPath(node))
+                && !client.hearsOf(node.lockPath())) {
+            checker.violation(
+                    "%s granted %s locally, which a stranger deleted, with no watch event of it on its way",
+                    label, node.name());
+        }
+    }
+
+    /**
+     * A local grant of {@code node}: none once the cohort heard a revocation request, none to a reader once a writer is
+     * known behind (but to one that waited as the node was taken), and, once a conflicting node is known behind, at
+     * most the pass bound, within the time bound.
+     */
+    private void checkBounds(LockNode node, boolean founder) {
         if (revoked.contains(node)) {
             checker.violation("%s passed %s after it was asked to let it go", label, node.name());
         }
@@ -385,7 +447,9 @@ final class SimCohort {
         }
         conflict[1]++;
         if (shared) {
-            checker.violation("%s let a reader join %s with a writer known behind it", label, node.name());
+            if (!founder) { // one that waited as the node was taken ranks with it, ahead of the writer
+                checker.violation("%s let a reader join %s with a writer known behind it", label, node.name());
+            }
         } else if (conflict[1] > settings.maxPasses() || nanos() - conflict[0] >= settings.maxTimeNanos()) {
             checker.violation(
                     "%s passed %s %d times over %d µs with a conflict known behind it (bounds: %d passes, %d µs)",

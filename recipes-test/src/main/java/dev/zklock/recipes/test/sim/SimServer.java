@@ -8,7 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Consumer;
+import java.util.function.BiConsumer;
 import org.apache.zookeeper.KeeperException.Code;
 import org.apache.zookeeper.Watcher.Event.EventType;
 
@@ -48,7 +48,7 @@ final class SimServer {
     }
 
     /** One registered watch: the session that set it, and how to deliver its event. */
-    record Watch(long session, Object watcher, Consumer<EventType> deliver) {}
+    record Watch(long session, Object watcher, BiConsumer<String, EventType> deliver) {}
 
     private final Map<String, Node> nodes = new HashMap<>();
     private final Set<Long> live = new HashSet<>();
@@ -236,7 +236,7 @@ final class SimServer {
         Set<Object> told = new HashSet<>(); // a watcher object set twice on one path is told once, as ZooKeeper does
         for (Watch watch : set) {
             if (told.add(watch.watcher())) {
-                watch.deliver().accept(type);
+                watch.deliver().accept(path, type);
             }
         }
     }

@@ -113,6 +113,33 @@ public final class ConnectionTracker implements ConnectionStateListener {
         });
     }
 
+    /**
+     * Makes the tracked hold of the node at {@code nodePath}, a node of lock path {@code lockPath}, LOST now, on the
+     * calling thread (its listeners run there, with cause {@code EXPIRED}): a hold ended from outside, by a time to
+     * live. Once this returns, a cohort passes that node no more (the news is in its inbox, drained before any later
+     * pass) and {@link Admission} refuses a grant of it.
+     *
+     * @return the node, or null if no hold of it is tracked or it is LOST already
+     */
+    public LockNode expire(String lockPath, String nodePath, String why) {
+        LockNode found = null;
+        synchronized (this) {
+            for (LockNode node = held; node != null && found == null; node = node.next) {
+                if (node.path().equals(nodePath)
+                        && node.lockPath().equals(lockPath)
+                        && node.state() != LockState.LOST) {
+                    found = node;
+                }
+            }
+        }
+        if (found == null) {
+            return null;
+        }
+        moveAll(List.of(found), LockState.LOST, "EXPIRED", why);
+        signal();
+        return found;
+    }
+
     /** The client is closing: every held lock is LOST, and every session has ended. */
     public void close() {
         synchronized (this) {
@@ -249,7 +276,7 @@ public final class ConnectionTracker implements ConnectionStateListener {
     /**
      * Moves {@code some} holds to {@code next}, telling their listeners, with one log line for them all.
      *
-     * @param cause the connection event (Curator's name for it), NODE_GONE or CLIENT_CLOSED, for the JFR event
+     * @param cause the connection event (Curator's name for it), NODE_GONE, EXPIRED or CLIENT_CLOSED, for the JFR event
      */
     private void moveAll(Iterable<LockNode> some, LockState next, String cause, String why) {
         int moved = 0;

@@ -14,7 +14,8 @@ public sealed interface LocalCommand {
 
     /**
      * Watch {@code node} itself for its deletion (a data read with a watch: one request, and one more after each change
-     * of its data, such as a revocation request); tell {@link LocalEvent.NodeDeleted} when it goes.
+     * of its data, such as a revocation request); tell {@link LocalEvent.NodeWatched} once set,
+     * {@link LocalEvent.NodeWatchFailed} if it cannot be, and {@link LocalEvent.NodeDeleted} when the node goes.
      */
     record WatchNode(LockNode node) implements LocalCommand {}
 

@@ -43,6 +43,12 @@ public sealed interface LocalEvent {
     /** The data watch on {@code node} itself fired NodeDeleted, or its read found no node: our node is gone. */
     record NodeDeleted(LockNode node) implements LocalEvent {}
 
+    /** The data watch on {@code node} itself is set: its read found the node, and its delete will be told. */
+    record NodeWatched(LockNode node, long now) implements LocalEvent {}
+
+    /** The data watch on {@code node} itself could not be set (no connection on its session, or the read failed). */
+    record NodeWatchFailed(LockNode node, long now) implements LocalEvent {}
+
     /** The client's tracker made {@code node}'s holds HELD again after a reconnect. */
     record Resumed(LockNode node) implements LocalEvent {}
 

@@ -3,6 +3,7 @@ package dev.zklock.recipes.locks.engine;
 import dev.zklock.recipes.locks.FencingToken;
 import dev.zklock.recipes.locks.LockDriver;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -32,16 +33,22 @@ public final class LocalQueue {
      *    on the lock path, set with a listing. Once a listing shows a conflicting node behind ours (any, exclusive; a
      *    writer's, shared), the node passes at most maxPasses times and for maxTime, then goes, and the first waiter
      *    leads the rest to a new one at the back. Readers stop joining at once (LocalQueueTest, CohortLockTest).
-     * 5. Our node known gone: the data watch the cohort keeps on its own node fires NodeDeleted (or its read finds no
-     *    node), a listing lacks it or finds the lock path gone, the tracker says LOST, or Admission finds a grant LOST.
-     *    The node is dropped at once (its holds are LOST: what the cohort learned itself it tells the tracker), and the
-     *    waiters lead to a new node. The node's own watch keeps this true while the bounds run and no child watch is
-     *    kept (AdmissionTest.strangerDeletesTheCohortsNode_theLocalWaiterNeverHoldsBesideTheSessionThatGotIt).
+     * 5. Our node known gone: a listing lacks it or finds the lock path gone, the data watch on the node itself fires
+     *    NodeDeleted (or its read finds no node), the tracker says LOST, or Admission finds a grant LOST. The node is
+     *    dropped at once (its holds are LOST: what the cohort learned itself it tells the tracker), and the waiters lead
+     *    to a new node. An exclusive node passes, and an idle one is taken, only while a watch stands that would tell
+     *    of its delete: the child watch of a listing that found it, or, once the bounds run and no child watch is kept,
+     *    the node's own data watch, set then (one read per node, and none for a node nobody waits for: an uncontended
+     *    hold costs what a plain one does). Until one stands, a release with local waiters waits for the answer on its
+     *    way, or ends the node if none is (LocalQueueTest; against a real server,
+     *    AdmissionTest.strangerDeletesTheCohortsNode_theLocalWaiterNeverHoldsBesideTheSessionThatGotIt).
      * 6. Caching: the last release keeps the node for keepIdle while no conflicting node is known; an acquire then takes
      *    it with no request (and asks Admission). An exclusive idle node goes on any change of the children, with no
      *    listing first: the arriving waiter gets in one delete after our event.
      * 7. Shared joins need a fresh listing: a reader joins with no request only while the last listing found no writer
      *    behind the node, for at most maxTime after it; then one listing, which new readers wait for (CohortLockTest).
+     *    The readers that waited as the node was taken join it on the first listing that finds it, a writer behind or
+     *    not: they were there before that writer (LocalQueueTest).
      * 8. A revocation request ends local passing: the node goes after its holders, and the waiters lead to a new node
      *    behind the requester. A write node with a read node beside it (a downgrade) never passes and is never kept
      *    idle: the read node ranks with it, so the next local writer would hold beside a reader.
@@ -55,6 +62,7 @@ public final class LocalQueue {
 
     private final ArrayDeque<LocalWaiter> waiting = new ArrayDeque<>();
     private final Map<LockNode, int[]> retired = new IdentityHashMap<>(); // dropped nodes still held: holders left
+    private final List<LocalWaiter> founders = new ArrayList<>(); // shared: waited for the node as it was taken
     private LocalWaiter leader; // takes a node for the cohort; null when none does
     private LockNode node; // the cohort's node, or null
     private int holders; // local holders of node
@@ -63,7 +71,9 @@ public final class LocalQueue {
     private long conflictSince;
     private int passesInConflict;
     private boolean listing; // a listing with a child watch is on its way for node
-    private boolean watched; // a child watch is set for node and has not fired
+    private boolean watched; // a child watch is set for node by a listing that found it, and has not fired
+    private boolean ownSent; // the node's own data watch was asked for and has not failed
+    private boolean ownSet; // ... and its read found the node: a delete of it will be told
     private boolean joinable; // shared: the last listing found no writer behind node
     private long joinableSince;
     private boolean idle; // node is kept idle, its expiry scheduled
@@ -112,9 +122,26 @@ public final class LocalQueue {
                 out.add(new LocalCommand.Lose(node));
                 endAndLead(out);
             }
+        } else if (event instanceof LocalEvent.NodeWatched watched) {
+            if (watched.node() == node && ownSent) {
+                ownSet = true;
+                if (holders == 0 && !waiting.isEmpty()) {
+                    passOrEnd(watched.now(), out); // a release waited for this answer
+                }
+            }
+        } else if (event instanceof LocalEvent.NodeWatchFailed failed) {
+            if (failed.node() == node) {
+                ownSent = false;
+                ownSet = false;
+                if (holders == 0 && !waiting.isEmpty()) {
+                    passOrEnd(failed.now(), out); // no answer comes now: ends the node unless a child watch stands
+                }
+            }
         } else if (event instanceof LocalEvent.Resumed resumed) {
             if (resumed.node() == node) {
-                out.add(new LocalCommand.WatchNode(node)); // set again in case it was never set while down
+                if (conflict) {
+                    watchOwn(out); // set again if it failed while down
+                }
                 if (cares()) {
                     watch(out);
                 }
@@ -138,11 +165,13 @@ public final class LocalQueue {
     private void acquire(LocalWaiter waiter, long now, List<LocalCommand> out) {
         closeExpiredJoins(now, out);
         if (mayTakeAtOnce()) {
-            grant(waiter);
-            cancelIdle(out);
-            return;
-        }
-        if (!shared && isIdle()) {
+            if (shared || confirmed()) {
+                grant(waiter);
+                cancelIdle(out);
+                return;
+            }
+            // An idle node no watch vouches for yet: wait for the listing that the idle keep sent (watch, below).
+        } else if (!shared && isIdle()) {
             endNode(out); // kept, but not to be taken now (a read node beside it, say): a new node behind what stands
         }
         waiting.addLast(waiter);
@@ -166,11 +195,7 @@ public final class LocalQueue {
                 list(out); // the listing (under way, or sent now) lets them in, or leads them to a new node
                 return;
             }
-            if (mayPass(now)) {
-                pass(out);
-                return;
-            }
-            endAndLead(out);
+            passOrEnd(now, out);
             return;
         }
         settleUnheld(out);
@@ -217,14 +242,11 @@ public final class LocalQueue {
         node = taken; // the rest of its state was cleared when the node before went (clearNode)
         holders = 1;
         passes = 1;
-        out.add(new LocalCommand.WatchNode(taken));
         if (shared) {
-            while (!waiting.isEmpty() && mayGrantMore()) {
-                grantAndWake(waiting.pollFirst(), out);
-            }
+            founders.addAll(waiting); // they rank with the node, ahead of any writer that queues behind it meanwhile
         }
         if (shared || !waiting.isEmpty()) {
-            watch(out);
+            watch(out); // the answer lets waiting readers join, or passes the node, once it vouches for the node
         }
     }
 
@@ -264,7 +286,10 @@ public final class LocalQueue {
             return;
         }
         joinable = false; // readers wait for the listing that tells whether a writer queued
-        if (cares()) {
+        if (cares() || holders > 0) {
+            // Held, the change may be our node's delete, made as the answer that let a holder in was on its way: its
+            // holders must hear of it. For an exclusive node one listing at most, then a conflict is known, or the
+            // node is gone.
             watch(out);
         }
     }
@@ -283,16 +308,18 @@ public final class LocalQueue {
             endAndLead(out);
             return;
         }
+        letFoundersIn(out);
         if (NodeNames.conflictsBehind(sorted, ours, shared)) {
             if (!conflict) {
                 conflict = true;
                 conflictSince = listed.now();
                 passesInConflict = 0;
+                watchOwn(out); // no child watch is kept from now on: the node's own tells of its delete
             }
             joinable = false;
             if (holders == 0) {
-                if (!waiting.isEmpty() && mayPass(listed.now())) {
-                    pass(out); // waited for this answer; the bounds start now
+                if (!waiting.isEmpty() && !shared) {
+                    passOrEnd(listed.now(), out); // waited for this answer; the bounds start now
                 } else {
                     endAndLead(out); // idle, or readers that must queue behind the writer: let it in now
                 }
@@ -313,9 +340,18 @@ public final class LocalQueue {
             endAndLead(out);
             return;
         }
-        // The connection failed: every grant waits in Admission until the tracker settles the node, and the watch is
-        // set again when the node is HELD again (Resumed).
-        letWaitersIn(failed.now(), out);
+        // The connection failed: no watch vouches for the node now, so nobody is let in on it. Waiters for an unheld
+        // node lead to a new one (its entry waits for the connection within their deadline); the others wait for the
+        // release, which lists again or ends the node. The watch is set again when the node is HELD again (Resumed).
+        if (holders == 0 && !waiting.isEmpty()) {
+            if (shared) {
+                endAndLead(out);
+            } else {
+                passOrEnd(failed.now(), out);
+            }
+            return;
+        }
+        settleUnheld(out);
     }
 
     private void revoked(LockNode asked, List<LocalCommand> out) {
@@ -326,6 +362,27 @@ public final class LocalQueue {
         joinable = false;
         if (holders == 0) {
             endAndLead(out);
+        }
+    }
+
+    /**
+     * Shared: the readers that waited as the node was taken join it once a listing vouches for it, whatever queued
+     * behind it since: they were there first. Readers that came later join as the last listing lets them.
+     */
+    private void letFoundersIn(List<LocalCommand> out) {
+        if (founders.isEmpty()) {
+            return;
+        }
+        boolean granted = false;
+        for (LocalWaiter founder : founders) {
+            if (mayGrantMore() && waiting.remove(founder)) {
+                grantAndWake(founder, out);
+                granted = true;
+            }
+        }
+        founders.clear();
+        if (granted) {
+            cancelIdle(out);
         }
     }
 
@@ -349,11 +406,7 @@ public final class LocalQueue {
                 cancelIdle(out);
             }
         } else if (holders == 0 && !waiting.isEmpty()) {
-            if (mayPass(now)) {
-                pass(out);
-            } else {
-                endAndLead(out);
-            }
+            passOrEnd(now, out);
         }
         settleUnheld(out);
     }
@@ -381,6 +434,28 @@ public final class LocalQueue {
         return !conflict || (passesInConflict < maxPasses && now - conflictSince < maxTimeNanos);
     }
 
+    /**
+     * Exclusive, unheld, with local waiters: passes the node if it may pass and a watch vouches for it; waits if the
+     * answer that would vouch for it is on its way; else ends it, and the first waiter leads the rest to a new node.
+     */
+    private void passOrEnd(long now, List<LocalCommand> out) {
+        if (mayPass(now)) {
+            if (confirmed()) {
+                pass(out);
+                return;
+            }
+            if (listing || ownSent) {
+                return; // its answer passes the node, or ends it
+            }
+        }
+        endAndLead(out);
+    }
+
+    /** Whether a watch stands that would tell of the node's delete, set by a read that found the node. */
+    private boolean confirmed() {
+        return watched || ownSet;
+    }
+
     private boolean mayGrantMore() {
         return !revoked && (shared || passes < FencingToken.PASSES_PER_NODE);
     }
@@ -398,6 +473,7 @@ public final class LocalQueue {
         if (conflict) {
             passesInConflict++;
         }
+        cancelIdle(out); // an idle node taken once a listing vouched for it
         grantAndWake(waiting.pollFirst(), out);
     }
 
@@ -424,6 +500,14 @@ public final class LocalQueue {
     private void watch(List<LocalCommand> out) {
         if (node != null && !conflict && !watched) {
             list(out);
+        }
+    }
+
+    /** Exclusive: asks for the node's own data watch unless asked for already. */
+    private void watchOwn(List<LocalCommand> out) {
+        if (!shared && node != null && !ownSent) {
+            ownSent = true;
+            out.add(new LocalCommand.WatchNode(node));
         }
     }
 
@@ -476,6 +560,9 @@ public final class LocalQueue {
         passes = 0;
         listing = false;
         watched = false;
+        ownSent = false;
+        ownSet = false;
+        founders.clear();
         joinable = false;
         conflict = false;
         passesInConflict = 0;

@@ -214,6 +214,24 @@ public final class LockCore {
         }
     }
 
+    /**
+     * Ends the hold that stands on the node at {@code nodePath} from outside its holder: LOST at once, on the calling
+     * thread ({@link ConnectionTracker#expire}), then its node deleted without waiting (one request). The holder's
+     * release later clears its local record and deletes nothing that is still there.
+     *
+     * @return whether a hold of this lock stood on that node
+     */
+    public boolean expire(String nodePath) {
+        LockNode node = path.context()
+                .tracker()
+                .expire(path.path(), nodePath, "the hold was expired from outside its holder (a time to live)");
+        if (node == null) {
+            return false;
+        }
+        path.endLater(node);
+        return true;
+    }
+
     /** Returns the cohort, or null without local hand-off; for tests. */
     public Cohort cohort() {
         return cohort;

@@ -36,7 +36,7 @@ final class LocalQueueTest {
     }
 
     @Test
-    void acquire_withNoNode_leadsAndTheNodeTakenIsHeldWatchingOnlyItself() {
+    void acquire_withNoNode_leadsAndTheNodeTakenIsHeldWithNoRequest() {
         LocalQueue queue = exclusive(BOUNDS);
         LocalWaiter a = waiter("a");
 
@@ -45,7 +45,7 @@ final class LocalQueueTest {
 
         assertThat(acquired).containsExactly(new LocalCommand.Wake(a));
         assertThat(a.status()).isEqualTo(LocalWaiter.Status.LEAD);
-        assertThat(taken).containsExactly(new LocalCommand.WatchNode(first)); // alone: no child watch
+        assertThat(taken).isEmpty(); // alone: nothing to watch, as for a plain hold
         assertThat(queue.view().node()).isSameAs(first);
     }
 
@@ -66,6 +66,114 @@ final class LocalQueueTest {
         assertThat(a.status()).isEqualTo(LocalWaiter.Status.LEAD);
     }
 
+    /**
+     * Outcome table: a holds, b waits, and a releases before the listing b's arrival sent has answered. Allowed: the
+     * release waits, and the answer (our node there) passes the node to b. Forbidden: a pass before any watch vouches
+     * for the node: a stranger may have deleted it while a held it alone, unwatched.
+     */
+    @Test
+    void release_beforeTheListingAnswers_waitsForItAndItsAnswerPasses() {
+        LocalQueue queue = exclusive(BOUNDS);
+        LocalWaiter b = queuedBehindTheLeader(queue, first);
+
+        List<LocalCommand> released = on(queue, new LocalEvent.Release(first, 0));
+        List<LocalCommand> answered = on(queue, listed(first, first.name()));
+
+        assertThat(released).isEmpty();
+        assertThat(answered).containsExactly(new LocalCommand.Wake(b));
+        assertThat(b.hold().pass()).isEqualTo(1);
+    }
+
+    /**
+     * Outcome table: a holds, b waits, the child watch fires and a releases before the listing it sent answers; the
+     * listing lacks our node (a stranger deleted it). Allowed: nothing passes; the node is lost and b leads to a new
+     * one. Forbidden: the release passes the deleted node to b.
+     */
+    @Test
+    void childrenChanged_thenARelease_passesNothingUntilTheListingAndItLacksOurNode() {
+        LocalQueue queue = exclusive(BOUNDS);
+        LocalWaiter b = queuedBehindTheLeader(queue, first);
+        on(queue, listed(first, first.name()));
+
+        List<LocalCommand> changed = on(queue, new LocalEvent.ChildrenChanged(first));
+        List<LocalCommand> released = on(queue, new LocalEvent.Release(first, 0));
+        List<LocalCommand> answered = on(queue, listed(first));
+
+        assertThat(changed).containsExactly(new LocalCommand.List(first));
+        assertThat(released).isEmpty();
+        assertThat(answered)
+                .containsExactly(new LocalCommand.Lose(first), new LocalCommand.End(first), new LocalCommand.Wake(b));
+        assertThat(b.status()).isEqualTo(LocalWaiter.Status.LEAD);
+    }
+
+    /**
+     * Outcome table: once a conflicting node is known, the node's own data watch is asked for (no child watch is kept
+     * from then on). Its failure, with the child watch fired and b waiting, ends the node at a's release: nothing
+     * would tell of its delete.
+     */
+    @Test
+    void conflictKnown_asksForTheOwnWatch_andWithoutItTheReleasePassesNothing() {
+        LocalQueue queue = exclusive(new CohortSettings(1000, Long.MAX_VALUE / 4, 0));
+        LocalWaiter b = queuedBehindTheLeader(queue, first);
+
+        List<LocalCommand> conflict = on(queue, listed(first, first.name(), "_c_x-lock-0000000009"));
+        on(queue, new LocalEvent.ChildrenChanged(first));
+        List<LocalCommand> failed = on(queue, new LocalEvent.NodeWatchFailed(first, 0));
+        List<LocalCommand> released = on(queue, new LocalEvent.Release(first, 0));
+
+        assertThat(conflict).containsExactly(new LocalCommand.WatchNode(first));
+        assertThat(failed).isEmpty(); // a holds: the release decides
+        assertThat(released).containsExactly(new LocalCommand.End(first), new LocalCommand.Wake(b));
+        assertThat(b.status()).isEqualTo(LocalWaiter.Status.LEAD);
+    }
+
+    /**
+     * Outcome table: b took the node on a listing's word, and its child watch fires while b holds, nobody waiting.
+     * Allowed: one listing, so that a delete made as that word was on its way reaches b's hold (LOST). Forbidden:
+     * nothing, for the hold would never hear that its node is gone.
+     */
+    @Test
+    void childrenChanged_whileHeldWithNobodyWaiting_listsOnceToHearOfItsOwnDelete() {
+        LocalQueue queue = exclusive(BOUNDS);
+        LocalWaiter b = queuedBehindTheLeader(queue, first);
+        on(queue, listed(first, first.name()));
+        on(queue, new LocalEvent.Release(first, 0)); // passed to b
+
+        List<LocalCommand> changed = on(queue, new LocalEvent.ChildrenChanged(first));
+        List<LocalCommand> answered = on(queue, listed(first));
+
+        assertThat(changed).containsExactly(new LocalCommand.List(first));
+        assertThat(answered).containsExactly(new LocalCommand.Lose(first));
+        assertThat(queue.view().node()).isNull();
+    }
+
+    /**
+     * Outcome table: b waits as a takes a read node; a writer queues behind it before the first listing answers.
+     * Allowed: b joins on that answer (it was there first), c, who came after the writer, waits behind it. Forbidden:
+     * b joining before any listing vouched for the node, or b sent behind the writer.
+     */
+    @Test
+    void shared_readersWaitingAsTheNodeIsTaken_joinOnTheFirstListingEvenWithAWriterBehind() {
+        LocalQueue queue = new LocalQueue(BOUNDS, true, LockDriver.read());
+        LockNode read = new LockNode(readPath, "_c_a-__READ__0000000001", 100, 7);
+        LocalWaiter a = waiter("a");
+        LocalWaiter b = waiter("b");
+        on(queue, new LocalEvent.Acquire(a, 0));
+        on(queue, new LocalEvent.Acquire(b, 0));
+        on(queue, new LocalEvent.NodeTaken(a, read, 0));
+        LocalWaiter.Status beforeTheAnswer = b.status();
+        LocalWaiter c = waiter("c");
+        on(queue, new LocalEvent.Acquire(c, 0));
+
+        List<LocalCommand> answered = on(queue, listed(read, read.name(), "_c_w-__WRIT__0000000002"));
+
+        assertThat(beforeTheAnswer).isEqualTo(LocalWaiter.Status.WAITING);
+        assertThat(answered).containsExactly(new LocalCommand.Wake(b));
+        assertThat(b.hold().node()).isSameAs(read);
+        assertThat(c.status()).isEqualTo(LocalWaiter.Status.WAITING);
+        assertThat(queue.view().conflictKnown()).isTrue();
+    }
+
     @Test
     void release_lastHolderWithNoKeepIdle_endsTheNode() {
         LocalQueue queue = exclusive(BOUNDS);
@@ -75,20 +183,33 @@ final class LocalQueueTest {
         assertThat(queue.view().active()).isFalse();
     }
 
+    /**
+     * Outcome table: the last release keeps the node idle and lists with a child watch. An acquire before the answer
+     * waits for it (no watch vouches for the node yet) and the answer passes the node; once the watch stands, the next
+     * acquire takes the idle node at once; the timer ends it.
+     */
     @Test
-    void keepIdle_theNextAcquireTakesTheNodeAtOnceAsTheNextPass_andTheTimerEndsIt() {
-        LocalQueue queue = exclusive(new CohortSettings(2, MAX_TIME, 1_000));
+    void keepIdle_theNextAcquireTakesTheNodeOnceTheListingVouchesForIt_andTheTimerEndsIt() {
+        LocalQueue queue = exclusive(new CohortSettings(3, MAX_TIME, 1_000));
         leadTo(queue, first);
         List<LocalCommand> released = on(queue, new LocalEvent.Release(first, 0));
         LocalWaiter b = waiter("b");
-        List<LocalCommand> taken = on(queue, new LocalEvent.Acquire(b, 0));
+        List<LocalCommand> beforeTheAnswer = on(queue, new LocalEvent.Acquire(b, 0));
+        List<LocalCommand> answered = on(queue, listed(first, first.name()));
+        List<LocalCommand> keptAgain = on(queue, new LocalEvent.Release(first, 0));
+        LocalWaiter c = waiter("c");
+        List<LocalCommand> taken = on(queue, new LocalEvent.Acquire(c, 0));
         on(queue, new LocalEvent.Release(first, 0));
         List<LocalCommand> expired = on(queue, new LocalEvent.IdleExpired(first));
 
         assertThat(released).containsExactly(new LocalCommand.KeepIdle(first, 1_000), new LocalCommand.List(first));
-        assertThat(taken).containsExactly(new LocalCommand.CancelIdle());
-        assertThat(b.status()).isEqualTo(LocalWaiter.Status.GRANTED);
+        assertThat(beforeTheAnswer).isEmpty();
+        assertThat(answered).containsExactly(new LocalCommand.CancelIdle(), new LocalCommand.Wake(b));
         assertThat(b.hold().pass()).isEqualTo(1);
+        assertThat(keptAgain).containsExactly(new LocalCommand.KeepIdle(first, 1_000)); // the child watch stands
+        assertThat(taken).containsExactly(new LocalCommand.CancelIdle());
+        assertThat(c.status()).isEqualTo(LocalWaiter.Status.GRANTED);
+        assertThat(c.hold().pass()).isEqualTo(2);
         assertThat(expired).containsExactly(new LocalCommand.End(first));
     }
 
@@ -111,9 +232,7 @@ final class LocalQueueTest {
     @Test
     void nodeDeleted_whileTheBoundsRun_losesTheNodeAndTheReleasePassesNothing() {
         LocalQueue queue = exclusive(BOUNDS);
-        leadTo(queue, first);
-        LocalWaiter b = waiter("b");
-        on(queue, new LocalEvent.Acquire(b, 0));
+        LocalWaiter b = queuedBehindTheLeader(queue, first);
         on(queue, listed(first, first.name(), "_c_x-lock-0000000009"));
 
         List<LocalCommand> deleted = on(queue, new LocalEvent.NodeDeleted(first));
@@ -128,9 +247,7 @@ final class LocalQueueTest {
     @Test
     void listed_withoutOurNode_losesItAndTheWaiterLeads() {
         LocalQueue queue = exclusive(BOUNDS);
-        leadTo(queue, first);
-        LocalWaiter b = waiter("b");
-        on(queue, new LocalEvent.Acquire(b, 0));
+        LocalWaiter b = queuedBehindTheLeader(queue, first);
 
         assertThat(on(queue, listed(first, "_c_x-lock-0000000009")))
                 .containsExactly(new LocalCommand.Lose(first), new LocalCommand.Wake(b));
@@ -165,9 +282,7 @@ final class LocalQueueTest {
     @Test
     void release_withAConflictBehindPastMaxTime_endsTheNode() {
         LocalQueue queue = exclusive(BOUNDS);
-        leadTo(queue, first);
-        LocalWaiter b = waiter("b");
-        on(queue, new LocalEvent.Acquire(b, 0));
+        LocalWaiter b = queuedBehindTheLeader(queue, first);
         on(queue, listedAt(first, 10, first.name(), "_c_x-lock-0000000009"));
 
         assertThat(on(queue, new LocalEvent.Release(first, 10 + MAX_TIME)))
@@ -178,9 +293,7 @@ final class LocalQueueTest {
     @Test
     void nodeLost_whileHeldWithWaiters_theFirstLeadsAndTheLostHoldEndsAtItsRelease() {
         LocalQueue queue = exclusive(BOUNDS);
-        leadTo(queue, first);
-        LocalWaiter b = waiter("b");
-        on(queue, new LocalEvent.Acquire(b, 0));
+        LocalWaiter b = queuedBehindTheLeader(queue, first);
 
         List<LocalCommand> lost = on(queue, new LocalEvent.NodeLost(first));
         on(queue, new LocalEvent.NodeTaken(b, second, 0));
@@ -197,6 +310,7 @@ final class LocalQueueTest {
         LocalQueue queue = exclusive(new CohortSettings(2, MAX_TIME, 1_000));
         leadTo(queue, first);
         on(queue, new LocalEvent.Release(first, 0)); // kept idle
+        on(queue, listed(first, first.name()));
         LocalWaiter b = waiter("b");
         on(queue, new LocalEvent.Acquire(b, 0)); // granted the idle node at once
 
@@ -209,9 +323,7 @@ final class LocalQueueTest {
     @Test
     void revoked_whileHeld_theReleasePassesNoMoreAndTheWaiterLeadsToANewNode() {
         LocalQueue queue = exclusive(new CohortSettings(1000, Long.MAX_VALUE / 4, 1_000));
-        leadTo(queue, first);
-        LocalWaiter b = waiter("b");
-        on(queue, new LocalEvent.Acquire(b, 0));
+        LocalWaiter b = queuedBehindTheLeader(queue, first);
 
         assertThat(on(queue, new LocalEvent.Revoked(first))).isEmpty();
         assertThat(on(queue, new LocalEvent.Release(first, 0)))
@@ -232,9 +344,7 @@ final class LocalQueueTest {
     @Test
     void beside_aWriteNodeWithAReadNodeBeside_neitherPassesNorIsKeptIdle() {
         LocalQueue queue = exclusive(new CohortSettings(2, MAX_TIME, 1_000));
-        leadTo(queue, first);
-        LocalWaiter b = waiter("b");
-        on(queue, new LocalEvent.Acquire(b, 0));
+        LocalWaiter b = queuedBehindTheLeader(queue, first);
         on(queue, listed(first, first.name()));
 
         on(queue, new LocalEvent.Beside(first, +1));
@@ -285,7 +395,7 @@ final class LocalQueueTest {
     }
 
     @Test
-    void listingFailed_onAMissingLockPath_losesTheNode_onAConnectionLoss_letsTheWaiterInForAdmission() {
+    void listingFailed_onAMissingLockPath_losesTheNode_onAConnectionLoss_passesNothingOnTheUnvouchedNode() {
         LocalQueue gone = exclusive(BOUNDS);
         leadTo(gone, first);
         LocalWaiter b = waiter("b");
@@ -301,8 +411,8 @@ final class LocalQueueTest {
 
         assertThat(lost).containsExactly(new LocalCommand.Lose(first), new LocalCommand.Wake(b));
         assertThat(disconnected).isEmpty();
-        assertThat(released).containsExactly(new LocalCommand.Wake(c));
-        assertThat(c.status()).isEqualTo(LocalWaiter.Status.GRANTED); // it asks Admission before it holds
+        assertThat(released).containsExactly(new LocalCommand.End(first), new LocalCommand.Wake(c));
+        assertThat(c.status()).isEqualTo(LocalWaiter.Status.LEAD); // a new node, once connected, within its deadline
     }
 
     @Test
@@ -315,7 +425,7 @@ final class LocalQueueTest {
     }
 
     @Test
-    void shared_theLeadersNodeLetsWaitingReadersIn_andJoinsNeedAListingWithNoWriterBehind() {
+    void shared_theLeadersNodeLetsWaitingReadersInOnceAListingFindsIt_andJoinsNeedAListingWithNoWriterBehind() {
         LocalQueue queue = new LocalQueue(BOUNDS, true, LockDriver.read());
         LockNode read = new LockNode(readPath, "_c_a-__READ__0000000001", 100, 7);
         LocalWaiter a = waiter("a");
@@ -326,7 +436,7 @@ final class LocalQueueTest {
         List<LocalCommand> taken = on(queue, new LocalEvent.NodeTaken(a, read, 0));
         LocalWaiter c = waiter("c");
         List<LocalCommand> beforeListing = on(queue, new LocalEvent.Acquire(c, 0));
-        LocalWaiter.Status beforeTheAnswer = c.status();
+        LocalWaiter.Status beforeTheAnswer = b.status();
         List<LocalCommand> answered = on(queue, listed(read, read.name()));
         LocalWaiter d = waiter("d");
         on(queue, new LocalEvent.Acquire(d, 1));
@@ -335,12 +445,10 @@ final class LocalQueueTest {
         on(queue, new LocalEvent.Acquire(e, 2));
         on(queue, listed(read, read.name(), "_c_w-__WRIT__0000000002"));
 
-        assertThat(taken)
-                .containsExactly(
-                        new LocalCommand.WatchNode(read), new LocalCommand.Wake(b), new LocalCommand.List(read));
+        assertThat(taken).containsExactly(new LocalCommand.List(read)); // a stranger may have deleted it already
         assertThat(beforeListing).isEmpty();
         assertThat(beforeTheAnswer).isEqualTo(LocalWaiter.Status.WAITING);
-        assertThat(answered).containsExactly(new LocalCommand.Wake(c));
+        assertThat(answered).containsExactly(new LocalCommand.Wake(b), new LocalCommand.Wake(c));
         assertThat(d.status()).isEqualTo(LocalWaiter.Status.GRANTED); // joined with no request
         assertThat(List.of(b.hold().pass(), c.hold().pass(), d.hold().pass()))
                 .containsExactly(0, 0, 0); // readers share the read node's token
@@ -400,6 +508,14 @@ final class LocalQueueTest {
         on(queue, new LocalEvent.Acquire(leader, 0));
         on(queue, new LocalEvent.NodeTaken(leader, node, 0));
         return leader;
+    }
+
+    /** A leader holds {@code node}; returns b, who then asks for a hold and waits. */
+    private static LocalWaiter queuedBehindTheLeader(LocalQueue queue, LockNode node) {
+        leadTo(queue, node);
+        LocalWaiter b = waiter("b");
+        on(queue, new LocalEvent.Acquire(b, 0));
+        return b;
     }
 
     private static LocalWaiter waiter(String name) {
