@@ -9,6 +9,7 @@ import jdk.jfr.FlightRecorder;
 import jdk.jfr.Label;
 import jdk.jfr.Name;
 import jdk.jfr.StackTrace;
+import jdk.jfr.Threshold;
 
 /**
  * zklock's own JDK Flight Recorder events, in the category {@code zklock}: an acquisition ({@code dev.zklock.Acquisition},
@@ -20,9 +21,18 @@ import jdk.jfr.StackTrace;
  * JFR is touched, not even the registration of these event types, which costs a JVM that never records a few hundred
  * milliseconds; after that, one read of each event type's enabled flag. Nothing is allocated unless an event is
  * enabled. A JVM without the {@code jdk.jfr} module records nothing. Thread-safe.
+ *
+ * <p>An acquisition and a hold are recorded when they last {@value #THRESHOLD} or more, as the JDK's default settings
+ * record a monitor's wait ({@code jdk.JavaMonitorWait}, {@code jdk.JavaMonitorEnter}): a local pass takes microseconds,
+ * and a stack trace for each would cost a contended run more than the pass itself. A recording that wants every one
+ * sets the threshold to 0 ({@code dev.zklock.Acquisition#threshold=0 ms} in a settings file, or
+ * {@code recording.enable("dev.zklock.Acquisition").withThreshold(Duration.ZERO)}). A state change is always recorded.
  */
 final class JfrEvents {
     private static final boolean AVAILABLE = available();
+
+    /** The default threshold of the acquisition and hold events. */
+    static final String THRESHOLD = "20 ms";
 
     private JfrEvents() {}
 
@@ -84,6 +94,7 @@ final class JfrEvents {
     @Label("Lock Acquisition")
     @Category("zklock")
     @Description("An acquire of a zklock lock, from its call to its end: the duration is the time it waited")
+    @Threshold(THRESHOLD)
     static final class Acquisition extends Event {
         @Label("Lock Path")
         String lockPath;
@@ -110,6 +121,7 @@ final class JfrEvents {
     @Category("zklock")
     @Description("A hold of a zklock lock, from its grant to its release")
     @StackTrace(false)
+    @Threshold(THRESHOLD)
     static final class Hold extends Event {
         @Label("Lock Path")
         String lockPath;
@@ -154,7 +166,8 @@ final class JfrEvents {
         String state;
 
         @Label("Cause")
-        @Description("SUSPENDED, LOST or RECONNECTED (Curator's connection events), NODE_GONE or CLIENT_CLOSED")
+        @Description(
+                "SUSPENDED, LOST or RECONNECTED (Curator's connection events), NODE_GONE, EXPIRED or CLIENT_CLOSED")
         String cause;
     }
 }
