@@ -36,6 +36,12 @@ record ServerReadings(List<Reading> servers) {
 
         /** Returns the watch events sent since {@code earlier}. */
         long watchEventsSince(Reading earlier);
+
+        /** Returns the packets a reading like this one makes the server count as received. */
+        long ownReceived();
+
+        /** Returns the packets a reading like this one makes the server count as sent. */
+        long ownSent();
     }
 
     /**
@@ -63,6 +69,30 @@ record ServerReadings(List<Reading> servers) {
      * @param watchEvents the watch events all servers sent
      */
     record Window(OptionalLong requests, OptionalLong watchEvents) {
+        /**
+         * Returns what the servers counted between two readings when {@code readingsBetween} more readings of the same
+         * servers were made in between (polling them), those readings' own packets taken off as {@code after}, made
+         * while the servers were quiet, measured them. (Chaining the windows between the readings would not do: a
+         * reading made under traffic measures that traffic as its own packets, and takes it off.)
+         */
+        static Window between(Optional<ServerReadings> before, Optional<ServerReadings> after, int readingsBetween) {
+            Window window = between(before, after);
+            if (after.isEmpty() || readingsBetween == 0) {
+                return window;
+            }
+            long received = 0;
+            long sent = 0;
+            for (Reading server : after.get().servers()) {
+                received += readingsBetween * server.ownReceived();
+                sent += readingsBetween * server.ownSent();
+            }
+            long requests = window.requests().getAsLong() - received;
+            return new Window(
+                    OptionalLong.of(requests),
+                    OptionalLong.of(
+                            window.requests().getAsLong() + window.watchEvents().getAsLong() - sent - requests));
+        }
+
         /** Returns what the servers counted between two readings, each empty if it could not be made. */
         static Window between(Optional<ServerReadings> before, Optional<ServerReadings> after) {
             if (before.isEmpty() || after.isEmpty()) {
@@ -102,6 +132,16 @@ record ServerReadings(List<Reading> servers) {
         public long watchEventsSince(Reading earlier) {
             return counters.watchEventsSince(((Mntr) earlier).counters);
         }
+
+        @Override
+        public long ownReceived() {
+            return 2 * counters.readingReceived(); // a reading makes two calls
+        }
+
+        @Override
+        public long ownSent() {
+            return 2 * counters.readingSent();
+        }
     }
 
     /** A reading with {@code stat}: the server's own "Received" and "Sent" packet counts. */
@@ -124,6 +164,16 @@ record ServerReadings(List<Reading> servers) {
         @Override
         public long watchEventsSince(Reading earlier) {
             return (sent - ((Stat) earlier).sent - 1) - requestsSince(earlier);
+        }
+
+        @Override
+        public long ownReceived() {
+            return 1;
+        }
+
+        @Override
+        public long ownSent() {
+            return 1;
         }
 
         private static long field(String reply, String name, String host, int port) {

@@ -24,14 +24,16 @@ import org.apache.curator.framework.recipes.locks.InterProcessMutex;
 
 /**
  * Virtual threads that each take a lock once, all started together behind a holder of each lock (a virtual thread that
- * holds it until they all wait), then drained: a cohort lock object, a plain lock object, or the locks of a registry's keys.
- * Reports the time from their start to the last release, the requests the servers counted (the holders' releases
- * among them), the heap each waiting thread
- * costs (heap in use after a collection while they all wait, less the heap before they started) and the platform
- * threads alive. Curator's {@code InterProcessMutex} runs at a smaller count (each of its releases wakes every waiter
- * of the lock object, and its run of the full count does not finish), named in the scenario. Needs virtual threads
- * (release 21); {@link BenchPlan} leaves it out before. A round shorter than a second (a warm-up, {@code --quick}) runs
- * a tenth of the threads. Confined to the bench's thread.
+ * holds it until they all wait), then drained: a cohort lock object, a plain lock object, or the locks of a registry's
+ * keys. Reports the time from their start to the last release (less the bench's own collection for the heap figure),
+ * the requests the servers counted (the holders' releases among them), the heap each waiting thread costs (heap in use
+ * after a collection while they all wait for the lock and the servers answer no more requests, less the heap before
+ * they started: a request still on its way is the client's buffer, not the wait's; with an embedded server its nodes
+ * and watches count too, so {@code --connect} measures the lock alone) and the platform threads alive. Curator's
+ * {@code InterProcessMutex} runs at a smaller count (each of its releases wakes every waiter of the lock object, and its
+ * run of the full count does not finish), named in the scenario. Needs virtual threads (release 21); {@link BenchPlan}
+ * leaves it out before. A round shorter than a second (a warm-up, {@code --quick}) runs a tenth of the threads.
+ * Confined to the bench's thread.
  */
 final class VirtualThreadScenario implements Scenario {
     static final String DRAIN_SECONDS = "time to drain (s)";
@@ -199,14 +201,17 @@ final class VirtualThreadScenario implements Scenario {
             }
         }
         awaitAllWaiting(started);
+        int readings = awaitQuietServers(ensemble, before);
+        long pauseStart = System.nanoTime();
         System.gc();
         long heapPerWaiter = Math.max(0, memory.getHeapMemoryUsage().getUsed() - heapBefore) / total;
+        long pause = System.nanoTime() - pauseStart; // the bench's collection, not the threads' time
         letGo.countDown();
         if (!done.await(LONGEST_WAIT.toMinutes(), TimeUnit.MINUTES)) {
             throw new IllegalStateException(total + " virtual threads did not drain within " + LONGEST_WAIT);
         }
-        long elapsed = System.nanoTime() - start;
-        ServerReadings.Window window = ServerReadings.Window.between(before, ensemble.counters());
+        long elapsed = System.nanoTime() - start - pause;
+        ServerReadings.Window window = ServerReadings.Window.between(before, ensemble.counters(), readings);
         Measurement measurement = new Measurement(
                 total,
                 0,
@@ -293,6 +298,29 @@ final class VirtualThreadScenario implements Scenario {
             }
             Thread.sleep(20); // polling threads' states; nothing here to be told by
         }
+    }
+
+    /**
+     * Waits until the servers count no packet either way between two readings, 20 ms apart: the threads' requests are
+     * answered (a thread that waits for a reply is WAITING too). Returns how many readings it made, whose own packets
+     * the window of the drain takes off; none where the servers cannot be read.
+     */
+    private static int awaitQuietServers(BenchEnsemble ensemble, Optional<ServerReadings> from)
+            throws InterruptedException {
+        int readings = 0;
+        Optional<ServerReadings> last = from;
+        long deadline = System.nanoTime() + LONGEST_WAIT.toNanos();
+        while (last.isPresent() && System.nanoTime() < deadline) {
+            Thread.sleep(20); // polling the servers' counters; nothing here to be told by
+            Optional<ServerReadings> now = ensemble.counters();
+            readings++;
+            ServerReadings.Window step = ServerReadings.Window.between(last, now);
+            last = now;
+            if (step.requests().orElse(0) == 0 && step.watchEvents().orElse(0) == 0) {
+                break; // no request came and no reply nor event went: every request sent is answered
+            }
+        }
+        return readings;
     }
 
     private static String count(int n) {

@@ -22,13 +22,16 @@ import dev.zklock.recipes.locks.engine.Checks;
  * tell the earlier one's late write from the later one's.
  *
  * <p>A creation zxid carries the ensemble's leader epoch in its high 32 bits, so a token fits in a {@code long} while
- * the epoch is below 2<sup>19</sup>: over half a million leader elections.
+ * the epoch is below 2<sup>15</sup>: 32,768 leader elections over the life of the ensemble's data (ZooKeeper also
+ * starts a new epoch when the low 32 bits, its count of writes, run out). The factor trades the two: a larger one lets
+ * a cohort's node pass more often before it costs a new node (a delete and a create, with their listing and watches),
+ * and leaves room for fewer elections ({@code FencingTokenTest}).
  *
  * @since 0.1
  */
 public final class FencingToken {
     /** How many holds one lock node can stand for: the factor of the creation zxid in a token. */
-    public static final int PASSES_PER_NODE = 4096;
+    public static final int PASSES_PER_NODE = 65_536;
 
     private static final long MAX_ZXID = Long.MAX_VALUE / PASSES_PER_NODE;
 

@@ -363,7 +363,10 @@ final class LocalQueueTest {
         on(queue, listed(first, first.name()));
         int lastPass = 0;
         for (int i = 1; i < FencingToken.PASSES_PER_NODE; i++) {
-            assertThat(on(queue, new LocalEvent.Release(first, 0))).containsExactly(new LocalCommand.Wake(next));
+            List<LocalCommand> passed = on(queue, new LocalEvent.Release(first, 0));
+            if (!passed.equals(List.of(new LocalCommand.Wake(next)))) { // AssertJ only to fail: 65,535 passes
+                assertThat(passed).as("pass %d", i).containsExactly(new LocalCommand.Wake(next));
+            }
             lastPass = next.hold().pass();
             next = waiter("next-" + i);
             on(queue, new LocalEvent.Acquire(next, 0));
