@@ -14,7 +14,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import jdk.jfr.FlightRecorder;
 import jdk.jfr.Recording;
+import jdk.jfr.SettingDescriptor;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
 import org.apache.curator.framework.CuratorFramework;
@@ -37,6 +39,34 @@ final class LockEventsJfrTest {
     Path dir;
 
     /** A holder and a waiter of another client: one long wait, two holds, the tokens of both. */
+    /**
+     * A recording that does not set a threshold takes acquisitions and holds of 20 ms or more, as the JDK's own settings
+     * take monitor waits; state changes, every one.
+     */
+    @Test
+    void eventTypes_byDefault_takeAcquisitionsAndHoldsOf20MsOrMoreAndEveryStateChange() throws Exception {
+        ZkReentrantLock lock = new ZkReentrantLock(zk.newClient(), zk.path("lock"));
+        try (Recording recording = new Recording()) {
+            recording.start();
+            lock.acquire(); // registers zklock's event types, now that a recording runs
+            lock.release();
+        }
+
+        assertThat(defaultThreshold("dev.zklock.Acquisition")).isEqualTo("20 ms");
+        assertThat(defaultThreshold("dev.zklock.Hold")).isEqualTo("20 ms");
+        assertThat(defaultThreshold("dev.zklock.HoldStateChange")).isEqualTo("0 ns");
+    }
+
+    private static String defaultThreshold(String eventName) {
+        return FlightRecorder.getFlightRecorder().getEventTypes().stream()
+                .filter(type -> type.getName().equals(eventName))
+                .flatMap(type -> type.getSettingDescriptors().stream())
+                .filter(setting -> setting.getName().equals("threshold"))
+                .map(SettingDescriptor::getDefaultValue)
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no threshold setting for " + eventName));
+    }
+
     @Test
     void contendedRun_recordsEachAcquisitionAndHoldWithTheWaitAndTheTokensObserved() throws Exception {
         String path = zk.path("lock");
