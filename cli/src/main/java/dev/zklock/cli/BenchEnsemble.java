@@ -3,8 +3,10 @@ package dev.zklock.cli;
 import dev.zklock.recipes.test.EmbeddedZooKeeper;
 import dev.zklock.recipes.test.ServerCounters;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.test.TestingCluster;
@@ -128,6 +130,18 @@ final class BenchEnsemble implements AutoCloseable {
      */
     Optional<ServerReadings> counters() {
         return ServerReadings.read(connectString.servers(), counting);
+    }
+
+    /**
+     * Reads the counters of the sessions of {@code pooled} alone (clients of the pool), or returns empty if a server
+     * cannot be asked: what those clients sent and were sent, without the pings of the pool's idle clients.
+     */
+    Optional<ServerReadings> counters(List<CuratorFramework> pooled) throws Exception {
+        Set<Long> sessions = new HashSet<>();
+        for (CuratorFramework client : pooled) {
+            sessions.add(client.getZookeeperClient().getZooKeeper().getSessionId());
+        }
+        return ServerReadings.readSessions(connectString.servers(), sessions);
     }
 
     @Override

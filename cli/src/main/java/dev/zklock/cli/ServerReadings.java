@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 import org.apache.zookeeper.client.FourLetterWordMain;
 
 /**
@@ -16,6 +17,10 @@ import org.apache.zookeeper.client.FourLetterWordMain;
  * JVM: their {@code mntr} gauges live in one JVM-wide registry where the last server started wins, so every server
  * reports the same one server's packets. Those are read with {@code stat}, whose "Received" and "Sent" lines are the
  * server's own; one {@code stat} reading costs that server one packet received and one sent, which is taken off.
+ *
+ * <p>A reading may also be of some sessions only ({@link #readSessions}), with {@code cons}: the packets of their
+ * connections alone, so that the pings of the pool's idle clients (one each per third of the session timeout) do not
+ * count as the measured client's requests. A scenario that uses one client of the pool reads its count this way.
  *
  * @param servers one reading per server, in the order of the connect string
  */
@@ -58,6 +63,28 @@ record ServerReadings(List<Reading> servers) {
             }
         } catch (IllegalStateException notAllowed) {
             return Optional.empty();
+        }
+        return Optional.of(new ServerReadings(List.copyOf(readings)));
+    }
+
+    /**
+     * Reads, server by server, the packets of the connections of {@code sessionIds} alone ({@code cons}), or returns
+     * empty if a server does not allow {@code cons}. A session not connected to a server counts nothing there; the
+     * reading's own connection has no session, so it costs nothing.
+     */
+    static Optional<ServerReadings> readSessions(List<ConnectString.Server> servers, Set<Long> sessionIds) {
+        List<Reading> readings = new ArrayList<>();
+        for (ConnectString.Server server : servers) {
+            String reply;
+            try {
+                reply = FourLetterWordMain.send4LetterWord(server.host(), server.port(), "cons");
+            } catch (IOException | org.apache.zookeeper.common.X509Exception.SSLContextException e) {
+                throw new IllegalStateException("cannot read cons from " + server.host() + ":" + server.port(), e);
+            }
+            if (!reply.contains("recved=")) {
+                return Optional.empty(); // not allowed: the server answers with a sentence
+            }
+            readings.add(Sessions.parse(reply, sessionIds));
         }
         return Optional.of(new ServerReadings(List.copyOf(readings)));
     }
@@ -141,6 +168,57 @@ record ServerReadings(List<Reading> servers) {
         @Override
         public long ownSent() {
             return 2 * counters.readingSent();
+        }
+    }
+
+    /**
+     * A reading with {@code cons} of some sessions' connections: their packets received and sent. A connection's
+     * counters start at its connect, so a session that moved to another server between two readings is not measured
+     * right; the bench's sessions stay put on a healthy ensemble.
+     */
+    private record Sessions(long received, long sent) implements Reading {
+        static Sessions parse(String cons, Set<Long> sessionIds) {
+            long received = 0;
+            long sent = 0;
+            for (String line : cons.lines().toList()) {
+                int sid = line.indexOf(",sid=0x");
+                if (sid < 0) {
+                    continue;
+                }
+                int end = line.indexOf(',', sid + 1);
+                long session = Long.parseUnsignedLong(line.substring(sid + ",sid=0x".length(), end), 16);
+                if (sessionIds.contains(session)) {
+                    received += counter(line, "recved=");
+                    sent += counter(line, "sent=");
+                }
+            }
+            return new Sessions(received, sent);
+        }
+
+        private static long counter(String line, String name) {
+            int start = line.indexOf(name) + name.length();
+            int end = line.indexOf(',', start);
+            return Long.parseLong(line.substring(start, end));
+        }
+
+        @Override
+        public long requestsSince(Reading earlier) {
+            return received - ((Sessions) earlier).received;
+        }
+
+        @Override
+        public long watchEventsSince(Reading earlier) {
+            return (sent - ((Sessions) earlier).sent) - requestsSince(earlier);
+        }
+
+        @Override
+        public long ownReceived() {
+            return 0;
+        }
+
+        @Override
+        public long ownSent() {
+            return 0;
         }
     }
 

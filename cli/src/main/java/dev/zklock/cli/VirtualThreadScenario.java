@@ -26,13 +26,14 @@ import org.apache.curator.framework.recipes.locks.InterProcessMutex;
  * Virtual threads that each take a lock once, all started together behind a holder of each lock (a virtual thread that
  * holds it until they all wait), then drained: a cohort lock object, a plain lock object, or the locks of a registry's
  * keys. Reports the time from their start to the last release (less the bench's own collection for the heap figure),
- * the requests the servers counted (the holders' releases among them), the heap each waiting thread costs (heap in use
- * after a collection while they all wait for the lock and the servers answer no more requests, less the heap before
- * they started: a request still on its way is the client's buffer, not the wait's; with an embedded server its nodes
- * and watches count too, so {@code --connect} measures the lock alone) and the platform threads alive. Curator's
- * {@code InterProcessMutex} runs at a smaller count (each of its releases wakes every waiter of the lock object, and its
- * run of the full count does not finish), named in the scenario. Needs virtual threads (release 21); {@link BenchPlan}
- * leaves it out before. A round shorter than a second (a warm-up, {@code --quick}) runs a tenth of the threads.
+ * the requests the servers counted from the one client the drain uses (the holders' releases among them), the heap
+ * each waiting thread costs (heap in use after a collection while they all wait for the lock and the servers answer no
+ * more requests, less the heap before they started: a request still on its way is the client's buffer, not the wait's;
+ * with an embedded server its nodes and watches count too, so {@code --connect} measures the lock alone) and the
+ * platform threads alive. Curator's {@code InterProcessMutex} runs at a smaller count (each of its releases wakes every
+ * waiter of the lock object, and its run of the full count does not finish), named in the scenario. Needs virtual
+ * threads (release 21); {@link BenchPlan} leaves it out before. A round shorter than a second (a warm-up,
+ * {@code --quick}) runs a tenth of the threads.
  * Confined to the bench's thread.
  */
 final class VirtualThreadScenario implements Scenario {
@@ -192,7 +193,7 @@ final class VirtualThreadScenario implements Scenario {
         CountDownLatch done = new CountDownLatch(total);
         AtomicInteger overlaps = new AtomicInteger();
         List<Thread> started = new ArrayList<>(total);
-        Optional<ServerReadings> before = ensemble.counters();
+        Optional<ServerReadings> before = counters(ensemble, client);
         long start = System.nanoTime();
         for (InterProcessLock lock : objects) {
             AtomicInteger inside = new AtomicInteger(); // holders of this lock object at once
@@ -201,7 +202,7 @@ final class VirtualThreadScenario implements Scenario {
             }
         }
         awaitAllWaiting(started);
-        int readings = awaitQuietServers(ensemble, before);
+        int readings = awaitQuietServers(ensemble, client, before);
         long pauseStart = System.nanoTime();
         System.gc();
         long heapPerWaiter = Math.max(0, memory.getHeapMemoryUsage().getUsed() - heapBefore) / total;
@@ -211,7 +212,7 @@ final class VirtualThreadScenario implements Scenario {
             throw new IllegalStateException(total + " virtual threads did not drain within " + LONGEST_WAIT);
         }
         long elapsed = System.nanoTime() - start - pause;
-        ServerReadings.Window window = ServerReadings.Window.between(before, ensemble.counters(), readings);
+        ServerReadings.Window window = ServerReadings.Window.between(before, counters(ensemble, client), readings);
         Measurement measurement = new Measurement(
                 total,
                 0,
@@ -305,14 +306,14 @@ final class VirtualThreadScenario implements Scenario {
      * answered (a thread that waits for a reply is WAITING too). Returns how many readings it made, whose own packets
      * the window of the drain takes off; none where the servers cannot be read.
      */
-    private static int awaitQuietServers(BenchEnsemble ensemble, Optional<ServerReadings> from)
-            throws InterruptedException {
+    private static int awaitQuietServers(BenchEnsemble ensemble, CuratorFramework client, Optional<ServerReadings> from)
+            throws Exception {
         int readings = 0;
         Optional<ServerReadings> last = from;
         long deadline = System.nanoTime() + LONGEST_WAIT.toNanos();
         while (last.isPresent() && System.nanoTime() < deadline) {
             Thread.sleep(20); // polling the servers' counters; nothing here to be told by
-            Optional<ServerReadings> now = ensemble.counters();
+            Optional<ServerReadings> now = counters(ensemble, client);
             readings++;
             ServerReadings.Window step = ServerReadings.Window.between(last, now);
             last = now;
@@ -321,6 +322,16 @@ final class VirtualThreadScenario implements Scenario {
             }
         }
         return readings;
+    }
+
+    /**
+     * Reads what the servers counted of {@code client}'s session alone, the one client a drain uses: the pool's other
+     * clients ping while idle (one each per third of the session timeout; after a full run's 32 clients, about 12
+     * pings in a drain's window). Where {@code cons} is not allowed, every packet of the servers.
+     */
+    private static Optional<ServerReadings> counters(BenchEnsemble ensemble, CuratorFramework client) throws Exception {
+        Optional<ServerReadings> sessions = ensemble.counters(List.of(client));
+        return sessions.isPresent() ? sessions : ensemble.counters();
     }
 
     private static String count(int n) {
