@@ -17,7 +17,6 @@ import java.util.OptionalLong;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.locks.InterProcessLock;
@@ -35,7 +34,8 @@ import org.apache.curator.framework.recipes.locks.InterProcessMutex;
  * waiter of the lock object, and its run of the full count does not finish), named in the scenario. Needs virtual
  * threads (release 21); {@link BenchPlan} leaves it out before. A round shorter than a second (a warm-up,
  * {@code --quick}) runs a tenth of the threads. The plain row also measures the floor of its heap figure: the same
- * threads waiting on the JDK's {@link ReentrantLock} (a virtual thread, its stack and one queue node each).
+ * threads waiting on the JDK's fair {@code ReentrantLock} ({@link JdkFairLock}: a virtual thread, its stack and one
+ * queue node each).
  * Confined to the bench's thread.
  */
 final class VirtualThreadScenario implements Scenario {
@@ -43,7 +43,7 @@ final class VirtualThreadScenario implements Scenario {
     static final String REQUESTS = "ZooKeeper requests";
     static final String HEAP_PER_WAITER = "heap per waiting thread (bytes)";
     static final String PLATFORM_THREADS = "platform threads alive";
-    static final String HEAP_FLOOR = "heap per waiting thread on a JDK ReentrantLock, the floor (bytes)";
+    static final String HEAP_FLOOR = "heap per waiting thread on a JDK fair ReentrantLock, the floor (bytes)";
 
     private static final Duration LONGEST_WAIT = Duration.ofMinutes(10);
 
@@ -257,7 +257,7 @@ final class VirtualThreadScenario implements Scenario {
 
     private Function<Integer, InterProcessLock> lockMaker(Side side, CuratorFramework client, String base) {
         if (side == Side.RAW) {
-            return key -> new JdkLock();
+            return key -> new JdkFairLock();
         }
         if (side == Side.CURATOR) {
             return key -> new InterProcessMutex(client, base + "/key-" + key);
@@ -353,34 +353,6 @@ final class VirtualThreadScenario implements Scenario {
     }
 
     private record Drain(Measurement measurement, Extra extra) {}
-
-    /**
-     * The JDK's {@link ReentrantLock} as an {@link InterProcessLock}, for the floor: a waiting virtual thread that costs
-     * nothing beyond itself, its stack and the lock's queue node.
-     */
-    private static final class JdkLock implements InterProcessLock {
-        private final ReentrantLock lock = new ReentrantLock();
-
-        @Override
-        public void acquire() {
-            lock.lock();
-        }
-
-        @Override
-        public boolean acquire(long time, TimeUnit unit) throws InterruptedException {
-            return lock.tryLock(time, unit);
-        }
-
-        @Override
-        public void release() {
-            lock.unlock();
-        }
-
-        @Override
-        public boolean isAcquiredInThisProcess() {
-            return lock.isLocked();
-        }
-    }
 
     /** What a side's full rounds measured beyond a {@link Measurement}: summed drains, the largest heap and threads. */
     private record Extra(
