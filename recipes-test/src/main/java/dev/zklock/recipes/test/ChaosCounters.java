@@ -58,6 +58,12 @@ final class ChaosCounters {
         faults.computeIfAbsent(kind, k -> new LongAdder()).increment();
     }
 
+    /** Returns how many faults of {@code kind} were injected so far. */
+    long injectedCount(FaultKind kind) {
+        LongAdder count = faults.get(kind);
+        return count == null ? 0 : count.sum();
+    }
+
     /** Counts a fault that could not be injected, by kind and reason (numbers and ids left out, so reasons add up). */
     void faultFailed(FaultKind kind, Throwable reason) {
         String message = String.valueOf(reason.getMessage()).replaceAll("0x[0-9a-fA-F]+|@[0-9a-fA-F]+|\\d+", "#");

@@ -1,7 +1,11 @@
 package dev.zklock.recipes.test;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -12,12 +16,20 @@ import org.slf4j.LoggerFactory;
 /**
  * Injects the faults of a chaos run, one after the other, at the times a seeded plan gives. A fault that takes long
  * (a leader kill waits for the election and for the old leader to rejoin, a silence for the client to come back) delays
- * the next ones; none is skipped, so the sequence of faults is the plan's. Runs on its own thread; it tells the monitor
+ * the next ones; none is skipped, so the sequence of faults is the plan's, but for one exception. A fault that cannot be
+ * injected is counted as failed, with its reason; if no fault of its kind has been injected yet in the run, its kind is
+ * owed, and the next planned fault of a kind already injected gives its time to it instead, up to
+ * {@value #RETRIES_OF_A_KIND_NOT_YET_INJECTED} more times per kind (a silence the client never reports as SUSPENDED, a
+ * known fault of ZooKeeper's client, had left a run without any silence; a retry at once pushed the plan's last first
+ * fault past the run's end). Runs on its own thread; it tells the monitor
  * of every session it ends (or client it closes) before the server can delete the session's nodes, and of every lock
  * node its stranger deletes before the delete.
  */
 final class FaultInjector implements Runnable {
     private static final Logger logger = LoggerFactory.getLogger(FaultInjector.class);
+
+    /** How many more times a kind that has not been injected yet in the run is tried after a failure. */
+    private static final int RETRIES_OF_A_KIND_NOT_YET_INJECTED = 2;
 
     /** One fault of the plan: when (from the start of the run), what, and a number that picks the client or server. */
     record Planned(long atMillis, FaultKind kind, int target) {}
@@ -110,27 +122,21 @@ final class FaultInjector implements Runnable {
     @Override
     public void run() {
         try {
-            for (Planned fault : plan) {
-                long waitMillis = fault.atMillis() - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
+            Deque<FaultKind> owed = new ArrayDeque<>(); // kinds that failed before any of their kind was injected
+            Map<FaultKind, Integer> retries = new EnumMap<>(FaultKind.class);
+            for (Planned planned : plan) {
+                long waitMillis = planned.atMillis() - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
                 if (stop.await(Math.max(0, waitMillis), TimeUnit.MILLISECONDS)) {
                     return;
                 }
-                try {
-                    long began = System.nanoTime();
-                    String what = inject(fault);
-                    counters.injected(fault.kind());
-                    logger.debug(
-                            "chaos: {} planned at {} ms, {} ms late, took {} ms: {}",
-                            fault.kind(),
-                            fault.atMillis(),
-                            TimeUnit.NANOSECONDS.toMillis(began - startNanos) - fault.atMillis(),
-                            TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began),
-                            what);
-                } catch (InterruptedException e) {
-                    throw e;
-                } catch (Exception e) {
-                    counters.faultFailed(fault.kind(), e);
-                    logger.warn("chaos: could not inject {}: {}", fault, e.toString());
+                Planned fault = planned;
+                if (!owed.isEmpty() && counters.injectedCount(planned.kind()) > 0) {
+                    fault = new Planned(planned.atMillis(), owed.poll(), planned.target()); // a spare slot
+                }
+                if (!injectOnce(fault)
+                        && counters.injectedCount(fault.kind()) == 0
+                        && retries.merge(fault.kind(), 1, Integer::sum) <= RETRIES_OF_A_KIND_NOT_YET_INJECTED) {
+                    owed.add(fault.kind());
                 }
             }
         } catch (InterruptedException e) {
@@ -156,6 +162,29 @@ final class FaultInjector implements Runnable {
             }
         }
         return slots.get(target % slots.size());
+    }
+
+    /** Injects {@code fault} once, counting it as injected or failed; returns whether it was injected. */
+    private boolean injectOnce(Planned fault) throws InterruptedException {
+        try {
+            long began = System.nanoTime();
+            String what = inject(fault);
+            counters.injected(fault.kind());
+            logger.debug(
+                    "chaos: {} planned at {} ms, {} ms late, took {} ms: {}",
+                    fault.kind(),
+                    fault.atMillis(),
+                    TimeUnit.NANOSECONDS.toMillis(began - startNanos) - fault.atMillis(),
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began),
+                    what);
+            return true;
+        } catch (InterruptedException e) {
+            throw e;
+        } catch (Exception e) {
+            counters.faultFailed(fault.kind(), e);
+            logger.warn("chaos: could not inject {}: {}", fault, e.toString());
+            return false;
+        }
     }
 
     /** Injects one fault; returns what it hit, for the debug log. */

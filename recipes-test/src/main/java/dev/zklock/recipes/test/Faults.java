@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongConsumer;
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.imps.CuratorFrameworkState;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.framework.state.ConnectionStateListener;
 import org.apache.curator.utils.ZKPaths;
@@ -220,8 +221,8 @@ public final class Faults {
             }
             String silence = TimeUnit.NANOSECONDS.toMillis(end - silent) + " ms of silence";
             if (watch.suspended.getCount() > 0) { // then RECONNECTED does not come either: wait for ZooKeeper's own
-                Poll.until(Duration.ofNanos(timeoutNanos), () -> Optional.of(zk.getState())
-                        .filter(ZooKeeper.States::isConnected));
+                // On the client's handle of the moment: Curator may have closed the silenced one for a new session.
+                Poll.until(Duration.ofNanos(timeoutNanos), () -> connectedOrClosed(client));
                 throw new IllegalStateException("the client on session 0x" + Long.toHexString(sessionId)
                         + " did not report SUSPENDED after " + silence + ", though its connection was reset (ZooKeeper"
                         + " state now " + zk.getState() + ")");
@@ -318,6 +319,18 @@ public final class Faults {
     /** The sequence number a lock node's name ends with (its last 10 characters); the whole name if it is shorter. */
     private static String sequenceOf(String node) {
         return node.length() >= 10 ? node.substring(node.length() - 10) : node;
+    }
+
+    /** Present once the client's handle of the moment is connected, or the client is closed. */
+    private static Optional<Boolean> connectedOrClosed(CuratorFramework client) {
+        if (client.getState() != CuratorFrameworkState.STARTED) {
+            return Optional.of(Boolean.TRUE);
+        }
+        try {
+            return Optional.of(handleOf(client).getState().isConnected()).filter(Boolean::booleanValue);
+        } catch (IllegalStateException noHandleNow) { // Curator is making a new one
+            return Optional.empty();
+        }
     }
 
     private static ZooKeeper handleOf(CuratorFramework client) {
