@@ -75,18 +75,22 @@ record ServerReadings(List<Reading> servers) {
     static Optional<ServerReadings> readSessions(List<ConnectString.Server> servers, Set<Long> sessionIds) {
         List<Reading> readings = new ArrayList<>();
         for (ConnectString.Server server : servers) {
-            String reply;
-            try {
-                reply = FourLetterWordMain.send4LetterWord(server.host(), server.port(), "cons");
-            } catch (IOException | org.apache.zookeeper.common.X509Exception.SSLContextException e) {
-                throw new IllegalStateException("cannot read cons from " + server.host() + ":" + server.port(), e);
-            }
+            String reply = fourLetterWord(server.host(), server.port(), "cons");
             if (!reply.contains("recved=")) {
                 return Optional.empty(); // not allowed: the server answers with a sentence
             }
             readings.add(Sessions.parse(reply, sessionIds));
         }
         return Optional.of(new ServerReadings(List.copyOf(readings)));
+    }
+
+    /** Sends the four-letter word {@code word} to the server at {@code host:port}; returns its answer. */
+    private static String fourLetterWord(String host, int port, String word) {
+        try {
+            return FourLetterWordMain.send4LetterWord(host, port, word);
+        } catch (IOException | org.apache.zookeeper.common.X509Exception.SSLContextException e) {
+            throw new IllegalStateException("cannot read " + word + " from " + host + ":" + port, e);
+        }
     }
 
     /**
@@ -225,12 +229,7 @@ record ServerReadings(List<Reading> servers) {
     /** A reading with {@code stat}: the server's own "Received" and "Sent" packet counts. */
     private record Stat(long received, long sent) implements Reading {
         static Stat read(String host, int port) {
-            String reply;
-            try {
-                reply = FourLetterWordMain.send4LetterWord(host, port, "stat");
-            } catch (IOException | org.apache.zookeeper.common.X509Exception.SSLContextException e) {
-                throw new IllegalStateException("cannot read stat from " + host + ":" + port, e);
-            }
+            String reply = fourLetterWord(host, port, "stat");
             return new Stat(field(reply, "Received: ", host, port), field(reply, "Sent: ", host, port));
         }
 
