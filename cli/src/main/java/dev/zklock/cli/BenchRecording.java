@@ -8,7 +8,8 @@ import jdk.jfr.Recording;
 /**
  * A JDK Flight Recorder recording of a bench run ({@code zklock bench --jfr FILE}): zklock's own events
  * ({@code dev.zklock.Acquisition}, {@code dev.zklock.Hold}, {@code dev.zklock.HoldStateChange}), every one (their
- * default threshold of 20 ms, which a user's recording keeps, is set to 0 here), written to the file as the run goes and completed when it ends. Open the file in JDK Mission Control, or print it with
+ * default threshold of 20 ms, which a user's recording keeps, is set to 0 here), written to the file as the run goes
+ * and completed when it ends. Open the file in JDK Mission Control, or print it with
  * {@code jfr print --events dev.zklock.Acquisition FILE}. Confined to the bench's thread.
  */
 final class BenchRecording implements AutoCloseable {

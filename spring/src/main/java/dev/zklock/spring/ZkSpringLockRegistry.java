@@ -47,8 +47,8 @@ import org.springframework.integration.support.locks.RenewableLockRegistry;
  *
  * <p>As zklock's {@link ZkReentrantLock}: a hold is granted only while the client is started and connected and the
  * node is ours; a timed try returns within its time plus one request timeout (two on a silent partition; see {@link
- * ZkSpringLock}); a re-entry into a hold in doubt or lost is refused. {@link #close()} stops the timers of holds with a time to live (those holds then last while the session
- * lives); it does not close the client.
+ * ZkSpringLock}); a re-entry into a hold in doubt or lost is refused. {@link #close()} stops the timers of holds with
+ * a time to live (those holds then last while the session lives); it does not close the client.
  *
  * @since 0.1.0
  */

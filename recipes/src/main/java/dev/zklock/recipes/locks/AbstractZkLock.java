@@ -66,10 +66,10 @@ abstract class AbstractZkLock extends TimedLock {
     /**
      * Ends, from any thread, the hold that stands on {@code node}: what a time to live or a watchdog does to a holder
      * that kept the lock too long. The hold is {@linkplain LockState#LOST LOST} before this method returns (its
-     * listeners hear it on the calling thread; a JFR recording names the cause {@code EXPIRED}), so the lock never passes that node to
-     * another thread of this process; then the node is deleted, which lets the next waiter in. The holder learns of it
-     * from {@link #holdState()} and the listeners, and its release then only clears its local record. With local
-     * hand-off, every local holder of that node loses it (the readers that share one read node).
+     * listeners hear it on the calling thread; a JFR recording names the cause {@code EXPIRED}), so the lock never
+     * passes that node to another thread of this process; then the node is deleted, which lets the next waiter in. The
+     * holder learns of it from {@link #holdState()} and the listeners, and its release then only clears its local
+     * record. With local hand-off, every local holder of that node loses it (the readers that share one read node).
      *
      * <p>Cost: one delete, sent without waiting (Curator's guaranteed delete if the connection is down); no call when
      * no hold stands on the node.
