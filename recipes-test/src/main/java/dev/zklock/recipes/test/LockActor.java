@@ -20,7 +20,8 @@ import java.util.concurrent.TimeUnit;
  * }
  * }</pre>
  *
- * <p>Failures of {@link #submit} actions reach the test through the returned future; failures of {@link #execute}
+ * <p>The thread is a platform thread, or a virtual thread under {@link #ACTORS_PROPERTY}. Failures of {@link #submit}
+ * actions reach the test through the returned future; failures of {@link #execute}
  * actions, which nobody waits for, make {@link #close()} fail. Safe for use by multiple threads; the actions run one at
  * a time, in order, on the actor's one thread.
  */
@@ -48,6 +49,15 @@ public final class LockActor implements AutoCloseable {
         void run() throws Exception;
     }
 
+    /**
+     * The system property that makes every actor's thread a virtual one ({@code zklock.test.actors=virtual}): how the
+     * lock suites run on JDK 25 with their acquiring threads virtual, whose blocking acquire parks once
+     * ({@code CallbackRunner.await}). Fails on a JVM without virtual threads.
+     */
+    public static final String ACTORS_PROPERTY = "zklock.test.actors";
+
+    private static final boolean VIRTUAL = "virtual".equals(System.getProperty(ACTORS_PROPERTY));
+
     private final String name;
     private final ExecutorService executor;
     private final List<Throwable> unobservedFailures = new CopyOnWriteArrayList<>();
@@ -56,7 +66,8 @@ public final class LockActor implements AutoCloseable {
     private LockActor(String name) {
         this.name = name;
         this.executor = Executors.newSingleThreadExecutor(runnable -> {
-            Thread t = new Thread(runnable, "lock-actor-" + name);
+            Thread t = VIRTUAL ? VirtualThreads.factory().newThread(runnable) : new Thread(runnable);
+            t.setName("lock-actor-" + name);
             thread = t;
             return t;
         });

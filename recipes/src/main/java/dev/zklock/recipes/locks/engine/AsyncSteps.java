@@ -15,13 +15,17 @@ import org.apache.zookeeper.KeeperException.Code;
  * subclass says what each of its commands sends. Safe for use by multiple threads: the machine, the watch and the wait
  * for a connection are guarded by this object; continuations never block.
  */
-abstract class AsyncSteps {
+abstract class AsyncSteps implements NodeWatcher.Listener {
     private final LockPath first;
     private final Deadline deadline;
     private final StepMachine machine; // guarded by this
     private Resume resume; // guarded by this: waiting for a connection
-    private SetWatch watch; // guarded by this: the watch set, until it fires or is removed
+    private NodeWatcher watch; // guarded by this: the watch set, until it fires or is removed
     private final RequestTally tally; // the requests of the acquisition that made these steps, if recorded; else null
+
+    final Deadline deadline() {
+        return deadline;
+    }
 
     /** @param first the path the machine's parents are made for, whose client and timer run the steps */
     AsyncSteps(LockPath first, Deadline deadline, StepMachine machine) {
@@ -213,7 +217,7 @@ abstract class AsyncSteps {
      * Keeps {@code set} as the watch to remove at the end, unless the machine has ended or, for a node watch, no longer
      * sets it (then false: do not set it).
      */
-    final synchronized boolean keepWatch(SetWatch set, StepMachine.Phase setIn) {
+    final synchronized boolean keepWatch(NodeWatcher set, StepMachine.Phase setIn) {
         if (machine.isOver() || (setIn != null && machine.phase() != setIn)) {
             return false;
         }
@@ -221,10 +225,17 @@ abstract class AsyncSteps {
         return true;
     }
 
+    /** A watch of these steps fired: it is forgotten, and the machine told. */
+    @Override
+    public final void woken(NodeWatcher watcher, NodeWatcher.Wake why) {
+        clearWatch(watcher);
+        feed(new Event.Woken(why));
+    }
+
     /** Forgets the watch that fired or failed to be set, if it is the one kept. */
     final synchronized void clearWatch(NodeWatcher fired) {
         fired.close();
-        if (watch != null && watch.watcher() == fired) {
+        if (watch == fired) {
             watch = null;
         }
     }
@@ -234,7 +245,7 @@ abstract class AsyncSteps {
      * stops waiting for a connection.
      */
     final void stopWaiting() {
-        SetWatch set;
+        NodeWatcher set;
         Resume waiting;
         synchronized (this) {
             set = watch;

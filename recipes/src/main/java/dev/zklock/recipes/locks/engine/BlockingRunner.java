@@ -28,7 +28,7 @@ public final class BlockingRunner {
     private boolean deadlineTold;
     private long createSession;
     private CompletableFuture<Event> pendingCreate; // a create whose reply was not handed to the acquisition
-    private SetWatch setWatch; // the watch set, until it fires
+    private NodeWatcher setWatch; // the watch set, until it fires
 
     public BlockingRunner(List<LockPath> queues, Deadline deadline, Acquisition.Beside beside) {
         this.requests = new QueueRequests(queues);
@@ -175,8 +175,8 @@ public final class BlockingRunner {
             return feed(new Event.TimedOut());
         }
         String path = requests.fixedPath(watch.queue(), watch.name());
-        NodeWatcher nodeWatcher = new NodeWatcher(path, session.sessionId(), first);
-        setWatch = new SetWatch(first, session, path, nodeWatcher, false);
+        NodeWatcher nodeWatcher = new NodeWatcher(first, session, path, false);
+        setWatch = nodeWatcher;
         Reply reply = session.watchDataNow(path, nodeWatcher);
         if (reply.code() == Code.NONODE) {
             clearWatch();
@@ -294,7 +294,7 @@ public final class BlockingRunner {
 
     private void clearWatch() {
         if (setWatch != null) {
-            setWatch.watcher().close();
+            setWatch.close();
         }
         setWatch = null;
     }

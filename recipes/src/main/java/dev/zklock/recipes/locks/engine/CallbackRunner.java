@@ -3,7 +3,10 @@ package dev.zklock.recipes.locks.engine;
 import dev.zklock.recipes.locks.LockTimeoutException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.locks.LockSupport;
 import org.apache.zookeeper.KeeperException.Code;
 
 /**
@@ -14,8 +17,10 @@ import org.apache.zookeeper.KeeperException.Code;
 public final class CallbackRunner extends AsyncSteps {
     private final QueueRequests requests;
     private final Duration timeout;
+    private volatile Thread parked; // the thread waiting in await() for the outcome, if any
     private final Acquisition acquisition; // guarded by this
-    private final CompletableFuture<List<LockNode>> outcome = new CompletableFuture<>();
+    private final CompletableFuture<List<LockNode>> outcome = new Outcome();
+    private CompletableFuture<Void> left; // guarded by this: made at an end, done once its deletes are answered
 
     private long createSession; // guarded by this
 
@@ -29,7 +34,16 @@ public final class CallbackRunner extends AsyncSteps {
      * @param timeout the timeout it came from, named by a {@link LockTimeoutException}; null for as long as it takes
      */
     public CallbackRunner(List<LockPath> queues, Deadline deadline, Duration timeout) {
-        this(new QueueRequests(queues), deadline, timeout, new Acquisition(queues, null));
+        this(new QueueRequests(queues), deadline, timeout);
+    }
+
+    /**
+     * @param requests the requests of the queues, which a lock path keeps for its acquisitions of it alone
+     * @param deadline the deadline of the acquire
+     * @param timeout the timeout it came from, named by a {@link LockTimeoutException}; null for as long as it takes
+     */
+    public CallbackRunner(QueueRequests requests, Deadline deadline, Duration timeout) {
+        this(requests, deadline, timeout, new Acquisition(requests.queues(), null));
     }
 
     private CallbackRunner(QueueRequests requests, Deadline deadline, Duration timeout, Acquisition acquisition) {
@@ -44,13 +58,102 @@ public final class CallbackRunner extends AsyncSteps {
      * {@link LockTimeoutException} or the error. Cancelling it ends the acquisition and deletes our nodes.
      */
     public CompletableFuture<List<LockNode>> start() {
-        outcome.whenComplete((held, failure) -> {
-            if (failure != null) {
-                end(null); // cancelled, or ended by the acquisition itself (then there is nothing left to do)
-            }
-        });
         begin(outcome);
         return outcome;
+    }
+
+    /**
+     * The outcome, which does itself on completion what a dependent stage would do (one object and two fewer for each
+     * waiting thread): wakes the thread parked in {@link #await}, and on a failure or a cancel ends the acquisition
+     * (cancelled, or ended by the acquisition itself: then there is nothing left to do).
+     */
+    private final class Outcome extends CompletableFuture<List<LockNode>> {
+        @Override
+        public boolean complete(List<LockNode> nodes) {
+            return completed(super.complete(nodes), false);
+        }
+
+        @Override
+        public boolean completeExceptionally(Throwable failure) {
+            return completed(super.completeExceptionally(failure), true);
+        }
+
+        @Override
+        public boolean cancel(boolean mayInterruptIfRunning) {
+            return completed(super.cancel(mayInterruptIfRunning), true);
+        }
+
+        private boolean completed(boolean now, boolean failed) {
+            if (now) {
+                Thread waiting = parked;
+                if (waiting != null) {
+                    LockSupport.unpark(waiting);
+                }
+                if (failed) {
+                    end(null);
+                }
+            }
+            return now;
+        }
+    }
+
+    /**
+     * Runs the acquisition for a thread that waits for it, as {@link BlockingRunner#run} does: the steps go on callbacks,
+     * as for {@link #start}, and the thread parks once, for the outcome. A virtual thread's stack is copied to the heap
+     * at each park, into a new chunk when the frames thawed since the last one do not fit (and a blocking acquire
+     * parks for the create, the watch and the wake-up, deep in its runner): parked once, a waiting virtual thread costs
+     * one chunk. On a timeout, an interrupt or an error, our nodes are deleted before it returns, waiting for the
+     * deletes at most until one request timeout after the deadline (at least one request timeout after an interrupt);
+     * a delete not answered by then goes on in the background, as a blocking acquire's does.
+     *
+     * @return our nodes, one per queue, or empty if the deadline passed first
+     */
+    public Optional<List<LockNode>> await() throws InterruptedException {
+        parked = Thread.currentThread();
+        CompletableFuture<List<LockNode>> held = start();
+        while (!held.isDone()) {
+            LockSupport.park(this); // here, not in CompletableFuture.get: five frames and a Signaller fewer to keep
+            if (Thread.interrupted()) {
+                parked = null;
+                if (!held.cancel(false) && !held.isCompletedExceptionally()) {
+                    // granted as we were interrupted
+                    requests.deleteLater(held.join()).thenRun(() -> left().complete(null));
+                }
+                awaitLeft(first().requestTimeoutNanos());
+                Thread.interrupted(); // the JDK's meaning: the flag is clear when InterruptedException is thrown
+                throw new InterruptedException("interrupted while acquiring lock '" + first().path() + "'");
+            }
+        }
+        parked = null;
+        try {
+            return Optional.of(held.join());
+        } catch (CompletionException e) {
+            long requestTimeout = first().requestTimeoutNanos();
+            Deadline deadline = deadline();
+            awaitLeft(deadline.isForever() ? requestTimeout : Math.max(0, deadline.remainingNanos() + requestTimeout));
+            Throwable failure = e.getCause();
+            if (failure instanceof LockTimeoutException) {
+                return Optional.empty();
+            }
+            if (failure instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            if (failure instanceof Error error) {
+                throw error;
+            }
+            throw new AssertionError("an acquisition failed with a checked exception", failure);
+        }
+    }
+
+    private void awaitLeft(long nanos) {
+        Uninterruptibles.await(left(), nanos);
+    }
+
+    private synchronized CompletableFuture<Void> left() {
+        if (left == null) {
+            left = new CompletableFuture<>();
+        }
+        return left;
     }
 
     @Override
@@ -63,7 +166,8 @@ public final class CallbackRunner extends AsyncSteps {
         if (command instanceof Command.Granted granted) {
             requests.granted(granted);
             if (!outcome.complete(granted.nodes())) {
-                requests.deleteLater(granted.nodes()); // cancelled while the lock was being granted
+                // cancelled while the lock was being granted
+                requests.deleteLater(granted.nodes()).thenRun(() -> left().complete(null));
             }
         } else if (command instanceof Command.GiveUp giveUp) {
             leave(giveUp);
@@ -133,8 +237,8 @@ public final class CallbackRunner extends AsyncSteps {
     private void watch(ZooKeeperHandle session, Command.Watch watch) {
         LockPath first = first();
         String path = requests.fixedPath(watch.queue(), watch.name());
-        NodeWatcher nodeWatcher = new NodeWatcher(path, session.sessionId(), first);
-        if (!keepWatch(new SetWatch(first, session, path, nodeWatcher, false), Acquisition.Phase.WATCHING)) {
+        NodeWatcher nodeWatcher = new NodeWatcher(first, session, path, false);
+        if (!keepWatch(nodeWatcher, Acquisition.Phase.WATCHING)) {
             nodeWatcher.close();
             return;
         }
@@ -148,10 +252,7 @@ public final class CallbackRunner extends AsyncSteps {
             if (reply.isOk()) {
                 first.hooks().watchSet(first.path(), ourNode(watch.queue()), watch.name());
                 feed(new Event.WatchSet());
-                nodeWatcher.wakeUp().thenAccept(wake -> {
-                    clearWatch(nodeWatcher);
-                    feed(new Event.Woken(wake));
-                });
+                nodeWatcher.onWake(this);
                 return;
             }
             clearWatch(nodeWatcher);
@@ -187,7 +288,8 @@ public final class CallbackRunner extends AsyncSteps {
     /** Leaves the queues without waiting: removes our watch, deletes our nodes, sweeps; then fails the outcome. */
     private void leave(Command.GiveUp giveUp) {
         stopWaiting();
-        requests.cleanUp(new Command.CleanUp(giveUp.nodes(), giveUp.sweepPrefix()));
+        requests.cleanUp(new Command.CleanUp(giveUp.nodes(), giveUp.sweepPrefix()))
+                .thenRun(() -> left().complete(null));
         outcome.completeExceptionally(
                 giveUp.failure() != null
                         ? giveUp.failure()

@@ -128,15 +128,12 @@ public final class LeaseRunner extends AsyncSteps {
         }
         LockPath leases = first();
         String path = leases.fixed(leases.path());
-        NodeWatcher childWatcher = new NodeWatcher(path, session.sessionId(), leases);
-        if (!keepWatch(new SetWatch(leases, session, path, childWatcher, true), null)) {
+        NodeWatcher childWatcher = new NodeWatcher(leases, session, path, true);
+        if (!keepWatch(childWatcher, null)) {
             childWatcher.close();
             return requests.list(session, 0); // ended meanwhile: the listing is not read
         }
-        childWatcher.wakeUp().thenAccept(wake -> {
-            clearWatch(childWatcher);
-            feed(new Event.Woken(wake));
-        });
+        childWatcher.onWake(this);
         return session.watchChildren(path, childWatcher).thenApply(reply -> {
             if (reply instanceof Reply.Children listed) {
                 if (isOver()) {

@@ -50,6 +50,7 @@ public final class LockPath {
     private volatile byte[] nodeData; // Curator's choice for our nodes' data, taken from its builder on first use
     private volatile List<ACL> nodeAcl; // and the ACL the client's provider gives; then reused
     private final String fixedPath;
+    private final QueueRequests alone; // the requests of an acquisition of this path alone, kept: one object fewer each
 
     /**
      * A queue with state listeners of its own.
@@ -78,17 +79,24 @@ public final class LockPath {
         this.data = data == null ? null : data.clone();
         this.fixedPath = fixed(this.path);
         this.listeners = listeners;
+        this.alone = new QueueRequests(List.of(this));
     }
 
     /**
      * Takes a place in the queue and waits for the driver to say it holds the lock, until the deadline; the node is
-     * then tracked and admitted ({@link Admission#admit}).
+     * then tracked and admitted ({@link Admission#admit}). A platform thread runs the acquisition itself
+     * ({@link BlockingRunner}: synchronous requests, whose replies wake it one thread hop sooner); a virtual thread has
+     * it run on callbacks and parks once ({@link CallbackRunner#await}), for each park copies its stack to the heap.
      *
      * @return our node, tracked, or empty if the deadline passed first (nothing is left behind)
      */
     public Optional<LockNode> acquire(Deadline deadline) throws InterruptedException {
         checkCanAcquire();
-        return Admission.admit(deadline, () -> new BlockingRunner(List.of(this), deadline, null).run())
+        return Admission.admit(
+                        deadline,
+                        Threads.isVirtual()
+                                ? () -> new CallbackRunner(alone, deadline, null).await()
+                                : () -> new BlockingRunner(alone.queues(), deadline, null).run())
                 .map(nodes -> nodes.get(0));
     }
 

@@ -1,18 +1,22 @@
 package dev.zklock.recipes.locks.engine;
 
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.WatchedEvent;
 import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.ZooKeeper;
 
 /**
  * The one-shot watch of one waiting acquisition on the node ahead of it (or, for a semaphore, on its leases). Each
  * waiting thread has its own watcher, so a release wakes exactly the waiter that watches the released node, in this
  * process as in any other. It also wakes, as SESSION_ENDED, as soon as the client's tracker learns that the session it
  * was set on ended, or the client closed ({@link SessionEnds}): a watch set on a handle after its Expired event is
- * never told anything by ZooKeeper, and its waiter would wait for ever. Close it when it is dropped unfired.
+ * never told anything by ZooKeeper, and its waiter would wait for ever. Close it when it is dropped unfired, or
+ * {@link #remove} it from the server too if it was set. One object is the watcher, the watch to remove and the wait on
+ * the session's end: with 10,000 waiting threads, every object of a waiter counts. Safe for use by multiple threads.
  */
-public final class NodeWatcher implements Watcher {
+public final class NodeWatcher extends SessionEnds.Registration implements Watcher {
     /** Why a waiter woke up. */
     public enum Wake {
         /** The watched node was deleted. */
@@ -25,30 +29,56 @@ public final class NodeWatcher implements Watcher {
         SESSION_ENDED
     }
 
-    private final CompletableFuture<Wake> wake = new CompletableFuture<>();
+    /** What is told of a wake-up without a thread waiting for it: the steps of an asynchronous runner. */
+    public interface Listener {
+        /** {@code watcher} woke up for {@code why}; on the thread that woke it, so it must not block. */
+        void woken(NodeWatcher watcher, Wake why);
+    }
+
+    private static final AtomicReferenceFieldUpdater<NodeWatcher, Wake> WOKEN =
+            AtomicReferenceFieldUpdater.newUpdater(NodeWatcher.class, Wake.class, "woken");
+    private static final AtomicReferenceFieldUpdater<NodeWatcher, Listener> LISTENER =
+            AtomicReferenceFieldUpdater.newUpdater(NodeWatcher.class, Listener.class, "listener");
+
+    private final LockPath owner;
+    private final ZooKeeper session; // the handle's instance, not the handle: one object fewer for each waiter
     private final String path;
-    private final long sessionId;
-    private final ReleasesInFlight releases;
-    private final SessionEnds.Registration sessionEnd;
+    private final boolean children;
+    private volatile Wake woken; // set once
+    private volatile Listener listener; // told the wake-up once, if set
+    private CompletableFuture<Wake> waited; // guarded by this: made for a thread that waits (await), else none
 
     /**
+     * Makes the watcher of a watch about to be set, and has it wait on the session's end.
+     *
+     * @param owner the lock path of the waiter, whose client and context it watches with
+     * @param session the session the watch is set on
      * @param path the namespace-fixed path of the watched node
-     * @param sessionId the session the watch is set on
-     * @param lockPath the lock path of the waiter, whose client and context it watches with
+     * @param children a child watch (a semaphore's leases), else a data watch
      */
-    public NodeWatcher(String path, long sessionId, LockPath lockPath) {
+    public NodeWatcher(LockPath owner, ZooKeeperHandle session, String path, boolean children) {
+        super(session.sessionId());
+        this.owner = owner;
+        this.session = session.zooKeeper();
         this.path = path;
-        this.sessionId = sessionId;
-        ClientContext context = lockPath.context();
-        this.releases = context.releases();
-        this.sessionEnd =
-                context.sessionEnds().onEnd(lockPath.client(), sessionId, () -> wake.complete(Wake.SESSION_ENDED));
-        wake.whenComplete((woken, failure) -> sessionEnd.cancel());
+        this.children = children;
+        owner.context().sessionEnds().register(owner.client(), this); // last: it may fire at once
     }
 
     /** The watcher is dropped unfired (its watch was removed, or never set): it stops waiting on the session's end. */
     public void close() {
-        sessionEnd.cancel();
+        cancel();
+    }
+
+    /** Removes the watch from the client: one request, not waited for ({@link LockPath#removeWatch}). */
+    public void remove() {
+        close();
+        owner.removeWatch(ZooKeeperHandle.again(session, sessionId()), path, this, children);
+    }
+
+    @Override
+    protected void sessionEnded() {
+        wake(Wake.SESSION_ENDED);
     }
 
     @Override
@@ -59,14 +89,14 @@ public final class NodeWatcher implements Watcher {
                         ? Wake.DELETED_FROM_FRONT
                         : Wake.DELETED;
                 // Never waits: a wake-up held back for a release of this client is completed by its timer.
-                releases.after(path, sessionId).thenRun(() -> wake.complete(deleted));
+                owner.context().releases().after(path, sessionId()).thenRun(() -> wake(deleted));
             }
-            case NodeDataChanged, NodeCreated, NodeChildrenChanged -> wake.complete(Wake.CHANGED);
+            case NodeDataChanged, NodeCreated, NodeChildrenChanged -> wake(Wake.CHANGED);
             case None -> {
                 // A disconnection keeps the watch: ZooKeeper sets it again on reconnect and fires it if the node went
                 // meanwhile. Only the end of the session loses it.
                 if (event.getState() == Event.KeeperState.Expired || event.getState() == Event.KeeperState.Closed) {
-                    wake.complete(Wake.SESSION_ENDED);
+                    wake(Wake.SESSION_ENDED);
                 }
             }
             default -> {
@@ -75,13 +105,52 @@ public final class NodeWatcher implements Watcher {
         }
     }
 
-    /** Returns the wake-up as a future, for waiting without a thread. */
-    public CompletableFuture<Wake> wakeUp() {
-        return wake;
+    private void wake(Wake why) {
+        if (WOKEN.compareAndSet(this, null, why)) {
+            cancel();
+            tell(why);
+            CompletableFuture<Wake> waiting;
+            synchronized (this) {
+                waiting = waited;
+            }
+            if (waiting != null) {
+                waiting.complete(why);
+            }
+        }
+    }
+
+    /**
+     * Tells {@code woken} the wake-up once, on the thread that wakes the watcher (ZooKeeper's event thread, say), or at
+     * once if it has woken already: for waiting without a thread, with no future and no lambda of its own.
+     */
+    public void onWake(Listener woken) {
+        listener = woken;
+        Wake known = this.woken;
+        if (known != null) {
+            tell(known);
+        }
+    }
+
+    private void tell(Wake why) {
+        Listener told = LISTENER.getAndSet(this, null);
+        if (told != null) {
+            told.woken(this, why);
+        }
     }
 
     /** Waits for the wake-up until the deadline; returns null if it passed first. */
     public Wake await(Deadline deadline) throws InterruptedException {
-        return deadline.await(wake, 0);
+        CompletableFuture<Wake> waiting;
+        synchronized (this) {
+            if (waited == null) {
+                waited = new CompletableFuture<>();
+            }
+            waiting = waited;
+        }
+        Wake known = woken;
+        if (known != null) {
+            waiting.complete(known);
+        }
+        return deadline.await(waiting, 0);
     }
 }

@@ -230,33 +230,38 @@ public final class QueueRequests {
     /**
      * Deletes {@code nodes} without waiting: on the current session if connected, else (or if the connection is lost
      * on the way) by Curator's guaranteed delete when it returns. Never blocks, so it may run on ZooKeeper's event
-     * thread; one request per node.
+     * thread; one request per node. The future completes once every delete is answered or handed to the background.
      */
-    public void deleteLater(List<LockNode> nodes) {
+    public CompletableFuture<Void> deleteLater(List<LockNode> nodes) {
         LockPath queue = first();
         ZooKeeperHandle session = queue.client().getZookeeperClient().isConnected()
                 ? ZooKeeperHandle.currentQuietly(queue.client())
                 : null;
+        CompletableFuture<Void> all = CompletableFuture.completedFuture(null);
         for (LockNode node : nodes) {
             node.queue().deleting(node.name());
             if (session == null) {
                 NodeDeletes.deleteInBackground(queue, node.path());
             } else {
-                session.delete(queue.fixed(node.path())).thenAccept(reply -> {
-                    if (reply.isRetryable()) {
-                        NodeDeletes.deleteInBackground(queue, node.path());
-                    }
-                });
+                CompletableFuture<Void> answered = session.delete(queue.fixed(node.path()))
+                        .thenAccept(reply -> {
+                            if (reply.isRetryable()) {
+                                NodeDeletes.deleteInBackground(queue, node.path());
+                            }
+                        });
+                all = all.thenCombine(answered, (a, b) -> null);
             }
         }
+        return all;
     }
 
-    /** Does a cleanup without waiting: deletes its nodes and sweeps for its prefix. */
-    public void cleanUp(Command.CleanUp cleanUp) {
-        deleteLater(cleanUp.nodes());
+    /** Does a cleanup without waiting: deletes its nodes and sweeps for its prefix; see {@link #deleteLater}. */
+    public CompletableFuture<Void> cleanUp(Command.CleanUp cleanUp) {
+        CompletableFuture<Void> deleted = deleteLater(cleanUp.nodes());
         if (cleanUp.sweepPrefix() != null) {
             sweep(cleanUp.sweepPrefix());
         }
+        return deleted;
     }
 
     /** Finds, in the background, every node a create with {@code prefix} may have made, and deletes it. */

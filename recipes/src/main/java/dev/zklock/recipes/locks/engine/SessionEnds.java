@@ -29,8 +29,18 @@ public final class SessionEnds {
      * @return the registration, to cancel once nothing waits any more
      */
     public Registration onEnd(CuratorFramework client, long sessionId, Runnable action) {
-        Registration registration = new Registration(sessionId, action);
-        waiting.add(registration);
+        return register(client, new Action(sessionId, action));
+    }
+
+    /**
+     * Has {@code registration} told ({@link Registration#sessionEnded}) once its session of {@code client} ends or the
+     * client closes; at once if either is known already. Returns it.
+     */
+    public <R extends Registration> R register(CuratorFramework client, R registration) {
+        Registration made = registration; // a type variable's private fields cannot be read
+        made.owner = this;
+        long sessionId = made.sessionId;
+        waiting.add(made);
         if (closed || client.getState() != CuratorFrameworkState.STARTED) {
             fire(registration);
         } else if (client.getZookeeperClient().isConnected()) {
@@ -77,26 +87,54 @@ public final class SessionEnds {
     private void fire(Registration registration) {
         if (waiting.remove(registration)) {
             try {
-                registration.action.run();
+                registration.sessionEnded();
             } catch (RuntimeException e) {
                 logger.error("session 0x{}: an action on its end threw", Long.toHexString(registration.sessionId), e);
             }
         }
     }
 
-    /** One action waiting on one session's end. */
-    public final class Registration {
+    /**
+     * One thing waiting on one session's end; a watcher that waits on it is one itself (one object fewer for each
+     * waiting thread). Identity is its equality.
+     */
+    public abstract static class Registration {
         private final long sessionId;
+        private volatile SessionEnds owner; // set when registered
+
+        protected Registration(long sessionId) {
+            this.sessionId = sessionId;
+        }
+
+        /** The session waited on; 0 for a wait for a connection. */
+        public final long sessionId() {
+            return sessionId;
+        }
+
+        /** Its session ended, or the client closed: runs once, on the thread that learns of it; must not block. */
+        protected abstract void sessionEnded();
+
+        /** Stops waiting; {@link #sessionEnded} will not run if it has not yet. */
+        public final void cancel() {
+            SessionEnds registeredIn = owner;
+            if (registeredIn != null) {
+                registeredIn.waiting.remove(this);
+            }
+        }
+    }
+
+    /** An action waiting on one session's end. */
+    private static final class Action extends Registration {
         private final Runnable action;
 
-        private Registration(long sessionId, Runnable action) {
-            this.sessionId = sessionId;
+        Action(long sessionId, Runnable action) {
+            super(sessionId);
             this.action = action;
         }
 
-        /** Stops waiting; the action will not run if it has not yet. */
-        public void cancel() {
-            waiting.remove(this);
+        @Override
+        protected void sessionEnded() {
+            action.run();
         }
     }
 }

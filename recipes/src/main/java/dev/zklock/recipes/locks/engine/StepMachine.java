@@ -118,6 +118,7 @@ abstract class StepMachine {
             expect(Phase.CREATING, event);
             nodes = List.copyOf(created.nodes());
             phase = Phase.ENTERING;
+            prefix = null; // our nodes bear it: nothing looks for it any more, and each waiter keeps a string fewer
             return createdAlone() ? enteredUnlisted(created.ownPredecessor()) : new Command.Await();
         }
         if (event instanceof Event.ParentsMade) {

@@ -37,8 +37,25 @@ public final class ZooKeeperHandle {
     private final long sessionId;
 
     private ZooKeeperHandle(ZooKeeper zk) {
+        this(zk, zk.getSessionId());
+    }
+
+    private ZooKeeperHandle(ZooKeeper zk, long sessionId) {
         this.zk = zk;
-        this.sessionId = zk.getSessionId();
+        this.sessionId = sessionId;
+    }
+
+    /**
+     * Returns a handle on {@code zk} and its session {@code sessionId} again, for one who keeps the ZooKeeper instance
+     * rather than the handle (a watcher: one object fewer for each waiter).
+     */
+    static ZooKeeperHandle again(ZooKeeper zk, long sessionId) {
+        return new ZooKeeperHandle(zk, sessionId);
+    }
+
+    /** The ZooKeeper instance the handle sends on; for {@link #again}. */
+    ZooKeeper zooKeeper() {
+        return zk;
     }
 
     /**
