@@ -8,6 +8,7 @@ import java.lang.management.MemoryMXBean;
 import java.lang.management.ThreadMXBean;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
@@ -29,13 +30,14 @@ import org.apache.curator.framework.recipes.locks.InterProcessMutex;
  * the requests the servers counted from the one client the drain uses (the holders' releases among them), the heap
  * each waiting thread costs (heap in use after a collection while they all wait for the lock and the servers answer no
  * more requests, less the heap before they started: a request still on its way is the client's buffer, not the wait's;
- * with an embedded server its nodes and watches count too, so {@code --connect} measures the lock alone) and the
- * platform threads alive. Curator's {@code InterProcessMutex} runs at a smaller count (each of its releases wakes every
+ * with an embedded server its nodes and watches count too, so {@code --connect} measures the lock alone; the median of
+ * the rounds, see {@link Extra#heapPerWaiter}) and the platform threads alive. Curator's {@code InterProcessMutex} runs at a smaller count (each of its releases wakes every
  * waiter of the lock object, and its run of the full count does not finish), named in the scenario. Needs virtual
  * threads (release 21); {@link BenchPlan} leaves it out before. A round shorter than a second (a warm-up,
  * {@code --quick}) runs a tenth of the threads. The plain row also measures the floor of its heap figure: the same
- * threads waiting on the JDK's fair {@code ReentrantLock} ({@link JdkFairLock}: a virtual thread, its stack and one
- * queue node each).
+ * threads waiting in a bare ZooKeeper queue ({@link BareZooKeeperQueue}: a virtual thread, its stack, a node name, a
+ * watched path, ZooKeeper's watch and a watcher each; with an embedded server, the server's node and watch too), and on
+ * the JDK's fair {@code ReentrantLock} ({@link JdkFairLock}: a virtual thread, its stack and one queue node each).
  * Confined to the bench's thread.
  */
 final class VirtualThreadScenario implements Scenario {
@@ -43,7 +45,8 @@ final class VirtualThreadScenario implements Scenario {
     static final String REQUESTS = "ZooKeeper requests";
     static final String HEAP_PER_WAITER = "heap per waiting thread (bytes)";
     static final String PLATFORM_THREADS = "platform threads alive";
-    static final String HEAP_FLOOR = "heap per waiting thread on a JDK fair ReentrantLock, the floor (bytes)";
+    static final String HEAP_JDK = "heap per waiting thread on a JDK fair ReentrantLock (bytes)";
+    static final String HEAP_FLOOR = "heap per waiting thread in a bare ZooKeeper queue, the floor (bytes)";
 
     private static final Duration LONGEST_WAIT = Duration.ofMinutes(10);
 
@@ -128,6 +131,9 @@ final class VirtualThreadScenario implements Scenario {
         for (Side side : sides()) {
             ensemble.makePath(path(ensemble, side));
         }
+        if (kind == Kind.PLAIN) {
+            ensemble.makePath(path(ensemble, Side.RAW) + "/key-0"); // the bare queue makes no parent of its own
+        }
     }
 
     @Override
@@ -148,8 +154,11 @@ final class VirtualThreadScenario implements Scenario {
             }
         }
         if (kind == Kind.PLAIN && full) {
-            // The floor: the same threads waiting on the JDK's own lock, which costs no object of its own per waiter.
-            extras.merge(Side.RAW, drain(ensemble, Side.RAW, keys, threadsPerKey).extra, Extra::plus);
+            // The floor: the same threads waiting in a queue of ZooKeeper nodes with no lock library around it; and on
+            // the JDK's own lock, which costs no object of its own per waiter.
+            for (Side floor : List.of(Side.RAW, Side.JDK)) {
+                extras.merge(floor, drain(ensemble, floor, keys, threadsPerKey).extra, Extra::plus);
+            }
         }
         return measured;
     }
@@ -167,6 +176,7 @@ final class VirtualThreadScenario implements Scenario {
                 row(PLATFORM_THREADS, zklock.platformThreads(), curator.platformThreads())));
         if (kind == Kind.PLAIN) {
             rows.add(row(HEAP_FLOOR, extras.getOrDefault(Side.RAW, Extra.NONE).heapPerWaiter(), Double.NaN));
+            rows.add(row(HEAP_JDK, extras.getOrDefault(Side.JDK, Extra.NONE).heapPerWaiter(), Double.NaN));
         }
         return rows;
     }
@@ -240,7 +250,8 @@ final class VirtualThreadScenario implements Scenario {
                 window.watchEvents(),
                 overlaps.get());
         return new Drain(
-                measurement, new Extra(1, elapsed, window.requests(), heapPerWaiter, threads.getPeakThreadCount()));
+                measurement,
+                new Extra(1, elapsed, window.requests(), List.of(heapPerWaiter), threads.getPeakThreadCount()));
     }
 
     /** Holds {@code lock} from before the threads start until they all wait. */
@@ -256,8 +267,11 @@ final class VirtualThreadScenario implements Scenario {
     }
 
     private Function<Integer, InterProcessLock> lockMaker(Side side, CuratorFramework client, String base) {
-        if (side == Side.RAW) {
+        if (side == Side.JDK) {
             return key -> new JdkFairLock();
+        }
+        if (side == Side.RAW) {
+            return key -> new BareZooKeeperQueue(client, base + "/key-" + key);
         }
         if (side == Side.CURATOR) {
             return key -> new InterProcessMutex(client, base + "/key-" + key);
@@ -354,19 +368,24 @@ final class VirtualThreadScenario implements Scenario {
 
     private record Drain(Measurement measurement, Extra extra) {}
 
-    /** What a side's full rounds measured beyond a {@link Measurement}: summed drains, the largest heap and threads. */
+    /**
+     * What a side's full rounds measured beyond a {@link Measurement}: summed drains, each round's heap per waiting
+     * thread, and the most platform threads.
+     */
     private record Extra(
-            int rounds, long drainNanos, OptionalLong requestsSum, long heapPerWaiterMax, long platformThreadsMax) {
-        static final Extra NONE = new Extra(0, 0, OptionalLong.empty(), 0, 0);
+            int rounds, long drainNanos, OptionalLong requestsSum, List<Long> heaps, long platformThreadsMax) {
+        static final Extra NONE = new Extra(0, 0, OptionalLong.empty(), List.of(), 0);
 
         Extra plus(Extra other) {
+            List<Long> both = new ArrayList<>(heaps);
+            both.addAll(other.heaps);
             return new Extra(
                     rounds + other.rounds,
                     drainNanos + other.drainNanos,
                     requestsSum.isPresent() && other.requestsSum.isPresent()
                             ? OptionalLong.of(requestsSum.getAsLong() + other.requestsSum.getAsLong())
                             : OptionalLong.empty(),
-                    Math.max(heapPerWaiterMax, other.heapPerWaiterMax),
+                    List.copyOf(both),
                     Math.max(platformThreadsMax, other.platformThreadsMax));
         }
 
@@ -374,8 +393,18 @@ final class VirtualThreadScenario implements Scenario {
             return rounds == 0 ? Double.NaN : drainNanos / 1e9 / rounds;
         }
 
+        /**
+         * The median of the rounds' figures (the lower middle one of an even count): the first round runs code that
+         * a warm-up at a tenth of the threads left half compiled, and a frame the JIT has not compiled yet is several
+         * times the size of a compiled one in a parked thread's stack.
+         */
         double heapPerWaiter() {
-            return rounds == 0 ? Double.NaN : heapPerWaiterMax;
+            if (rounds == 0) {
+                return Double.NaN;
+            }
+            List<Long> sorted = new ArrayList<>(heaps);
+            Collections.sort(sorted);
+            return sorted.get((sorted.size() - 1) / 2);
         }
 
         double platformThreads() {
