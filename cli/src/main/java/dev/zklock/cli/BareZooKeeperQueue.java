@@ -16,10 +16,10 @@ import org.apache.zookeeper.ZooKeeper;
 /**
  * Not a lock library: the least a thread waiting in a herd-free ZooKeeper lock queue keeps, for the floor of the
  * bench's heap per waiting virtual thread. Each acquire creates an ephemeral sequential node named as long as a
- * protected node of Curator's layout ({@code _c_<36 characters>-lock-<sequence>}), sets one data watch on the node whose
- * sequence is one less (every node of the path is this object's, so that is the node ahead, and no listing is needed),
- * and parks once until it is deleted: a node name, a watched path, ZooKeeper's entry for the watch, and one small
- * watcher. Both requests are asynchronous, so the thread parks only there. Holds only in the bench's drain (each
+ * protected node of Curator's layout ({@code _c_<36 characters>-lock-<sequence>}), sets one data watch on the node
+ * whose sequence is one less (every node of the path is this object's, so that is the node ahead, and no listing is
+ * needed), and parks once until it is deleted: a node name, a watched path, ZooKeeper's entry for the watch, and one
+ * small watcher. Both requests are asynchronous, so the thread parks only there. Holds only in the bench's drain (each
  * thread takes it once, all on one path, with nothing else there); it has no timeout and ignores interrupts. Two
  * requests per acquire, one per release. Safe for use by multiple threads; ownership is per thread.
  */

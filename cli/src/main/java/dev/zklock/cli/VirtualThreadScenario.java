@@ -27,17 +27,18 @@ import org.apache.curator.framework.recipes.locks.InterProcessMutex;
  * Virtual threads that each take a lock once, all started together behind a holder of each lock (a virtual thread that
  * holds it until they all wait), then drained: a cohort lock object, a plain lock object, or the locks of a registry's
  * keys. Reports the time from their start to the last release (less the bench's own collection for the heap figure),
- * the requests the servers counted from the one client the drain uses (the holders' releases among them), the heap
- * each waiting thread costs (heap in use after a collection while they all wait for the lock and the servers answer no
- * more requests, less the heap before they started: a request still on its way is the client's buffer, not the wait's;
- * with an embedded server its nodes and watches count too, so {@code --connect} measures the lock alone; the median of
- * the rounds, see {@link Extra#heapPerWaiter}) and the platform threads alive. Curator's {@code InterProcessMutex} runs at a smaller count (each of its releases wakes every
- * waiter of the lock object, and its run of the full count does not finish), named in the scenario. Needs virtual
- * threads (release 21); {@link BenchPlan} leaves it out before. A round shorter than a second (a warm-up,
- * {@code --quick}) runs a tenth of the threads. The plain row also measures the floor of its heap figure: the same
- * threads waiting in a bare ZooKeeper queue ({@link BareZooKeeperQueue}: a virtual thread, its stack, a node name, a
- * watched path, ZooKeeper's watch and a watcher each; with an embedded server, the server's node and watch too), and on
- * the JDK's fair {@code ReentrantLock} ({@link JdkFairLock}: a virtual thread, its stack and one queue node each).
+ * the requests the servers counted from the one client the drain uses (the holders' releases among them), the heap each
+ * waiting thread costs (heap in use after a collection while they all wait for the lock and the servers answer no more
+ * requests, less the heap before they started: a request still on its way is the client's buffer, not the wait's; with
+ * an embedded server its nodes and watches count too, so {@code --connect} measures the lock alone; the median of the
+ * rounds, see {@link Extra#heapPerWaiter}) and the platform threads alive. Curator's {@code InterProcessMutex} runs at
+ * a smaller count (each of its releases wakes every waiter of the lock object, and its run of the full count does not
+ * finish), named in the scenario. Needs virtual threads (release 21); {@link BenchPlan} leaves it out before. A round
+ * shorter than a second (a warm-up, {@code --quick}) runs a tenth of the threads. The plain row also measures the floor
+ * of its heap figure: the same threads waiting in a bare ZooKeeper queue ({@link BareZooKeeperQueue}: a virtual thread,
+ * its stack, a node name, a watched path, ZooKeeper's watch and a watcher each; with an embedded server, the server's
+ * node and watch too), and on the JDK's fair {@code ReentrantLock} ({@link JdkFairLock}: a virtual thread, its stack
+ * and one queue node each).
  * Confined to the bench's thread.
  */
 final class VirtualThreadScenario implements Scenario {

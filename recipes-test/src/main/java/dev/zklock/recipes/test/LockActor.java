@@ -21,9 +21,9 @@ import java.util.concurrent.TimeUnit;
  * }</pre>
  *
  * <p>The thread is a platform thread, or a virtual thread under {@link #ACTORS_PROPERTY}. Failures of {@link #submit}
- * actions reach the test through the returned future; failures of {@link #execute}
- * actions, which nobody waits for, make {@link #close()} fail. Safe for use by multiple threads; the actions run one at
- * a time, in order, on the actor's one thread.
+ * actions reach the test through the returned future; failures of {@link #execute} actions, which nobody waits for,
+ * make {@link #close()} fail. Safe for use by multiple threads; the actions run one at a time, in order, on the actor's
+ * one thread.
  */
 public final class LockActor implements AutoCloseable {
     /** An action that may throw anything, as lock calls do. */

@@ -98,13 +98,13 @@ public final class CallbackRunner extends AsyncSteps {
     }
 
     /**
-     * Runs the acquisition for a thread that waits for it, as {@link BlockingRunner#run} does: the steps go on callbacks,
-     * as for {@link #start}, and the thread parks once, for the outcome. A virtual thread's stack is copied to the heap
-     * at each park, into a new chunk when the frames thawed since the last one do not fit (and a blocking acquire
-     * parks for the create, the watch and the wake-up, deep in its runner): parked once, a waiting virtual thread costs
-     * one chunk. On a timeout, an interrupt or an error, our nodes are deleted before it returns, waiting for the
-     * deletes at most until one request timeout after the deadline (at least one request timeout after an interrupt);
-     * a delete not answered by then goes on in the background, as a blocking acquire's does.
+     * Runs the acquisition for a thread that waits for it, as {@link BlockingRunner#run} does: the steps go on
+     * callbacks, as for {@link #start}, and the thread parks once, for the outcome. A virtual thread's stack is copied
+     * to the heap at each park, into a new chunk when the frames thawed since the last one do not fit (and a blocking
+     * acquire parks for the create, the watch and the wake-up, deep in its runner): parked once, a waiting virtual
+     * thread costs one chunk. On a timeout, an interrupt or an error, our nodes are deleted before it returns, waiting
+     * for the deletes at most until one request timeout after the deadline (at least one request timeout after an
+     * interrupt); a delete not answered by then goes on in the background, as a blocking acquire's does.
      *
      * @return our nodes, one per queue, or empty if the deadline passed first
      */
