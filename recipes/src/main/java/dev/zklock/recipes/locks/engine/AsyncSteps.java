@@ -1,5 +1,7 @@
 package dev.zklock.recipes.locks.engine;
 
+import dev.zklock.recipes.locks.LockTimeoutException;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Future;
 import java.util.function.Consumer;
@@ -33,6 +35,25 @@ abstract class AsyncSteps implements NodeWatcher.Listener {
         this.deadline = deadline;
         this.machine = machine;
         this.tally = RequestTally.current();
+    }
+
+    /**
+     * What a caller that waits for these steps on its thread makes of their failure: empty when the deadline ended them
+     * ({@link LockTimeoutException}), else the failure itself, thrown.
+     *
+     * @param what the acquire, for the error of a checked failure (which the steps never make)
+     */
+    static <T> Optional<T> timedOutOrThrown(Throwable failure, String what) {
+        if (failure instanceof LockTimeoutException) {
+            return Optional.empty();
+        }
+        if (failure instanceof RuntimeException runtime) {
+            throw runtime;
+        }
+        if (failure instanceof Error error) {
+            throw error;
+        }
+        throw new AssertionError(what + " failed", failure);
     }
 
     /** Does one command of the machine (no request for {@link Command.Await}). */

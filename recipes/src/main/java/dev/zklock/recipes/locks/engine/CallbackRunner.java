@@ -115,9 +115,9 @@ public final class CallbackRunner extends AsyncSteps {
             LockSupport.park(this); // here, not in CompletableFuture.get: five frames and a Signaller fewer to keep
             if (Thread.interrupted()) {
                 parked = null;
-                if (!held.cancel(false) && !held.isCompletedExceptionally()) {
-                    // granted as we were interrupted
-                    requests.deleteLater(held.join()).thenRun(() -> left().complete(null));
+                CompletableFuture<Void> grantDeleted = requests.withdraw(held); // cancelled: the end cleans up
+                if (grantDeleted != null) {
+                    grantDeleted.thenRun(() -> left().complete(null));
                 }
                 awaitLeft(first().requestTimeoutNanos());
                 Thread.interrupted(); // the JDK's meaning: the flag is clear when InterruptedException is thrown
@@ -131,17 +131,7 @@ public final class CallbackRunner extends AsyncSteps {
             long requestTimeout = first().requestTimeoutNanos();
             Deadline deadline = deadline();
             awaitLeft(deadline.isForever() ? requestTimeout : Math.max(0, deadline.remainingNanos() + requestTimeout));
-            Throwable failure = e.getCause();
-            if (failure instanceof LockTimeoutException) {
-                return Optional.empty();
-            }
-            if (failure instanceof RuntimeException runtime) {
-                throw runtime;
-            }
-            if (failure instanceof Error error) {
-                throw error;
-            }
-            throw new AssertionError("an acquisition failed with a checked exception", failure);
+            return timedOutOrThrown(e.getCause(), "acquire of lock '" + first().path() + "'");
         }
     }
 

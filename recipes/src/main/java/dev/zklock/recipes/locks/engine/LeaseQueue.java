@@ -125,24 +125,13 @@ public final class LeaseQueue {
             giveBack(leased);
             return Optional.empty();
         } catch (ExecutionException e) {
-            if (e.getCause() instanceof LockTimeoutException) {
-                return Optional.empty();
-            }
-            if (e.getCause() instanceof RuntimeException failure) {
-                throw failure;
-            }
-            if (e.getCause() instanceof Error error) {
-                throw error;
-            }
-            throw new AssertionError("lease acquire of '" + path + "' failed", e.getCause());
+            return AsyncSteps.timedOutOrThrown(e.getCause(), "lease acquire of '" + path + "'");
         }
     }
 
     /** Withdraws an acquire the caller no longer waits for; leases granted as it gave up are returned. */
     private void giveBack(CompletableFuture<List<LockNode>> leased) {
-        if (!leased.cancel(false) && !leased.isCompletedExceptionally()) {
-            new QueueRequests(List.of(leases)).deleteLater(leased.join()); // granted as the caller gave up
-        }
+        new QueueRequests(List.of(leases)).withdraw(leased);
     }
 
     private CompletableFuture<List<LockNode>> takeAsync(int count, Deadline deadline, Duration timeout) {

@@ -255,6 +255,17 @@ public final class QueueRequests {
         return all;
     }
 
+    /**
+     * Withdraws an acquisition its caller no longer waits for: cancels {@code taking}, and deletes the nodes of a grant
+     * that came first ({@link #deleteLater}). Returns the future of those deletes, or null if nothing was granted.
+     */
+    public CompletableFuture<Void> withdraw(CompletableFuture<List<LockNode>> taking) {
+        if (!taking.cancel(false) && !taking.isCompletedExceptionally()) {
+            return deleteLater(taking.join()); // granted as the caller gave up
+        }
+        return null;
+    }
+
     /** Does a cleanup without waiting: deletes its nodes and sweeps for its prefix; see {@link #deleteLater}. */
     public CompletableFuture<Void> cleanUp(Command.CleanUp cleanUp) {
         CompletableFuture<Void> deleted = deleteLater(cleanUp.nodes());
