@@ -64,6 +64,7 @@ final class SimAcquisition {
     private List<LockNode> admitting; // granted, waiting on the admission rule
     private long createSession;
     private Object watch; // the watch set and not yet fired, or null
+    private SimOwnWatch ownWatch; // the watch on our own node in the queue waited on, once a wait needs one
     private String watchedPath;
     private boolean watchingChildren;
 
@@ -428,15 +429,24 @@ final class SimAcquisition {
         Object watcher = new Object();
         String node = path(command.queue()) + "/" + command.name();
         SimMachine waitingSimMachine = machine;
+        SimOwnWatch own = null;
+        if (command.vouch()) { // first the watch on our own node, as the runners send it (Acquisition, note 7)
+            LockNode ours = machine.ourNode(command.queue());
+            ownWatch = SimOwnWatch.vouching(ownWatch, client, label, path(command.queue()) + "/" + ours.name(), ours);
+            own = ownWatch;
+        }
+        SimOwnWatch vouching = own;
         SimServer.Watch registered = client.watch(watcher, type -> {
             if (watch == watcher) {
                 clearWatch();
-                feed(new Event.Woken(
-                        type != EventType.NodeDeleted
-                                ? NodeWatcher.Wake.CHANGED
-                                : world.releasedFromFront.contains(command.name())
-                                        ? NodeWatcher.Wake.DELETED_FROM_FRONT
-                                        : NodeWatcher.Wake.DELETED));
+                if (type != EventType.NodeDeleted) {
+                    feed(new Event.Woken(NodeWatcher.Wake.CHANGED));
+                    return;
+                }
+                NodeWatcher.Wake wake = world.releasedFromFront.contains(command.name())
+                        ? NodeWatcher.Wake.DELETED_FROM_FRONT
+                        : NodeWatcher.Wake.DELETED;
+                feed(vouching == null ? new Event.Woken(wake) : vouching.news(wake));
             }
         });
         client.send(label + " watches " + command.name(), server -> server.data(node, registered), result -> {
@@ -455,8 +465,17 @@ final class SimAcquisition {
                     }
                 });
                 feed(new Event.WatchSet());
+                if (vouching != null) {
+                    vouching.whileWaiting(() -> {
+                        if (watch == watcher) { // our node went while we waited: the watch ahead goes too
+                            stopWatching();
+                            feed(new Event.OwnGone());
+                        }
+                    });
+                }
             } else if (result.code() == Code.NONODE) {
-                feed(new Event.WatchedGone(world.releasedFromFront.contains(command.name())));
+                boolean fromFront = world.releasedFromFront.contains(command.name());
+                feed(vouching == null ? new Event.WatchedGone(fromFront) : vouching.goneAhead(fromFront));
             } else {
                 feed(new Event.Failed(result.code()));
             }

@@ -9,6 +9,7 @@ import dev.zklock.recipes.locks.engine.LockPath;
 import java.util.List;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
+import java.util.function.IntFunction;
 import java.util.function.IntSupplier;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -24,7 +25,8 @@ record SimMachine(
         Function<RuntimeException, Command> abandons,
         BooleanSupplier over,
         BooleanSupplier entering,
-        Predicate<String> listsBehind) {
+        Predicate<String> listsBehind,
+        IntFunction<LockNode> ourNodes) {
     /** A new acquisition of {@code queues}; {@code beside}: the write node that a downgrade ranks with, or null. */
     static SimMachine queue(List<LockPath> queues, LockNode beside) {
         Acquisition acquisition = new Acquisition(
@@ -39,7 +41,8 @@ record SimMachine(
                 acquisition::abandon,
                 acquisition::isOver,
                 () -> acquisition.phase() == Acquisition.Phase.ENTERING,
-                acquisition::listsBehindCreate);
+                acquisition::listsBehindCreate,
+                acquisition::ourLockNode);
     }
 
     /** A new lease step of a semaphore whose mutex session {@code mutexSession} holds. */
@@ -51,7 +54,10 @@ record SimMachine(
                 step::abandon,
                 step::isOver,
                 () -> step.phase() == LeaseAcquisition.Phase.ENTERING,
-                ownAhead -> true);
+                ownAhead -> true,
+                queue -> {
+                    throw new AssertionError("a lease step watches no node of its own");
+                });
     }
 
     Command start() {
@@ -72,6 +78,11 @@ record SimMachine(
 
     boolean isEntering() {
         return entering.getAsBoolean();
+    }
+
+    /** Our node in queue {@code queue}, once entered. */
+    LockNode ourNode(int queue) {
+        return ourNodes.apply(queue);
     }
 
     /** As {@code Acquisition.listsBehindCreate}: whether the create just sent has the listing behind it. */

@@ -55,6 +55,13 @@ public final class Acquisition extends StepMachine {
      *    Whether the listing is sent behind the create is chosen when the create is sent, from a guess
      *    (listsBehindCreate); a wrong guess costs a round trip, never a request (AcquisitionTest, QueueTailsTest,
      *    OwnPredecessorTest).
+     * 7. A grant with no listing needs a voucher for our own node: it may have been deleted from outside (an operator,
+     *    a reaper, an open ACL) while we waited, and a waiter that trusted the delete of the node ahead alone would
+     *    hold beside the session that queued after ours went. Where the node ahead's deletion could grant without a
+     *    listing (holdsWithout, holdsAfterFront), the watch asks the runner to vouch: a data watch on our own node,
+     *    sent right before the watch ahead on the same session (OwnNodeWatch: one read, no round trip of its own).
+     *    News that comes unvouched lists the queue first; our own node found gone enters again (StrangerDeleteTest,
+     *    AcquisitionTest).
      */
     private static final Logger logger = LoggerFactory.getLogger(Acquisition.class);
 
@@ -87,6 +94,11 @@ public final class Acquisition extends StepMachine {
     /** Returns the name of our node in queue {@code queue}; we have entered. */
     public String ourNode(int queue) {
         return nodes.get(queue).name();
+    }
+
+    /** Returns our node in queue {@code queue}; we have entered. */
+    public LockNode ourLockNode(int queue) {
+        return nodes.get(queue);
     }
 
     /**
@@ -182,11 +194,17 @@ public final class Acquisition extends StepMachine {
         }
         if (event instanceof Event.WatchedGone gone) {
             expect(Phase.WATCHING, event);
-            return watchedGone(gone.fromFront());
+            return watchedGone(gone.fromFront(), gone.vouched());
         }
         if (event instanceof Event.Woken woken) {
             expect(Phase.WAITING, event);
-            return woken(woken.wake());
+            return woken(woken.wake(), woken.vouched());
+        }
+        if (event instanceof Event.OwnGone) {
+            if (phase != Phase.WATCHING) {
+                expect(Phase.WAITING, event);
+            }
+            return lostPlace();
         }
         if (event instanceof Event.Deleted) {
             expect(Phase.DELETING, event);
@@ -309,11 +327,14 @@ public final class Acquisition extends StepMachine {
 
     private Command watch(Verdict verdict) {
         phase = Phase.WATCHING;
-        return new Command.Watch(current, verdict.watch());
+        return new Command.Watch(current, verdict.watch(), verdict.holdsWithout() || verdict.holdsAfterFront());
     }
 
-    private Command watchedGone(boolean fromFront) {
+    private Command watchedGone(boolean fromFront, boolean vouched) {
         Verdict verdict = verdicts[current];
+        if (!vouched) {
+            return listCurrent(); // nothing says our node still stands: the listing does (note 7)
+        }
         if (verdict.holdsWithout()) {
             verdicts[current] = Verdict.held(verdict.frontWithout());
             return advance();
@@ -325,12 +346,13 @@ public final class Acquisition extends StepMachine {
         return listCurrent();
     }
 
-    private Command woken(NodeWatcher.Wake wake) {
+    private Command woken(NodeWatcher.Wake wake, boolean vouched) {
         return switch (wake) {
-            case DELETED -> watchedGone(false);
-            case DELETED_FROM_FRONT -> watchedGone(true);
+            case DELETED -> watchedGone(false, vouched);
+            case DELETED_FROM_FRONT -> watchedGone(true, vouched);
             case CHANGED -> watch(verdicts[current]); // a data change spends the watch: set it again
             case SESSION_ENDED -> listCurrent(); // our own node may be gone: the listing tells
+            case OWN_GONE -> lostPlace();
         };
     }
 

@@ -246,11 +246,22 @@ abstract class AsyncSteps implements NodeWatcher.Listener {
         return true;
     }
 
-    /** A watch of these steps fired: it is forgotten, and the machine told. */
+    /**
+     * A watch of these steps fired: it is forgotten, and the machine told. Woken because our own node went, the watch
+     * has not fired: it goes from the server too (one request, not waited for).
+     */
     @Override
     public final void woken(NodeWatcher watcher, NodeWatcher.Wake why) {
         clearWatch(watcher);
-        feed(new Event.Woken(why));
+        if (why == NodeWatcher.Wake.OWN_GONE) {
+            watcher.remove();
+        }
+        feed(wokenEvent(why));
+    }
+
+    /** What the machine is told of a wake-up: by default, that it woke, with nothing to vouch for our own node. */
+    Event wokenEvent(NodeWatcher.Wake why) {
+        return why == NodeWatcher.Wake.OWN_GONE ? new Event.OwnGone() : new Event.Woken(why);
     }
 
     /** Forgets the watch that fired or failed to be set, if it is the one kept. */

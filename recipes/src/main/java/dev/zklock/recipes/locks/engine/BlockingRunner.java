@@ -29,6 +29,7 @@ public final class BlockingRunner {
     private long createSession;
     private CompletableFuture<Event> pendingCreate; // a create whose reply was not handed to the acquisition
     private NodeWatcher setWatch; // the watch set, until it fires
+    private OwnNodeWatch voucher; // the watch on our own node in the queue waited on, once a wait needs one
 
     public BlockingRunner(List<LockPath> queues, Deadline deadline, Acquisition.Beside beside) {
         this.requests = new QueueRequests(queues);
@@ -174,9 +175,18 @@ public final class BlockingRunner {
         if (session == null) {
             return feed(new Event.TimedOut());
         }
+        // First the watch on our own node, if the news ahead may grant: its reply comes before the watch's (note 7).
+        OwnNodeWatch own = null;
+        if (watch.vouch()) {
+            voucher = OwnNodeWatch.vouching(voucher, session, acquisition.ourLockNode(watch.queue()));
+            own = voucher;
+        }
         String path = requests.fixedPath(watch.queue(), watch.name());
         NodeWatcher nodeWatcher = new NodeWatcher(first, session, path, false);
         setWatch = nodeWatcher;
+        if (own != null) {
+            own.wakes(nodeWatcher);
+        }
         Reply reply = session.watchDataNow(path, nodeWatcher);
         if (reply.code() == Code.NONODE) {
             clearWatch();
@@ -184,7 +194,11 @@ public final class BlockingRunner {
             if (!releaseOver(path, session.sessionId()) && deadline.hasPassed()) {
                 return feed(new Event.TimedOut());
             }
-            return feed(new Event.WatchedGone(fromFront));
+            OwnNodeWatch.Status ours = own == null ? OwnNodeWatch.Status.SPENT : own.settled(deadline);
+            return feed(
+                    ours == OwnNodeWatch.Status.GONE
+                            ? new Event.OwnGone()
+                            : new Event.WatchedGone(fromFront, ours == OwnNodeWatch.Status.STANDS));
         }
         if (!reply.isOk()) {
             clearWatch();
@@ -200,8 +214,20 @@ public final class BlockingRunner {
         if (wake == null) {
             return feed(new Event.TimedOut());
         }
+        if (wake == NodeWatcher.Wake.OWN_GONE) {
+            setWatch.remove(); // the watch ahead has not fired: it goes from the server too
+            setWatch = null;
+            return feed(new Event.OwnGone());
+        }
         clearWatch();
-        return feed(new Event.Woken(wake));
+        if (own == null || wake == NodeWatcher.Wake.CHANGED || wake == NodeWatcher.Wake.SESSION_ENDED) {
+            return feed(new Event.Woken(wake));
+        }
+        OwnNodeWatch.Status ours = own.settled(deadline);
+        return feed(
+                ours == OwnNodeWatch.Status.GONE
+                        ? new Event.OwnGone()
+                        : new Event.Woken(wake, ours == OwnNodeWatch.Status.STANDS));
     }
 
     private String ourNodeName(int queue) {

@@ -23,6 +23,7 @@ public final class CallbackRunner extends AsyncSteps {
     private CompletableFuture<Void> left; // guarded by this: made at an end, done once its deletes are answered
 
     private long createSession; // guarded by this
+    private OwnNodeWatch voucher; // guarded by this: the watch on our own node in the queue waited on, if one is needed
 
     /** @param timeout how long the acquire may take, or null for as long as it takes */
     public CallbackRunner(List<LockPath> queues, Duration timeout) {
@@ -227,10 +228,16 @@ public final class CallbackRunner extends AsyncSteps {
     private void watch(ZooKeeperHandle session, Command.Watch watch) {
         LockPath first = first();
         String path = requests.fixedPath(watch.queue(), watch.name());
+        // First the watch on our own node, if the news ahead may grant: its reply comes before the watch's, on this
+        // same event thread, so its status is known when the news ahead is (Acquisition, note 7).
+        OwnNodeWatch own = watch.vouch() ? vouch(session, watch.queue()) : null;
         NodeWatcher nodeWatcher = new NodeWatcher(first, session, path, false);
         if (!keepWatch(nodeWatcher, Acquisition.Phase.WATCHING)) {
             nodeWatcher.close();
             return;
+        }
+        if (own != null) {
+            own.wakes(nodeWatcher);
         }
         session.watchData(path, nodeWatcher).thenAccept(reply -> {
             if (reply.isOk() && isOver()) {
@@ -251,7 +258,11 @@ public final class CallbackRunner extends AsyncSteps {
                 first.context()
                         .releases()
                         .after(path, session.sessionId())
-                        .thenRun(() -> feed(new Event.WatchedGone(fromFront)));
+                        .thenRun(() -> feed(
+                                own != null && own.status() == OwnNodeWatch.Status.GONE
+                                        ? new Event.OwnGone()
+                                        : new Event.WatchedGone(
+                                                fromFront, own != null && own.status() == OwnNodeWatch.Status.STANDS)));
             } else {
                 feed(new Event.Failed(reply.code()));
             }
@@ -260,6 +271,26 @@ public final class CallbackRunner extends AsyncSteps {
 
     private synchronized String ourNode(int queue) {
         return acquisition.ourNode(queue);
+    }
+
+    private synchronized OwnNodeWatch vouch(ZooKeeperHandle session, int queue) {
+        voucher = OwnNodeWatch.vouching(voucher, session, acquisition.ourLockNode(queue));
+        return voucher;
+    }
+
+    @Override
+    Event wokenEvent(NodeWatcher.Wake why) {
+        OwnNodeWatch own;
+        synchronized (this) {
+            own = voucher;
+        }
+        if (own == null || why == NodeWatcher.Wake.CHANGED || why == NodeWatcher.Wake.SESSION_ENDED) {
+            return super.wokenEvent(why);
+        }
+        OwnNodeWatch.Status ours = own.status();
+        return ours == OwnNodeWatch.Status.GONE
+                ? new Event.OwnGone()
+                : new Event.Woken(why, ours == OwnNodeWatch.Status.STANDS);
     }
 
     /**

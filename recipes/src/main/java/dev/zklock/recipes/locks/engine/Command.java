@@ -45,8 +45,13 @@ public sealed interface Command {
     /** Read the stat of node {@code name} in queue {@code queue}, to see whether our session owns it. */
     record CheckOwner(int queue, String name) implements Command {}
 
-    /** Set a data watch on node {@code name} of queue {@code queue}, then wait for it to fire. */
-    record Watch(int queue, String name) implements Command {}
+    /**
+     * Set a data watch on node {@code name} of queue {@code queue}, then wait for it to fire. With {@code vouch}, the
+     * acquisition would take the lock without a listing when that node goes: first set a data watch on our own node in
+     * that queue too, unless one set before still vouches ({@link OwnNodeWatch}), and tell whether it vouches with the
+     * news ({@link Event.WatchedGone}, {@link Event.Woken}), or {@link Event.OwnGone}.
+     */
+    record Watch(int queue, String name, boolean vouch) implements Command {}
 
     /** Delete {@code nodes} (our place, lost), then report {@link Event.Deleted}. */
     record Delete(List<LockNode> nodes) implements Command {}

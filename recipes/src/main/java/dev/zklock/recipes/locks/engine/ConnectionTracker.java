@@ -64,7 +64,12 @@ public final class ConnectionTracker implements ConnectionStateListener {
             }
             held = node;
             boolean connected = current != null && current.getZookeeperClient().isConnected();
-            node.granted(stateOnGrant(closed, connected, connected && onCurrentSession(current, node)));
+            // A node its own watch saw deleted before it was linked starts LOST (OwnNodeWatch): the watch's lose() that
+            // came first found no tracked node; one that comes after finds it linked.
+            node.granted(
+                    node.isDeletedOutside()
+                            ? LockState.LOST
+                            : stateOnGrant(closed, connected, connected && onCurrentSession(current, node)));
         }
     }
 
@@ -103,14 +108,20 @@ public final class ConnectionTracker implements ConnectionStateListener {
     }
 
     /**
-     * Makes the hold of {@code node} LOST (its node was found gone), telling its listeners on the common fork-join pool:
-     * the news may come on ZooKeeper's event thread, where no listener runs.
+     * Makes the hold of {@code node} LOST (its node was found gone), if it is still tracked, telling its listeners on the
+     * common fork-join pool: the news may come on ZooKeeper's event thread, where no listener runs.
      */
     public void lose(LockNode node, String why) {
         ForkJoinPool.commonPool().execute(() -> {
-            moveAll(List.of(node), LockState.LOST, "NODE_GONE", why);
-            signal();
+            if (isTracked(node)) { // a hold released before its node went has nothing to lose
+                moveAll(List.of(node), LockState.LOST, "NODE_GONE", why);
+                signal();
+            }
         });
+    }
+
+    private synchronized boolean isTracked(LockNode node) {
+        return node.previous != null || held == node;
     }
 
     /**

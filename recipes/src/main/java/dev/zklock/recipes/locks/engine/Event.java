@@ -50,11 +50,32 @@ public sealed interface Event {
     /** The watch on the node to watch is set: the node exists, and its change will wake us. */
     record WatchSet() implements Event {}
 
-    /** The node to watch was already gone when we read it; {@code fromFront} if it had held from the front here. */
-    record WatchedGone(boolean fromFront) implements Event {}
+    /**
+     * The node to watch was already gone when we read it; {@code fromFront} if it had held from the front here;
+     * {@code vouched} if the watch on our own node ({@link Command.Watch#vouch}) says it still stands.
+     */
+    record WatchedGone(boolean fromFront, boolean vouched) implements Event {
+        /** The node to watch was already gone, and nothing vouches for our own node: a listing decides. */
+        public WatchedGone(boolean fromFront) {
+            this(fromFront, false);
+        }
+    }
 
-    /** The watch fired. */
-    record Woken(NodeWatcher.Wake wake) implements Event {}
+    /**
+     * The watch fired; {@code vouched} if the watch on our own node ({@link Command.Watch#vouch}) says it still stands.
+     */
+    record Woken(NodeWatcher.Wake wake, boolean vouched) implements Event {
+        /** The watch fired, and nothing vouches for our own node: a listing decides where it matters. */
+        public Woken(NodeWatcher.Wake wake) {
+            this(wake, false);
+        }
+    }
+
+    /**
+     * The watch on our own node found it gone (deleted by another client) while we waited: the watch on the node ahead
+     * is removed, or was never set.
+     */
+    record OwnGone() implements Event {}
 
     /** Our nodes, deleted to enter again, are gone (or left to the background). */
     record Deleted() implements Event {}

@@ -35,6 +35,7 @@ public final class LockNode {
     private volatile long czxid;
     private volatile boolean front; // granted with no node ranked before it
     private volatile LockState state; // written under this: null until the lock is granted and tracked
+    private volatile boolean deletedOutside; // its own watch saw it deleted (OwnNodeWatch)
     private long grantedNanos; // written before the node is handed to the holder
     LockNode previous; // guarded by the client's tracker: its list of held nodes
     LockNode next; // guarded by the client's tracker
@@ -133,6 +134,19 @@ public final class LockNode {
                     null);
         }
         return handed;
+    }
+
+    /**
+     * Marks the node as seen deleted by its own watch ({@link OwnNodeWatch}): by another client, or by our own release
+     * after it stopped tracking the hold. A hold tracked from then on starts LOST.
+     */
+    void deletedOutside() {
+        deletedOutside = true;
+    }
+
+    /** Tells whether the node's own watch saw it deleted. */
+    boolean isDeletedOutside() {
+        return deletedOutside;
     }
 
     /** Starts the hold: the lock was granted to this node, HELD, or IN_DOUBT if the connection is down. */

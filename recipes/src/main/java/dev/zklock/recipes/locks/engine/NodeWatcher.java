@@ -26,7 +26,9 @@ public final class NodeWatcher extends SessionEnds.Registration implements Watch
         /** The watched node's data changed; the watch is spent and must be set again. */
         CHANGED,
         /** The session that holds the watch ended (expired or closed): our own node may be gone. */
-        SESSION_ENDED
+        SESSION_ENDED,
+        /** Our own node was deleted while we waited ({@link OwnNodeWatch}); the watch on the node ahead is still set. */
+        OWN_GONE
     }
 
     /** What is told of a wake-up without a thread waiting for it: the steps of an asynchronous runner. */
@@ -74,6 +76,11 @@ public final class NodeWatcher extends SessionEnds.Registration implements Watch
     public void remove() {
         close();
         owner.removeWatch(ZooKeeperHandle.again(session, sessionId()), path, this, children);
+    }
+
+    /** Wakes the waiter because its own node was deleted ({@link OwnNodeWatch}); nothing if it has woken already. */
+    void ownNodeGone() {
+        wake(Wake.OWN_GONE);
     }
 
     @Override

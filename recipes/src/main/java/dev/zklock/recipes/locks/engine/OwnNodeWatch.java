@@ -1,0 +1,136 @@
+package dev.zklock.recipes.locks.engine;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
+import org.apache.zookeeper.KeeperException.Code;
+import org.apache.zookeeper.WatchedEvent;
+import org.apache.zookeeper.Watcher;
+
+/**
+ * The data watch of a waiting acquisition on its own node: what vouches, when the node ahead goes and the lock is taken
+ * with no listing, that our node still stands. Safe for use by multiple threads.
+ *
+ * <p>A node can be deleted from outside (an operator's cleanup, a reaper, a client with an open ACL). A waiter that
+ * trusted the delete of the node ahead alone would then hold beside the session that queued after the delete; Curator's
+ * waiter lists the queue on every wake-up and notices, at the cost of a listing per hand-off. This watch costs one read,
+ * sent right before the watch on the node ahead on the same session, so it adds no round trip: ZooKeeper answers one
+ * session's requests in order and delivers its watch events in the order of the changes, so when the node ahead's
+ * delete is told, this watch's reply has come and, had our node gone first, its delete was told first too
+ * ({@code StrangerDeleteTest}). Its states:
+ *
+ * <ul>
+ *   <li>PENDING until the read's reply; STANDS once it found the node (the watch is set);
+ *   <li>GONE once the read found no node or the watch saw it deleted: the waiter is woken ({@link NodeWatcher.Wake#OWN_GONE})
+ *       and enters again; a hold already tracked is made LOST ({@link ConnectionTracker#lose}), and one not yet tracked
+ *       starts LOST ({@link LockNode#isDeletedOutside()});
+ *   <li>SPENT when the watch fired for a data change (a revocation request, say) or failed: it vouches no more, and a
+ *       grant then lists the queue first.
+ * </ul>
+ *
+ * <p>Once the lock is held the watch stays: our own release deletes the node after it stops tracking the hold, which
+ * fires the watch with nothing left to tell, so the watch costs no request to remove.
+ */
+final class OwnNodeWatch implements Watcher {
+    enum Status {
+        PENDING,
+        STANDS,
+        GONE,
+        SPENT
+    }
+
+    private static final AtomicReferenceFieldUpdater<OwnNodeWatch, Status> STATUS =
+            AtomicReferenceFieldUpdater.newUpdater(OwnNodeWatch.class, Status.class, "status");
+
+    private final LockNode node;
+    private volatile Status status = Status.PENDING;
+    private volatile NodeWatcher waiting; // the waiter's watch on the node ahead, woken if ours goes
+    private volatile CompletableFuture<Reply> reply;
+
+    private OwnNodeWatch(LockNode node) {
+        this.node = node;
+    }
+
+    /**
+     * Sets the watch on {@code node}: one data read on {@code session}, not waited for. Send it before the watch on the
+     * node ahead, so its reply comes first.
+     */
+    static OwnNodeWatch set(ZooKeeperHandle session, LockNode node) {
+        OwnNodeWatch watch = new OwnNodeWatch(node);
+        watch.reply = session.watchData(node.fixedPath(), watch).whenComplete((answer, failure) -> {
+            if (answer != null && answer.isOk()) {
+                STATUS.compareAndSet(watch, Status.PENDING, Status.STANDS);
+            } else if (answer != null && answer.code() == Code.NONODE) {
+                watch.gone();
+            } else {
+                STATUS.compareAndSet(watch, Status.PENDING, Status.SPENT);
+            }
+        });
+        return watch;
+    }
+
+    /**
+     * The watch that vouches for {@code node}: {@code set}, if it watches that node and still vouches (or may: its
+     * reply has not come), else a new one ({@link #set}, one read).
+     */
+    static OwnNodeWatch vouching(OwnNodeWatch set, ZooKeeperHandle session, LockNode node) {
+        if (set != null && set.node == node) {
+            Status now = set.status;
+            if (now == Status.PENDING || now == Status.STANDS) {
+                return set;
+            }
+        }
+        return set(session, node);
+    }
+
+    /** Has {@code watcher}, the waiter's watch on the node ahead, woken if our node goes; at once if it has gone. */
+    void wakes(NodeWatcher watcher) {
+        waiting = watcher;
+        if (status == Status.GONE) {
+            watcher.ownNodeGone();
+        }
+    }
+
+    /**
+     * The status once the read's reply has come: waits for it until {@code deadline}, but at least one request timeout
+     * (it came before the node ahead's news whenever both were sent on one session, so this rarely waits); SPENT if it
+     * did not come.
+     */
+    Status settled(Deadline deadline) throws InterruptedException {
+        Status now = status;
+        if (now != Status.PENDING) {
+            return now;
+        }
+        node.queue().awaitReply(reply, deadline);
+        now = status;
+        return now == Status.PENDING ? Status.SPENT : now;
+    }
+
+    /** The status now, for a runner that sees replies in order (its reply came before the node ahead's news). */
+    Status status() {
+        return status;
+    }
+
+    @Override
+    public void process(WatchedEvent event) {
+        switch (event.getType()) {
+            case NodeDeleted -> gone();
+            case NodeDataChanged -> STATUS.compareAndSet(this, Status.STANDS, Status.SPENT);
+            default -> {
+                // A disconnection keeps the watch; the end of the session reaches the waiter and the hold otherwise.
+            }
+        }
+    }
+
+    private void gone() {
+        Status before = STATUS.getAndSet(this, Status.GONE);
+        if (before == Status.GONE) {
+            return;
+        }
+        node.deletedOutside();
+        node.queue().context().tracker().lose(node, "its node was deleted by another client");
+        NodeWatcher watcher = waiting;
+        if (watcher != null) {
+            watcher.ownNodeGone();
+        }
+    }
+}
