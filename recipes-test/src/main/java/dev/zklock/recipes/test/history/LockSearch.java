@@ -58,17 +58,17 @@ final class LockSearch {
     }
 
     Outcome run(long maxConfigurations) {
-        Entry head = entries();
+        SearchEntry head = entries();
         int required = (int) ops.stream().filter(Op::isOk).count();
         Set<Config> seen = new HashSet<>();
-        Deque<Entry> stack = new ArrayDeque<>();
+        Deque<SearchEntry> stack = new ArrayDeque<>();
         Deque<int[]> states = new ArrayDeque<>();
         BitSet applied = new BitSet(ops.size());
         int[] state = new int[processes * MODES.size()];
         long configurations = 0;
         int deepest = -1;
         String blocked = "";
-        Entry entry = head.next;
+        SearchEntry entry = head.next;
         while (required > 0) {
             if (entry != null && entry.call) {
                 int[] next = step(state, entry.op);
@@ -98,7 +98,7 @@ final class LockSearch {
             if (stack.isEmpty()) {
                 return new Outcome(Verdict.INVALID, configurations, blocked);
             }
-            Entry undone = stack.pop();
+            SearchEntry undone = stack.pop();
             state = states.pop();
             applied.clear(undone.op);
             undone.unlift();
@@ -160,70 +160,26 @@ final class LockSearch {
     }
 
     /** The list of entries in time order, calls before returns at equal times, behind a head sentinel. */
-    private Entry entries() {
-        List<Entry> list = new ArrayList<>();
+    private SearchEntry entries() {
+        List<SearchEntry> list = new ArrayList<>();
         for (int i = 0; i < ops.size(); i++) {
             Op op = ops.get(i);
-            Entry call = new Entry(i, true, op.start());
+            SearchEntry call = new SearchEntry(i, true, op.start());
             list.add(call);
             if (op.isOk()) {
-                call.match = new Entry(i, false, op.end());
+                call.match = new SearchEntry(i, false, op.end());
                 list.add(call.match);
             }
         }
         list.sort((a, b) -> a.time != b.time ? Long.compare(a.time, b.time) : Boolean.compare(b.call, a.call));
-        Entry head = new Entry(-1, false, Long.MIN_VALUE);
-        Entry last = head;
-        for (Entry e : list) {
+        SearchEntry head = new SearchEntry(-1, false, Long.MIN_VALUE);
+        SearchEntry last = head;
+        for (SearchEntry e : list) {
             last.next = e;
             e.prev = last;
             last = e;
         }
         return head;
-    }
-
-    /** A call or return in the doubly linked list; a lifted call takes its return out with it. */
-    private static final class Entry {
-        final int op;
-        final boolean call;
-        final long time;
-        Entry match;
-        Entry prev;
-        Entry next;
-
-        Entry(int op, boolean call, long time) {
-            this.op = op;
-            this.call = call;
-            this.time = time;
-        }
-
-        void lift() {
-            unlink(this);
-            if (match != null) {
-                unlink(match);
-            }
-        }
-
-        void unlift() {
-            if (match != null) {
-                relink(match);
-            }
-            relink(this);
-        }
-
-        private static void unlink(Entry e) {
-            e.prev.next = e.next;
-            if (e.next != null) {
-                e.next.prev = e.prev;
-            }
-        }
-
-        private static void relink(Entry e) {
-            e.prev.next = e;
-            if (e.next != null) {
-                e.next.prev = e;
-            }
-        }
     }
 
     /** A configuration of the search: the model state and the set of operations applied. */
