@@ -9,7 +9,7 @@ import java.util.Objects;
 /**
  * A long in a file, read and written with no lock between the two: the unfenced counter of the partition workloads.
  * A worker reads, adds one and writes inside its critical section; when two workers are inside at once, one update
- * overwrites the other, and {@code CounterChecker} counts the updates lost that way.
+ * overwrites the other, and {@link CounterChecker} counts the updates lost that way.
  *
  * <p>Each step alone is atomic across processes: {@link #write} writes a temporary file in the same directory and
  * renames it over the counter, so {@link #read} sees a whole value, the old or the new. Nothing makes the pair

@@ -49,26 +49,30 @@ final class Operations {
         for (int i = 0; i < invokes.size(); i++) {
             HistoryEvent invoke = invokes.get(i);
             HistoryEvent outcome = outcomes.get(i);
-            ops.add(
-                    outcome == null
-                            ? new Op(
-                                    invoke.process(),
-                                    invoke.f(),
-                                    invoke.key(),
-                                    Type.INFO,
-                                    invoke.nanos(),
-                                    Long.MAX_VALUE,
-                                    invoke.value(),
-                                    HistoryEvent.NONE)
-                            : new Op(
-                                    invoke.process(),
-                                    invoke.f(),
-                                    invoke.key(),
-                                    outcome.type(),
-                                    invoke.nanos(),
-                                    outcome.type() == Type.INFO ? Long.MAX_VALUE : outcome.nanos(),
-                                    invoke.value(),
-                                    outcome.value()));
+            if (outcome == null) {
+                ops.add(new Op(
+                        invoke.process(),
+                        invoke.f(),
+                        invoke.key(),
+                        Type.INFO,
+                        invoke.nanos(),
+                        Long.MAX_VALUE,
+                        Long.MAX_VALUE,
+                        invoke.value(),
+                        HistoryEvent.NONE));
+            } else {
+                long end = outcome.type() == Type.INFO ? Long.MAX_VALUE : outcome.nanos();
+                ops.add(new Op(
+                        invoke.process(),
+                        invoke.f(),
+                        invoke.key(),
+                        outcome.type(),
+                        invoke.nanos(),
+                        end,
+                        outcome.nanos(),
+                        invoke.value(),
+                        outcome.value()));
+            }
         }
         return ops;
     }
