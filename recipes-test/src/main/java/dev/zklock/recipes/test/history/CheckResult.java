@@ -31,7 +31,18 @@ public record CheckResult(
         String detail,
         List<Overlap> overlaps) {
 
-    /** Copies the list. */
+    /**
+     * Creates a result, copying the list of overlaps.
+     *
+     * @param key the lock path
+     * @param verdict linearizable against the lock model, not, or unknown
+     * @param acquires the number of {@code ok} acquires
+     * @param configurations the configurations the search visited
+     * @param maxConfigurations the search's bound
+     * @param witness for an invalid history, two overlapping holds if there are any (the first unexplained one first)
+     * @param detail for an invalid history, the operation that fits no order and what was held then
+     * @param overlaps every overlap of two holds, in order of the second grant
+     */
     public CheckResult {
         overlaps = List.copyOf(overlaps);
     }

@@ -68,8 +68,14 @@ public record HistoryEvent(long nanos, String process, Type type, String f, Stri
     }
 
     /**
-     * Checks every field.
+     * Creates an event, checking every field.
      *
+     * @param nanos the monotonic time of the event
+     * @param process the actor, e.g. {@code c2.t1}, {@code nemesis}, {@code observer}
+     * @param type what happened to the operation
+     * @param f the operation, e.g. {@code acquire}, or a fault kind for the nemesis
+     * @param key the lock path, or {@code "-"}
+     * @param value the operation's value, or {@code "-"}
      * @throws IllegalArgumentException naming the field if a text field is empty or holds a TAB, CR or newline
      */
     public HistoryEvent {

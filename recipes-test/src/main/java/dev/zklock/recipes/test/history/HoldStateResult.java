@@ -13,7 +13,13 @@ import java.util.List;
  */
 public record HoldStateResult(String key, int holds, List<DishonestHold> dishonest) {
 
-    /** Copies the list. */
+    /**
+     * Creates a result, copying the list.
+     *
+     * @param key the lock path
+     * @param holds the holds checked
+     * @param dishonest the holds whose holders claimed HELD when they should not have
+     */
     public HoldStateResult {
         dishonest = List.copyOf(dishonest);
     }
