@@ -3,13 +3,13 @@ package dev.zklock.recipes.test.history;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.BitSet;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.SplittableRandom;
 
 /**
  * Wing and Gong's linearizability search with Lowe's memoization, over the acquires and releases of one lock.
@@ -23,11 +23,17 @@ import java.util.Set;
  * given. Every configuration is searched once (Lowe), so the cost is bounded by the configurations visited; past
  * {@code maxConfigurations} the answer is {@link Verdict#UNKNOWN}.
  *
+ * <p>A configuration is remembered by the model state and a 128-bit Zobrist fingerprint of the set of operations
+ * applied (the exclusive or of two random longs per operation, kept as operations are applied and taken back), so
+ * remembering one costs O(processes), not O(operations). Two different sets share a fingerprint with probability
+ * below {@code configurations^2 / 2^129}; such a collision could only prune a branch of the search, so it could turn
+ * a valid answer invalid, never an invalid one valid.
+ *
  * <p>The model: per process and mode, the number of holds. An acquire fits when no other process holds a conflicting
  * mode ({@link Modes#conflict}), and for a lease when fewer than {@code leases} leases are held in all; a process's
  * own holds never block it (re-entry, a writer's downgrade). A release fits when its process holds that mode.
  *
- * <p>Not thread-safe: one search per instance, confined to one thread.
+ * <p>Not thread-safe: one search per instance ({@link #run} once), confined to one thread.
  */
 final class LockSearch {
     private static final List<String> MODES = List.of("exclusive", "read", "write", "lease");
@@ -38,6 +44,19 @@ final class LockSearch {
     private final int[] modeOf;
     private final List<String> names = new ArrayList<>();
     private final int processes;
+    private final long[] zobristLow;
+    private final long[] zobristHigh;
+
+    private final Set<Config> seen = new HashSet<>();
+    private final Deque<SearchEntry> stack = new ArrayDeque<>();
+    private final Deque<int[]> states = new ArrayDeque<>();
+    private int[] state;
+    private long appliedLow;
+    private long appliedHigh;
+    private long configurations;
+    private int deepest = -1;
+    private int blockedOp;
+    private int[] blockedState;
 
     record Outcome(Verdict verdict, long configurations, String blocked) {}
 
@@ -55,57 +74,73 @@ final class LockSearch {
             modeOf[i] = MODES.indexOf(ops.get(i).mode());
         }
         processes = index.size();
+        state = new int[processes * MODES.size()];
+        SplittableRandom random = new SplittableRandom(ops.size());
+        zobristLow = random.longs(ops.size()).toArray();
+        zobristHigh = random.longs(ops.size()).toArray();
     }
 
     Outcome run(long maxConfigurations) {
-        SearchEntry head = entries();
+        SearchEntry head = SearchEntry.listOf(ops);
         int required = (int) ops.stream().filter(Op::isOk).count();
-        Set<Config> seen = new HashSet<>();
-        Deque<SearchEntry> stack = new ArrayDeque<>();
-        Deque<int[]> states = new ArrayDeque<>();
-        BitSet applied = new BitSet(ops.size());
-        int[] state = new int[processes * MODES.size()];
-        long configurations = 0;
-        int deepest = -1;
-        String blocked = "";
         SearchEntry entry = head.next;
         while (required > 0) {
             if (entry != null && entry.call) {
-                int[] next = step(state, entry.op);
-                if (next != null) {
-                    applied.set(entry.op);
-                    if (seen.add(new Config(next, (BitSet) applied.clone()))) {
-                        if (++configurations > maxConfigurations) {
-                            return new Outcome(Verdict.UNKNOWN, configurations - 1, "");
-                        }
-                        stack.push(entry);
-                        states.push(state);
-                        state = next;
-                        entry.lift();
-                        required -= ops.get(entry.op).isOk() ? 1 : 0;
-                        entry = head.next;
-                        continue;
-                    }
-                    applied.clear(entry.op);
+                if (!apply(entry)) {
+                    entry = entry.next;
+                    continue;
                 }
-                entry = entry.next;
+                if (configurations > maxConfigurations) {
+                    return new Outcome(Verdict.UNKNOWN, maxConfigurations, "");
+                }
+                required -= ops.get(entry.op).isOk() ? 1 : 0;
+                entry = head.next;
                 continue;
             }
             if (entry != null && stack.size() > deepest) {
                 deepest = stack.size();
-                blocked = describe(entry.op, state);
+                blockedOp = entry.op;
+                blockedState = state;
             }
             if (stack.isEmpty()) {
-                return new Outcome(Verdict.INVALID, configurations, blocked);
+                return new Outcome(Verdict.INVALID, configurations, describe(blockedOp, blockedState));
             }
-            SearchEntry undone = stack.pop();
-            state = states.pop();
-            applied.clear(undone.op);
-            undone.unlift();
+            SearchEntry undone = undo();
             required += ops.get(undone.op).isOk() ? 1 : 0;
             entry = undone.next;
         }
         return new Outcome(Verdict.VALID, configurations, "");
+    }
+
+    /** Applies the call's operation if the model takes it and the configuration is new; counts the configuration. */
+    private boolean apply(SearchEntry call) {
+        int[] next = step(state, call.op);
+        if (next == null) {
+            return false;
+        }
+        long low = appliedLow ^ zobristLow[call.op];
+        long high = appliedHigh ^ zobristHigh[call.op];
+        if (!seen.add(new Config(next, low, high))) {
+            return false;
+        }
+        configurations++;
+        stack.push(call);
+        states.push(state);
+        state = next;
+        appliedLow = low;
+        appliedHigh = high;
+        call.lift();
+        return true;
+    }
+
+    /** Takes back the operation applied last and returns its call. */
+    private SearchEntry undo() {
+        SearchEntry undone = stack.pop();
+        state = states.pop();
+        appliedLow ^= zobristLow[undone.op];
+        appliedHigh ^= zobristHigh[undone.op];
+        undone.unlift();
+        return undone;
     }
 
     /** The state after op {@code i}, or null if the model refuses it. */
@@ -159,39 +194,24 @@ final class LockSearch {
                 + "] fits no order; held then: " + (holders.isEmpty() ? "nothing" : String.join(", ", holders));
     }
 
-    /** The list of entries in time order, calls before returns at equal times, behind a head sentinel. */
-    private SearchEntry entries() {
-        List<SearchEntry> list = new ArrayList<>();
-        for (int i = 0; i < ops.size(); i++) {
-            Op op = ops.get(i);
-            SearchEntry call = new SearchEntry(i, true, op.start());
-            list.add(call);
-            if (op.isOk()) {
-                call.match = new SearchEntry(i, false, op.end());
-                list.add(call.match);
-            }
-        }
-        list.sort((a, b) -> a.time != b.time ? Long.compare(a.time, b.time) : Boolean.compare(b.call, a.call));
-        SearchEntry head = new SearchEntry(-1, false, Long.MIN_VALUE);
-        SearchEntry last = head;
-        for (SearchEntry e : list) {
-            last.next = e;
-            e.prev = last;
-            last = e;
-        }
-        return head;
-    }
-
-    /** A configuration of the search: the model state and the set of operations applied. */
-    private record Config(int[] state, BitSet applied) {
+    /** A configuration of the search: the model state and the fingerprint of the set of operations applied. */
+    private record Config(int[] state, long appliedLow, long appliedHigh) {
         @Override
         public boolean equals(Object o) {
-            return o instanceof Config c && Arrays.equals(state, c.state) && applied.equals(c.applied);
+            return o instanceof Config c
+                    && appliedLow == c.appliedLow
+                    && appliedHigh == c.appliedHigh
+                    && Arrays.equals(state, c.state);
         }
 
         @Override
         public int hashCode() {
-            return 31 * Arrays.hashCode(state) + applied.hashCode();
+            return 31 * Arrays.hashCode(state) + Long.hashCode(appliedLow);
+        }
+
+        @Override
+        public String toString() {
+            return Arrays.toString(state) + " " + Long.toHexString(appliedHigh) + Long.toHexString(appliedLow);
         }
     }
 }

@@ -19,12 +19,16 @@ import java.util.TreeMap;
  *       an exclusive lock (every pair of holds conflicts), a read/write lock (readers share) or a semaphore with N
  *       leases ({@link #withLeases}); a process's own holds never block it. {@code fail} operations did not happen;
  *       {@code info} ones (and invocations with no outcome) may have happened at any time after their invocation, or
- *       never. The search is Wing and Gong's with Lowe's memoization ({@code LockSearch}). <b>Bound</b>: at most
- *       {@link #withMaxConfigurations maxConfigurations} (model state, set of operations applied) configurations per
- *       key, {@value #DEFAULT_MAX_CONFIGURATIONS} by default; a search that reaches it answers
- *       {@link Verdict#UNKNOWN}, never valid. Sequential holds cost one configuration per operation; each operation
- *       left open by an {@code info} can double the configurations of the stretch it spans.
- *   <li><b>Overlaps</b>, the direct count a user sees: two holds ({@link Hold}: acquire {@code ok} to release invoked)
+ *       never. The search is Wing and Gong's with Lowe's memoization ({@code LockSearch}), a configuration remembered
+ *       by its model state and a 128-bit fingerprint of the operations applied (a collision could only make a valid
+ *       history look invalid, never the reverse). <b>Bound</b>: at most {@link #withMaxConfigurations
+ *       maxConfigurations} configurations per key, {@value #DEFAULT_MAX_CONFIGURATIONS} by default, each kept in
+ *       memory (about 100 bytes plus 16 per process of the key); a search that reaches it answers
+ *       {@link Verdict#UNKNOWN}, never valid. Sequential holds cost one configuration per operation; an {@code info}
+ *       acquire, open to the end, adds about one configuration per operation after it at which the lock was free.
+ *       Measured: 10,000 sequential holds over 5 processes, 20,000 configurations; with 50 {@code info} acquires
+ *       among them, 295,372 configurations in 1.0 s of processor time.
+ *      <li><b>Overlaps</b>, the direct count a user sees: two holds ({@link Hold}: acquire {@code ok} to release invoked)
  *       of two processes in conflicting modes that intersect, or a lease granted while the semaphore's leases were
  *       all held. Each is classified explained or unexplained ({@link Overlap}); a pause counts when it is a
  *       {@code pause-client} of the holder's client longer than the session timeout given to {@link #create}.
@@ -34,7 +38,7 @@ import java.util.TreeMap;
  */
 public final class MutexChecker {
     /** The default bound of the search, in configurations per key. */
-    public static final long DEFAULT_MAX_CONFIGURATIONS = 2_000_000;
+    public static final long DEFAULT_MAX_CONFIGURATIONS = 1_000_000;
 
     private final Duration sessionTimeout;
     private final Map<String, Integer> leases;

@@ -8,6 +8,7 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -16,6 +17,20 @@ import org.junit.jupiter.api.Timeout;
 final class MutexCheckerTest {
     private static final String K = "/partitions/zklock/mutex";
     private static final MutexChecker CHECKER = MutexChecker.create(Duration.ofNanos(1_000));
+
+    /** Holds one after the other by c0 to c4 in turn, each acquire invoked while the hold before is still held. */
+    private static Histories sequentialHolds(int count) {
+        Histories h = history();
+        for (int i = 0; i < count; i++) {
+            String process = "c" + (i % 5) + ".t1";
+            long t = 10L * i + 10;
+            h.line((t - 9) + " " + process + " invoke acquire " + K + " exclusive");
+            h.line(t + " " + process + " ok acquire " + K + " exclusive " + i);
+            h.line((t + 5) + " " + process + " invoke release " + K + " exclusive");
+            h.line((t + 6) + " " + process + " ok release " + K + " exclusive");
+        }
+        return h;
+    }
 
     private static CheckResult check(Histories h) {
         return CHECKER.check(h.build()).get(K);
@@ -214,16 +229,7 @@ final class MutexCheckerTest {
 
     @Test
     void check_tenThousandSequentialHoldsOverFiveProcesses_visitsOneConfigurationPerOperation() {
-        Histories h = history();
-        for (int i = 0; i < 10_000; i++) {
-            String process = "c" + (i % 5) + ".t1";
-            long t = 10L * i + 10;
-            h.line((t - 9) + " " + process + " invoke acquire " + K + " exclusive");
-            h.line(t + " " + process + " ok acquire " + K + " exclusive " + i);
-            h.line((t + 5) + " " + process + " invoke release " + K + " exclusive");
-            h.line((t + 6) + " " + process + " ok release " + K + " exclusive");
-        }
-        History history = h.build();
+        History history = sequentialHolds(10_000).build();
 
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         long started = threads.getCurrentThreadCpuTime();
@@ -238,5 +244,19 @@ final class MutexCheckerTest {
         assertThat(cpuMillis)
                 .as("milliseconds of processor time to check 10,000 holds")
                 .isLessThan(1_000);
+    }
+
+    @Test
+    void check_twentyUnansweredAcquiresAmongTenThousandHolds_isValidWithinTheBound() {
+        Histories h = sequentialHolds(10_000);
+        Random random = new Random(20);
+        for (int j = 0; j < 20; j++) {
+            h.line((10L * random.nextInt(10_000) + 7) + " x" + j + ".t1 invoke acquire " + K + " exclusive");
+        }
+
+        CheckResult result = CHECKER.check(h.build()).get(K);
+
+        assertThat(result.verdict()).isEqualTo(Verdict.VALID);
+        assertThat(result.configurations()).isBetween(20_000L, 200_000L);
     }
 }
