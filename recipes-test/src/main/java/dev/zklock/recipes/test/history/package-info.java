@@ -9,6 +9,14 @@
  * workloads write through, {@link dev.zklock.recipes.test.history.FencedStore} and {@link
  * dev.zklock.recipes.test.history.FileCounter}, live in files so that several JVMs share them.
  *
+ * <p>The checkers: {@link dev.zklock.recipes.test.history.MutexChecker} (linearizability of each lock's acquires and
+ * releases, bounded, and the overlaps a user sees, explained or not), {@link
+ * dev.zklock.recipes.test.history.CounterChecker} (updates the unfenced counter lost), {@link
+ * dev.zklock.recipes.test.history.FencedSetChecker} (the fenced set: lost and duplicated elements, late writes
+ * refused), {@link dev.zklock.recipes.test.history.HoldStateChecker} (HELD claimed after expiry, IN_DOUBT before
+ * another grant) and {@link dev.zklock.recipes.test.history.LivenessChecker} (heal to grant, acquires returning in
+ * time); {@link dev.zklock.recipes.test.history.HistoryReport} runs them all and sums them per lock kind and library.
+ *
  * <p>No method accepts {@code null}. Values and checkers are immutable and thread-safe unless a type says otherwise.
  */
 package dev.zklock.recipes.test.history;
