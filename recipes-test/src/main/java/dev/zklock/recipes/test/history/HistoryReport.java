@@ -58,37 +58,17 @@ public final class HistoryReport {
      * @throws IllegalArgumentException as the checkers do, naming what does not parse
      */
     public List<ReportRow> rows(History history, Map<String, Long> counterFinals) {
-        Map<String, long[]> sums = new TreeMap<>();
-        mutex.check(history)
-                .forEach((key, r) -> add(
-                        sums,
-                        key,
-                        0,
-                        r.acquires(),
-                        isOf(r, Verdict.INVALID),
-                        isOf(r, Verdict.UNKNOWN),
-                        r.unexplainedOverlaps(),
-                        r.explainedOverlaps()));
-        CounterChecker.check(history, counterFinals).forEach((key, r) -> add(sums, key, 5, r.lostUpdates()));
-        FencedSetChecker.check(history)
-                .forEach((key, r) -> add(
-                        sums,
-                        key,
-                        6,
-                        r.refused(),
-                        r.lost().size(),
-                        r.duplicated().size()));
-        HoldStateChecker.check(history).forEach((key, r) -> {
-            add(sums, key, 9, 0, r.dishonest().size());
-            long[] sum = sums.get(group(key));
-            sum[9] = Math.max(sum[9], r.maxHeldAfterExpiryNanos() / 1_000_000);
-        });
-        liveness.check(history).forEach(v -> add(sums, v.key(), 11, 1));
+        Map<String, RowSums> sums = new TreeMap<>();
+        mutex.check(history).forEach((key, r) -> sumsOf(sums, key).add(r));
+        CounterChecker.check(history, counterFinals)
+                .forEach((key, r) -> sumsOf(sums, key).add(r));
+        FencedSetChecker.check(history).forEach((key, r) -> sumsOf(sums, key).add(r));
+        HoldStateChecker.check(history).forEach((key, r) -> sumsOf(sums, key).add(r));
+        liveness.check(history).forEach(v -> sumsOf(sums, v.key()).add(v));
         List<ReportRow> rows = new ArrayList<>();
         sums.forEach((group, s) -> {
             String[] names = group.split("\t");
-            rows.add(new ReportRow(
-                    names[0], names[1], s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9], s[10], s[11]));
+            rows.add(s.toRow(names[0], names[1]));
         });
         return rows;
     }
@@ -141,16 +121,8 @@ public final class HistoryReport {
         return out.toString();
     }
 
-    private static long isOf(CheckResult result, Verdict verdict) {
-        return result.verdict() == verdict ? 1 : 0;
-    }
-
-    /** Adds {@code values} to the sums of {@code key}'s group from column {@code first} on. */
-    private static void add(Map<String, long[]> sums, String key, int first, long... values) {
-        long[] sum = sums.computeIfAbsent(group(key), g -> new long[12]);
-        for (int i = 0; i < values.length; i++) {
-            sum[first + i] += values[i];
-        }
+    private static RowSums sumsOf(Map<String, RowSums> sums, String key) {
+        return sums.computeIfAbsent(group(key), g -> new RowSums());
     }
 
     /** The library and kind of {@code key}, TAB-separated. */
