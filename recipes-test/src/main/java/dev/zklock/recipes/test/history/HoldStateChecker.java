@@ -11,11 +11,11 @@ import java.util.TreeMap;
  * Checks that holders are honest about their holds, per hold.
  *
  * <ol>
- *   <li><b>HELD after expiry</b>: once the observer saw the holder's session end ({@code session ... expired}), how
- *       long the holder's reported state stayed HELD (from the grant until a {@code state} line says otherwise, or
- *       again after a {@code state} HELD) before the hold ended (its release invoked, or the end of the history);
- *       time its client spent in a {@code pause-client} window is not counted, as a stopped JVM says nothing. Target
- *       0.
+ *   <li><b>HELD after expiry</b>: once the observer saw the session of the hold end ({@code session ... expired},
+ *       matched to the client's sessions in order when the client records them), how long the holder's reported
+ *       state stayed HELD (from the grant until a {@code state} line says otherwise, or again after a {@code state}
+ *       HELD) before the hold ended (its release invoked, or the end of the history); time its client spent in a
+ *       {@code pause-client} window is not counted, as a stopped JVM says nothing. Target 0.
  *   <li><b>IN_DOUBT before another grant</b>: when a {@code cut} or {@code cut-one-way} naming the holder's client
  *       starts during the hold, the first conflicting hold of another client granted after the cut starts and before
  *       this hold ends must find this holder's last reported state IN_DOUBT or LOST. A semaphore's leases are not
@@ -59,7 +59,7 @@ public final class HoldStateChecker {
     }
 
     private static long heldAfterExpiry(Timeline timeline, Hold hold, long end) {
-        OptionalLong expiry = timeline.expiry(hold.clientId(), hold.grant(), end);
+        OptionalLong expiry = timeline.expiry(hold.clientId(), hold.grant(), hold.grant(), end);
         if (expiry.isEmpty()) {
             return 0;
         }

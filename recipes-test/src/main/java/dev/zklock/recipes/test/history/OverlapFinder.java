@@ -71,7 +71,7 @@ final class OverlapFinder {
         Optional<String> why = timeline.longPause(client, holder.grant(), to, sessionNanos)
                 .map(w -> client + " paused " + (w.end() - w.start()) / 1_000_000 + " ms, longer than the session");
         if (why.isEmpty()) {
-            why = boxed(timeline.expiry(client, holder.grant(), to))
+            why = boxed(timeline.expiry(client, holder.grant(), holder.grant(), to))
                     .map(t -> "session of " + client + " seen expired at " + t);
         }
         if (why.isEmpty()) {

@@ -19,6 +19,7 @@ import java.util.OptionalLong;
 final class Timeline {
     private final List<FaultWindow> faults = new ArrayList<>();
     private final Map<String, List<Long>> expiries = new HashMap<>();
+    private final Map<String, List<Long>> sessions = new HashMap<>();
     private final Map<String, List<HistoryEvent>> states = new HashMap<>();
 
     private Timeline() {}
@@ -34,6 +35,11 @@ final class Timeline {
                     && event.value().endsWith(" expired")) {
                 String client = event.value().substring(0, event.value().indexOf(' '));
                 timeline.expiries
+                        .computeIfAbsent(client, c -> new ArrayList<>())
+                        .add(event.nanos());
+            } else if (event.f().equals("session") && event.type() == Type.INVOKE) {
+                String client = event.value().split(" ", 2)[0];
+                timeline.sessions
                         .computeIfAbsent(client, c -> new ArrayList<>())
                         .add(event.nanos());
             } else if (event.f().equals("state") && event.type() == Type.OK) {
@@ -84,12 +90,30 @@ final class Timeline {
         return paused;
     }
 
-    /** The first time the observer saw a session of {@code client} end within {@code [from, to]}. */
-    OptionalLong expiry(String client, long from, long to) {
-        return expiries.getOrDefault(client, List.of()).stream()
-                .mapToLong(Long::longValue)
-                .filter(t -> t >= from && t <= to)
-                .findFirst();
+    /**
+     * When the observer saw the session of a hold granted at {@code grant} end, if that was within {@code [from, to]}.
+     *
+     * <p>Sessions end in the order they began, and the observer sees each end once, so the k-th {@code session
+     * ... expired} of a client is the end of the k-th session the client recorded ({@code session} invoked): the hold's
+     * session is the client's last before the grant, and a late sighting of an earlier session's end, after the client
+     * already has a new session, is not taken for the end of the new one. A client that records no sessions is
+     * judged by the first end seen within the window.
+     */
+    OptionalLong expiry(String client, long grant, long from, long to) {
+        List<Long> seen = expiries.getOrDefault(client, List.of());
+        List<Long> starts = sessions.getOrDefault(client, List.of());
+        if (starts.isEmpty()) {
+            return seen.stream()
+                    .mapToLong(Long::longValue)
+                    .filter(t -> t >= from && t <= to)
+                    .findFirst();
+        }
+        int session = (int) starts.stream().filter(t -> t <= grant).count() - 1;
+        if (session < 0 || session >= seen.size()) {
+            return OptionalLong.empty();
+        }
+        long end = seen.get(session);
+        return end >= from && end <= to ? OptionalLong.of(end) : OptionalLong.empty();
     }
 
     /** The states {@code process} reported for {@code key}, in time order. */

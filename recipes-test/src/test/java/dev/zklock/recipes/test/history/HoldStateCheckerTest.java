@@ -71,4 +71,21 @@ final class HoldStateCheckerTest {
                 .hasValueSatisfying(h -> assertThat(h.process()).isEqualTo("c2.t1"));
         assertThat(dishonest.heldAfterExpiryNanos()).isZero();
     }
+
+    @Test
+    void check_aLateSightingOfAnEarlierSessionsEnd_isNotTakenForTheEndOfTheHoldsSession() {
+        Histories h = history()
+                .line("10 c1.t0 invoke session - c1 1a2b")
+                .line("500 c1.t0 invoke session - c1 3c4d")
+                .hold("c1.t1", K, "exclusive", 600, 5_000)
+                .line("1000 observer ok session - c1 expired");
+
+        HoldStateResult honest = HoldStateChecker.check(h.build()).get(K);
+        HoldStateResult dishonest = HoldStateChecker.check(
+                        h.line("2000 observer ok session - c1 expired").build())
+                .get(K);
+
+        assertThat(honest.dishonest()).isEmpty();
+        assertThat(dishonest.maxHeldAfterExpiryNanos()).isEqualTo(3_000);
+    }
 }
