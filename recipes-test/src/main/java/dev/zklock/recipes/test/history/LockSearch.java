@@ -103,7 +103,8 @@ final class LockSearch {
                 blockedState = state;
             }
             if (stack.isEmpty()) {
-                return new Outcome(Verdict.INVALID, configurations, describe(blockedOp, blockedState));
+                String detail = blockedState == null ? "" : describe(blockedOp, blockedState);
+                return new Outcome(Verdict.INVALID, configurations, detail);
             }
             SearchEntry undone = undo();
             required += ops.get(undone.op).isOk() ? 1 : 0;
