@@ -1,0 +1,16 @@
+package dev.zklock.recipes.test.history;
+
+import java.util.Optional;
+
+/**
+ * A hold whose holder claimed more than it had: it said HELD after the observer saw its session end, or another
+ * client was granted the lock after the holder's connection was cut while the holder still said HELD.
+ *
+ * <p>Immutable and thread-safe.
+ *
+ * @param hold the hold
+ * @param heldAfterExpiryNanos how long the holder said HELD after its session was seen expired, its client's pauses
+ *     excepted (a stopped JVM says nothing); 0 if it never did
+ * @param grantedWhileHeld the other client's hold granted after the cut while this holder still said HELD, if any
+ */
+public record DishonestHold(Hold hold, long heldAfterExpiryNanos, Optional<Hold> grantedWhileHeld) {}

@@ -1,0 +1,91 @@
+package dev.zklock.recipes.test.history;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The direct count of overlaps on one key: a sweep over the holds in grant order, each new hold against the holds
+ * still open; each overlap classified explained or not ({@link Overlap}). O(holds x holds open at once).
+ *
+ * <p>Stateless and thread-safe.
+ */
+final class OverlapFinder {
+    private final Timeline timeline;
+    private final long sessionNanos;
+
+    OverlapFinder(Timeline timeline, long sessionNanos) {
+        this.timeline = timeline;
+        this.sessionNanos = sessionNanos;
+    }
+
+    /** The overlaps among {@code holds} of one key, in grant order; {@code leases} counts a semaphore's leases. */
+    List<Overlap> find(List<Hold> holds, int leases) {
+        List<Overlap> overlaps = new ArrayList<>();
+        List<Hold> open = new ArrayList<>();
+        for (Hold hold : holds) {
+            open.removeIf(h -> h.end() <= hold.grant());
+            if (hold.mode().equals(Modes.LEASE)) {
+                long held =
+                        open.stream().filter(h -> h.mode().equals(Modes.LEASE)).count();
+                if (held >= leases) {
+                    overlaps.add(leaseOverlap(open, hold));
+                }
+            } else {
+                for (Hold other : open) {
+                    if (other.conflictsWith(hold)) {
+                        overlaps.add(overlap(other, hold));
+                    }
+                }
+            }
+            open.add(hold);
+        }
+        return overlaps;
+    }
+
+    private Overlap leaseOverlap(List<Hold> open, Hold hold) {
+        Overlap chosen = null;
+        for (Hold other : open) {
+            if (other.mode().equals(Modes.LEASE)) {
+                Overlap candidate = overlap(other, hold);
+                if (chosen == null || (candidate.isExplained() && !chosen.isExplained())) {
+                    chosen = candidate;
+                }
+            }
+        }
+        return chosen;
+    }
+
+    private Overlap overlap(Hold first, Hold second) {
+        long to = Math.min(first.end(), second.end());
+        Optional<String> why = explain(first, second, to);
+        if (why.isEmpty()) {
+            why = explain(second, first, to);
+        }
+        return new Overlap(first, second, second.grant(), to, why);
+    }
+
+    /** Why {@code holder} may be inside beside {@code other} until {@code to}, if anything explains it. */
+    private Optional<String> explain(Hold holder, Hold other, long to) {
+        String client = holder.clientId();
+        Optional<String> why = timeline.longPause(client, holder.grant(), to, sessionNanos)
+                .map(w -> client + " paused " + (w.end() - w.start()) / 1_000_000 + " ms, longer than the session");
+        if (why.isEmpty()) {
+            why = boxed(timeline.expiry(client, holder.grant(), holder.grant(), to))
+                    .map(t -> "session of " + client + " seen expired at " + t);
+        }
+        if (why.isEmpty()) {
+            why = timeline.told(holder.process(), holder.key(), holder.grant(), other.grant())
+                    .map(e -> holder.process() + " told " + e.value() + " at " + e.nanos());
+        }
+        if (why.isEmpty()) {
+            why = timeline.strangerDelete(holder.key(), holder.grant(), to)
+                    .map(w -> "stranger deleted " + w.targets() + " at " + w.start());
+        }
+        return why;
+    }
+
+    private static Optional<Long> boxed(java.util.OptionalLong value) {
+        return value.isPresent() ? Optional.of(value.getAsLong()) : Optional.empty();
+    }
+}

@@ -1,0 +1,142 @@
+package dev.zklock.recipes.test.history;
+
+import dev.zklock.recipes.test.history.HistoryEvent.Type;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * What happened around the holds: the nemesis's fault windows, the observer's session expiries per client and the
+ * hold states each holder reported, indexed for the checkers' questions.
+ *
+ * <p>Immutable after construction and thread-safe.
+ */
+final class Timeline {
+    private final List<FaultWindow> faults = new ArrayList<>();
+    private final Map<String, List<Long>> expiries = new HashMap<>();
+    private final Map<String, List<Long>> sessions = new HashMap<>();
+    private final Map<String, List<HistoryEvent>> states = new HashMap<>();
+
+    private Timeline() {}
+
+    static Timeline of(History history) {
+        Timeline timeline = new Timeline();
+        Map<String, Deque<HistoryEvent>> started = new HashMap<>();
+        for (HistoryEvent event : history.events()) {
+            if (event.process().equals("nemesis")) {
+                timeline.addFault(event, started);
+            } else if (event.f().equals("session")
+                    && event.type() == Type.OK
+                    && event.value().endsWith(" expired")) {
+                String client = event.value().substring(0, event.value().indexOf(' '));
+                timeline.expiries
+                        .computeIfAbsent(client, c -> new ArrayList<>())
+                        .add(event.nanos());
+            } else if (event.f().equals("session") && event.type() == Type.INVOKE) {
+                String client = event.value().split(" ", 2)[0];
+                timeline.sessions
+                        .computeIfAbsent(client, c -> new ArrayList<>())
+                        .add(event.nanos());
+            } else if (event.f().equals("state") && event.type() == Type.OK) {
+                timeline.states
+                        .computeIfAbsent(slot(event.process(), event.key()), s -> new ArrayList<>())
+                        .add(event);
+            }
+        }
+        started.values()
+                .forEach(open -> open.forEach(
+                        e -> timeline.faults.add(new FaultWindow(e.f(), e.value(), e.nanos(), Long.MAX_VALUE))));
+        timeline.faults.sort((a, b) -> Long.compare(a.start(), b.start()));
+        return timeline;
+    }
+
+    private void addFault(HistoryEvent event, Map<String, Deque<HistoryEvent>> started) {
+        if (event.type() == Type.INVOKE) {
+            started.computeIfAbsent(event.f(), f -> new ArrayDeque<>()).addLast(event);
+            return;
+        }
+        Deque<HistoryEvent> open = started.get(event.f());
+        if (event.type() == Type.OK && open != null && !open.isEmpty()) {
+            HistoryEvent start = open.removeFirst();
+            faults.add(new FaultWindow(start.f(), start.value(), start.nanos(), event.nanos()));
+        }
+    }
+
+    List<FaultWindow> faults() {
+        return faults;
+    }
+
+    /** The first pause of {@code client} longer than {@code sessionNanos} that meets {@code [from, to]}. */
+    Optional<FaultWindow> longPause(String client, long from, long to, long sessionNanos) {
+        return faults.stream()
+                .filter(w -> w.kind().equals("pause-client") && w.names(client))
+                .filter(w -> w.lastsLongerThan(sessionNanos) && w.meets(from, to))
+                .findFirst();
+    }
+
+    /** The nanos of every pause of {@code client} within {@code [from, to]}. */
+    long pausedNanos(String client, long from, long to) {
+        long paused = 0;
+        for (FaultWindow w : faults) {
+            if (w.kind().equals("pause-client") && w.names(client) && w.meets(from, to)) {
+                paused += Math.min(w.end(), to) - Math.max(w.start(), from);
+            }
+        }
+        return paused;
+    }
+
+    /**
+     * When the observer saw the session of a hold granted at {@code grant} end, if that was within {@code [from, to]}.
+     *
+     * <p>Sessions end in the order they began, and the observer sees each end once, so the k-th {@code session
+     * ... expired} of a client is the end of the k-th session the client recorded ({@code session} invoked): the hold's
+     * session is the client's last before the grant, and a late sighting of an earlier session's end, after the client
+     * already has a new session, is not taken for the end of the new one. A client that records no sessions is
+     * judged by the first end seen within the window.
+     */
+    OptionalLong expiry(String client, long grant, long from, long to) {
+        List<Long> seen = expiries.getOrDefault(client, List.of());
+        List<Long> starts = sessions.getOrDefault(client, List.of());
+        if (starts.isEmpty()) {
+            return seen.stream()
+                    .mapToLong(Long::longValue)
+                    .filter(t -> t >= from && t <= to)
+                    .findFirst();
+        }
+        int session = (int) starts.stream().filter(t -> t <= grant).count() - 1;
+        if (session < 0 || session >= seen.size()) {
+            return OptionalLong.empty();
+        }
+        long end = seen.get(session);
+        return end >= from && end <= to ? OptionalLong.of(end) : OptionalLong.empty();
+    }
+
+    /** The states {@code process} reported for {@code key}, in time order. */
+    List<HistoryEvent> states(String process, String key) {
+        return states.getOrDefault(slot(process, key), List.of());
+    }
+
+    /** The first IN_DOUBT or LOST that {@code process} reported for {@code key} within {@code [from, to]}. */
+    Optional<HistoryEvent> told(String process, String key, long from, long to) {
+        return states(process, key).stream()
+                .filter(e -> e.nanos() >= from && e.nanos() <= to)
+                .filter(e -> !e.value().equals("HELD"))
+                .findFirst();
+    }
+
+    /** The first stranger's delete concerning {@code key} that meets {@code [from, to]}. */
+    Optional<FaultWindow> strangerDelete(String key, long from, long to) {
+        return faults.stream()
+                .filter(w -> w.kind().equals("stranger-delete") && w.concernsKey(key) && w.meets(from, to))
+                .findFirst();
+    }
+
+    private static String slot(String process, String key) {
+        return process + '\t' + key;
+    }
+}

@@ -1,0 +1,91 @@
+package dev.zklock.recipes.test.history;
+
+import static dev.zklock.recipes.test.history.Histories.history;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** Hold-state honesty on hand-made histories. */
+@Timeout(10)
+final class HoldStateCheckerTest {
+    private static final String K = "/partitions/zklock/reentrant";
+
+    @Test
+    void check_aHolderToldInDoubtBeforeExpiryAndTheNextGrant_isHonest() {
+        HoldStateResult result = HoldStateChecker.check(history()
+                        .hold("c1.t1", K, "exclusive", 100, 5_000)
+                        .fault("cut", "c1 from zk1 zk2 zk3", 1_000, 4_000)
+                        .line("1500 c1.t1 ok state " + K + " IN_DOUBT")
+                        .line("2000 observer ok session - c1 expired")
+                        .line("2500 c1.t1 ok state " + K + " LOST")
+                        .hold("c2.t1", K, "exclusive", 3_000, 6_000)
+                        .build())
+                .get(K);
+
+        assertThat(result.dishonest()).isEmpty();
+        assertThat(result.maxHeldAfterExpiryNanos()).isZero();
+        assertThat(result.holds()).isEqualTo(2);
+    }
+
+    @Test
+    void check_aHeldClaimPastExpiry_measuresItAndCountsTheHold() {
+        HoldStateResult result = HoldStateChecker.check(history()
+                        .hold("c1.t1", K, "exclusive", 100, 5_000)
+                        .line("2000 observer ok session - c1 expired")
+                        .line("2700 c1.t1 ok state " + K + " LOST")
+                        .build())
+                .get(K);
+
+        assertThat(result.dishonest()).hasSize(1);
+        assertThat(result.maxHeldAfterExpiryNanos()).isEqualTo(700);
+    }
+
+    @Test
+    void check_aHeldClaimPastExpiryDuringAPause_countsOnlyTheTimeAwake() {
+        HoldStateResult result = HoldStateChecker.check(history()
+                        .hold("c1.t1", K, "exclusive", 100, 5_000)
+                        .fault("pause-client", "c1", 1_000, 2_500)
+                        .line("2000 observer ok session - c1 expired")
+                        .line("2700 c1.t1 ok state " + K + " LOST")
+                        .build())
+                .get(K);
+
+        assertThat(result.maxHeldAfterExpiryNanos()).isEqualTo(200);
+    }
+
+    @Test
+    void check_anotherGrantAfterACutWhileTheHolderSaysHeld_isDishonest() {
+        HoldStateResult result = HoldStateChecker.check(history()
+                        .hold("c1.t1", K, "exclusive", 100, 5_000)
+                        .fault("cut-one-way", "c1", 1_000, 4_000)
+                        .hold("c2.t1", K, "exclusive", 3_000, 6_000)
+                        .line("3500 c1.t1 ok state " + K + " IN_DOUBT")
+                        .build())
+                .get(K);
+
+        assertThat(result.dishonest()).hasSize(1);
+        DishonestHold dishonest = result.dishonest().get(0);
+        assertThat(dishonest.hold().process()).isEqualTo("c1.t1");
+        assertThat(dishonest.grantedWhileHeld())
+                .hasValueSatisfying(h -> assertThat(h.process()).isEqualTo("c2.t1"));
+        assertThat(dishonest.heldAfterExpiryNanos()).isZero();
+    }
+
+    @Test
+    void check_aLateSightingOfAnEarlierSessionsEnd_isNotTakenForTheEndOfTheHoldsSession() {
+        Histories h = history()
+                .line("10 c1.t0 invoke session - c1 1a2b")
+                .line("500 c1.t0 invoke session - c1 3c4d")
+                .hold("c1.t1", K, "exclusive", 600, 5_000)
+                .line("1000 observer ok session - c1 expired");
+
+        HoldStateResult honest = HoldStateChecker.check(h.build()).get(K);
+        HoldStateResult dishonest = HoldStateChecker.check(
+                        h.line("2000 observer ok session - c1 expired").build())
+                .get(K);
+
+        assertThat(honest.dishonest()).isEmpty();
+        assertThat(dishonest.maxHeldAfterExpiryNanos()).isEqualTo(3_000);
+    }
+}
