@@ -124,7 +124,7 @@ final class Worker implements Runnable {
             }
             pause(MAX_HOLD_MS);
         } finally {
-            release(now.held());
+            release(now);
         }
     }
 
@@ -155,15 +155,16 @@ final class Worker implements Runnable {
         }
     }
 
-    private void release(Target.Held held) {
+    private void release(Inside now) {
         record("invoke", "release", mode.spelling());
+        String outcome = "ok";
         try {
-            held.release().release();
-            record("ok", "release", mode.spelling());
+            now.held().release().release();
         } catch (Exception e) {
-            record("info", "release", mode.spelling());
+            outcome = "info";
         } finally {
             inside = null;
+            now.end(outcome);
         }
     }
 
@@ -175,10 +176,14 @@ final class Worker implements Runnable {
         history.record(process, type, f, key, value);
     }
 
-    /** The hold inside, and the state last recorded for it (HELD at the grant). */
+    /**
+     * The hold inside, and the state last recorded for it (HELD at the grant). Its state lines and the release's
+     * outcome are recorded under its lock, so that no state line follows the outcome.
+     */
     private final class Inside {
         private final Target.Held held;
         private LockState last = LockState.HELD; // guarded by this
+        private boolean ended; // guarded by this
 
         Inside(Target.Held held) {
             this.held = held;
@@ -188,8 +193,13 @@ final class Worker implements Runnable {
             return held;
         }
 
+        synchronized void end(String outcome) {
+            ended = true;
+            history.record(process, outcome, "release", key, mode.spelling());
+        }
+
         synchronized void record(LockState state) {
-            if (state != last) {
+            if (!ended && state != last) {
                 last = state;
                 history.record(process, "ok", "state", key, state.name());
             }

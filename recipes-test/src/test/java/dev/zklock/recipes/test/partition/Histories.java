@@ -31,13 +31,14 @@ final class Histories {
 
     /**
      * Returns, per worker process, what breaks the order invoke acquire, then ok (and later invoke release, then ok or
-     * info), fail or info; and a process still inside or still waiting at the end. Empty when every process kept it.
+     * info), fail or info, with state lines only between a grant and its release's outcome; and a process still inside
+     * or still waiting at the end. Empty when every process kept it.
      */
     static Map<String, String> unpaired(History history) {
         Map<String, String> phase = new LinkedHashMap<>();
         Map<String, String> broken = new LinkedHashMap<>();
         for (HistoryEvent event : history.events()) {
-            if (!event.f().equals("acquire") && !event.f().equals("release")) {
+            if (!List.of("acquire", "release", "state").contains(event.f())) {
                 continue;
             }
             String before = phase.getOrDefault(event.process(), "idle");
@@ -69,7 +70,10 @@ final class Histories {
             case "releasing: info release":
                 return "idle";
             case "inside: invoke release":
+            case "releasing: ok state":
                 return "releasing";
+            case "inside: ok state":
+                return "inside";
             default:
                 return null;
         }

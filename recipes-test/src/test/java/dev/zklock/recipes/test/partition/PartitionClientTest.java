@@ -21,7 +21,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.data.Stat;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -89,11 +89,15 @@ final class PartitionClientTest {
         PartitionClient client = new PartitionClient(options("c1", store));
         CompletableFuture<Void> running = inThread(() -> client.run(clientDone::get));
         CuratorFramework admin = zk.newClient();
-        await().until(() -> admin.checkExists().forPath(PartitionWorkloads.CLIENTS + "/c1") != null);
+        String presence = PartitionWorkloads.CLIENTS + "/c1";
+        await().until(() -> admin.checkExists().forPath(presence) != null);
 
-        Faults.expireSession(client.client(), zk.connectString(), SESSION_TIMEOUT_MS);
+        long first = Faults.expireSession(client.client(), zk.connectString(), SESSION_TIMEOUT_MS, session -> {});
 
-        await().until(() -> Histories.countQuietly(dir.resolve("c1"), "\tsession\t") == 2);
+        await().until(() -> {
+            Stat stat = admin.checkExists().forPath(presence);
+            return stat != null && stat.getEphemeralOwner() != first;
+        });
         clientDone.set(true);
         running.get();
         await().until(() -> Histories.countQuietly(dir.resolve("observer"), "c1 expired") == 2);
@@ -109,31 +113,6 @@ final class PartitionClientTest {
                 .containsExactly(tuple("observer", "c1 expired"), tuple("observer", "c1 expired"));
         assertThat(ended.get(0).nanos()).isGreaterThan(started.get(0).nanos());
         assertThat(Histories.unpaired(history)).isEmpty();
-    }
-
-    @Test
-    void stranger_deleteCommand_deletesTheFirstWaitersNodeAndRecordsIt() throws Exception {
-        CuratorFramework admin = zk.newClient();
-        String lockPath = zk.path("lock");
-        List<String> nodes = new ArrayList<>();
-        for (int i = 0; i < 3; i++) {
-            nodes.add(admin.create()
-                    .creatingParentsIfNeeded()
-                    .withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
-                    .forPath(lockPath + "/lock-"));
-        }
-        String commands = "nonsense\ndelete " + lockPath + "\ndelete " + zk.path("nothing") + "\n";
-
-        new PartitionObserver(observerOptions(dir.resolve("store")), new BufferedReader(new StringReader(commands)))
-                .run(() -> Histories.countQuietly(dir.resolve("observer"), "stranger-delete") == 2);
-
-        List<HistoryEvent> lines = History.read(dir.resolve("observer")).withF("stranger-delete");
-        assertThat(lines)
-                .extracting(HistoryEvent::process, HistoryEvent::type, HistoryEvent::key)
-                .containsExactly(
-                        tuple("stranger", Type.INFO, lockPath), tuple("stranger", Type.FAIL, zk.path("nothing")));
-        assertThat(lines.get(0).value()).isEqualTo(nodes.get(1));
-        assertThat(admin.getChildren().forPath(lockPath)).hasSize(2);
     }
 
     private ClientOptions options(String id, Path store) {
