@@ -46,16 +46,15 @@ public final class PartitionClient {
 
     /**
      * Runs one client JVM: {@code --id c<i> --connect <cs> --history <file> --seed <S> --seconds <s>
-     * --session-timeout-ms <ms> [--store <dir>]} ({@link ClientOptions#parse}); exits 0 at the end of the run.
+     * --session-timeout-ms <ms> [--store <dir>]} ({@link ClientOptions#parse}); exits 0 at the end of the run, 2 for a
+     * bad command line, 1 for any other failure.
      *
      * @param args the command line
-     * @throws InterruptedException if the main thread is interrupted
      */
-    public static void main(String[] args) throws InterruptedException {
-        ClientOptions options = ClientOptions.parse(args);
+    public static void main(String[] args) {
+        ClientOptions options = Mains.parseOrExit(() -> ClientOptions.parse(args));
         long end = System.nanoTime() + options.runLength().toNanos();
-        new PartitionClient(options).run(() -> System.nanoTime() - end >= 0);
-        System.exit(0);
+        Mains.runAndExit(() -> new PartitionClient(options).run(() -> System.nanoTime() - end >= 0));
     }
 
     /**

@@ -66,17 +66,16 @@ public final class PartitionObserver {
 
     /**
      * Runs the observer: {@code --connect <cs> --history <file> --seconds <s> [--store <dir>] [--grace-seconds <s>]}
-     * ({@link ObserverOptions#parse}), the stranger's commands on standard input; exits 0 at the end.
+     * ({@link ObserverOptions#parse}), the stranger's commands on standard input; exits 0 at the end, 2 for a bad
+     * command line, 1 for any other failure.
      *
      * @param args the command line
-     * @throws InterruptedException if the main thread is interrupted
      */
-    public static void main(String[] args) throws InterruptedException {
-        ObserverOptions options = ObserverOptions.parse(args);
+    public static void main(String[] args) {
+        ObserverOptions options = Mains.parseOrExit(() -> ObserverOptions.parse(args));
         long end = System.nanoTime() + options.runLength().toNanos();
         BufferedReader stdin = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-        new PartitionObserver(options, stdin).run(() -> System.nanoTime() - end >= 0);
-        System.exit(0);
+        Mains.runAndExit(() -> new PartitionObserver(options, stdin).run(() -> System.nanoTime() - end >= 0));
     }
 
     /**
