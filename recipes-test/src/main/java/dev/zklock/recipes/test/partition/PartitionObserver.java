@@ -35,7 +35,8 @@ import org.slf4j.LoggerFactory;
  *       client's presence node goes, its session has ended on the server (expired or closed), and the observer records
  *       {@code observer ok session "<id> expired"}, stamped when it saw the deletion. After a connection loss of its
  *       own the cache reads the tree again and reports what went meanwhile, later than it happened.
- *   <li>The stranger: each line of its command input ({@code delete <lock path>}) is done by a {@link Stranger}.
+ *   <li>The stranger: each line of its command input ({@code stranger-delete}, or {@code delete <lock path>}) is done
+ *       by a {@link StrangerCommands}, its choices drawn from the seed.
  *   <li>At the end of the run it waits, up to the grace, for every presence node it knows to go (the clients finish
  *       their last iteration and close; the wait ends once the deletion is recorded), then records {@code observer ok read-set <key> <elements, comma-separated>} for each
  *       fenced set ({@code -} for an empty one).
@@ -65,7 +66,8 @@ public final class PartitionObserver {
     }
 
     /**
-     * Runs the observer: {@code --connect <cs> --history <file> --seconds <s> [--store <dir>] [--grace-seconds <s>]}
+     * Runs the observer: {@code --connect <cs> --history <file> --seconds <s> [--store <dir>] [--grace-seconds <s>]
+     * [--seed <S>]}
      * ({@link ObserverOptions#parse}), the stranger's commands on standard input; exits 0 at the end, 2 for a bad
      * command line, 1 for any other failure.
      *
@@ -107,7 +109,7 @@ public final class PartitionObserver {
                                 }))
                                 .build());
                 presence.start();
-                Thread reader = startStranger(new Stranger(client, history));
+                Thread reader = startStranger(new StrangerCommands(client, history, options.seed()));
                 waitFor(stop);
                 reader.interrupt();
                 long graceEnd = System.nanoTime() + options.grace().toNanos();
@@ -123,14 +125,14 @@ public final class PartitionObserver {
         return parts.getPath().equals(PartitionWorkloads.CLIENTS) ? Optional.of(parts.getNode()) : Optional.empty();
     }
 
-    private Thread startStranger(Stranger stranger) {
+    private Thread startStranger(StrangerCommands stranger) {
         Thread reader = new Thread(() -> readCommands(stranger), "stranger");
         reader.setDaemon(true); // a read of standard input cannot be interrupted: the JVM's exit ends it
         reader.start();
         return reader;
     }
 
-    private void readCommands(Stranger stranger) {
+    private void readCommands(StrangerCommands stranger) {
         try {
             for (String line = commands.readLine(); line != null; line = commands.readLine()) {
                 if (Thread.currentThread().isInterrupted()) {
@@ -147,7 +149,7 @@ public final class PartitionObserver {
         }
     }
 
-    private static void commandQuietly(Stranger stranger, String line) throws InterruptedException {
+    private static void commandQuietly(StrangerCommands stranger, String line) throws InterruptedException {
         try {
             stranger.command(line);
         } catch (IllegalArgumentException e) {

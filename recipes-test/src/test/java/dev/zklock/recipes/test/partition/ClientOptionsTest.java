@@ -73,7 +73,7 @@ final class ClientOptionsTest {
     }
 
     @Test
-    void parseObserver_theRigsCommandLine_waitsThirtySecondsForTheClientsByDefault() {
+    void parseObserver_theRigsCommandLine_waitsThirtySecondsForTheClientsAndSeedsZeroByDefault() {
         ObserverOptions options =
                 ObserverOptions.parse("--connect", "198.18.0.1:2181", "--history", "/run/observer", "--seconds", "60");
 
@@ -83,6 +83,7 @@ final class ClientOptionsTest {
                         Path.of("/run/observer"),
                         Duration.ofSeconds(60),
                         Path.of("/run/store"),
-                        Duration.ofSeconds(30)));
+                        Duration.ofSeconds(30),
+                        0));
     }
 }

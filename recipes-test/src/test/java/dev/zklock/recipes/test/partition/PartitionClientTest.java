@@ -122,7 +122,7 @@ final class PartitionClientTest {
 
     private ObserverOptions observerOptions(Path store) {
         return new ObserverOptions(
-                zk.connectString(), dir.resolve("observer"), Duration.ZERO, store, Duration.ofSeconds(20));
+                zk.connectString(), dir.resolve("observer"), Duration.ZERO, store, Duration.ofSeconds(20), 0);
     }
 
     private CompletableFuture<Void> observe(Path store, BooleanSupplier stop) {

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The observer's stranger against a real server. (What the observer sees of the clients' sessions is in
+ * The observer's stranger against a real server, on a command of its own and on the rig's. (What the observer sees of the clients' sessions is in
  * {@link PartitionClientTest}, beside the clients.)
  */
 @Timeout(60)
@@ -45,14 +45,7 @@ final class PartitionObserverTest {
         }
         String commands = "nonsense\ndelete " + lockPath + "\ndelete " + zk.path("nothing") + "\n";
 
-        new PartitionObserver(
-                        new ObserverOptions(
-                                zk.connectString(),
-                                dir.resolve("observer"),
-                                Duration.ZERO,
-                                dir.resolve("store"),
-                                Duration.ZERO),
-                        new BufferedReader(new StringReader(commands)))
+        new PartitionObserver(observerOptions(), new BufferedReader(new StringReader(commands)))
                 .run(() -> Histories.countQuietly(dir.resolve("observer"), "stranger-delete") == 2);
 
         List<HistoryEvent> lines = History.read(dir.resolve("observer")).withF("stranger-delete");
@@ -62,5 +55,41 @@ final class PartitionObserverTest {
                         tuple("stranger", Type.INFO, lockPath), tuple("stranger", Type.FAIL, zk.path("nothing")));
         assertThat(lines.get(0).value()).isEqualTo(nodes.get(1));
         assertThat(admin.getChildren().forPath(lockPath)).hasSize(2);
+    }
+
+    @Test
+    void stranger_rigsCommand_deletesAWaitersNodeFirstThenOnlyNodesThenFindsNone() throws Exception {
+        CuratorFramework admin = zk.newClient();
+        String waited = "/partitions/curator/mutex";
+        String alone = "/partitions/zklock/exclusive";
+        List<String> waitedNodes = List.of(lockNode(admin, waited), lockNode(admin, waited));
+        String aloneNode = lockNode(admin, alone);
+        String commands = "stranger-delete\n".repeat(4);
+
+        new PartitionObserver(observerOptions(), new BufferedReader(new StringReader(commands)))
+                .run(() -> Histories.countQuietly(dir.resolve("observer"), "stranger-delete") == 4);
+
+        List<HistoryEvent> lines = History.read(dir.resolve("observer")).withF("stranger-delete");
+        assertThat(lines.get(0))
+                .extracting(HistoryEvent::type, HistoryEvent::key, HistoryEvent::value)
+                .containsExactly(Type.INFO, waited, waitedNodes.get(1));
+        assertThat(lines.subList(1, 3))
+                .extracting(HistoryEvent::type, HistoryEvent::value)
+                .containsExactlyInAnyOrder(tuple(Type.INFO, waitedNodes.get(0)), tuple(Type.INFO, aloneNode));
+        assertThat(lines.get(3))
+                .extracting(HistoryEvent::type, HistoryEvent::value)
+                .containsExactly(Type.FAIL, "no lock node");
+    }
+
+    private ObserverOptions observerOptions() {
+        return new ObserverOptions(
+                zk.connectString(), dir.resolve("observer"), Duration.ZERO, dir.resolve("store"), Duration.ZERO, 0);
+    }
+
+    private static String lockNode(CuratorFramework client, String lockPath) throws Exception {
+        return client.create()
+                .creatingParentsIfNeeded()
+                .withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
+                .forPath(lockPath + "/lock-");
     }
 }
