@@ -67,7 +67,7 @@ final class Worker implements Runnable {
     @Override
     public void run() {
         try {
-            while (!stop.getAsBoolean()) {
+            while (!stop.getAsBoolean() && !Thread.currentThread().isInterrupted()) {
                 iteration();
             }
         } catch (InterruptedException e) {
@@ -160,6 +160,9 @@ final class Worker implements Runnable {
         String outcome = "ok";
         try {
             now.held().release().release();
+        } catch (InterruptedException e) {
+            outcome = "info";
+            Thread.currentThread().interrupt(); // the run is being stopped: the loop ends after this iteration
         } catch (Exception e) {
             outcome = "info";
         } finally {
