@@ -1,0 +1,168 @@
+package dev.zklock.recipes.test.partition;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.BiFunction;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.utils.ZKPaths;
+
+/**
+ * The workloads every client JVM of the partition rig runs, and where their lock nodes and shared stores are: what
+ * the nemesis, the observer and the checkers need to know about the clients.
+ *
+ * <p>Each workload is one lock kind of one library on its own lock path, {@code /partitions/<library>/<kind>} (its
+ * <em>key</em> in the history), driven by one or two threads of every client JVM, so the JVMs contend on each path:
+ *
+ * <table>
+ *   <caption>workloads, in the order of their threads ({@code <id>.t1} first)</caption>
+ *   <tr><th>key</th><th>lock</th><th>threads (mode)</th></tr>
+ *   <tr><td>/partitions/zklock/reentrant</td><td>{@code ZkReentrantLock}</td><td>1 (exclusive)</td></tr>
+ *   <tr><td>/partitions/zklock/exclusive</td><td>{@code ZkExclusiveLock}, mutex layout</td><td>1 (exclusive)</td></tr>
+ *   <tr><td>/partitions/zklock/semaphore-mutex</td><td>{@code ZkExclusiveLock.semaphoreMutex}</td>
+ *       <td>1 (exclusive)</td></tr>
+ *   <tr><td>/partitions/zklock/read-write</td><td>{@code ZkReadWriteLock}, one object</td>
+ *       <td>2 (read, write)</td></tr>
+ *   <tr><td>/partitions/zklock/multi</td><td>{@code ZkMultiLock} over {@code <key>/a} and {@code <key>/b}</td>
+ *       <td>1 (exclusive)</td></tr>
+ *   <tr><td>/partitions/zklock/semaphore</td><td>{@code ZkSemaphore}, {@value #LEASES} leases</td><td>1 (lease)</td></tr>
+ *   <tr><td>/partitions/zklock/cohort</td><td>{@code ZkReentrantLock} with local hand-off, one object</td>
+ *       <td>2 (exclusive)</td></tr>
+ *   <tr><td>/partitions/curator/mutex</td><td>{@code InterProcessMutex}</td><td>1 (exclusive)</td></tr>
+ *   <tr><td>/partitions/curator/semaphore-mutex</td><td>{@code InterProcessSemaphoreMutex}</td>
+ *       <td>1 (exclusive)</td></tr>
+ *   <tr><td>/partitions/curator/read-write</td><td>{@code InterProcessReadWriteLock}, one object</td>
+ *       <td>2 (read, write)</td></tr>
+ *   <tr><td>/partitions/curator/multi</td><td>{@code InterProcessMultiLock} over {@code <key>/a} and {@code <key>/b}</td>
+ *       <td>1 (exclusive)</td></tr>
+ *   <tr><td>/partitions/curator/semaphore</td><td>{@code InterProcessSemaphoreV2}, {@value #LEASES} leases</td>
+ *       <td>1 (lease)</td></tr>
+ * </table>
+ *
+ * <p>A holder in exclusive or write mode writes the key's unfenced counter and fenced set, in the store directory
+ * shared by the run's client JVMs ({@link #counterFile}, {@link #fencedDir}).
+ *
+ * <p>Stateless and thread-safe; no ZooKeeper call.
+ */
+public final class PartitionWorkloads {
+    /** The parent of every lock path of the workloads. */
+    public static final String ROOT = "/partitions";
+
+    /** The parent of the client JVMs' presence nodes, {@code /partitions-clients/<id>}, one per live session. */
+    public static final String CLIENTS = "/partitions-clients";
+
+    /** The leases of the semaphore workloads. */
+    public static final int LEASES = 2;
+
+    private static final List<Workload> ALL = List.of(
+            new Workload("zklock", "reentrant", List.of(Mode.EXCLUSIVE), ZkTargets::reentrant),
+            new Workload("zklock", "exclusive", List.of(Mode.EXCLUSIVE), ZkTargets::exclusive),
+            new Workload("zklock", "semaphore-mutex", List.of(Mode.EXCLUSIVE), ZkTargets::semaphoreMutex),
+            new Workload("zklock", "read-write", List.of(Mode.READ, Mode.WRITE), ZkTargets::readWrite),
+            new Workload("zklock", "multi", List.of(Mode.EXCLUSIVE), ZkTargets::multi),
+            new Workload("zklock", "semaphore", List.of(Mode.LEASE), ZkTargets::semaphore),
+            new Workload("zklock", "cohort", List.of(Mode.EXCLUSIVE, Mode.EXCLUSIVE), ZkTargets::cohort),
+            new Workload("curator", "mutex", List.of(Mode.EXCLUSIVE), CuratorTargets::mutex),
+            new Workload("curator", "semaphore-mutex", List.of(Mode.EXCLUSIVE), CuratorTargets::semaphoreMutex),
+            new Workload("curator", "read-write", List.of(Mode.READ, Mode.WRITE), CuratorTargets::readWrite),
+            new Workload("curator", "multi", List.of(Mode.EXCLUSIVE), CuratorTargets::multi),
+            new Workload("curator", "semaphore", List.of(Mode.LEASE), CuratorTargets::semaphore));
+
+    private PartitionWorkloads() {}
+
+    /**
+     * Returns the key of every workload, in the order of their threads.
+     *
+     * @return the lock paths the history names
+     */
+    public static List<String> keys() {
+        return ALL.stream().map(Workload::key).toList();
+    }
+
+    /**
+     * Returns the keys whose holders write a counter and a fenced set: those with a thread in exclusive or write mode.
+     *
+     * @return every key but the semaphores'
+     */
+    public static List<String> fencedKeys() {
+        return ALL.stream()
+                .filter(w -> w.modes().stream().anyMatch(Mode::isAlone))
+                .map(Workload::key)
+                .toList();
+    }
+
+    /**
+     * Returns the paths whose children are lock nodes, for a stranger to delete from: a lock's key, a multi-lock's
+     * {@code <key>/a} and {@code <key>/b}, a semaphore's {@code <key>/locks} and {@code <key>/leases}.
+     *
+     * @return the paths, in the order of the workloads
+     */
+    public static List<String> nodeParents() {
+        List<String> parents = new ArrayList<>();
+        for (Workload workload : ALL) {
+            String key = workload.key();
+            if (workload.kind().equals("multi")) {
+                parents.addAll(multiPaths(key));
+            } else if (workload.kind().startsWith("semaphore")) {
+                parents.add(ZKPaths.makePath(key, "locks"));
+                parents.add(ZKPaths.makePath(key, "leases"));
+            } else {
+                parents.add(key);
+            }
+        }
+        return parents;
+    }
+
+    /**
+     * Returns the file of a key's unfenced counter in the store directory.
+     *
+     * @param store the store directory of the run
+     * @param key a workload's key
+     * @return {@code <store>/counter<key with / as _>}
+     */
+    public static Path counterFile(Path store, String key) {
+        return store.resolve("counter" + key.replace('/', '_'));
+    }
+
+    /**
+     * Returns the directory of a key's fenced set in the store directory.
+     *
+     * @param store the store directory of the run
+     * @param key a workload's key
+     * @return {@code <store>/fenced<key with / as _>}
+     */
+    public static Path fencedDir(Path store, String key) {
+        return store.resolve("fenced" + key.replace('/', '_'));
+    }
+
+    /** Returns the store directory when none is given: {@code store} beside the history file. */
+    static Path defaultStore(Path history) {
+        Path parent = history.toAbsolutePath().getParent();
+        return parent.resolve("store");
+    }
+
+    /** Returns the two paths of a multi-lock workload. */
+    static List<String> multiPaths(String key) {
+        return List.of(ZKPaths.makePath(key, "a"), ZKPaths.makePath(key, "b"));
+    }
+
+    /** Returns every workload, in the order of their threads. */
+    static List<Workload> all() {
+        return ALL;
+    }
+
+    /**
+     * One workload.
+     *
+     * @param library {@code zklock} or {@code curator}
+     * @param kind the lock kind, the last segment of the key
+     * @param modes the mode of each of its threads
+     * @param targets makes one target per thread from the client and the key
+     */
+    record Workload(
+            String library, String kind, List<Mode> modes, BiFunction<CuratorFramework, String, List<Target>> targets) {
+        String key() {
+            return ROOT + "/" + library + "/" + kind;
+        }
+    }
+}
