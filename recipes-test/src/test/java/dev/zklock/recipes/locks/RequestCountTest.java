@@ -79,9 +79,14 @@ final class RequestCountTest {
         assertThat(measured.eventsPerAcquisition()).isLessThanOrEqualTo(1.0);
     }
 
+    /**
+     * Separate clients: create, listing, the watch on our own node and the watch ahead, delete; one watch event wakes
+     * the one waiter a release lets in, and one tells the releaser that its own node, which that watch vouched for
+     * while it waited and held, is gone.
+     */
     @ParameterizedTest(name = "{0} clients")
     @ValueSource(ints = {2, 8})
-    void acquire_separateClients_costAtMostFiveRequestsAndOneWatchEventEach(int clients) throws Exception {
+    void acquire_separateClients_costAtMostFiveRequestsAndTwoWatchEventsEach(int clients) throws Exception {
         List<ZkReentrantLock> locks = new ArrayList<>();
         locks.add(new ZkReentrantLock(clientWithPersistentPath(zk, zk.path("lock")), zk.path("lock")));
         for (int i = 1; i < clients; i++) {
@@ -93,7 +98,7 @@ final class RequestCountTest {
 
         report(clients + " clients", measured.requestsPerAcquisition(), measured.events(), measured.acquisitions());
         assertThat(measured.requestsPerAcquisition()).isLessThanOrEqualTo(5.0);
-        assertThat(measured.eventsPerAcquisition()).isLessThanOrEqualTo(1.0);
+        assertThat(measured.eventsPerAcquisition()).isLessThanOrEqualTo(2.0);
     }
 
     @Test

@@ -112,6 +112,9 @@ public final class ConnectionTracker implements ConnectionStateListener {
      * common fork-join pool: the news may come on ZooKeeper's event thread, where no listener runs.
      */
     public void lose(LockNode node, String why) {
+        if (!isTracked(node)) {
+            return; // released, or not granted yet (a node then tracked starts LOST if it was deleted: track)
+        }
         ForkJoinPool.commonPool().execute(() -> {
             if (isTracked(node)) { // a hold released before its node went has nothing to lose
                 moveAll(List.of(node), LockState.LOST, "NODE_GONE", why);

@@ -2,9 +2,11 @@ package dev.zklock.recipes.locks.engine;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
+import org.apache.zookeeper.AsyncCallback;
 import org.apache.zookeeper.KeeperException.Code;
 import org.apache.zookeeper.WatchedEvent;
 import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.data.Stat;
 
 /**
  * The data watch of a waiting acquisition on its own node: what vouches, when the node ahead goes and the lock is taken
@@ -30,7 +32,7 @@ import org.apache.zookeeper.Watcher;
  * <p>Once the lock is held the watch stays: our own release deletes the node after it stops tracking the hold, which
  * fires the watch with nothing left to tell, so the watch costs no request to remove.
  */
-final class OwnNodeWatch implements Watcher {
+final class OwnNodeWatch implements Watcher, AsyncCallback.DataCallback {
     enum Status {
         PENDING,
         STANDS,
@@ -44,7 +46,7 @@ final class OwnNodeWatch implements Watcher {
     private final LockNode node;
     private volatile Status status = Status.PENDING;
     private volatile NodeWatcher waiting; // the waiter's watch on the node ahead, woken if ours goes
-    private volatile CompletableFuture<Reply> reply;
+    private CompletableFuture<Status> settling; // guarded by this: made only for a thread that waits for the reply
 
     private OwnNodeWatch(LockNode node) {
         this.node = node;
@@ -56,16 +58,27 @@ final class OwnNodeWatch implements Watcher {
      */
     static OwnNodeWatch set(ZooKeeperHandle session, LockNode node) {
         OwnNodeWatch watch = new OwnNodeWatch(node);
-        watch.reply = session.watchData(node.fixedPath(), watch).whenComplete((answer, failure) -> {
-            if (answer != null && answer.isOk()) {
-                STATUS.compareAndSet(watch, Status.PENDING, Status.STANDS);
-            } else if (answer != null && answer.code() == Code.NONODE) {
-                watch.gone();
-            } else {
-                STATUS.compareAndSet(watch, Status.PENDING, Status.SPENT);
-            }
-        });
+        session.watchData(node.fixedPath(), watch, watch);
         return watch;
+    }
+
+    /** The read's reply, on ZooKeeper's event thread. */
+    @Override
+    public void processResult(int rc, String path, Object ctx, byte[] data, Stat stat) {
+        if (rc == Code.OK.intValue()) {
+            STATUS.compareAndSet(this, Status.PENDING, Status.STANDS);
+        } else if (rc == Code.NONODE.intValue()) {
+            gone();
+        } else {
+            STATUS.compareAndSet(this, Status.PENDING, Status.SPENT);
+        }
+        CompletableFuture<Status> waiter;
+        synchronized (this) {
+            waiter = settling;
+        }
+        if (waiter != null) {
+            waiter.complete(status);
+        }
     }
 
     /**
@@ -100,7 +113,17 @@ final class OwnNodeWatch implements Watcher {
         if (now != Status.PENDING) {
             return now;
         }
-        node.queue().awaitReply(reply, deadline);
+        CompletableFuture<Status> waiter;
+        synchronized (this) {
+            if (settling == null) {
+                settling = new CompletableFuture<>();
+            }
+            waiter = settling;
+        }
+        if (status != Status.PENDING) { // the reply came between the two reads
+            return status;
+        }
+        node.queue().awaitReply(waiter, deadline);
         now = status;
         return now == Status.PENDING ? Status.SPENT : now;
     }

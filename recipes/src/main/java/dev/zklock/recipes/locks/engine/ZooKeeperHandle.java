@@ -265,6 +265,14 @@ public final class ZooKeeperHandle {
         return reply;
     }
 
+    /**
+     * Reads a node's data and leaves {@code watcher} on it, as {@link #watchData(String, Watcher)}, answering
+     * {@code callback} itself on ZooKeeper's event thread: no future for a caller that keeps its own state.
+     */
+    public void watchData(String path, Watcher watcher, AsyncCallback.DataCallback callback) {
+        send().getData(path, watcher, callback, null);
+    }
+
     /** Reads a node's data and leaves {@code watcher} on it: {@link Reply.Data} or {@link Reply.Failed}. */
     public CompletableFuture<Reply> readData(String path, Watcher watcher) {
         CompletableFuture<Reply> reply = new CompletableFuture<>();
