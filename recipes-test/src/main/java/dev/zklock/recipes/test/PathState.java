@@ -36,6 +36,14 @@ final class PathState {
         return maxToken != 0 && FencingToken.creationZxid(token) == FencingToken.creationZxid(maxToken);
     }
 
+    /** The claims of the holds inside whose session and node stand, as far as the monitor was told. */
+    List<SafetyMonitor.Claim> liveClaims() {
+        return inside.stream()
+                .filter(SafetyMonitor.Hold::isLive)
+                .map(SafetyMonitor.Hold::claim)
+                .toList();
+    }
+
     /** Records the token of a hold that entered: the newest of its kind if larger. */
     void entered(SafetyMonitor.Claim claim) {
         maxToken = Math.max(maxToken, claim.token());

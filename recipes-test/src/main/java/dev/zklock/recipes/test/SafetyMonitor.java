@@ -41,10 +41,8 @@ import org.apache.curator.framework.CuratorFramework;
  *       hold was ended from outside after its grant, by a fault no lock can prevent (its session ended, or a stranger
  *       deleted its node, while it was inside). Fencing tokens exist for these;
  *   <li>a {@linkplain SafetyReport#overlaps() violation}: any other, a hold entered on a node a stranger had already
- *       deleted, or on a session already ended, among them.
+ *       deleted ({@linkplain SafetyReport#holdsOnDeletedNodes() data} too), or on a session already ended, among them.
  * </ul>
- *
- * A hold on a node deleted before its grant is data too ({@link SafetyReport#holdsOnDeletedNodes()}).
  *
  * <pre>{@code
  * SafetyMonitor monitor = SafetyMonitor.create();
@@ -292,12 +290,7 @@ public final class SafetyMonitor {
     public List<Claim> liveClaims(String lockPath) {
         synchronized (lock) {
             PathState state = paths.get(lockPath);
-            return state == null
-                    ? List.of()
-                    : state.inside.stream()
-                            .filter(Hold::isLive)
-                            .map(hold -> hold.claim)
-                            .toList();
+            return state == null ? List.of() : state.liveClaims();
         }
     }
 
