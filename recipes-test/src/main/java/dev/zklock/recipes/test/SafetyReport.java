@@ -82,7 +82,7 @@ public record SafetyReport(
     public String toString() {
         StringBuilder text = new StringBuilder(String.format(
                 "holds %d (lost %d, on a deleted node %d up to %d ms after the delete, on the node before %d), waits %d,"
-                        + " overlaps %d, explained overlaps %d (longest %d ms), token regressions %d, leaked nodes %d,"
+                        + " overlaps %d, explained overlaps %d (longest %.3f ms), token regressions %d, leaked nodes %d,"
                         + " stuck waiters %d",
                 holds,
                 lostHolds,
@@ -92,7 +92,7 @@ public record SafetyReport(
                 waits,
                 overlaps,
                 explainedOverlaps,
-                longestExplainedOverlap.toMillis(),
+                longestExplainedOverlap.toNanos() / 1e6,
                 tokenRegressions,
                 leakedNodes,
                 stuckWaiters));
