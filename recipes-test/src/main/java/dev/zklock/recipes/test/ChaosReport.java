@@ -60,7 +60,8 @@ public record ChaosReport(
     }
 
     /**
-     * Tells whether the run broke no safety property.
+     * Tells whether the run broke no safety property: overlaps a fault explains (a holder's session ended, or a stranger
+     * deleted its node, while it was inside) are printed with their count and longest, and are no failure.
      *
      * @return whether the {@linkplain #safety() monitor's report} is clean
      */
@@ -79,7 +80,8 @@ public record ChaosReport(
 
     /**
      * Returns the report on several lines: the seed, the work done, the faults, what closed clients' threads met, the
-     * safety counts and the first violations.
+     * safety counts (overlaps that are violations, and explained overlaps with the longest), the first violations and
+     * the first explained overlaps.
      *
      * @return a readable report
      */

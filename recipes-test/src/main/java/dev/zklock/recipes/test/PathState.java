@@ -8,14 +8,14 @@ import java.util.Map;
 import java.util.function.Predicate;
 
 /**
- * What a {@link SafetyMonitor} keeps of one lock path: the live holds, the largest tokens and the nodes strangers
- * deleted (with when); and the token rule. A token is {@link FencingToken#of FencingToken.of(czxid, pass)}. A hold whose
+ * What a {@link SafetyMonitor} keeps of one lock path: the holds inside (entered, not exited, whatever their nodes'
+ * state), the largest tokens and the nodes strangers deleted (with when); and the token rule. A token is {@link FencingToken#of FencingToken.of(czxid, pass)}. A hold whose
  * token is not above the newest token of every hold it must follow regresses: an exclusive or write hold follows every
  * earlier hold of its path; a read or a lease need only not be below the earlier exclusive and write holds (readers and
  * leases share, and may enter in any order). Guarded by the monitor's lock.
  */
 final class PathState {
-    final List<SafetyMonitor.Hold> live = new ArrayList<>();
+    final List<SafetyMonitor.Hold> inside = new ArrayList<>();
     final Map<Long, Long> deletedNodes = new HashMap<>();
     private long maxToken;
     private long maxExclusiveToken;
@@ -36,26 +36,34 @@ final class PathState {
         return maxToken != 0 && FencingToken.creationZxid(token) == FencingToken.creationZxid(maxToken);
     }
 
-    /** Records a hold that entered: it is live, and its token the newest of its kind if larger. */
-    void entered(SafetyMonitor.Hold hold) {
-        SafetyMonitor.Claim claim = hold.claim();
+    /** The claims of the holds inside whose session and node stand, as far as the monitor was told. */
+    List<SafetyMonitor.Claim> liveClaims() {
+        return inside.stream()
+                .filter(SafetyMonitor.Hold::isLive)
+                .map(SafetyMonitor.Hold::claim)
+                .toList();
+    }
+
+    /** Records the token of a hold that entered: the newest of its kind if larger. */
+    void entered(SafetyMonitor.Claim claim) {
         maxToken = Math.max(maxToken, claim.token());
         if (!shares(claim)) {
             maxExclusiveToken = Math.max(maxExclusiveToken, claim.token());
         }
-        live.add(hold);
     }
 
-    /** Makes the live holds that {@code lost} picks lost, not live; returns how many. */
-    int lose(Predicate<SafetyMonitor.Hold> lost) {
+    /**
+     * Marks the live holds inside that {@code ended} picks as ended from outside by {@code cause} (they stay inside
+     * until they exit); returns how many.
+     */
+    int endFromOutside(Predicate<SafetyMonitor.Hold> ended, String cause) {
         int count = 0;
-        for (SafetyMonitor.Hold hold : live) {
-            if (lost.test(hold)) {
-                hold.live = false;
+        for (SafetyMonitor.Hold hold : inside) {
+            if (hold.isLive() && ended.test(hold)) {
+                hold.endedBy = cause;
                 count++;
             }
         }
-        live.removeIf(hold -> !hold.live);
         return count;
     }
 

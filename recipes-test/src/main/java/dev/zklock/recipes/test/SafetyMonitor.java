@@ -16,7 +16,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 
 /**
- * Watches lock holders for the four safety properties of a lock and counts every breach: two live holders at once
+ * Watches lock holders for the four safety properties of a lock and counts every breach: two holders inside at once
  * (readers excepted among themselves, and a semaphore's lease holders up to its lease count), a fencing token that does
  * not grow on a path, a lock node left behind after everyone is done, and a waiter that never finished.
  *
@@ -29,10 +29,20 @@ import org.apache.curator.framework.CuratorFramework;
  * <p>The code under test tells the monitor what happens: {@link #enter} right after an acquire returns and
  * {@link Hold#exit()} right before the release (so a recorded hold lies inside the real one, and any overlap seen
  * really happened); {@link #startWaiting} before an acquire and {@link Waiter#finished()} after it. The fault injector
- * tells it, before they happen, of what ends holds behind the holders' backs: {@link #sessionEnded} (the session's
- * holds are lost from then on, which is no overlap) and {@link #nodeDeleted} for a stranger's delete (the holds of the
- * node are lost from then on, later grants included, counted as {@linkplain SafetyReport#holdsOnDeletedNodes() holds
- * on deleted nodes} with the longest delay, so a lock that goes on granting a deleted node shows).
+ * tells it, before they happen, of what ends holds behind the holders' backs: {@link #sessionEnded} and
+ * {@link #nodeDeleted} for a stranger's delete.
+ *
+ * <p>A hold is what a user sees: a thread inside the critical section, from {@link #enter} to {@link Hold#exit()},
+ * whatever its node's state. Two conflicting holds inside at once are an overlap the moment the second enters, each
+ * reported with its cause, and classified:
+ *
+ * <ul>
+ *   <li>{@linkplain SafetyReport#explainedOverlaps() explained} (counted with the longest, not a failure): the earlier
+ *       hold was ended from outside after its grant, by a fault no lock can prevent (its session ended, or a stranger
+ *       deleted its node, while it was inside). Fencing tokens exist for these;
+ *   <li>a {@linkplain SafetyReport#overlaps() violation}: any other, a hold entered on a node a stranger had already
+ *       deleted ({@linkplain SafetyReport#holdsOnDeletedNodes() data} too), or on a session already ended, among them.
+ * </ul>
  *
  * <pre>{@code
  * SafetyMonitor monitor = SafetyMonitor.create();
@@ -167,13 +177,11 @@ public final class SafetyMonitor {
     private final Set<Long> endedSessions = new HashSet<>(); // guarded by lock
     private final Set<Waiter> waiting = new LinkedHashSet<>(); // guarded by lock
     private final List<String> violations = new ArrayList<>(); // guarded by lock
-    private final List<String> deletedNodeHolds = new ArrayList<>(); // guarded by lock: the first of them
+    private final Overlaps overlaps = new Overlaps(); // guarded by lock
+    private final LostGrants lostGrants = new LostGrants(); // guarded by lock
     private long holds; // guarded by lock
     private long lostHolds; // guarded by lock
-    private long holdsOnDeletedNodes; // guarded by lock
-    private long deletedNodeLagNanos; // guarded by lock: the longest from a node's delete to a hold granted on it
     private long sameNodeHolds; // guarded by lock
-    private long overlaps; // guarded by lock
     private long tokenRegressions; // guarded by lock
     private long leakedNodes; // guarded by lock
     private long waits; // guarded by lock
@@ -186,10 +194,11 @@ public final class SafetyMonitor {
     }
 
     /**
-     * Records that {@code owner} holds {@code claim} from now on, and checks it against the live holds of the path: any
-     * of them that conflicts with it (not both reads, not the same owner) is an overlap; a token that breaks the token
-     * rule (class documentation) is a regression. A claim whose session has already ended, or whose node a stranger
-     * has deleted, is recorded as lost and checked for nothing.
+     * Records that {@code owner} holds {@code claim} from now on, and checks it against the holds of the path inside now:
+     * any of them that conflicts with it (not both reads, not the same owner) is an overlap, explained or a violation
+     * (class documentation); a token that breaks the token rule (class documentation) is a regression. A claim whose
+     * session has already ended, or whose node a stranger has deleted, is recorded as lost (and as a hold on a deleted
+     * node), and any overlap it takes part in is a violation; its token is not checked.
      *
      * @param owner the holder's name, unique among holders that hold on their own
      * @param claim what it holds
@@ -201,60 +210,41 @@ public final class SafetyMonitor {
         Hold hold = new Hold(owner, claim);
         synchronized (lock) {
             holds++;
-            if (endedSessions.contains(claim.sessionId())) {
-                lostHolds++;
-                hold.live = false;
-                return hold;
-            }
             PathState state = paths.computeIfAbsent(claim.lockPath(), path -> new PathState());
-            Long deletedAt = state.deletedNodes.get(FencingToken.creationZxid(claim.token()));
-            if (deletedAt != null) {
-                long lagNanos = System.nanoTime() - deletedAt;
-                lostHolds++;
-                holdsOnDeletedNodes++;
-                deletedNodeLagNanos = Math.max(deletedNodeLagNanos, lagNanos);
-                if (deletedNodeHolds.size() < FIRST_VIOLATIONS) {
-                    deletedNodeHolds.add(String.format(
-                            "hold on a deleted node of %s: %s (%s) entered %d ms after the delete",
-                            claim.lockPath(), owner, claim, TimeUnit.NANOSECONDS.toMillis(lagNanos)));
-                }
-                hold.live = false;
-                return hold;
+            hold.grantedLost = lostGrants.check(state, hold, endedSessions);
+            lostHolds += hold.grantedLost == null ? 0 : 1;
+            for (String text : overlaps.check(state.inside, hold)) {
+                violation("%s", text);
             }
-            int leases = 1;
-            for (Hold other : state.live) {
-                if (!other.owner.equals(owner) && !claim.mode().sharesWith(other.claim.mode())) {
-                    overlaps++;
-                    violation(
-                            "overlap on %s: %s (%s) entered while %s (%s) held it",
-                            claim.lockPath(), owner, claim, other.owner, other.claim);
-                }
-                leases += other.claim.mode() == Mode.LEASE ? 1 : 0;
+            if (hold.grantedLost == null) {
+                checkToken(state, hold);
             }
-            if (claim.mode() == Mode.LEASE && leases > claim.leases()) {
-                overlaps++;
-                violation(
-                        "too many leases on %s: %s (%s) entered as lease %d of at most %d",
-                        claim.lockPath(), owner, claim, leases, claim.leases());
-            }
-            if (state.regresses(claim)) {
-                tokenRegressions++;
-                violation(
-                        "token regression on %s: %s (%s) entered after a hold with token %d",
-                        claim.lockPath(), owner, claim, state.floor(claim));
-            }
-            if (state.onNewestNode(claim.token())) {
-                sameNodeHolds++;
-                hold.sameNodeAsBefore = true;
-            }
-            state.entered(hold);
+            state.inside.add(hold);
         }
         return hold;
     }
 
+    /** Checks the token rule for a hold granted on a standing node of a live session; counts a hold on the node before. */
+    private void checkToken(PathState state, Hold hold) {
+        Claim claim = hold.claim;
+        if (state.regresses(claim)) {
+            tokenRegressions++;
+            violation(
+                    "token regression on %s: %s (%s) entered after a hold with token %d",
+                    claim.lockPath(), hold.owner, claim, state.floor(claim));
+        }
+        if (state.onNewestNode(claim.token())) {
+            sameNodeHolds++;
+            hold.sameNodeAsBefore = true;
+        }
+        state.entered(claim);
+    }
+
     /**
-     * Records that the server ended {@code sessionId}: the holds of that session are lost from now on, not live. Call
-     * it before the server can delete the session's nodes, that is before anyone else could take their locks.
+     * Records that the server ended {@code sessionId}: the holds of that session inside now are lost, ended from outside
+     * (an overlap with them is explained), and a hold entered on it later is lost from its grant (an overlap with it is
+     * a violation). Call it before the server can delete the session's nodes, that is before anyone else could take
+     * their locks.
      *
      * @param sessionId the session that ended
      */
@@ -263,16 +253,18 @@ public final class SafetyMonitor {
             if (!endedSessions.add(sessionId)) {
                 return;
             }
+            String cause = "its session 0x" + Long.toHexString(sessionId) + " ended while it held";
             for (PathState state : paths.values()) {
-                lostHolds += state.lose(hold -> hold.claim.sessionId() == sessionId);
+                lostHolds += state.endFromOutside(hold -> hold.claim.sessionId() == sessionId, cause);
             }
         }
     }
 
     /**
      * Records that a stranger deletes the lock node of {@code lockPath} created at {@code creationZxid}: the holds of
-     * that node (those whose token has that creation zxid) are lost from now on, not live, and so is any hold granted
-     * on it later. Call it before the delete, that is before anyone else could take the lock because the node is gone.
+     * that node inside now (those whose token has that creation zxid) are lost, ended from outside (an overlap with them
+     * is explained), and any hold granted on it later is lost from its grant (an overlap with it is a violation). Call
+     * it before the delete, that is before anyone else could take the lock because the node is gone.
      *
      * @param lockPath the lock path the node is a child of
      * @param creationZxid the node's creation zxid
@@ -284,7 +276,9 @@ public final class SafetyMonitor {
             if (state.deletedNodes.putIfAbsent(creationZxid, System.nanoTime()) != null) {
                 return;
             }
-            lostHolds += state.lose(hold -> FencingToken.creationZxid(hold.claim.token()) == creationZxid);
+            lostHolds += state.endFromOutside(
+                    hold -> FencingToken.creationZxid(hold.claim.token()) == creationZxid,
+                    "a stranger deleted its node while it held");
         }
     }
 
@@ -296,9 +290,7 @@ public final class SafetyMonitor {
     public List<Claim> liveClaims(String lockPath) {
         synchronized (lock) {
             PathState state = paths.get(lockPath);
-            return state == null
-                    ? List.of()
-                    : state.live.stream().map(hold -> hold.claim).toList();
+            return state == null ? List.of() : state.liveClaims();
         }
     }
 
@@ -399,12 +391,15 @@ public final class SafetyMonitor {
             return new SafetyReport(
                     holds,
                     lostHolds,
-                    holdsOnDeletedNodes,
-                    Duration.ofNanos(deletedNodeLagNanos),
-                    deletedNodeHolds,
+                    lostGrants.onDeletedNodes(),
+                    lostGrants.longestLag(),
+                    lostGrants.firstOnDeletedNodes(),
                     sameNodeHolds,
                     waits,
-                    overlaps,
+                    overlaps.violations(),
+                    overlaps.explained(),
+                    overlaps.longestExplained(now),
+                    overlaps.firstExplained(),
                     tokenRegressions,
                     leakedNodes,
                     stuck,
@@ -422,7 +417,8 @@ public final class SafetyMonitor {
     public final class Hold {
         private final String owner;
         private final Claim claim;
-        boolean live = true; // guarded by lock
+        String grantedLost; // guarded by lock: why the hold was lost from its grant, or null
+        String endedBy; // guarded by lock: what ended the hold from outside while it was inside, or null
         private boolean exited; // guarded by lock
         private boolean sameNodeAsBefore; // guarded by lock
 
@@ -442,11 +438,18 @@ public final class SafetyMonitor {
                     throw new IllegalStateException("hold of " + owner + " on " + claim.lockPath() + " exited twice");
                 }
                 exited = true;
-                if (live) {
-                    live = false;
-                    paths.get(claim.lockPath()).live.remove(this);
-                }
+                paths.get(claim.lockPath()).inside.remove(this);
+                overlaps.exited(this, System.nanoTime());
             }
+        }
+
+        /** Tells whether the hold's session and node stand, as far as the monitor was told. Guarded by lock. */
+        boolean isLive() {
+            return grantedLost == null && endedBy == null;
+        }
+
+        String owner() {
+            return owner;
         }
 
         /**

@@ -55,7 +55,8 @@ abstract class ChaosSuite {
 
         System.out.printf("[chaos] %s:%n%s%n", getClass().getSimpleName(), report);
         String replay = "chaos run failed; replay with -Dzklock.chaos.seed=" + seed + System.lineSeparator() + report;
-        assertThat(report.safety().overlaps()).as(replay).isZero();
+        assertThat(report.safety().overlaps()).as(replay).isZero(); // violations; explained overlaps are printed
+        assertThat(report.isClean()).as(replay).isTrue();
         assertThat(report.safety().tokenRegressions()).as(replay).isZero();
         assertThat(report.safety().leakedNodes()).as(replay).isZero();
         assertThat(report.safety().stuckWaiters()).as(replay).isZero();

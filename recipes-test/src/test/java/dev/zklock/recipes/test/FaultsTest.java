@@ -98,7 +98,7 @@ final class FaultsTest {
     }
 
     @Test
-    void deleteLockNode_holdersNode_theMonitorEndsItsHoldAndTheWaiterHoldsWithNoOverlap() throws Exception {
+    void deleteLockNode_holdersNode_theMonitorEndsItsHoldAndTheWaiterHoldsInAnExplainedOverlap() throws Exception {
         CuratorFramework holderClient = zk.newClient();
         ZkReentrantLock holder = new ZkReentrantLock(holderClient, zk.path("lock"));
         ZkReentrantLock waiter = new ZkReentrantLock(zk.newClient(), zk.path("lock"));
@@ -134,6 +134,9 @@ final class FaultsTest {
         SafetyReport report = monitor.report();
         assertThat(report.isClean()).as("%s", report).isTrue();
         assertThat(report.lostHolds()).isEqualTo(1);
+        assertThat(report.explainedOverlaps())
+                .as("the holder was inside when the waiter entered")
+                .isEqualTo(1);
         assertThat(waiter.participantNodes()).isEmpty();
     }
 

@@ -96,15 +96,6 @@ final class SafetyMonitorTest {
     }
 
     @Test
-    void enter_readWhileAWriteIsHeld_countsAnOverlap() {
-        monitor.enter("writer", new Claim(PATH, WRITE, 10, 1));
-
-        monitor.enter("reader", new Claim(PATH, READ, 12, 2));
-
-        assertThat(monitor.report().overlaps()).isEqualTo(1);
-    }
-
-    @Test
     void enter_writeWhileReadsAreHeld_countsAnOverlapPerReader() {
         monitor.enter("reader-1", new Claim(PATH, READ, 10, 1));
         monitor.enter("reader-2", new Claim(PATH, READ, 11, 2));
@@ -125,17 +116,106 @@ final class SafetyMonitorTest {
     }
 
     @Test
-    void enter_afterTheHoldersSessionEnded_isNoOverlapAndTheHoldCountsAsLost() {
+    void enter_besideAHolderWhoseSessionEnded_isAnExplainedOverlapNotAViolation() {
         Hold alice = monitor.enter("alice", new Claim(PATH, EXCLUSIVE, 10, 1));
         monitor.sessionEnded(1);
 
         Hold bob = monitor.enter("bob", new Claim(PATH, EXCLUSIVE, 12, 2));
+
+        SafetyReport report = monitor.report();
+        assertThat(report.isClean()).as("%s", report).isTrue();
+        assertThat(report.overlaps()).isZero();
+        assertThat(report.explainedOverlaps()).isEqualTo(1);
+        assertThat(report.lostHolds()).isEqualTo(1);
+        assertThat(report.firstExplainedOverlaps())
+                .singleElement()
+                .asString()
+                .contains("overlap on " + PATH, "alice: its session 0x1 ended while it held", "bob", "token 12");
+        assertThat(report.toString()).contains("explained overlaps 1 (longest ", "explained: overlap on " + PATH);
         alice.exit();
         bob.exit();
+        Duration ended = monitor.report().longestExplainedOverlap(); // closed by the exits: no longer grows
+        assertThat(monitor.report().longestExplainedOverlap()).isEqualTo(ended);
+    }
+
+    @Test
+    void enter_afterTheHolderWhoseSessionEndedExited_isNoOverlap() {
+        Hold alice = monitor.enter("alice", new Claim(PATH, EXCLUSIVE, 10, 1));
+        monitor.sessionEnded(1);
+        alice.exit();
+
+        monitor.enter("bob", new Claim(PATH, EXCLUSIVE, 12, 2)).exit();
 
         SafetyReport report = monitor.report();
         assertThat(report.isClean()).isTrue();
+        assertThat(report.explainedOverlaps()).isZero();
         assertThat(report.lostHolds()).isEqualTo(1);
+    }
+
+    @Test
+    void enter_onASessionAlreadyEndedBesideAnotherSessionsHold_isAViolation() {
+        Hold bob = monitor.enter("bob", new Claim(PATH, EXCLUSIVE, 12, 2));
+        monitor.sessionEnded(1);
+
+        monitor.enter("alice", new Claim(PATH, EXCLUSIVE, 14, 1));
+
+        SafetyReport report = monitor.report();
+        assertThat(report.isClean()).isFalse();
+        assertThat(report.overlaps()).isEqualTo(1);
+        assertThat(report.explainedOverlaps()).isZero();
+        assertThat(report.firstViolations())
+                .singleElement()
+                .asString()
+                .contains("overlap on " + PATH, "alice entered after its session 0x1 ended", "bob");
+        bob.exit();
+    }
+
+    @Test
+    void enter_besideAHoldEnteredOnAnEndedSession_isAViolationNamingTheEarlierHold() {
+        monitor.sessionEnded(1);
+        Hold alice = monitor.enter("alice", new Claim(PATH, EXCLUSIVE, 10, 1));
+
+        monitor.enter("bob", new Claim(PATH, EXCLUSIVE, 12, 2));
+
+        assertThat(monitor.report().overlaps()).isEqualTo(1);
+        assertThat(monitor.report().firstViolations())
+                .singleElement()
+                .asString()
+                .contains("alice entered after its session 0x1 ended");
+        alice.exit();
+    }
+
+    @Test
+    void enter_readWhileAWriteOfALiveSessionIsHeld_isAViolationOfBothLive() {
+        Hold writer = monitor.enter("writer", new Claim(PATH, WRITE, 10, 1));
+
+        monitor.enter("reader", new Claim(PATH, READ, 12, 2)).exit();
+
+        SafetyReport report = monitor.report();
+        assertThat(report.isClean()).isFalse();
+        assertThat(report.firstViolations())
+                .singleElement()
+                .asString()
+                .contains("overlap on " + PATH + " (both live)", "reader", "writer");
+        writer.exit();
+    }
+
+    @Test
+    void enter_leaseBeyondTheCountBesideALeaseWhoseSessionEnded_isExplained() {
+        Hold alice = monitor.enter("alice", Claim.lease(PATH, 10, 1, 1));
+        monitor.sessionEnded(1);
+
+        Hold bob = monitor.enter("bob", Claim.lease(PATH, 12, 2, 1));
+
+        SafetyReport report = monitor.report();
+        assertThat(report.isClean()).isTrue();
+        assertThat(report.explainedOverlaps()).isEqualTo(1);
+        assertThat(report.firstExplainedOverlaps())
+                .singleElement()
+                .asString()
+                .contains("too many leases on " + PATH, "1 of them ended from outside");
+        alice.exit();
+        bob.exit();
     }
 
     @Test
@@ -240,7 +320,7 @@ final class SafetyMonitorTest {
     }
 
     @Test
-    void nodeDeleted_whileHeld_theHoldIsLostAndTheNextHolderEntersCleanly() {
+    void nodeDeleted_whileHeld_theNextHolderBesideItIsAnExplainedOverlap() {
         Hold alice = monitor.enter("alice", new Claim(PATH, EXCLUSIVE, token(12, 0), 1));
 
         monitor.nodeDeleted(PATH, 12);
@@ -250,21 +330,32 @@ final class SafetyMonitorTest {
         alice.exit();
         bob.exit();
         SafetyReport report = monitor.report();
-        assertThat(report.isClean()).isTrue();
+        assertThat(report.isClean()).as("%s", report).isTrue();
+        assertThat(report.explainedOverlaps()).isEqualTo(1);
+        assertThat(report.firstExplainedOverlaps())
+                .singleElement()
+                .asString()
+                .contains("alice: a stranger deleted its node while it held", "bob");
         assertThat(report.lostHolds()).isEqualTo(1);
         assertThat(report.holdsOnDeletedNodes()).isZero();
     }
 
     @Test
-    void nodeDeleted_holdGrantedOnTheNodeLater_isLostAndCountedAsAHoldOnADeletedNode() {
+    void nodeDeleted_holdGrantedOnTheNodeLaterBesideAnotherSessionsHold_isAViolation() {
         monitor.nodeDeleted(PATH, 12);
         Hold bob = monitor.enter("bob", new Claim(PATH, EXCLUSIVE, token(14, 0), 2));
 
         Hold alice = monitor.enter("alice", new Claim(PATH, EXCLUSIVE, token(12, 1), 1)); // a pass of the deleted node
 
         SafetyReport report = monitor.report();
-        assertThat(report.overlaps()).isZero();
+        assertThat(report.isClean()).isFalse();
+        assertThat(report.overlaps()).isEqualTo(1);
+        assertThat(report.explainedOverlaps()).isZero();
         assertThat(report.tokenRegressions()).isZero();
+        assertThat(report.firstViolations())
+                .singleElement()
+                .asString()
+                .contains("overlap on " + PATH, "alice entered on a node a stranger had deleted", "bob");
         assertThat(report.lostHolds()).isEqualTo(1);
         assertThat(report.holdsOnDeletedNodes()).isEqualTo(1);
         assertThat(report.toString()).contains("on a deleted node 1 up to ");
@@ -275,6 +366,35 @@ final class SafetyMonitorTest {
         assertThat(alice.isSameNodeAsBefore()).isFalse();
         alice.exit();
         bob.exit();
+    }
+
+    @Test
+    void nodeDeleted_nextSessionHoldsWhileAWaiterIsGrantedTheDeletedNode_isAViolation() {
+        monitor.nodeDeleted(PATH, 12); // the waiter's node, deleted by a stranger while it waited
+        Hold waiter = monitor.enter("waiter", new Claim(PATH, EXCLUSIVE, token(12, 0), 1));
+
+        monitor.enter("next", new Claim(PATH, EXCLUSIVE, token(14, 0), 2)).exit();
+
+        SafetyReport report = monitor.report();
+        assertThat(report.isClean()).isFalse();
+        assertThat(report.overlaps()).isEqualTo(1);
+        assertThat(report.firstViolations())
+                .singleElement()
+                .asString()
+                .contains("waiter entered on a node a stranger had deleted", "next");
+        waiter.exit();
+    }
+
+    @Test
+    void nodeDeleted_holdGrantedOnTheNodeLaterWithNobodyBeside_isNoOverlapButCounted() {
+        monitor.nodeDeleted(PATH, 12);
+
+        monitor.enter("alice", new Claim(PATH, EXCLUSIVE, token(12, 0), 1)).exit();
+
+        SafetyReport report = monitor.report();
+        assertThat(report.isClean()).isTrue();
+        assertThat(report.holdsOnDeletedNodes()).isEqualTo(1);
+        assertThat(report.lostHolds()).isEqualTo(1);
     }
 
     @Test

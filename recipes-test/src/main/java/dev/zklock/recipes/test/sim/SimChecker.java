@@ -5,10 +5,8 @@ import dev.zklock.recipes.locks.engine.Hold;
 import dev.zklock.recipes.locks.engine.LockNode;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.Predicate;
 
 /**
@@ -18,12 +16,13 @@ import java.util.function.Predicate;
  *   <li>admission: a hold is granted only while its client is started and connected and its node HELD, and never on a
  *       node its cohort has learned is gone; a local grant of a node a stranger deleted only while the cohort has news
  *       of it on its way (checked by {@link SimCohort});
- *   <li>no two live holds of one path conflict (a reader only with readers; a thread's own read beside its write, a
- *       downgrade, conflicts with nothing; its own write while its read stands, an upgrade, does); a hold is live while
- *       its node stands at the
- *       server (a hold whose node went with its session, or was deleted by a stranger, is lost, not an overlap);
- *   <li>fencing: a live exclusive or write hold's token is larger than every token of its path before it, a live read
- *       hold's not below any exclusive or write one;
+ *   <li>no two holds of one path inside at once conflict (a reader only with readers; a thread's own read beside its
+ *       write, a downgrade, conflicts with nothing; its own write while its read stands, an upgrade, does). A hold is
+ *       what a user sees, inside from its grant to its release whatever its node's state; an overlap is explained (a
+ *       fault no lock can prevent, counted, not a violation) only when the earlier hold's session ended, or a stranger
+ *       deleted its node, after its grant, and the later was granted on a standing node ({@link SimOverlaps});
+ *   <li>fencing: an exclusive or write hold granted on a standing node has a token larger than every token of its path
+ *       before it, a read hold's not below any exclusive or write one;
  *   <li>every acquire with a deadline ends within it plus one request timeout, and every acquire ends once the faults
  *       stop;
  *   <li>leases: no more stand at once than the semaphore's count;
@@ -56,6 +55,7 @@ final class SimChecker {
         final Mode mode;
         final LockNode node;
         final long token;
+        String lostAtGrant; // why its node no longer stood at its grant, or null
 
         Held(String owner, String path, Mode mode, LockNode node, long token) {
             this.owner = owner;
@@ -72,13 +72,14 @@ final class SimChecker {
     private final Map<String, Long> newest = new HashMap<>();
     private final Map<String, Long> newestExclusive = new HashMap<>();
     private final List<String> violations = new ArrayList<>();
-    private final Set<String> strangerDeleted = new HashSet<>();
+    private final SimOverlaps overlaps;
     private long granted;
     private long acquires;
 
     SimChecker(SimWorld world, int maxLeases) {
         this.world = world;
         this.maxLeases = maxLeases;
+        this.overlaps = new SimOverlaps(world);
     }
 
     List<String> violations() {
@@ -93,12 +94,28 @@ final class SimChecker {
         return acquires;
     }
 
+    /** The explained overlaps, their number and longest, and the first of them. */
+    SimOverlaps overlaps() {
+        return overlaps;
+    }
+
     /**
      * A hold was granted to {@code owner}: checks the admission rule, the overlaps and the token.
      *
      * @param knowsGone whether the granting cohort had learned that the node is gone (null for a node of its own)
      */
     Held granted(String owner, SimClient client, Hold hold, Mode mode, String how, Predicate<LockNode> knowsGone) {
+        return grant(owner, client, hold, mode, how, knowsGone, null);
+    }
+
+    private Held grant(
+            String owner,
+            SimClient client,
+            Hold hold,
+            Mode mode,
+            String how,
+            Predicate<LockNode> knowsGone,
+            LockNode beside) {
         granted++;
         LockNode node = hold.node();
         String path = node.lockPath();
@@ -112,57 +129,85 @@ final class SimChecker {
         }
 
         Held held = new Held(owner, path, mode, node, hold.token());
-        if (stands(node)) {
-            for (Held other : holds.getOrDefault(path, List.of())) {
-                if (stands(other.node) && !mode.sharesWith(other.mode) && !isDowngrade(owner, mode, other)) {
-                    violation(
-                            "overlap on %s: %s (%s %s) granted while %s (%s %s) holds",
-                            path, owner, mode, node.name(), other.owner, other.mode, other.node.name());
-                }
-            }
-            if (mode == Mode.LEASE) {
-                long standing = holds.getOrDefault(path, List.of()).stream()
-                        .filter(other -> stands(other.node))
-                        .count();
-                if (standing + 1 > maxLeases) {
-                    violation(
-                            "leases over the count on %s: %s granted %s while %d stand",
-                            path, owner, node.name(), standing);
-                }
-                holds.computeIfAbsent(path, p -> new ArrayList<>()).add(held);
-                return held;
-            }
-            long floor = mode == Mode.READ ? newestExclusive.getOrDefault(path, 0L) : newest.getOrDefault(path, 0L);
-            if (held.token < floor || (mode != Mode.READ && floor != 0 && held.token == floor)) {
-                violation("token regression on %s: %s got %d after %d", path, owner, held.token, floor);
-            }
-            newest.merge(path, held.token, Math::max);
-            if (mode != Mode.READ) {
-                newestExclusive.merge(path, held.token, Math::max);
+        held.lostAtGrant = overlaps.lostAtGrant(held, how, beside);
+        return checked(held);
+    }
+
+    /** Checks a hold granted against the holds of its path inside now, and its token; records it inside. */
+    private Held checked(Held held) {
+        List<Held> inside = holds.computeIfAbsent(held.path, p -> new ArrayList<>());
+        if (held.lostAtGrant != null) {
+            world.tally("granted on a node that no longer stood");
+        }
+        for (Held other : inside) {
+            if (!held.mode.sharesWith(other.mode) && !isDowngrade(held.owner, held.mode, other)) {
+                String cause = overlaps.violationCause(held, other);
+                String text = String.format(
+                        "overlap on %s (%s): %s (%s %s) granted while %s (%s %s) holds",
+                        held.path,
+                        cause != null ? cause : other.owner + ": " + overlaps.whyGone(other) + " while it held",
+                        held.owner,
+                        held.mode,
+                        held.node.name(),
+                        other.owner,
+                        other.mode,
+                        other.node.name());
+                overlap(cause, text, held, other);
             }
         }
-        holds.computeIfAbsent(path, p -> new ArrayList<>()).add(held);
+        if (held.mode == Mode.LEASE && inside.size() + 1 > maxLeases) {
+            String cause = overlaps.leaseCause(held, inside, maxLeases);
+            overlap(
+                    cause,
+                    String.format(
+                            "leases over the count on %s (%s): %s granted %s while %d are inside",
+                            held.path,
+                            cause != null ? cause : "ended from outside",
+                            held.owner,
+                            held.node.name(),
+                            inside.size()),
+                    held,
+                    null);
+        }
+        if (held.mode != Mode.LEASE && held.lostAtGrant == null) {
+            checkToken(held);
+        }
+        inside.add(held);
         return held;
     }
 
+    private void overlap(String cause, String text, Held held, Held other) {
+        if (cause != null) {
+            violation("%s", text);
+        } else {
+            overlaps.explained(text, held, other);
+        }
+    }
+
+    private void checkToken(Held held) {
+        String path = held.path;
+        long floor = held.mode == Mode.READ ? newestExclusive.getOrDefault(path, 0L) : newest.getOrDefault(path, 0L);
+        if (held.token < floor || (held.mode != Mode.READ && floor != 0 && held.token == floor)) {
+            violation("token regression on %s: %s got %d after %d", path, held.owner, held.token, floor);
+        }
+        newest.merge(path, held.token, Math::max);
+        if (held.mode != Mode.READ) {
+            newestExclusive.merge(path, held.token, Math::max);
+        }
+    }
+
     /**
-     * A downgrade's read hold, granted beside {@code write}: checked as any hold, unless a stranger deleted the write
-     * node. Then it is a hold on a deleted node's standing, as a holder never notices its node deleted (a known limit,
-     * not an overlap): recorded, not checked.
+     * A downgrade's read hold, granted beside {@code write}: checked as any hold, its grant lost if the write node it
+     * ranks with no longer stood (a stranger deleted it: the holder never noticed, and its read was granted on the
+     * standing of a deleted node).
      */
     Held grantedBeside(String owner, SimClient client, Hold hold, LockNode write) {
-        if (strangerDeleted.contains(SimClient.fullPath(write))) {
-            granted++;
-            world.note(owner + " downgraded beside a node a stranger deleted: not checked");
-            Held held = new Held(owner, hold.node().lockPath(), Mode.READ, hold.node(), hold.token());
-            return held;
-        }
-        return granted(owner, client, hold, Mode.READ, "beside its write", null);
+        return grant(owner, client, hold, Mode.READ, "beside its write", null, write);
     }
 
     /** A stranger deleted the node at {@code path}. */
     void strangerDeleted(String path) {
-        strangerDeleted.add(path);
+        overlaps.strangerDeleted(path);
     }
 
     void released(Held held) {
@@ -170,6 +215,7 @@ final class SimChecker {
         if (of != null) {
             of.remove(held);
         }
+        overlaps.released(held);
     }
 
     /** An acquire began; {@link #ended} says when it came back. */
@@ -200,13 +246,8 @@ final class SimChecker {
 
     /** Tells whether a stranger deleted {@code node} while its session lives (not whether its client knows). */
     boolean deletedByStranger(LockNode node) {
-        return !stands(node)
-                && strangerDeleted.contains(SimClient.fullPath(node))
+        return !overlaps.stands(node)
+                && overlaps.isStrangerDeleted(SimClient.fullPath(node))
                 && world.server.isLive(node.sessionId());
-    }
-
-    private boolean stands(LockNode node) {
-        SimServer.Node standing = world.server.node(SimClient.fullPath(node));
-        return standing != null && standing.czxid == node.czxid();
     }
 }

@@ -16,6 +16,9 @@ import java.util.Map;
  * @param tallies how often the run took each of the paths that only some seeds reach (an upgrade refused, a downgrade
  *     beside a cohort's write node, a create right behind a node of its own client, which needed no listing to wait,
  *     ...), by name
+ * @param explainedOverlaps conflicting holds inside at once where the earlier one's session ended, or a stranger deleted
+ *     its node, after its grant: a fault no lock can prevent, what fencing tokens are for; counted, not a violation
+ * @param longestExplainedOverlapMicros the longest of them, in simulated µs, from the later grant to either release
  */
 public record SimReport(
         SimPlan plan,
@@ -24,7 +27,9 @@ public record SimReport(
         long steps,
         long acquires,
         long grants,
-        Map<String, Long> tallies) {
+        Map<String, Long> tallies,
+        long explainedOverlaps,
+        long longestExplainedOverlapMicros) {
     /** Tells whether no invariant was broken. */
     public boolean isClean() {
         return violations.isEmpty();
@@ -48,6 +53,11 @@ public record SimReport(
         for (String violation : violations) {
             text.append("violation: ").append(violation).append('\n');
         }
+        text.append("explained overlaps: ")
+                .append(explainedOverlaps)
+                .append(", the longest ")
+                .append(longestExplainedOverlapMicros)
+                .append(" µs\n");
         text.append("last events:\n").append(trace);
         return text.toString();
     }

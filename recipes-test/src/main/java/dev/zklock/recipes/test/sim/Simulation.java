@@ -144,7 +144,9 @@ public final class Simulation {
                     world.steps(),
                     checker.acquires(),
                     checker.granted(),
-                    world.tallies());
+                    world.tallies(),
+                    checker.overlaps().explained(),
+                    checker.overlaps().longestMicros());
         }
 
         private boolean allDone() {

@@ -24,18 +24,23 @@ final class SimulationTest {
         int count = SEED != null ? 1 : SEEDS;
         long steps = 0;
         long behindOwn = 0;
+        long explained = 0;
+        long longestExplained = 0;
         for (long seed = first; seed < first + count; seed++) {
             SimReport report = Simulation.run(seed, settings);
             steps += report.steps();
             behindOwn += report.tallies().getOrDefault(SimWorld.BEHIND_OWN, 0L);
+            explained += report.explainedOverlaps();
+            longestExplained = Math.max(longestExplained, report.longestExplainedOverlapMicros());
             if (!report.isClean()) {
                 SimReport smallest = Simulation.shrink(report, settings);
                 assertThat(smallest.violations()).as(smallest.describe()).isEmpty();
             }
         }
         System.out.printf(
-                "simulation: %d seeds, %d events, %d creates right behind a node of their client%n",
-                count, steps, behindOwn);
+                "simulation: %d seeds, %d events, %d creates right behind a node of their client, %d explained overlaps"
+                        + " (a holder's session ended or its node was deleted while it was inside; longest %d µs)%n",
+                count, steps, behindOwn, explained, longestExplained);
         if (SEED == null) {
             assertThat(behindOwn)
                     .as("creates that needed no listing, the engine's path behind its own node")

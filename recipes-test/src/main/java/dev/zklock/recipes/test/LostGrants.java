@@ -1,0 +1,57 @@
+package dev.zklock.recipes.test;
+
+import dev.zklock.recipes.locks.FencingToken;
+import dev.zklock.recipes.test.SafetyMonitor.Claim;
+import dev.zklock.recipes.test.SafetyMonitor.Hold;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The holds a {@link SafetyMonitor} saw entered lost from their grant: on a session already ended, or on a node a
+ * stranger had already deleted (counted, with the longest delay from the delete, as holds on deleted nodes: a lock that
+ * goes on granting a deleted node shows even when nobody holds beside it). Guarded by the monitor's lock.
+ */
+final class LostGrants {
+    private static final int FIRST = 20;
+
+    private final List<String> firstOnDeletedNodes = new ArrayList<>();
+    private long onDeletedNodes;
+    private long longestLagNanos;
+
+    /** Returns why {@code hold} is lost from its grant, or null if it was granted on a standing node of a live session. */
+    String check(PathState state, Hold hold, Set<Long> endedSessions) {
+        Claim claim = hold.claim();
+        String lost = null;
+        if (endedSessions.contains(claim.sessionId())) {
+            lost = "entered after its session 0x" + Long.toHexString(claim.sessionId()) + " ended";
+        }
+        Long deletedAt = state.deletedNodes.get(FencingToken.creationZxid(claim.token()));
+        if (deletedAt != null) {
+            long lagMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - deletedAt);
+            onDeletedNodes++;
+            longestLagNanos = Math.max(longestLagNanos, System.nanoTime() - deletedAt);
+            lost = "entered on a node a stranger had deleted " + lagMillis + " ms before";
+            if (firstOnDeletedNodes.size() < FIRST) {
+                firstOnDeletedNodes.add(String.format(
+                        "hold on a deleted node of %s: %s (%s) entered %d ms after the delete",
+                        claim.lockPath(), hold.owner(), claim, lagMillis));
+            }
+        }
+        return lost;
+    }
+
+    long onDeletedNodes() {
+        return onDeletedNodes;
+    }
+
+    Duration longestLag() {
+        return Duration.ofNanos(longestLagNanos);
+    }
+
+    List<String> firstOnDeletedNodes() {
+        return List.copyOf(firstOnDeletedNodes);
+    }
+}

@@ -1,0 +1,152 @@
+package dev.zklock.recipes.test.sim;
+
+import dev.zklock.recipes.locks.engine.LockNode;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The overlaps of a simulation: two conflicting holds of one path inside at once (from grant to release, whatever their
+ * nodes' state), or leases beyond the count, each classified by its cause. Explained when the earlier hold was ended
+ * from outside after its grant (its session ended, or a stranger deleted its node, while it was inside) and the new one
+ * was granted on a standing node of a live session; a violation otherwise: both live, or a hold granted on a node that
+ * no longer stood (a stranger's delete before the grant, a session already ended). Explained overlaps are timed from
+ * the later grant until either hold is released. Not thread-safe.
+ */
+final class SimOverlaps {
+    private static final int FIRST = 20;
+
+    /** An explained overlap under way; {@code other} is null for leases beyond the count. */
+    private record Open(SimChecker.Held entering, SimChecker.Held other, long startMicros) {}
+
+    private final SimWorld world;
+    private final List<Open> open = new ArrayList<>();
+    private final List<String> firstExplained = new ArrayList<>();
+    private final Set<String> strangerDeleted = new HashSet<>();
+    private long explained;
+    private long longestMicros;
+
+    SimOverlaps(SimWorld world) {
+        this.world = world;
+    }
+
+    /**
+     * Returns why {@code held} was lost at its grant (its node no longer stood: deleted by a stranger, or gone with its
+     * ended session; or, for a downgrade's read, the write node {@code beside} it no longer stood), or null.
+     */
+    String lostAtGrant(SimChecker.Held held, String how, LockNode beside) {
+        if (!stands(held)) {
+            return held.owner + " was granted " + held.node.name() + " (" + how + "), which no longer stood: "
+                    + whyGone(held);
+        }
+        if (beside != null && !stands(beside)) {
+            SimChecker.Held write = new SimChecker.Held(held.owner, held.path, SimChecker.Mode.WRITE, beside, 0);
+            return held.owner + " was granted " + held.node.name() + " beside its write node " + beside.name()
+                    + ", which no longer stood: " + whyGone(write);
+        }
+        return null;
+    }
+
+    /**
+     * Returns why the overlap of {@code entering} with {@code other}, a hold inside, is a violation, or null if it is
+     * explained.
+     */
+    String violationCause(SimChecker.Held entering, SimChecker.Held other) {
+        if (entering.lostAtGrant != null) {
+            return entering.lostAtGrant;
+        }
+        if (other.lostAtGrant != null) {
+            return other.lostAtGrant;
+        }
+        if (stands(other)) {
+            return "both live";
+        }
+        return endedFromOutside(other) ? null : other.owner + " held on: " + whyGone(other);
+    }
+
+    /**
+     * Returns why leases beyond the count with {@code entering} are a violation, or null if they are explained: the
+     * entering lease was lost at its grant, or the leases inside not ended from outside fill the count.
+     */
+    String leaseCause(SimChecker.Held entering, List<SimChecker.Held> inside, int maxLeases) {
+        if (entering.lostAtGrant != null) {
+            return entering.lostAtGrant;
+        }
+        long live = inside.stream()
+                .filter(lease -> lease.lostAtGrant != null || !endedFromOutside(lease))
+                .count();
+        return live + 1 > maxLeases ? live + " live leases beside it" : null;
+    }
+
+    /** Counts an explained overlap, open until either hold is released. */
+    void explained(String text, SimChecker.Held entering, SimChecker.Held other) {
+        explained++;
+        open.add(new Open(entering, other, world.now()));
+        if (firstExplained.size() < FIRST) {
+            firstExplained.add(String.format("at %.3f ms: ", world.now() / 1000.0) + text);
+        }
+    }
+
+    /** Ends the explained overlaps {@code held} takes part in. */
+    void released(SimChecker.Held held) {
+        open.removeIf(overlap -> {
+            if (overlap.entering == held || overlap.other == held) {
+                longestMicros = Math.max(longestMicros, world.now() - overlap.startMicros);
+                return true;
+            }
+            return false;
+        });
+    }
+
+    long explained() {
+        return explained;
+    }
+
+    /** The longest explained overlap, in simulated µs, those still under way counted until now. */
+    long longestMicros() {
+        long longest = longestMicros;
+        for (Open overlap : open) {
+            longest = Math.max(longest, world.now() - overlap.startMicros);
+        }
+        return longest;
+    }
+
+    List<String> firstExplained() {
+        return List.copyOf(firstExplained);
+    }
+
+    /** A stranger deleted the node at {@code path}. */
+    void strangerDeleted(String path) {
+        strangerDeleted.add(path);
+    }
+
+    /** Tells whether a stranger deleted the node at {@code path}. */
+    boolean isStrangerDeleted(String path) {
+        return strangerDeleted.contains(path);
+    }
+
+    /** Says why the hold's node no longer stands. */
+    String whyGone(SimChecker.Held held) {
+        if (strangerDeleted.contains(SimClient.fullPath(held.node))) {
+            return "a stranger deleted its node";
+        }
+        return world.server.isLive(held.node.sessionId()) ? "its node went, its session alive" : "its session ended";
+    }
+
+    /** Tells whether the hold's node went by a stranger's delete or with its session's end. */
+    boolean endedFromOutside(SimChecker.Held held) {
+        return !stands(held)
+                && (strangerDeleted.contains(SimClient.fullPath(held.node))
+                        || !world.server.isLive(held.node.sessionId()));
+    }
+
+    boolean stands(SimChecker.Held held) {
+        return stands(held.node);
+    }
+
+    boolean stands(LockNode node) {
+        SimServer.Node standing = world.server.node(SimClient.fullPath(node));
+        return standing != null && standing.czxid == node.czxid();
+    }
+}
