@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.zklock.recipes.locks.engine.QueueHooks;
 import dev.zklock.recipes.test.LockActor;
 import dev.zklock.recipes.test.ZooKeeperExtension;
+import java.lang.ref.WeakReference;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -83,8 +84,8 @@ final class ZkLockRegistryTest {
         ZkLockRegistry registry = new ZkLockRegistry(client, zk.path("orders"), Duration.ZERO);
         ZkReentrantLock blocker = new ZkReentrantLock(zk.newClient(), registry.pathOf("waited"));
         blocker.acquire();
-        // With no idle time, the client's timer (every 100 ms) forgets a lock not yet in use: each is obtained and
-        // acquired at once, as a registry's user does.
+        // With no idle time, the client's timer (every 100 ms) lets go of a lock not yet in use; the instances stay the
+        // keys' while the test refers to them.
         ZkReentrantLock held = registry.obtain("held");
         held.acquire();
         registry.obtain("idle");
@@ -111,7 +112,66 @@ final class ZkLockRegistryTest {
         held.release();
         registry.forgetIdle();
         assertThat(registry.size()).isZero();
-        assertThat(registry.obtain("held")).isNotSameAs(held);
+        assertThat(registry.obtain("held"))
+                .as("still the key's: the test refers to it")
+                .isSameAs(held);
+    }
+
+    /**
+     * A sweep between a caller's {@code obtain} and its first acquire, with no idle time: the instance is not in use
+     * yet, and nothing in the registry says the caller still has it.
+     *
+     * <p>Actors: the caller (the test thread), the sweep ({@code forgetIdle}, as the client's timer runs it every
+     * 100 ms; the timer may sweep too, at any point, with the same effect). Interleaving forced: obtain, sweep, acquire,
+     * obtain again, re-enter. Allowed: the second obtain returns the instance the caller holds, and the re-entry holds
+     * at once. Forbidden: a new instance for the key while the caller holds the first (its acquire queues behind the
+     * caller's own node: with no deadline, a hang; here, with none, a refusal).
+     */
+    @Test
+    void obtain_afterASweepBetweenObtainAndAcquire_returnsTheInstanceItsCallerHolds() throws Exception {
+        ZkLockRegistry registry = new ZkLockRegistry(zk.newClient(), zk.path("orders"), Duration.ZERO);
+        ZkReentrantLock lock = registry.obtain("42");
+        registry.forgetIdle();
+        assertThat(registry.size()).as("let go of: idle, not in use").isZero();
+        lock.acquire();
+        try {
+            ZkReentrantLock again = registry.obtain("42");
+
+            assertThat(again).isSameAs(lock);
+            assertThat(again.acquire(Duration.ZERO)).as("re-entry").isTrue();
+            again.release();
+        } finally {
+            lock.release();
+        }
+    }
+
+    /**
+     * A lock used and let go of is forgotten once nothing refers to it: the registry's weak reference keeps it from
+     * nothing, and the sweep then drops the key.
+     */
+    @Test
+    void forgetIdle_aLockNoLongerReferenced_isForgottenOnceCollected() throws Exception {
+        ZkLockRegistry registry = new ZkLockRegistry(zk.newClient(), zk.path("orders"), Duration.ZERO);
+        WeakReference<ZkReentrantLock> used = useOnce(registry, "42");
+        registry.forgetIdle();
+        assertThat(registry.size()).isZero();
+
+        org.awaitility.Awaitility.await().until(() -> {
+            System.gc();
+            return used.get() == null;
+        });
+
+        registry.forgetIdle();
+        assertThat(registry.keys()).isZero();
+        assertThat(registry.obtain("42").acquire(Duration.ZERO)).isTrue();
+        registry.obtain("42").release();
+    }
+
+    private static WeakReference<ZkReentrantLock> useOnce(ZkLockRegistry registry, String key) throws Exception {
+        ZkReentrantLock lock = registry.obtain(key);
+        lock.acquire();
+        lock.release();
+        return new WeakReference<>(lock);
     }
 
     /**

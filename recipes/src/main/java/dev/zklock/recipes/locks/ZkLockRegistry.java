@@ -13,6 +13,7 @@ import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.utils.ZKPaths;
 
@@ -23,14 +24,16 @@ import org.apache.curator.utils.ZKPaths;
  * becomes {@code %XX} per UTF-8 byte, as do the names {@code .} and {@code ..}), so any key is safe and two keys never
  * share a lock.
  *
- * <p>Within one registry, {@link #obtain(String)} returns the same instance for the same key for as long as the
- * instance is in use. An instance that no thread holds or is acquiring, and that nobody obtained for the idle time
- * (one minute by default), is forgotten, so a service can lock per entity without growing without bound; a lock that
- * is held, or being acquired, is never forgotten. Idle instances are looked for on the timer thread of the client's
- * zklock context, every half idle time (at least every 100 ms), whether or not anybody calls {@code obtain}, for as
- * long as the registry has entries and its client is open; {@code obtain} itself never scans the map.
- * {@link #forgetIdle()} looks at every entry now. Keep using the instance you obtained, or obtain it again: an
- * instance forgotten while idle still works, but a later {@code obtain} of its key returns a new one.
+ * <p>Within one registry, {@link #obtain(String)} returns the same instance for the same key for as long as anything
+ * can still use it, so a thread never holds one instance of a key and waits behind its own node through another. The
+ * registry keeps an instance while a thread holds or is acquiring it and for the idle time (one minute by default)
+ * after its last {@code obtain}; then it lets go of it, so a service can lock per entity without growing without
+ * bound. An instance let go of is still the key's while something else refers to it (a caller that obtained it and
+ * has not acquired it yet, say): the registry refers to it weakly, and forgets the key only once the garbage collector
+ * has found the instance unreachable. Idle instances are looked for on the timer thread of the client's zklock
+ * context, every half idle time (at least every 100 ms), whether or not anybody calls {@code obtain}, for as long as
+ * the registry has entries and its client is open; {@code obtain} itself never scans the map. {@link #forgetIdle()}
+ * looks at every entry now.
  *
  * <pre>{@code
  * ZkLockRegistry orders = new ZkLockRegistry(client, "/locks/orders");
@@ -58,6 +61,7 @@ public final class ZkLockRegistry {
     private final String basePath;
     private final long idleNanos;
     private final Map<String, Entry> locks = new ConcurrentHashMap<>();
+    private final AtomicInteger keptCount = new AtomicInteger(); // entries whose instance the registry keeps: see Entry
     private final ContextTimer timer;
     private final CohortSettings cohort; // null: locks without local hand-off
     private final AtomicBoolean sweepScheduled = new AtomicBoolean();
@@ -80,7 +84,7 @@ public final class ZkLockRegistry {
      *
      * @param client the client for every lock
      * @param basePath the parent path of every lock, absolute, relative to the client's namespace
-     * @param idleTime how long an unused, unheld lock is kept; zero forgets it at the next sweep
+     * @param idleTime how long an unused, unheld lock is kept; zero lets go of it at the next sweep
      * @throws NullPointerException if an argument is null
      * @throws IllegalArgumentException if {@code basePath} is not a valid ZooKeeper path or {@code idleTime} is
      *     negative
@@ -130,7 +134,7 @@ public final class ZkLockRegistry {
         /**
          * Sets how long an unused, unheld lock is kept before it is forgotten.
          *
-         * @param idleTime the time; zero forgets it at the next sweep; one minute by default
+         * @param idleTime the time; zero lets go of it at the next sweep; one minute by default
          * @return this builder
          * @throws NullPointerException if {@code idleTime} is null
          * @throws IllegalArgumentException if {@code idleTime} is negative
@@ -158,15 +162,31 @@ public final class ZkLockRegistry {
      */
     public ZkReentrantLock obtain(String key) {
         String path = pathOf(key);
-        Entry entry = locks.compute(path, (p, existing) -> {
-            Entry current = existing != null ? existing : new Entry(newLock(p));
-            current.lastObtained = System.nanoTime();
+        ZkReentrantLock[] obtained = new ZkReentrantLock[1];
+        locks.compute(path, (p, existing) -> {
+            ZkReentrantLock alive = existing == null ? null : existing.instance.get();
+            Entry current = existing;
+            if (alive == null) { // a new key, or one whose instance nothing can use any more
+                alive = newLock(p);
+                current = new Entry(alive);
+            }
+            keep(current, alive, System.nanoTime());
+            obtained[0] = alive;
             return current;
         });
         if (!sweepScheduled.get() && sweepScheduled.compareAndSet(false, true)) {
             Sweep.schedule(this, sweepPeriodNanos());
         }
-        return entry.lock;
+        return obtained[0];
+    }
+
+    /** Keeps the instance of {@code entry} from {@code now} on; inside the map's compute for its key. */
+    private void keep(Entry entry, ZkReentrantLock instance, long now) {
+        if (entry.kept == null) {
+            keptCount.incrementAndGet();
+        }
+        entry.kept = instance;
+        entry.lastObtained = now;
     }
 
     /**
@@ -189,11 +209,11 @@ public final class ZkLockRegistry {
     }
 
     /**
-     * Forgets every lock that is not held, not being acquired, and not obtained for the idle time, now. The client's
-     * timer does this by itself, every half idle time (see the class documentation); {@code obtain} never does. No
-     * ZooKeeper call.
+     * Lets go, now, of every lock that is not held, not being acquired, and not obtained for the idle time, and forgets
+     * the keys whose instances were let go of and are no longer referenced anywhere. The client's timer does this by
+     * itself, every half idle time (see the class documentation); {@code obtain} never does. No ZooKeeper call.
      *
-     * @return how many locks were forgotten
+     * @return how many locks were let go of
      */
     public int forgetIdle() {
         long now = System.nanoTime();
@@ -235,26 +255,49 @@ public final class ZkLockRegistry {
     }
 
     /**
-     * Forgets the entry if it is still the key's, idle, and unused, all seen inside the map's compute for the key, so an
-     * {@code obtain} of the key (which computes too) comes either before the look, and keeps the entry, or after the
-     * entry is gone, and makes a new one: never a lock handed out and forgotten at once.
+     * Lets go of the entry's instance if it is idle and unused, and forgets the entry once its instance is unreachable,
+     * all seen inside the map's compute for the key, so an {@code obtain} of the key (which computes too) comes either
+     * before the look, and keeps the instance, or after it: then it finds the same instance if anything can still use
+     * it, and makes a new one only if nothing can. A let-go instance found in use (acquired by a caller who kept it) is
+     * kept again. Returns whether it let go of the instance.
      */
     private boolean forgetIfIdle(Map.Entry<String, Entry> e, long now) {
         Entry entry = e.getValue();
-        boolean[] forgotten = new boolean[1];
+        boolean[] letGo = new boolean[1];
         locks.computeIfPresent(e.getKey(), (path, current) -> {
-            forgotten[0] = current == entry && now - entry.lastObtained >= idleNanos && !entry.lock.isInUse();
-            return forgotten[0] ? null : current;
+            ZkReentrantLock instance = current.instance.get();
+            if (current != entry || instance == null) {
+                return current == entry ? null : current; // unreachable: no one can use it, so the key is forgotten
+            }
+            boolean inUse = instance.isInUse();
+            if (current.kept == null) {
+                if (inUse) {
+                    keep(current, instance, now);
+                }
+                return current;
+            }
+            letGo[0] = now - current.lastObtained >= idleNanos && !inUse;
+            if (letGo[0]) {
+                current.kept = null;
+                keptCount.decrementAndGet();
+            }
+            return current;
         });
-        return forgotten[0];
+        return letGo[0];
     }
 
     /**
-     * Returns how many locks the registry keeps now: for monitoring.
+     * Returns how many locks the registry keeps now (held, being acquired, or obtained within the idle time): for
+     * monitoring. Instances it has let go of are not counted, even while something else still refers to them.
      *
      * @return the number of lock instances kept
      */
     public int size() {
+        return keptCount.get();
+    }
+
+    /** Returns how many keys the registry knows now: those it keeps, and those let go of and not yet collected. */
+    int keys() {
         return locks.size();
     }
 
@@ -328,12 +371,18 @@ public final class ZkLockRegistry {
         }
     }
 
+    /**
+     * A key's instance: referred to weakly always, so a later {@code obtain} finds it while anything can use it, and
+     * strongly ({@link #kept}) while the registry keeps it. Both fields are read and written only inside the map's
+     * compute for the key.
+     */
     private static final class Entry {
-        final ZkReentrantLock lock;
-        volatile long lastObtained;
+        final WeakReference<ZkReentrantLock> instance;
+        ZkReentrantLock kept; // null once the registry has let go of the instance
+        long lastObtained;
 
         Entry(ZkReentrantLock lock) {
-            this.lock = lock;
+            this.instance = new WeakReference<>(lock);
         }
     }
 }

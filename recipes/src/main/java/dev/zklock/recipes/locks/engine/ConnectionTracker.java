@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.state.ConnectionState;
@@ -22,8 +23,11 @@ import org.slf4j.LoggerFactory;
  * however many locks, owned by the client's {@link ClientContext}. SUSPENDED puts every held lock IN_DOUBT; LOST makes every held
  * lock LOST; RECONNECTED lists the session's ephemeral nodes in one request, whatever the number of holds, and makes
  * each lock in doubt HELD again if its node is among them, LOST otherwise; the client's close makes every held lock
- * LOST. Each transition logs one summary line; listeners are called on the thread of Curator's connection-state
- * notifications, or, for the outcome of a reconnect, on the common fork-join pool, never on ZooKeeper's event thread.
+ * LOST. The answer to that listing comes later, off Curator's thread: it makes a hold HELD only if the hold is still
+ * IN_DOUBT and no SUSPENDED or LOST came since the RECONNECTED that asked (a generation counter that each of them
+ * bumps), so a newer suspension is never undone by an older check. LOST is final. Each transition logs one summary
+ * line; listeners are called on the thread of Curator's connection-state notifications, or, for the outcome of a
+ * reconnect, on the common fork-join pool, never on ZooKeeper's event thread.
  * Every change (of the connection, or of a hold's state) completes {@link #nextChange()}, which {@link Admission} waits
  * on, and every session end it learns of is told to the client's {@link SessionEnds}. Safe for use by multiple threads.
  */
@@ -37,6 +41,8 @@ public final class ConnectionTracker implements ConnectionStateListener {
     private final SessionEnds sessionEnds;
     private CompletableFuture<Void> change = new CompletableFuture<>(); // guarded by this: completed on the next change
     private boolean closed; // guarded by this
+    private long generation; // guarded by this: bumped by every SUSPENDED, LOST and the close; see settle
+    private volatile Executor settling = ForkJoinPool.commonPool(); // where a reconnect's check ends: see settleOn
 
     /** A tracker for {@code client}, whose {@link ClientContext} registers it as a connection-state listener. */
     public ConnectionTracker(CuratorFramework client, MetricsDispatch metrics, SessionEnds sessionEnds) {
@@ -95,8 +101,12 @@ public final class ConnectionTracker implements ConnectionStateListener {
      * with no handle to read says nothing against the node.
      */
     private static boolean onCurrentSession(CuratorFramework current, LockNode node) {
+        return onSession(current, node.sessionId());
+    }
+
+    private static boolean onSession(CuratorFramework current, long sessionId) {
         ZooKeeperHandle handle = ZooKeeperHandle.currentQuietly(current);
-        return handle == null || handle.sessionId() == node.sessionId();
+        return handle == null || handle.sessionId() == sessionId;
     }
 
     /**
@@ -158,6 +168,7 @@ public final class ConnectionTracker implements ConnectionStateListener {
     public void close() {
         synchronized (this) {
             closed = true;
+            generation++;
         }
         moveAll(holds(), LockState.LOST, "CLIENT_CLOSED", "the client is closed");
         sessionEnds.closed();
@@ -201,8 +212,12 @@ public final class ConnectionTracker implements ConnectionStateListener {
     @Override
     public void stateChanged(CuratorFramework changed, ConnectionState newState) {
         switch (newState) {
-            case SUSPENDED -> moveAll(holds(), LockState.IN_DOUBT, "SUSPENDED", "the connection is suspended");
+            case SUSPENDED -> {
+                nextGeneration();
+                moveAll(holds(), LockState.IN_DOUBT, "SUSPENDED", "the connection is suspended");
+            }
             case LOST -> {
+                nextGeneration();
                 moveAll(holds(), LockState.LOST, "LOST", "the session is lost");
                 sessionEnds.ended(0);
             }
@@ -213,6 +228,22 @@ public final class ConnectionTracker implements ConnectionStateListener {
             }
         }
         signal();
+    }
+
+    /**
+     * Starts a new generation of the connection: a settle begun in an older one moves no hold to HELD. Bumped before the
+     * holds move, so a settle either moved a hold before (and this move follows it) or sees the new generation.
+     */
+    private synchronized void nextGeneration() {
+        generation++;
+    }
+
+    /**
+     * Has the check of a reconnect end on {@code executor} (the common fork-join pool by default): a test holds it there
+     * to force a suspension between the listing of the session's nodes and the settle.
+     */
+    void settleOn(Executor executor) {
+        settling = executor;
     }
 
     /** Tells the session ends: every session but the one the client is connected on now has ended. */
@@ -250,6 +281,10 @@ public final class ConnectionTracker implements ConnectionStateListener {
             return; // disconnected again: the next RECONNECTED checks
         }
         sessionEnds.ended(session.sessionId());
+        long seen;
+        synchronized (this) {
+            seen = generation;
+        }
         List<LockNode> inDoubt = new ArrayList<>();
         List<LockNode> ended = new ArrayList<>();
         for (LockNode hold : holds()) {
@@ -261,12 +296,19 @@ public final class ConnectionTracker implements ConnectionStateListener {
         if (inDoubt.isEmpty()) {
             return;
         }
-        session.ephemerals()
-                .thenAcceptAsync(reply -> settle(inDoubt, session.sessionId(), reply), ForkJoinPool.commonPool());
+        session.ephemerals().thenAcceptAsync(reply -> settle(inDoubt, session.sessionId(), seen, reply), settling);
     }
 
-    /** Settles the holds in doubt on the session's ephemeral nodes, off ZooKeeper's event thread. */
-    private void settle(List<LockNode> inDoubt, long sessionId, Reply ephemerals) {
+    /**
+     * Settles the holds in doubt on the session's ephemeral nodes, off ZooKeeper's event thread. A node missing from
+     * the listing is gone for good (a session's node never comes back), so its hold is LOST whenever this runs. A node
+     * that stands makes its hold HELD only if nothing moved it since the check began: it is still IN_DOUBT, the
+     * connection is in the generation whose RECONNECTED began the check (no SUSPENDED or LOST since), and the client is
+     * connected on the node's session; all three are seen under this tracker's monitor, where a new generation begins,
+     * so a suspension that comes while the listing's reply waits for this leaves the hold IN_DOUBT, and its listeners'
+     * last word is IN_DOUBT (ConnectionTrackerSettleTest). The next RECONNECTED checks again.
+     */
+    private void settle(List<LockNode> inDoubt, long sessionId, long seen, Reply ephemerals) {
         if (!(ephemerals instanceof Reply.Children standingNodes)) {
             logger.warn(
                     "session 0x{}: could not list the session's nodes after a reconnect ({}); {} holds stay in doubt"
@@ -282,7 +324,22 @@ public final class ConnectionTracker implements ConnectionStateListener {
         for (LockNode hold : inDoubt) {
             (standing.contains(hold.fixedPath()) ? stand : lost).add(hold);
         }
-        moveAll(stand, LockState.HELD, "RECONNECTED", "their nodes stand after a reconnect");
+        List<LockNode> heldAgain = new ArrayList<>();
+        CuratorFramework current = client.get();
+        synchronized (this) {
+            boolean connected = current != null && current.getZookeeperClient().isConnected();
+            if (generation == seen && connected && onSession(current, sessionId)) {
+                for (LockNode hold : stand) {
+                    if (hold.compareAndMove(LockState.IN_DOUBT, LockState.HELD)) {
+                        heldAgain.add(hold);
+                    }
+                }
+            }
+        }
+        for (LockNode hold : heldAgain) {
+            announce(hold, hold.eventOf(LockState.IN_DOUBT, LockState.HELD), "RECONNECTED");
+        }
+        logMoved(heldAgain.size(), sessionId, LockState.HELD, "their nodes stand after a reconnect");
         moveAll(lost, LockState.LOST, "RECONNECTED", "their nodes are gone after a reconnect");
         signal();
     }
@@ -301,6 +358,10 @@ public final class ConnectionTracker implements ConnectionStateListener {
                 session = hold.sessionId();
             }
         }
+        logMoved(moved, session, next, why);
+    }
+
+    private static void logMoved(int moved, long session, LockState next, String why) {
         if (moved == 0) {
             return;
         }
@@ -317,11 +378,16 @@ public final class ConnectionTracker implements ConnectionStateListener {
         if (event == null) {
             return false;
         }
+        announce(hold, event, cause);
+        return true;
+    }
+
+    private void announce(LockNode hold, LockStateEvent event, String cause) {
+        LockState next = event.state();
         JfrEvents.stateChanged(event, cause);
         hold.announce(event, clientListeners);
         if (next == LockState.LOST) {
             metrics.lost(hold.lockPath());
         }
-        return true;
     }
 }

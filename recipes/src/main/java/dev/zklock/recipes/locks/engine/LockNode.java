@@ -149,10 +149,15 @@ public final class LockNode {
         return deletedOutside;
     }
 
-    /** Starts the hold: the lock was granted to this node, HELD, or IN_DOUBT if the connection is down. */
+    /**
+     * Starts the hold: the lock was granted to this node, HELD, or IN_DOUBT if the connection is down. A hold LOST
+     * already stays LOST: no grant makes a lost node HELD again.
+     */
     public synchronized void granted(LockState initial) {
         grantedNanos = System.nanoTime();
-        state = initial;
+        if (state != LockState.LOST) {
+            state = initial;
+        }
     }
 
     /** Returns the state of the hold, or null if the lock was never granted to this node. */
@@ -169,12 +174,37 @@ public final class LockNode {
      * Moves the hold to {@code next} unless it is already LOST (which is final); returns the event, or null if nothing
      * changed.
      */
-    public synchronized LockStateEvent moveTo(LockState next) {
-        if (state == null || state == next || state == LockState.LOST) {
-            return null;
+    public LockStateEvent moveTo(LockState next) {
+        LockState previousState;
+        synchronized (this) {
+            previousState = state;
+            if (previousState == null || previousState == next || previousState == LockState.LOST) {
+                return null;
+            }
+            state = next;
         }
-        LockState previousState = state;
+        return eventOf(previousState, next);
+    }
+
+    /**
+     * Moves the hold from {@code expected} to {@code next} only if it is in {@code expected} now: the move of a decision
+     * taken on an older look at the hold, which a newer move must win over. LOST is final. Does not block.
+     *
+     * @return whether the hold moved; if so, {@link #eventOf} makes its event
+     */
+    public synchronized boolean compareAndMove(LockState expected, LockState next) {
+        if (state == null || state != expected || expected == LockState.LOST || expected == next) {
+            return false;
+        }
         state = next;
+        return true;
+    }
+
+    /**
+     * The event of a move of this hold from {@code previousState} to {@code next}. Waits for the creation zxid as
+     * {@link #czxid()} does, so never call it under a lock that a notifier needs.
+     */
+    public LockStateEvent eventOf(LockState previousState, LockState next) {
         return new LockStateEvent(queue.path(), path(), FencingToken.of(czxid(), 0), sessionId, previousState, next);
     }
 
