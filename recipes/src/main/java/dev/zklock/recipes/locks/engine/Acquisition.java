@@ -253,6 +253,29 @@ public final class Acquisition extends StepMachine {
                 paths.get(0).path(), Long.toHexString(beside.sessionId())));
     }
 
+    /**
+     * Tells whether the write node a downgrade's read node ranks with is in {@code children}: it may have been deleted by
+     * another client while held, and a read node beside it would hold beside the writer queued since (found by the
+     * simulator, seed 1354). True when nothing is taken beside a node.
+     */
+    private boolean besideStands(List<String> children) {
+        if (beside == null) {
+            return true;
+        }
+        for (String child : children) {
+            if (NodeNames.isWriter(child) && NodeNames.sequenceKey(child).equals(beside.sequence())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private RuntimeException besideDeleted() {
+        return new IllegalStateException(String.format(
+                "the write hold that lock '%s' would be taken beside lost its node %s; release it first",
+                paths.get(0).path(), beside.sequence()));
+    }
+
     @Override
     boolean mayOwn(long sessionId) {
         return true; // the owner is read on the session of the create
@@ -275,6 +298,9 @@ public final class Acquisition extends StepMachine {
             if (!holdsPlace(listed.sessionId(), children, current)) {
                 return lostPlace();
             }
+            if (!besideStands(children)) {
+                return giveUp(besideDeleted());
+            }
             verdicts[current] = decide(current, children);
             return advance();
         }
@@ -292,6 +318,9 @@ public final class Acquisition extends StepMachine {
             List<String> children = listings.get(i);
             if (children != null && !holdsPlace(sessionId, children, i)) {
                 return lostPlace();
+            }
+            if (children != null && !besideStands(children)) {
+                return giveUp(besideDeleted());
             }
             verdicts[i] = children == null ? null : decide(i, children);
         }
