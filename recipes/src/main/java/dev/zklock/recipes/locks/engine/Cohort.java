@@ -105,7 +105,7 @@ public final class Cohort implements LockPath.NodeEvents {
                     // most of the early hand-offs seen without this yield went away with it).
                     Thread.yield();
                 }
-                path.hooks().passed(path.path(), waiter.hold().node().name());
+                path.hooks().passed(path.path(), waiter.node().name());
                 Optional<Hold> admitted = admit(waiter, deadline);
                 if (admitted != null) {
                     return admitted;
