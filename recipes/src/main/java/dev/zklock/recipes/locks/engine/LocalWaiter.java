@@ -33,6 +33,11 @@ public final class LocalWaiter {
         return status;
     }
 
+    /** The node granted; the status is GRANTED. */
+    public LockNode node() {
+        return node;
+    }
+
     /** The hold granted; the status is GRANTED. */
     public Hold hold() {
         return Hold.local(node, pass);

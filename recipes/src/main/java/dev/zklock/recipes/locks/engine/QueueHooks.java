@@ -28,6 +28,12 @@ public interface QueueHooks {
     /** Called once a thread's first hold of a per-thread lock is granted, before the lock records it as the thread's. */
     default void granted(String lockPath, String ourNode) {}
 
+    /**
+     * Called when a cohort's local waiter finds the cohort's node passed to it, before it asks Admission and holds; not
+     * called for a node the waiter took as its cohort's leader.
+     */
+    default void passed(String lockPath, String ourNode) {}
+
     /** Called before the delete that releases a held node. */
     default void beforeRelease(String lockPath, String ourNode) {}
 }
