@@ -129,7 +129,7 @@ final class SimChecker {
         }
 
         Held held = new Held(owner, path, mode, node, hold.token());
-        held.lostAtGrant = overlaps.lostAtGrant(held, how, beside);
+        held.lostAtGrant = overlaps.lostAtGrant(held, how, beside, client.heard());
         return checked(held);
     }
 

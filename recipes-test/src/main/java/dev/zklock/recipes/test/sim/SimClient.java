@@ -58,6 +58,7 @@ final class SimClient {
     private final QueueTails tails = new QueueTails(); // the client's, as its ClientContext keeps them
     private final List<Runnable> pendingNotices = new ArrayList<>();
     private final Map<String, Integer> eventsOnTheWay = new HashMap<>(); // fired for this session, not handed over
+    private long heard; // the server's time of the newest reply or event handed over
     private final List<Runnable> connectWaiters = new ArrayList<>();
     private List<Runnable> changeWaiters = new ArrayList<>();
     private final Map<Object, Runnable> sessionWaiters = new LinkedHashMap<>(); // identity keys, insertion order
@@ -117,6 +118,7 @@ final class SimClient {
         world.at(back, name + " " + what + " answered", () -> {
             if (epoch == sentIn && inFlight.peekFirst() == pending) {
                 inFlight.pollFirst();
+                heard = Math.max(heard, apply);
                 pending.reply.accept(pending.result);
             }
         });
@@ -130,11 +132,21 @@ final class SimClient {
                 return;
             }
             eventsOnTheWay.merge(path, 1, Integer::sum);
+            long firedAt = world.now();
             notice(on, name + " watch event " + type, () -> {
+                heard = Math.max(heard, firedAt);
                 eventsOnTheWay.computeIfPresent(path, (p, n) -> n == 1 ? null : n - 1);
                 onEvent.accept(type);
             });
         });
+    }
+
+    /**
+     * The server's time of the newest reply or watch event handed over to this client: what it has heard of covers the
+     * server's state up to then (one session's replies and events come in the server's order), and nothing after.
+     */
+    long heard() {
+        return heard;
     }
 
     /** Tells whether a watch event on {@code path} was fired for this session and has not been handed over yet. */

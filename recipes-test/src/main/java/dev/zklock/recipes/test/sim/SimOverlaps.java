@@ -2,9 +2,9 @@ package dev.zklock.recipes.test.sim;
 
 import dev.zklock.recipes.locks.engine.LockNode;
 import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
 
 /**
  * The overlaps of a simulation: two conflicting holds of one path inside at once (from grant to release, whatever their
@@ -23,7 +23,7 @@ final class SimOverlaps {
     private final SimWorld world;
     private final List<Open> open = new ArrayList<>();
     private final List<String> firstExplained = new ArrayList<>();
-    private final Set<String> strangerDeleted = new HashSet<>();
+    private final Map<String, Long> strangerDeleted = new HashMap<>(); // a node's path, and when it was deleted
     private long explained;
     private long longestMicros;
 
@@ -35,12 +35,12 @@ final class SimOverlaps {
      * Returns why {@code held} was lost at its grant (its node no longer stood: deleted by a stranger, or gone with its
      * ended session; or, for a downgrade's read, the write node {@code beside} it no longer stood), or null.
      */
-    String lostAtGrant(SimChecker.Held held, String how, LockNode beside) {
-        if (!stands(held)) {
+    String lostAtGrant(SimChecker.Held held, String how, LockNode beside, long heard) {
+        if (!stands(held) && !deletedUnheard(held.node, heard)) {
             return held.owner + " was granted " + held.node.name() + " (" + how + "), which no longer stood: "
                     + whyGone(held);
         }
-        if (beside != null && !stands(beside)) {
+        if (beside != null && !stands(beside) && !deletedUnheard(beside, heard)) {
             SimChecker.Held write = new SimChecker.Held(held.owner, held.path, SimChecker.Mode.WRITE, beside, 0);
             return held.owner + " was granted " + held.node.name() + " beside its write node " + beside.name()
                     + ", which no longer stood: " + whyGone(write);
@@ -116,19 +116,30 @@ final class SimOverlaps {
         return List.copyOf(firstExplained);
     }
 
-    /** A stranger deleted the node at {@code path}. */
+    /** A stranger deleted the node at {@code path}, now. */
     void strangerDeleted(String path) {
-        strangerDeleted.add(path);
+        strangerDeleted.put(path, world.now());
     }
 
     /** Tells whether a stranger deleted the node at {@code path}. */
     boolean isStrangerDeleted(String path) {
-        return strangerDeleted.contains(path);
+        return strangerDeleted.containsKey(path);
+    }
+
+    /**
+     * Tells whether a stranger deleted {@code node} after everything its client had heard of when it granted: the grant
+     * was decided on a state in which the node stood, and the delete was on its way to the client (one session's news
+     * comes in the server's order), as for a node deleted under a holder. A grant on news that came after the delete
+     * (the news ahead of a waiter whose own node had gone) is no such race.
+     */
+    private boolean deletedUnheard(LockNode node, long heard) {
+        Long deletedAt = strangerDeleted.get(SimClient.fullPath(node));
+        return deletedAt != null && deletedAt > heard;
     }
 
     /** Says why the hold's node no longer stands. */
     String whyGone(SimChecker.Held held) {
-        if (strangerDeleted.contains(SimClient.fullPath(held.node))) {
+        if (strangerDeleted.containsKey(SimClient.fullPath(held.node))) {
             return "a stranger deleted its node";
         }
         return world.server.isLive(held.node.sessionId()) ? "its node went, its session alive" : "its session ended";
@@ -137,7 +148,7 @@ final class SimOverlaps {
     /** Tells whether the hold's node went by a stranger's delete or with its session's end. */
     boolean endedFromOutside(SimChecker.Held held) {
         return !stands(held)
-                && (strangerDeleted.contains(SimClient.fullPath(held.node))
+                && (strangerDeleted.containsKey(SimClient.fullPath(held.node))
                         || !world.server.isLive(held.node.sessionId()));
     }
 
