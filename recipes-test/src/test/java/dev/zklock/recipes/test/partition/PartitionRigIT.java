@@ -1,0 +1,111 @@
+package dev.zklock.recipes.test.partition;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.List;
+import java.util.OptionalInt;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The rig for real, as root: namespaces, three server JVMs with a quorum, a client JVM that creates a node, a blackhole
+ * cut that silences that client from a server and a heal that restores it, a server killed with {@code kill -9} and
+ * restarted, and nothing of the run left after close.
+ */
+@Timeout(120)
+final class PartitionRigIT {
+    private static final Duration QUORUM_WAIT = Duration.ofSeconds(40);
+    private static final Duration PROBE_WAIT = Duration.ofSeconds(40);
+
+    private static PartitionRig rig;
+
+    @BeforeAll
+    static void startRig() throws Exception {
+        rig = PartitionRig.start(RigSettings.of(0x5eedL, 3));
+    }
+
+    @AfterAll
+    static void closeRig() throws Exception {
+        if (rig == null) {
+            return; // start failed, and closed what it had made
+        }
+        String runId = rig.runId();
+        rig.close();
+        rig.close();
+
+        assertThat(Namespaces.ofRun(runId))
+                .as("namespaces of run %s after close", runId)
+                .isEmpty();
+    }
+
+    @Test
+    void start_buildsEveryNamespaceAndAQuorumOfThree() {
+        assertThat(Namespaces.ofRun(rig.runId()))
+                .containsExactlyInAnyOrder(List.of("br", "s1", "s2", "s3", "c1", "c2", "c3", "obs").stream()
+                        .map(rig::namespace)
+                        .toArray(String[]::new));
+        assertThat(rig.leader()).isPresent();
+        assertThat(List.of(1, 2, 3)).allSatisfy(id -> assertThat(rig.serverMode(id))
+                .hasValueSatisfying(mode -> assertThat(mode).isIn("leader", "follower")));
+        assertThat(rig.routes("c1")).contains("198.18.0.0/24 dev eth0").doesNotContain("default");
+    }
+
+    @Test
+    void startClient_probeInClientNamespace_createsANode() throws Exception {
+        NodeProcess probe = rig.startClient(1, RigProbe.class.getName(), List.of("--connect", rig.connectString()));
+
+        assertThat(exit(probe)).as(log(probe)).hasValue(0);
+        assertThat(log(probe)).contains("created /rig-probe/probe");
+    }
+
+    @Test
+    void block_blackholeToAServer_silencesThatClientUntilUnblocked() throws Exception {
+        String server1 = ServerEnsemble.address(1) + ":" + ServerEnsemble.CLIENT_PORT;
+        List<String> args = List.of("--connect", server1, "--id", "cut", "--timeout-ms", "3000");
+        rig.block("c2", "s1", Route.BLACKHOLE);
+        try {
+            assertThat(rig.routes("c2")).contains("blackhole 198.18.0.1");
+            NodeProcess silenced = rig.startClient(2, RigProbe.class.getName(), args);
+            assertThat(exit(silenced)).as(log(silenced)).hasValue(3);
+            assertThat(log(silenced)).contains("no connection to " + server1);
+        } finally {
+            rig.unblock("c2", "s1", Route.BLACKHOLE);
+        }
+
+        NodeProcess healed = rig.startClient(2, RigProbe.class.getName(), args);
+        assertThat(exit(healed)).as(log(healed)).hasValue(0);
+    }
+
+    @Test
+    void killServer_andRestart_keepsTheQuorum() throws Exception {
+        int leader = rig.leader().orElseThrow();
+        int victim = leader % 3 + 1;
+        long oldPid = rig.server(victim).pid();
+
+        rig.killServer(victim);
+
+        assertThat(rig.server(victim).isAlive()).isFalse();
+        assertThat(rig.awaitQuorum(2, QUORUM_WAIT)).isPresent();
+        rig.restartServer(victim);
+        assertThat(rig.server(victim).pid()).isNotEqualTo(oldPid);
+        assertThat(rig.awaitQuorum(3, QUORUM_WAIT)).isPresent();
+        NodeProcess probe = rig.startClient(
+                3,
+                RigProbe.class.getName(),
+                List.of("--connect", ServerEnsemble.address(victim) + ":2181", "--id", "after-restart"));
+        assertThat(exit(probe)).as(log(probe)).hasValue(0);
+    }
+
+    private static OptionalInt exit(NodeProcess process) throws InterruptedException {
+        return process.waitFor(PROBE_WAIT);
+    }
+
+    private static String log(NodeProcess process) throws IOException {
+        return Files.readString(process.log());
+    }
+}
