@@ -4,7 +4,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -40,6 +42,7 @@ public final class PartitionRig implements AutoCloseable {
     private final RigNetwork network;
     private final Launcher launcher;
     private final ServerEnsemble servers;
+    private final Map<String, NodeProcess> workloads = new HashMap<>(); // last started per node; guarded by this
     private final AtomicBoolean closed = new AtomicBoolean();
     private final Thread shutdownHook;
 
@@ -141,12 +144,41 @@ public final class PartitionRig implements AutoCloseable {
         if (i < 1 || i > settings.clients()) {
             throw new IllegalArgumentException("client must be 1 to " + settings.clients() + ", not " + i);
         }
-        return launcher.start(clientNode(i), List.of("-Xmx256m"), mainClass, args, false);
+        return remember(launcher.start(clientNode(i), List.of("-Xmx256m"), mainClass, args, false));
     }
 
     /** Starts {@code mainClass} with {@code args} in the observer's namespace, its standard input a pipe. */
     public NodeProcess startObserver(String mainClass, List<String> args) throws IOException {
-        return launcher.start(OBSERVER, List.of("-Xmx256m"), mainClass, args, true);
+        return remember(launcher.start(OBSERVER, List.of("-Xmx256m"), mainClass, args, true));
+    }
+
+    /** Returns the process last started in client {@code i}'s namespace, empty if none was. */
+    public synchronized Optional<NodeProcess> client(int i) {
+        return Optional.ofNullable(workloads.get(clientNode(i)));
+    }
+
+    /** Returns the observer process last started, empty if none was. */
+    public synchronized Optional<NodeProcess> observer() {
+        return Optional.ofNullable(workloads.get(OBSERVER));
+    }
+
+    /**
+     * Returns the stranger that asks the observer process to delete lock nodes, by the line {@value
+     * Stranger#OBSERVER_COMMAND} on its standard input; it fails if no observer runs.
+     */
+    public Stranger stranger() {
+        return () -> {
+            NodeProcess observer = observer()
+                    .filter(NodeProcess::isAlive)
+                    .orElseThrow(() -> new IllegalStateException("no observer process runs to delete lock nodes"));
+            observer.send(Stranger.OBSERVER_COMMAND);
+            return "asked observer pid " + observer.pid();
+        };
+    }
+
+    private synchronized NodeProcess remember(NodeProcess process) {
+        workloads.put(process.node(), process);
+        return process;
     }
 
     /** Returns the process of server {@code id} (1 to 3) as last started. */

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.time.Duration;
 import java.util.List;
 import java.util.OptionalInt;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -24,8 +25,15 @@ final class PartitionRigIT {
 
     private static PartitionRig rig;
 
+    private static final String STALE = "zkpdead-s1";
+    private static Process staleProcess;
+
     @BeforeAll
     static void startRig() throws Exception {
+        // What a run that died leaves: a namespace of the prefix, no owner, a process still inside.
+        assertThat(new ProcessBuilder("ip", "netns", "add", STALE).start().waitFor())
+                .isZero();
+        staleProcess = new ProcessBuilder("ip", "netns", "exec", STALE, "sleep", "600").start();
         rig = PartitionRig.start(RigSettings.of(0x5eedL, 3));
     }
 
@@ -41,6 +49,13 @@ final class PartitionRigIT {
         assertThat(Namespaces.ofRun(runId))
                 .as("namespaces of run %s after close", runId)
                 .isEmpty();
+    }
+
+    @Test
+    void start_staleNamespaceOfADeadRun_deletesItAndKillsWhatRanInside() throws Exception {
+        assertThat(Namespaces.list()).doesNotContain(STALE);
+        assertThat(staleProcess.waitFor(PROBE_WAIT.toSeconds(), TimeUnit.SECONDS))
+                .isTrue();
     }
 
     @Test
