@@ -81,6 +81,8 @@ public final class Nemesis implements Closeable {
             Duration faultLength = schedule.faultLength(random);
             if (kind == NemesisFault.PAUSE_CLIENT) {
                 faultLength = faultLength.plus(rig.settings().sessionTimeout());
+            } else if (kind == NemesisFault.STRANGER_DELETE) {
+                faultLength = Duration.ZERO; // an instant: done when asked
             }
             Episode episode;
             try {
@@ -112,7 +114,8 @@ public final class Nemesis implements Closeable {
     /** Waits {@code length} (cut short at {@code end}); returns whether the run is over (stopped or past its end). */
     private boolean waitOrStop(Duration length, long end) throws InterruptedException {
         long wait = Math.min(length.toNanos(), end - System.nanoTime());
-        return wait <= 0 || stopped.await(wait, TimeUnit.NANOSECONDS) || end - System.nanoTime() <= 0;
+        boolean stop = wait > 0 ? stopped.await(wait, TimeUnit.NANOSECONDS) : stopped.getCount() == 0;
+        return stop || end - System.nanoTime() <= 0;
     }
 
     private void shuffle(List<NemesisFault> kinds) {
