@@ -31,11 +31,14 @@ final class Namespaces {
                     "the partition rig needs iproute2's ip command, which cannot be run here ("
                             + version.err().strip() + ")");
         }
-        Commands.Result list = Commands.attempt(List.of("ip", "netns", "list"));
-        String user = System.getProperty("user.name");
-        if (!list.ok() || !"root".equals(user)) {
-            throw new RigUnavailableException("the partition rig needs root to make network namespaces; running as "
-                    + user + (list.ok() ? "" : " (ip netns list: " + list.err().strip() + ")"));
+        // Make and delete a namespace: the one test that covers root, capabilities and a writable /run/netns alike.
+        String probe = PREFIX + "-check-" + ProcessHandle.current().pid();
+        Commands.Result made = Commands.attempt(List.of("ip", "netns", "add", probe));
+        Commands.attempt(List.of("ip", "netns", "del", probe));
+        if (!made.ok()) {
+            String reason = made.err().strip().lines().findFirst().orElse("status " + made.status());
+            throw new RigUnavailableException("the partition rig cannot make network namespaces here (it needs root): "
+                    + "ip netns add: " + reason + " (running as " + System.getProperty("user.name") + ")");
         }
     }
 
