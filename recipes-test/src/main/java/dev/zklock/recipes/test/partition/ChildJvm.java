@@ -29,9 +29,15 @@ final class ChildJvm {
 
     /** Returns the child JVM of the running one. */
     static ChildJvm ofRunningJvm() {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        return of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                System.getProperty("java.class.path"));
+    }
+
+    /** Returns the child JVM that runs {@code java} on {@code classpath}, its manifest-only jars opened. */
+    static ChildJvm of(String java, String classpath) {
         Set<String> entries = new LinkedHashSet<>();
-        for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
+        for (String entry : classpath.split(File.pathSeparator)) {
             if (!entry.isEmpty()) {
                 expand(Path.of(entry).toAbsolutePath(), entries);
             }
@@ -82,8 +88,10 @@ final class ChildJvm {
                 paths.add(resolve(jar, item));
             }
             return paths;
-        } catch (IOException | URISyntaxException e) {
-            throw new IllegalStateException("cannot read the manifest class path of " + jar, e);
+        } catch (IOException notAJar) {
+            return List.of(); // the child JVM reads it as its parent did, or skips it as its parent does
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException("a Class-Path entry of " + jar + " is not a URI", e);
         }
     }
 

@@ -97,6 +97,23 @@ final class PartitionRigIT {
     }
 
     @Test
+    void block_prohibitToAServer_refusesThatClientUntilUnblocked() throws Exception {
+        String server2 = ServerEnsemble.address(2) + ":" + ServerEnsemble.CLIENT_PORT;
+        List<String> args = List.of("--connect", server2, "--id", "refused", "--timeout-ms", "3000");
+        rig.block("c3", "s2", Route.PROHIBIT);
+        try {
+            assertThat(rig.routes("c3")).contains("prohibit 198.18.0.2");
+            NodeProcess refused = rig.startClient(3, RigProbe.class.getName(), args);
+            assertThat(exit(refused)).as(log(refused)).hasValue(3);
+        } finally {
+            rig.unblock("c3", "s2", Route.PROHIBIT);
+        }
+
+        NodeProcess healed = rig.startClient(3, RigProbe.class.getName(), args);
+        assertThat(exit(healed)).as(log(healed)).hasValue(0);
+    }
+
+    @Test
     void killServer_andRestart_keepsTheQuorum() throws Exception {
         int leader = rig.leader().orElseThrow();
         int victim = leader % 3 + 1;
