@@ -80,37 +80,33 @@ final class PartitionRigIT {
 
     @Test
     void block_blackholeToAServer_silencesThatClientUntilUnblocked() throws Exception {
-        String server1 = ServerEnsemble.address(1) + ":" + ServerEnsemble.CLIENT_PORT;
-        List<String> args = List.of("--connect", server1, "--id", "cut", "--timeout-ms", "3000");
-        rig.block("c2", "s1", Route.BLACKHOLE);
-        try {
-            assertThat(rig.routes("c2")).contains("blackhole 198.18.0.1");
-            NodeProcess silenced = rig.startClient(2, RigProbe.class.getName(), args);
-            assertThat(exit(silenced)).as(log(silenced)).hasValue(3);
-            assertThat(log(silenced)).contains("no connection to " + server1);
-        } finally {
-            rig.unblock("c2", "s1", Route.BLACKHOLE);
-        }
-
-        NodeProcess healed = rig.startClient(2, RigProbe.class.getName(), args);
-        assertThat(exit(healed)).as(log(healed)).hasValue(0);
+        assertCutUntilUnblocked(2, 1, Route.BLACKHOLE);
     }
 
     @Test
     void block_prohibitToAServer_refusesThatClientUntilUnblocked() throws Exception {
-        String server2 = ServerEnsemble.address(2) + ":" + ServerEnsemble.CLIENT_PORT;
-        List<String> args = List.of("--connect", server2, "--id", "refused", "--timeout-ms", "3000");
-        rig.block("c3", "s2", Route.PROHIBIT);
+        assertCutUntilUnblocked(3, 2, Route.PROHIBIT);
+    }
+
+    /** Client {@code client}'s probe on server {@code server} alone: no connection while cut, a node once healed. */
+    private static void assertCutUntilUnblocked(int client, int server, Route route) throws Exception {
+        String clientNode = PartitionRig.clientNode(client);
+        String serverNode = ServerEnsemble.node(server);
+        String connect = ServerEnsemble.address(server) + ":" + ServerEnsemble.CLIENT_PORT;
+        List<String> args = List.of("--connect", connect, "--id", route.type(), "--timeout-ms", "3000");
+        rig.block(clientNode, serverNode, route);
         try {
-            assertThat(rig.routes("c3")).contains("prohibit 198.18.0.2");
-            NodeProcess refused = rig.startClient(3, RigProbe.class.getName(), args);
-            assertThat(exit(refused)).as(log(refused)).hasValue(3);
+            assertThat(rig.routes(clientNode)).contains(route.type() + " " + ServerEnsemble.address(server));
+            NodeProcess cut = rig.startClient(client, RigProbe.class.getName(), args);
+            assertThat(exit(cut)).as(log(cut)).hasValue(3);
+            assertThat(log(cut)).contains("probe " + route.type() + ": no connection to " + connect);
         } finally {
-            rig.unblock("c3", "s2", Route.PROHIBIT);
+            rig.unblock(clientNode, serverNode, route);
         }
 
-        NodeProcess healed = rig.startClient(3, RigProbe.class.getName(), args);
+        NodeProcess healed = rig.startClient(client, RigProbe.class.getName(), args);
         assertThat(exit(healed)).as(log(healed)).hasValue(0);
+        assertThat(log(healed)).contains("probe " + route.type() + ": created /rig-probe/" + route.type());
     }
 
     @Test
