@@ -33,7 +33,12 @@ public final class PartitionRig implements AutoCloseable {
     /** The observer's node name. */
     public static final String OBSERVER = "obs";
 
-    private static final Path OWNER_DIR = Path.of(System.getProperty("java.io.tmpdir"), "zklock-rig");
+    /**
+     * Where each live run records its harness's pid: one place for every JVM whatever its {@code java.io.tmpdir}, on
+     * the tmpfs that, like the namespaces' own {@code /run/netns}, a reboot empties.
+     */
+    private static final Path OWNER_DIR = Path.of("/run/zklock-rig");
+
     private static final Duration QUORUM_WAIT = Duration.ofSeconds(60);
 
     private final RigSettings settings;
