@@ -29,7 +29,8 @@ import picocli.CommandLine.Spec;
  * connections drop, servers restart and leaders die ({@code --faults default}), or while connections go silent, a
  * stranger deletes lock nodes and clients are closed under their threads ({@code --faults cohort}); a progress bar on
  * stderr, the safety monitor's report on stdout, and exit status 1 if any safety property broke. With {@code
- * --simulate}, the deterministic simulator instead ({@link SimulateRun}).
+ * --simulate}, the deterministic simulator instead ({@link SimulateRun}); with {@code --partitions}, a real ensemble of
+ * server, workload and observer JVMs in Linux network namespaces under a seeded nemesis ({@link PartitionsRun}).
  */
 @Command(
         name = "torture",
