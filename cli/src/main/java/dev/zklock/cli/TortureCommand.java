@@ -29,7 +29,8 @@ import picocli.CommandLine.Spec;
  * connections drop, servers restart and leaders die ({@code --faults default}), or while connections go silent, a
  * stranger deletes lock nodes and clients are closed under their threads ({@code --faults cohort}); a progress bar on
  * stderr, the safety monitor's report on stdout, and exit status 1 if any safety property broke. With {@code
- * --simulate}, the deterministic simulator instead ({@link SimulateRun}).
+ * --simulate}, the deterministic simulator instead ({@link SimulateRun}); with {@code --partitions}, a real ensemble of
+ * server, workload and observer JVMs in Linux network namespaces under a seeded nemesis ({@link PartitionsRun}).
  */
 @Command(
         name = "torture",
@@ -91,11 +92,40 @@ final class TortureCommand implements Callable<Integer> {
             description = "with --simulate: how many seeds (default: ${DEFAULT-VALUE})")
     long seeds;
 
+    @Option(
+            names = "--partitions",
+            description = "run on a real ensemble in Linux network namespaces instead (root only): 3 server JVMs, "
+                    + "--clients workload JVMs (3 to 5, default 3) and an observer, each in a namespace of its own, "
+                    + "and a seeded nemesis (cuts, partitions, kill -9, SIGSTOP, a stranger's deletes) for --minutes; "
+                    + "prints where the histories are and the replay line")
+    boolean partitions;
+
+    @Option(
+            names = "--minutes",
+            description = "with --partitions: how long to run, in minutes (default: --seconds, 60)")
+    Integer minutes;
+
+    @Option(
+            names = "--client-main",
+            defaultValue = "dev.zklock.recipes.test.partition.PartitionClient",
+            description = "with --partitions: the workload's main class (default: ${DEFAULT-VALUE})")
+    String clientMain;
+
+    @Option(
+            names = "--observer-main",
+            defaultValue = "dev.zklock.recipes.test.partition.PartitionObserver",
+            description = "with --partitions: the observer's main class (default: ${DEFAULT-VALUE})")
+    String observerMain;
+
     private long barSeconds; // confined to the command's thread
 
     @Override
     public Integer call() throws Exception {
         checkOptions();
+        if (partitions) {
+            return partitionsRun()
+                    .run(spec.commandLine().getOut(), spec.commandLine().getErr());
+        }
         if (simulate) {
             return new SimulateRun(
                             seed != null ? seed : 1, seeds, Runtime.getRuntime().availableProcessors())
@@ -128,6 +158,24 @@ final class TortureCommand implements Callable<Integer> {
         }
         printReport(out, report, settings);
         return report.isClean() ? 0 : 1;
+    }
+
+    private PartitionsRun partitionsRun() {
+        boolean clientsGiven = spec.commandLine().getParseResult().hasMatchedOption("--clients");
+        int runClients = clientsGiven ? clients : 3;
+        if (runClients < 3 || runClients > 5) {
+            throw new ParameterException(
+                    spec.commandLine(), "--clients must be 3 to 5 with --partitions, not " + runClients);
+        }
+        if (minutes != null && minutes < 1) {
+            throw new ParameterException(spec.commandLine(), "--minutes must be at least 1, not " + minutes);
+        }
+        long runSeed = seed != null ? seed : ThreadLocalRandom.current().nextLong();
+        String length = minutes != null ? "--minutes " + minutes : "--seconds " + seconds;
+        String replay = "zklock torture --partitions " + length + " --seed " + runSeed
+                + (clientsGiven ? " --clients " + runClients : "");
+        Duration runLength = minutes != null ? Duration.ofMinutes(minutes) : Duration.ofSeconds(seconds);
+        return new PartitionsRun(runSeed, runLength, runClients, clientMain, observerMain, replay);
     }
 
     private void checkOptions() {
