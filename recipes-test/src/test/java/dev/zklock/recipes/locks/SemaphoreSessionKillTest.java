@@ -196,8 +196,8 @@ final class SemaphoreSessionKillTest {
     }
 
     /**
-     * As {@link #acquire_semaphoreMutexWaiterWhoseWatchNeverFires_holdsSoonAfterItsSessionIsKilled}, for the data watch
-     * of a {@link ZkReentrantLock} waiter on the node ahead.
+     * As {@link #acquire_semaphoreMutexWaiterWhoseWatchNeverFires_holdsSoonAfterItsSessionIsKilled}, for the data watches
+     * of a {@link ZkReentrantLock} waiter on the node ahead and on its own node.
      */
     @Test
     void acquire_reentrantLockWaiterWhoseWatchNeverFires_holdsSoonAfterItsSessionIsKilled() throws Exception {
@@ -223,8 +223,13 @@ final class SemaphoreSessionKillTest {
                 return held ? at : null;
             });
             ZooKeeper handle = client.getZookeeperClient().getZooKeeper();
-            await().until(() -> watchesOfTheTest(handle, watchType).size() == 1);
-            handle.removeAllWatches(watchesOfTheTest(handle, watchType).get(0), watchType, true);
+            // A lock's waiter watches the node ahead and its own node (which vouches for a grant with no listing); a
+            // semaphore mutex's waiter watches the leases. Every one of them is silenced.
+            int watches = watchType == Watcher.WatcherType.Data ? 2 : 1;
+            await().until(() -> watchesOfTheTest(handle, watchType).size() == watches);
+            for (String watched : watchesOfTheTest(handle, watchType)) {
+                handle.removeAllWatches(watched, watchType, true);
+            }
             assertThat(watchesOfTheTest(handle, watchType)).isEmpty();
             long bound = TimeUnit.MILLISECONDS.toNanos(handle.getSessionTimeout() * 5L / 3);
 
