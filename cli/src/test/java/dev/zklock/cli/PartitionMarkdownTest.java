@@ -7,10 +7,12 @@ import dev.zklock.recipes.test.history.HistoryReport;
 import dev.zklock.recipes.test.history.LivenessChecker;
 import dev.zklock.recipes.test.history.MutexChecker;
 import dev.zklock.recipes.test.history.ReportRow;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -63,7 +65,29 @@ final class PartitionMarkdownTest {
         assertThat(md)
                 .contains("| reentrant | zklock | 2 | **invalid** (1 paths) | 1 | 0 |")
                 .contains("zklock: 1 of 1 lock kinds with a safety violation")
-                .contains("| pause-client | 0 | 0 | 1 |");
+                .contains("| kill | 0 | 0 | 1 |");
+    }
+
+    @Test
+    void write_partitionsMd_writesThePictureBesideItAndLinksIt() throws Exception {
+        Path markdown = dir.resolve("out").resolve("PARTITIONS.md");
+        Files.createDirectories(markdown.getParent());
+
+        Path picture = PartitionRecord.write(
+                RUN,
+                ORIGIN,
+                RunHistories.overlapping(dir),
+                MutexChecker.create(SESSION),
+                LivenessChecker.create(SESSION, Duration.ofSeconds(5), Duration.ofSeconds(3)),
+                Map.of(),
+                markdown);
+
+        assertThat(picture).isEqualTo(markdown.resolveSibling("PARTITIONS.png"));
+        assertThat(ImageIO.read(picture.toFile()).getHeight()).isEqualTo(PartitionTimeline.height(2));
+        assertThat(markdown)
+                .content()
+                .contains("![timeline of the run](PARTITIONS.png)")
+                .contains("| reentrant | zklock | 2 | **invalid** (1 paths) | 1 |");
     }
 
     @Test

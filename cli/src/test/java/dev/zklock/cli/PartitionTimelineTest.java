@@ -62,6 +62,18 @@ final class PartitionTimelineTest {
     }
 
     @Test
+    void model_overlapDuringAPauseLongerThanTheSession_marksItExplained() {
+        TimelineModel model = PartitionTimeline.model(
+                RunHistories.overlapping(dir, "pause-client"), MutexChecker.create(Duration.ofNanos(1)));
+
+        assertThat(model.marks())
+                .singleElement()
+                .extracting(TimelineModel.Mark::explained)
+                .isEqualTo(true);
+        assertThat(model.faults()).extracting(TimelineModel.Fault::kind).containsExactly("pause-client");
+    }
+
+    @Test
     void merge_barsOfOneRowCloserThanTheGap_becomeOneBarThatKeepsTheOverlap() {
         List<TimelineModel.Bar> bars = List.of(
                 new TimelineModel.Bar(0, 0, "c1", 0.0, 1.0, false),

@@ -35,19 +35,25 @@ final class RunHistories {
 
     /**
      * A run with one unexplained overlap on zklock's reentrant lock: c2 is granted while c1 holds, then c1 and c2
-     * release; Curator's mutex is held once; the nemesis cut one fault and could not make a pause.
+     * release; Curator's mutex is held once; the nemesis cuts c1 from the start of the overlap to its end and cannot make
+     * a kill.
      */
     static History overlapping(Path dir) {
+        return overlapping(dir, "cut");
+    }
+
+    /** As {@link #overlapping(Path)}, the fault around the overlap of kind {@code fault} on c1. */
+    static History overlapping(Path dir, String fault) {
         Path clients = dir.resolve("c.history");
         Path nemesis = dir.resolve("nemesis.history");
         try (HistoryWriter c = HistoryWriter.open(clients);
                 HistoryWriter n = HistoryWriter.open(nemesis)) {
-            n.record("nemesis", "invoke", "cut", "-", "c1 from s1");
+            n.record("nemesis", "invoke", fault, "-", "c1");
             acquire(c, "c1.t1", ZKLOCK, 1);
             acquire(c, "c2.t1", ZKLOCK, 2);
             release(c, "c1.t1", ZKLOCK);
-            n.record("nemesis", "ok", "cut", "-", "c1 from s1");
-            n.record("nemesis", "fail", "pause-client", "-", "not made: no client process");
+            n.record("nemesis", "ok", fault, "-", "c1");
+            n.record("nemesis", "fail", "kill", "-", "not made: no leader");
             release(c, "c2.t1", ZKLOCK);
             hold(c, "c3.t2", CURATOR, 3);
         }
