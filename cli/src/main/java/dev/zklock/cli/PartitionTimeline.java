@@ -10,6 +10,8 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import javax.imageio.ImageIO;
@@ -27,15 +29,16 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
  * outside the lock explains it); every fault shaded across all lanes, coloured by kind, the kinds named in the legend.
  *
  * <p>Each series is drawn as one line broken by gaps (NaN), so a run of thousands of holds draws as a few dozen series;
- * bars of one row closer than a pixel are merged first. Measured on a made-up 10-minute history of 23,800 holds on 10
- * paths with 36 faults: a 1400 x 634 picture of 166 KB, drawn in under 2 s with the checker's search.
+ * bars of one row closer than a pixel are merged first, and a lane's bars are as thick as its number of rows allows.
+ * Measured on a made-up 10-minute history of 23,900 holds by 5 clients on 10 paths with 36 faults: a 1400 x 710
+ * picture of 200 KB, drawn in under 2 s with the checker's search.
  *
  * <p>Stateless and thread-safe; XChart draws headless.
  */
 final class PartitionTimeline {
     static final int WIDTH = 1400;
     private static final int TOP_AND_BOTTOM = 150;
-    private static final int LANE_PIXELS = 44;
+    private static final int LANE_PIXELS = 56;
     private static final int PLOT_PIXELS = WIDTH - 260;
     private static final Color[] CLIENT_COLORS = {
         new Color(0x1f77b4), new Color(0x2ca02c), new Color(0x9467bd), new Color(0x8c564b), new Color(0x17becf)
@@ -155,21 +158,24 @@ final class PartitionTimeline {
         legendOnly(chart, name, color);
     }
 
+    /** The client's bars, one series per number of rows in a lane, each as thick as its lane's rows allow. */
     private static void bars(XYChart chart, TimelineModel model, String client, Color color) {
-        Segments segments = new Segments();
-        float thickness = LANE_PIXELS * 0.8f;
+        Map<Integer, Segments> byRows = new TreeMap<>();
         for (TimelineModel.Bar bar : model.bars()) {
             if (bar.client().equals(client)) {
                 int rows = model.rows().get(bar.lane()).size();
                 double y = laneY(model, bar.lane()) + 0.8 * ((bar.row() + 0.5) / rows - 0.5);
-                segments.add(bar.from(), visibleEnd(bar.from(), bar.to(), model), y);
-                thickness = Math.min(thickness, LANE_PIXELS * 0.8f / rows - 1);
+                byRows.computeIfAbsent(rows, r -> new Segments())
+                        .add(bar.from(), visibleEnd(bar.from(), bar.to(), model), y);
             }
         }
-        XYSeries series = segments.addTo(chart, client + " (bars)");
-        series.setLineColor(color);
-        series.setLineStyle(new BasicStroke(Math.max(2f, thickness), BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER));
-        series.setShowInLegend(false);
+        byRows.forEach((rows, segments) -> {
+            XYSeries series = segments.addTo(chart, client + " (bars, " + rows + " rows)");
+            float thickness = Math.max(2f, LANE_PIXELS * 0.8f / rows - 1);
+            series.setLineColor(color);
+            series.setLineStyle(new BasicStroke(thickness, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER));
+            series.setShowInLegend(false);
+        });
         legendOnly(chart, client, color);
     }
 
