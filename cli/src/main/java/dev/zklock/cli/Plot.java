@@ -123,17 +123,22 @@ final class Plot {
 
     /** White, figures as in the report, a logarithmic x axis labelled at 1 to 9 times each power of ten, y from zero, the legend on the right. */
     private static void style(XYStyler styler) {
-        styler.setLocale(Locale.ROOT);
-        styler.setChartBackgroundColor(Color.WHITE);
-        styler.setPlotBackgroundColor(Color.WHITE);
-        styler.setPlotBorderVisible(false);
+        plain(styler);
         styler.setPlotGridVerticalLinesVisible(false);
-        styler.setLegendPosition(Styler.LegendPosition.OutsideE);
-        styler.setLegendBorderColor(Color.WHITE);
         styler.setXAxisLogarithmic(true);
         styler.setXAxisLogarithmicDecadeOnly(false);
         styler.setYAxisMin(0.0);
         styler.setMarkerSize(8);
+    }
+
+    /** White, no plot border, figures in the root locale, the legend on the right without a border. */
+    static void plain(XYStyler styler) {
+        styler.setLocale(Locale.ROOT);
+        styler.setChartBackgroundColor(Color.WHITE);
+        styler.setPlotBackgroundColor(Color.WHITE);
+        styler.setPlotBorderVisible(false);
+        styler.setLegendPosition(Styler.LegendPosition.OutsideE);
+        styler.setLegendBorderColor(Color.WHITE);
     }
 
     private static String zklockName(Scenario scenario) {
