@@ -183,6 +183,31 @@ final class MutexCheckerTest {
     }
 
     @Test
+    void check_aLongPauseWhileTheAcquireWasInFlight_explainsTheOverlapAfterIt() {
+        CheckResult result = check(history()
+                .line("100 c1.t1 invoke acquire " + K + " exclusive")
+                .fault("pause-client", "c1 pid 7", 200, 5_000)
+                .hold("c2.t1", K, "exclusive", 5_100, 6_000)
+                .line("5200 c1.t1 ok acquire " + K + " exclusive 1")
+                .line("5300 c1.t1 invoke release " + K + " exclusive"));
+
+        assertThat(result.overlaps()).singleElement().satisfies(overlap -> assertThat(overlap.explanation())
+                .hasValueSatisfying(why -> assertThat(why).contains("c1 paused", "while its acquire was in flight")));
+    }
+
+    @Test
+    void check_aLongPauseEndedBeforeTheAcquireWasInvoked_doesNotExplainTheOverlap() {
+        CheckResult result = check(history()
+                .fault("pause-client", "c1 pid 7", 200, 5_000)
+                .line("5050 c1.t1 invoke acquire " + K + " exclusive")
+                .hold("c2.t1", K, "exclusive", 5_100, 6_000)
+                .line("5200 c1.t1 ok acquire " + K + " exclusive 1")
+                .line("5300 c1.t1 invoke release " + K + " exclusive"));
+
+        assertThat(result.unexplainedOverlaps()).isEqualTo(1);
+    }
+
+    @Test
     void check_theStrangersOwnDeleteDuringTheHold_explainsTheOverlap() {
         CheckResult result = check(history()
                 .hold("c1.t1", K, "exclusive", 100, 3_000)
