@@ -1,31 +1,25 @@
 package dev.zklock.cli;
 
-import dev.zklock.recipes.test.partition.Nemesis;
 import dev.zklock.recipes.test.partition.NemesisFault;
 import dev.zklock.recipes.test.partition.NemesisSchedule;
-import dev.zklock.recipes.test.partition.NodeProcess;
-import dev.zklock.recipes.test.partition.PartitionRig;
-import dev.zklock.recipes.test.partition.RigSettings;
+import dev.zklock.recipes.test.partition.PartitionResult;
+import dev.zklock.recipes.test.partition.PartitionRun;
 import dev.zklock.recipes.test.partition.RigUnavailableException;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalInt;
 
 /**
- * One run of {@code zklock torture --partitions}: builds a {@link PartitionRig}, starts a workload JVM in every client
- * namespace and the observer in its own, runs the nemesis's standard schedule for the run's length, waits for the
- * workloads to end, tears it all down and prints where the histories are and the replay line. Confined to the
- * command's thread (the rig's shutdown hook tears down on Ctrl-C).
+ * One run of {@code zklock torture --partitions}: a thin caller of the test kit's {@link PartitionRun} (the rig, the
+ * workload and observer JVMs, the nemesis's standard schedule, the teardown and the checkers are all there). It prints
+ * the progress, the summary table, where the files are and the replay line. Confined to the command's thread.
  *
- * @param seed the run's seed: names the rig, drives the nemesis, and is passed to every client
+ * @param seed the run's seed: names the rig, drives the nemesis, and is passed to every JVM
  * @param length how long the nemesis runs and the workloads are asked to run
  * @param clients client JVMs, 3 to 5
  * @param clientMain the workload's main class
@@ -33,121 +27,71 @@ import java.util.OptionalInt;
  * @param replay the command line that replays the run
  */
 record PartitionsRun(long seed, Duration length, int clients, String clientMain, String observerMain, String replay) {
-    /** How long after the run's end the workloads may take to write their last lines and exit. */
-    private static final Duration GRACE = Duration.ofSeconds(60);
-
     /**
-     * Runs it, the progress on {@code err} and the outcome on {@code out}; returns 0 if every workload process exited
-     * 0 within the grace, 1 otherwise.
+     * Runs it, the progress on {@code err} and the outcome on {@code out}; returns 0 if no zklock lock kind shows a
+     * violation (Curator's rows are reported, never judged) and every JVM exited 0 within the grace, 1 otherwise.
      *
      * @throws CommandFailure if the rig cannot be built here (not root, no {@code ip}), with the rig's one-line reason
      */
     int run(PrintWriter out, PrintWriter err) throws IOException, InterruptedException {
-        RigSettings settings = RigSettings.of(seed, clients);
-        err.printf(
-                "zklock torture --partitions: seed %d, %d s, %d clients; building the rig...%n",
-                seed, length.toSeconds(), clients);
-        err.flush();
-        Map<NemesisFault, Integer> made;
-        Map<String, String> outcomes;
-        Path histories;
-        String runId;
-        try (PartitionRig rig = startRig(settings)) {
-            runId = rig.runId();
-            histories = Files.createDirectories(rig.runDir().resolve("histories"));
-            err.printf(
-                    "rig %s up (leader s%d); workloads and nemesis for %d s...%n",
-                    runId, rig.leader().orElse(0), length.toSeconds());
-            err.flush();
-            List<NodeProcess> workloads = startWorkloads(rig, settings, histories);
-            try (Nemesis nemesis = new Nemesis(rig, rig.stranger(), seed, histories.resolve("nemesis.history"))) {
-                made = nemesis.run(length, NemesisSchedule.standard());
-            }
-            outcomes = awaitWorkloads(workloads);
-        }
-        print(out, runId, made, outcomes, histories);
-        return outcomes.values().stream().allMatch("exit 0"::equals) ? 0 : 1;
-    }
-
-    private static PartitionRig startRig(RigSettings settings) throws IOException, InterruptedException {
+        PartitionRun run = PartitionRun.builder(seed)
+                .length(length)
+                .clients(clients)
+                .clientMain(clientMain)
+                .observerMain(observerMain)
+                .schedule(NemesisSchedule.standard())
+                .progress(line -> {
+                    err.println("zklock torture --partitions: " + line);
+                    err.flush();
+                })
+                .build();
+        PartitionResult result;
         try {
-            return PartitionRig.start(settings);
+            result = run.run();
         } catch (RigUnavailableException e) {
             throw new CommandFailure(e.getMessage());
         }
+        List<String> violations = result.violations();
+        print(out, result, violations);
+        return violations.isEmpty() && result.allExitedZero() ? 0 : 1;
     }
 
-    private List<NodeProcess> startWorkloads(PartitionRig rig, RigSettings settings, Path histories)
-            throws IOException {
-        String connect = rig.connectString();
-        String seconds = Long.toString(length.toSeconds());
-        List<NodeProcess> started = new ArrayList<>();
-        for (int i = 1; i <= clients; i++) {
-            String id = PartitionRig.clientNode(i);
-            started.add(rig.startClient(
-                    i,
-                    clientMain,
-                    List.of(
-                            "--id",
-                            id,
-                            "--connect",
-                            connect,
-                            "--history",
-                            histories.resolve(id + ".history").toString(),
-                            "--seed",
-                            Long.toString(seed),
-                            "--seconds",
-                            seconds,
-                            "--session-timeout-ms",
-                            Long.toString(settings.sessionTimeout().toMillis()))));
-        }
-        started.add(rig.startObserver(
-                observerMain,
-                List.of(
-                        "--connect", connect,
-                        "--history", histories.resolve("observer.history").toString(),
-                        "--seconds", seconds)));
-        return started;
-    }
-
-    private static Map<String, String> awaitWorkloads(List<NodeProcess> workloads) throws InterruptedException {
-        Map<String, String> outcomes = new LinkedHashMap<>();
-        long end = System.nanoTime() + GRACE.toNanos();
-        for (NodeProcess workload : workloads) {
-            OptionalInt status = workload.waitFor(Duration.ofNanos(Math.max(0, end - System.nanoTime())));
-            outcomes.put(
-                    workload.node(),
-                    status.isPresent()
-                            ? "exit " + status.getAsInt()
-                            : "still running " + GRACE.toSeconds() + " s after the run: killed");
-        }
-        return outcomes;
-    }
-
-    private void print(
-            PrintWriter out,
-            String runId,
-            Map<NemesisFault, Integer> made,
-            Map<String, String> outcomes,
-            Path histories)
-            throws IOException {
-        Map<NemesisFault, Integer> byKind = new EnumMap<>(NemesisFault.class);
-        byKind.putAll(made);
-        List<String> faults = new ArrayList<>();
-        for (NemesisFault kind : NemesisFault.values()) {
-            faults.add(kind.historyName() + " " + byKind.getOrDefault(kind, 0));
-        }
-        out.printf("run               %s, seed %d, %d s, %d clients%n", runId, seed, length.toSeconds(), clients);
+    private void print(PrintWriter out, PartitionResult result, List<String> violations) {
         out.printf(
-                "faults            %d {%s}%n",
-                made.values().stream().mapToInt(Integer::intValue).sum(), String.join(", ", faults));
-        out.printf("workloads         %s%n", outcomes);
-        out.printf("histories         %s%n", histories);
-        try (var files = Files.list(histories)) {
-            files.sorted().forEach(file -> out.printf("  %s%n", file.getFileName()));
+                "run               %s, seed %d, %d s, %d clients%n", result.runId(), seed, length.toSeconds(), clients);
+        out.printf("faults            %s%n", faults(result.faultsMade()));
+        out.printf("faults not made   %s%n", faults(result.faultsFailed()));
+        Map<String, String> exits = new LinkedHashMap<>();
+        result.exitCodes().entrySet().stream()
+                .sorted(Map.Entry.comparingByKey())
+                .forEach(e -> exits.put(
+                        e.getKey(),
+                        e.getValue().isPresent()
+                                ? "exit " + e.getValue().getAsInt()
+                                : "still running after the grace: killed"));
+        out.printf("workloads         %s%n", exits);
+        out.println();
+        out.print(result.summary());
+        out.println();
+        out.printf("violations        %s%n", violations.isEmpty() ? "none (zklock)" : violations.size());
+        violations.forEach(v -> out.printf("  %s%n", v));
+        out.printf("histories         %s%n", result.historyDir());
+        for (Path file : result.historyFiles()) {
+            out.printf("  %s%n", file.getFileName());
         }
-        out.printf("logs              %s%n", histories.getParent());
+        out.printf("logs              %s%n", result.runDir());
         out.printf("replay            %s%n", replay);
         out.flush();
+    }
+
+    private static String faults(Map<NemesisFault, Integer> byKind) {
+        List<String> each = new ArrayList<>();
+        int total = 0;
+        for (NemesisFault kind : NemesisFault.values()) {
+            int n = byKind.getOrDefault(kind, 0);
+            total += n;
+            each.add(kind.historyName() + " " + n);
+        }
+        return total + " {" + String.join(", ", each) + "}";
     }
 }

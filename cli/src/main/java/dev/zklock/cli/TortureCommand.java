@@ -97,7 +97,8 @@ final class TortureCommand implements Callable<Integer> {
             description = "run on a real ensemble in Linux network namespaces instead (root only): 3 server JVMs, "
                     + "--clients workload JVMs (3 to 5, default 3) and an observer, each in a namespace of its own, "
                     + "and a seeded nemesis (cuts, partitions, kill -9, SIGSTOP, a stranger's deletes) for --minutes; "
-                    + "prints where the histories are and the replay line")
+                    + "prints the checkers' summary per lock kind and library, where the histories are and the "
+                    + "replay line; exit status 1 on a zklock violation (Curator's rows are reported, not judged)")
     boolean partitions;
 
     @Option(

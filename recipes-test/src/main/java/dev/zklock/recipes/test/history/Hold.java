@@ -12,10 +12,12 @@ import java.util.OptionalLong;
  * @param key the lock path
  * @param mode {@code exclusive}, {@code read}, {@code write} or {@code lease}
  * @param token the hold's fencing token, if the holder had one
+ * @param invoked the nanos its acquire was invoked: the grant may have been decided any time from then, so a pause of
+ *     the holder's JVM between the two may have come after the lock was granted
  * @param grant the nanos of the acquire's {@code ok}
  * @param end the nanos of the release's invocation, {@link Long#MAX_VALUE} if the holder never released
  */
-public record Hold(String process, String key, String mode, OptionalLong token, long grant, long end) {
+public record Hold(String process, String key, String mode, OptionalLong token, long invoked, long grant, long end) {
 
     /**
      * Returns whether the holder invoked a release.

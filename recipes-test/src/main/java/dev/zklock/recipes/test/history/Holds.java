@@ -42,13 +42,15 @@ final class Holds {
             String slot = op.process() + '\t' + op.key() + '\t' + op.mode();
             if (op.f().equals("acquire")) {
                 open.computeIfAbsent(slot, s -> new ArrayDeque<>()).push(holds.size());
-                holds.add(new Hold(op.process(), op.key(), op.mode(), tokenOf(op), op.end(), Long.MAX_VALUE));
+                holds.add(
+                        new Hold(op.process(), op.key(), op.mode(), tokenOf(op), op.start(), op.end(), Long.MAX_VALUE));
             } else {
                 Deque<Integer> pending = open.get(slot);
                 if (pending != null && !pending.isEmpty()) {
                     int i = pending.pop();
                     Hold h = holds.get(i);
-                    holds.set(i, new Hold(h.process(), h.key(), h.mode(), h.token(), h.grant(), op.start()));
+                    holds.set(
+                            i, new Hold(h.process(), h.key(), h.mode(), h.token(), h.invoked(), h.grant(), op.start()));
                 }
             }
         }

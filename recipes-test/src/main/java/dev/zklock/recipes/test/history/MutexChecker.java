@@ -31,7 +31,8 @@ import java.util.TreeMap;
  *      <li><b>Overlaps</b>, the direct count a user sees: two holds ({@link Hold}: acquire {@code ok} to release invoked)
  *       of two processes in conflicting modes that intersect, or a lease granted while the semaphore's leases were
  *       all held. Each is classified explained or unexplained ({@link Overlap}); a pause counts when it is a
- *       {@code pause-client} of the holder's client longer than the session timeout given to {@link #create}.
+ *       {@code pause-client} of the holder's client longer than the session timeout given to {@link #create}, from
+ *       the invocation of the hold's acquire to the end of the overlap.
  * </ol>
  *
  * <p>Immutable and thread-safe; {@link #check} is a pure function of the history.

@@ -8,7 +8,8 @@ import java.util.Optional;
  * exclusion.
  *
  * <p>An overlap is <em>explained</em> when one holder could not have known better or was told: during the overlap
- * its client was paused longer than the session timeout, or the observer saw its session end, or it reported its hold
+ * its client was paused longer than the session timeout (during the overlap, or while its acquire was in flight: a
+ * grant decided just before the pause is recorded after it), or the observer saw its session end, or it reported its hold
  * IN_DOUBT or LOST before the other's grant, or a stranger deleted lock nodes during its hold. Otherwise it is
  * <em>unexplained</em>: the lock granted two holders with nothing outside the library to blame.
  *

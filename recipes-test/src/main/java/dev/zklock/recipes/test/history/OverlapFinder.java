@@ -65,11 +65,16 @@ final class OverlapFinder {
         return new Overlap(first, second, second.grant(), to, why);
     }
 
-    /** Why {@code holder} may be inside beside {@code other} until {@code to}, if anything explains it. */
+    /**
+     * Why {@code holder} may be inside beside {@code other} until {@code to}, if anything explains it. A long pause
+     * counts from the acquire's invocation: a JVM stopped after the lock was granted and before the grant was recorded
+     * holds from before the pause, and the history cannot tell that apart from a grant after it.
+     */
     private Optional<String> explain(Hold holder, Hold other, long to) {
         String client = holder.clientId();
-        Optional<String> why = timeline.longPause(client, holder.grant(), to, sessionNanos)
-                .map(w -> client + " paused " + (w.end() - w.start()) / 1_000_000 + " ms, longer than the session");
+        Optional<String> why = timeline.longPause(client, holder.invoked(), to, sessionNanos)
+                .map(w -> client + " paused " + (w.end() - w.start()) / 1_000_000 + " ms, longer than the session"
+                        + (w.end() < holder.grant() ? ", while its acquire was in flight" : ""));
         if (why.isEmpty()) {
             why = boxed(timeline.expiry(client, holder.grant(), holder.grant(), to))
                     .map(t -> "session of " + client + " seen expired at " + t);

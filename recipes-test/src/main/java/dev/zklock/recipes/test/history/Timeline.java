@@ -11,12 +11,16 @@ import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
- * What happened around the holds: the nemesis's fault windows, the observer's session expiries per client and the
- * hold states each holder reported, indexed for the checkers' questions.
+ * What happened around the holds: the nemesis's fault windows ({@code invoke} to {@code ok} of process {@code
+ * nemesis}) and the stranger's deletes (its own windows, {@link #addStrangerDelete}), the observer's session expiries
+ * per client and the hold states each holder reported, indexed for the checkers' questions.
  *
  * <p>Immutable after construction and thread-safe.
  */
 final class Timeline {
+    private static final String STRANGER = "stranger";
+    private static final String STRANGER_DELETE = "stranger-delete";
+
     private final List<FaultWindow> faults = new ArrayList<>();
     private final Map<String, List<Long>> expiries = new HashMap<>();
     private final Map<String, List<Long>> sessions = new HashMap<>();
@@ -30,6 +34,8 @@ final class Timeline {
         for (HistoryEvent event : history.events()) {
             if (event.process().equals("nemesis")) {
                 timeline.addFault(event, started);
+            } else if (event.process().equals(STRANGER) && event.f().equals(STRANGER_DELETE)) {
+                timeline.addStrangerDelete(event, started);
             } else if (event.f().equals("session")
                     && event.type() == Type.OK
                     && event.value().endsWith(" expired")) {
@@ -64,6 +70,24 @@ final class Timeline {
         if (event.type() == Type.OK && open != null && !open.isEmpty()) {
             HistoryEvent start = open.removeFirst();
             faults.add(new FaultWindow(start.f(), start.value(), start.nanos(), event.nanos()));
+        }
+    }
+
+    /**
+     * A stranger's delete, as the process that makes it records it: {@code stranger invoke stranger-delete <lock path>
+     * <node>} before the delete, then {@code ok} or {@code info} (done, or perhaps done) close its window, whose targets
+     * are the node's path; a {@code fail} (the node went first) closes it with no window. The stranger does one delete
+     * at a time, so an outcome belongs to the invocation open before it; a lone {@code fail} (no node found) has none.
+     */
+    private void addStrangerDelete(HistoryEvent event, Map<String, Deque<HistoryEvent>> started) {
+        Deque<HistoryEvent> open = started.computeIfAbsent(STRANGER, p -> new ArrayDeque<>());
+        if (event.type() == Type.INVOKE) {
+            open.addLast(event);
+        } else if (!open.isEmpty()) {
+            HistoryEvent start = open.removeFirst();
+            if (event.type() != Type.FAIL) {
+                faults.add(new FaultWindow(STRANGER_DELETE, start.value(), start.nanos(), event.nanos()));
+            }
         }
     }
 

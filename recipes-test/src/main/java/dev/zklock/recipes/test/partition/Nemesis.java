@@ -1,6 +1,5 @@
 package dev.zklock.recipes.test.partition;
 
-import java.io.Closeable;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -17,14 +16,15 @@ import java.util.concurrent.TimeUnit;
  * from a seed: cuts between clients and servers both ways and one way, server partitions (a minority, the leader
  * isolated, a bridge), {@code kill -9} and restart of a server, SIGSTOP of a client beyond its session timeout and of
  * the leader, and a {@link Stranger}'s delete. Every fault is written to the history file, {@code invoke} when it
- * starts and {@code ok} when it is healed ({@code fail} with the reason if it could not be made); after healing a
+ * starts and {@code ok} when it is healed ({@code fail} with the reason if it could not be made; a stranger's delete
+ * is one {@code info} line, its window the stranger's own, see {@link NemesisLog}); after healing a
  * fault on servers it waits up to 30 s for all three to serve again. The same seed on the same rig makes the same
  * choices, though the ensemble's leader at each moment may differ.
  *
  * <p>Thread safety: {@link #run} and {@link #inject}/{@link #heal} belong to one thread; {@link #stop} may be called
  * from any thread. It makes no ZooKeeper request; a leader lookup is three {@code srvr} four-letter words.
  */
-public final class Nemesis implements Closeable {
+public final class Nemesis implements AutoCloseable {
     private static final Duration QUORUM_WAIT = Duration.ofSeconds(30);
 
     private final PartitionRig rig;
@@ -34,18 +34,21 @@ public final class Nemesis implements Closeable {
     private final CountDownLatch stopped = new CountDownLatch(1);
 
     /** Returns a nemesis for {@code rig}, its choices drawn from {@code seed}, its history appended to {@code history}. */
-    public Nemesis(PartitionRig rig, Stranger stranger, long seed, Path history) throws IOException {
+    public Nemesis(PartitionRig rig, Stranger stranger, long seed, Path history) {
         this.rig = rig;
         this.random = new SplittableRandom(seed);
         this.maker = new FaultMaker(rig, stranger, random.split());
         this.log = new NemesisLog(history);
     }
 
-    /** Makes a fault of {@code kind} now and writes its {@code invoke} line. */
+    /**
+     * Makes a fault of {@code kind} now and writes its {@code invoke} line; for a stranger's delete, an {@code info}
+     * line saying what was asked (the stranger records the delete's own window when it makes it).
+     */
     public Episode inject(NemesisFault kind) throws IOException, InterruptedException {
         try {
             Episode episode = maker.inject(kind);
-            log.write("invoke", kind, episode.targets());
+            log.write(kind == NemesisFault.STRANGER_DELETE ? "info" : "invoke", kind, episode.targets());
             return episode;
         } catch (IOException | RuntimeException e) {
             log.write("fail", kind, "not made: " + e.getMessage());
@@ -53,10 +56,15 @@ public final class Nemesis implements Closeable {
         }
     }
 
-    /** Heals {@code episode}, writes its {@code ok} line, and after a fault on servers waits for all three to serve. */
+    /**
+     * Heals {@code episode}, writes its {@code ok} line (none for a stranger's delete, an instant), and after a fault on
+     * servers waits for all three to serve.
+     */
     public void heal(Episode episode) throws IOException, InterruptedException {
         episode.heal();
-        log.write("ok", episode.kind(), episode.targets());
+        if (episode.kind() != NemesisFault.STRANGER_DELETE) {
+            log.write("ok", episode.kind(), episode.targets());
+        }
         if (episode.kind().touchesServers()) {
             rig.awaitQuorum(ServerEnsemble.SERVERS, QUORUM_WAIT);
         }
@@ -107,7 +115,7 @@ public final class Nemesis implements Closeable {
 
     /** Closes the history file. */
     @Override
-    public void close() throws IOException {
+    public void close() {
         log.close();
     }
 

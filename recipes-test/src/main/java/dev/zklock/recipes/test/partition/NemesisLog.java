@@ -1,38 +1,34 @@
 package dev.zklock.recipes.test.partition;
 
-import java.io.BufferedWriter;
-import java.io.Closeable;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
+import dev.zklock.recipes.test.history.HistoryEvent;
+import dev.zklock.recipes.test.history.HistoryWriter;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 
 /**
- * The nemesis's history file: one line per event, {@code <nanos>\tnemesis\t<type>\t<f>\t-\t<value>}, flushed at once
- * so that a run that dies keeps what it did. The one place the rig writes history lines. Safe for use by multiple
- * threads.
+ * The nemesis's history file, written by the house's one {@link HistoryWriter}: one flushed line per event, {@code
+ * <nanos> nemesis <type> <f> - <value>}, {@code f} the fault kind's history name and the value its targets (TABs and
+ * line breaks of a reason turned to spaces). A fault is an {@code invoke} when made and an {@code ok} when healed, a
+ * {@code fail} with the reason when it could not be made; a stranger's delete, whose window the stranger records
+ * itself, is one {@code info} line saying what was asked. Safe for use by multiple threads.
  */
-final class NemesisLog implements Closeable {
+final class NemesisLog implements AutoCloseable {
     static final String PROCESS = "nemesis";
 
-    private final BufferedWriter writer; // guarded by this
+    private final HistoryWriter writer;
 
-    NemesisLog(Path file) throws IOException {
-        this.writer = Files.newBufferedWriter(
-                file, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+    NemesisLog(Path file) {
+        this.writer = HistoryWriter.open(file);
     }
 
-    /** Writes one event of {@code type} ({@code invoke}, {@code ok}, {@code fail}) for fault {@code kind}. */
-    synchronized void write(String type, NemesisFault kind, String value) throws IOException {
-        String clean = value.replace('\t', ' ').replace('\n', ' ');
-        writer.write(System.nanoTime() + "\t" + PROCESS + "\t" + type + "\t" + kind.historyName() + "\t-\t" + clean);
-        writer.newLine();
-        writer.flush();
+    /** Writes one event of {@code type} ({@code invoke}, {@code ok}, {@code fail}, {@code info}) for {@code kind}. */
+    void write(String type, NemesisFault kind, String value) {
+        String clean = value.replace('\t', ' ').replace('\n', ' ').replace('\r', ' ');
+        writer.record(
+                PROCESS, type, kind.historyName(), HistoryEvent.NONE, clean.isBlank() ? HistoryEvent.NONE : clean);
     }
 
     @Override
-    public synchronized void close() throws IOException {
+    public void close() {
         writer.close();
     }
 }

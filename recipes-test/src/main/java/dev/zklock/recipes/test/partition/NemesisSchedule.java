@@ -46,6 +46,20 @@ public record NemesisSchedule(
                 List.of(NemesisFault.values()));
     }
 
+    /**
+     * Returns the schedule of a short run of every kind: faults of 1 to 2 s, gaps of 2 to 3 s. A round of the nine
+     * kinds takes about 50 s with 4 s sessions and the quorum waits after server faults, so a run of 80 s makes every
+     * kind at least once, and some twice.
+     */
+    public static NemesisSchedule shortRun() {
+        return new NemesisSchedule(
+                Duration.ofSeconds(1),
+                Duration.ofSeconds(2),
+                Duration.ofSeconds(2),
+                Duration.ofSeconds(3),
+                List.of(NemesisFault.values()));
+    }
+
     /** Returns a short schedule for tests: faults of 1 to 2 s and gaps of 0.5 s, of {@code kinds}. */
     public static NemesisSchedule brief(List<NemesisFault> kinds) {
         return new NemesisSchedule(

@@ -22,10 +22,11 @@ import org.apache.zookeeper.KeeperException;
  *   <li>{@code delete <lock path>}: one node of that path, a waiter's when there is one, else the only one.
  * </ul>
  *
- * <p>Each node deleted is recorded as {@code stranger info stranger-delete} with the lock path as key and the node's
- * path as value, stamped after the delete returned (or failed in a way that leaves it unknown whether it was done); a
- * command that finds no node, or whose node went first, is recorded as {@code fail} with the reason. The nemesis
- * records the fault's own window.
+ * <p>Each delete is the stranger's window in the history, the one the checkers take for the fault ({@code
+ * Timeline}): {@code stranger invoke stranger-delete} with the lock path as key and the node's path as value, stamped
+ * before the delete is sent, then {@code ok} once it returned, {@code info} if it failed in a way that leaves it
+ * unknown whether it was done, or {@code fail} if the node went first; a command that finds no node is recorded as a
+ * lone {@code fail} with the reason. The nemesis records only that it asked.
  *
  * <p>Confined to the thread that reads the commands. Cost: one listing per path visited and one delete per command.
  */
@@ -108,11 +109,12 @@ final class StrangerCommands {
             return;
         }
         String node = ZKPaths.makePath(lockPath, queue.get(queue.size() > 1 ? 1 : 0));
+        history.record(PROCESS, "invoke", F, lockPath, node);
         try {
             client.delete().forPath(node);
-            history.record(PROCESS, "info", F, lockPath, node);
+            history.record(PROCESS, "ok", F, lockPath, node);
         } catch (KeeperException.NoNodeException e) {
-            history.record(PROCESS, "fail", F, lockPath, "gone before the delete: " + node);
+            history.record(PROCESS, "fail", F, lockPath, node);
         } catch (InterruptedException e) {
             throw e;
         } catch (Exception e) {

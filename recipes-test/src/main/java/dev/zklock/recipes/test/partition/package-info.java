@@ -10,6 +10,9 @@
  * {@link RigProbe} is a trivial client process for the rig's own tests. The history's line format and the shared
  * stores are in {@code dev.zklock.recipes.test.history}; its checkers read what these JVMs write.
  *
+ * <p>{@link PartitionRun} is a whole run as one call, for a test ({@code PartitionsIT}) or {@code zklock torture
+ * --partitions}: rig, JVMs, nemesis, teardown, and the histories judged ({@link PartitionResult}).
+ *
  * <p>No method accepts {@code null}. Unless a type says otherwise, instances are safe for use by multiple threads.
  */
 package dev.zklock.recipes.test.partition;

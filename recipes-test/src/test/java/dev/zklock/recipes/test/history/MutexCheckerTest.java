@@ -183,6 +183,59 @@ final class MutexCheckerTest {
     }
 
     @Test
+    void check_aLongPauseWhileTheAcquireWasInFlight_explainsTheOverlapAfterIt() {
+        CheckResult result = check(history()
+                .line("100 c1.t1 invoke acquire " + K + " exclusive")
+                .fault("pause-client", "c1 pid 7", 200, 5_000)
+                .hold("c2.t1", K, "exclusive", 5_100, 6_000)
+                .line("5200 c1.t1 ok acquire " + K + " exclusive 1")
+                .line("5300 c1.t1 invoke release " + K + " exclusive"));
+
+        assertThat(result.overlaps()).singleElement().satisfies(overlap -> assertThat(overlap.explanation())
+                .hasValueSatisfying(why -> assertThat(why).contains("c1 paused", "while its acquire was in flight")));
+    }
+
+    @Test
+    void check_aLongPauseEndedBeforeTheAcquireWasInvoked_doesNotExplainTheOverlap() {
+        CheckResult result = check(history()
+                .fault("pause-client", "c1 pid 7", 200, 5_000)
+                .line("5050 c1.t1 invoke acquire " + K + " exclusive")
+                .hold("c2.t1", K, "exclusive", 5_100, 6_000)
+                .line("5200 c1.t1 ok acquire " + K + " exclusive 1")
+                .line("5300 c1.t1 invoke release " + K + " exclusive"));
+
+        assertThat(result.unexplainedOverlaps()).isEqualTo(1);
+    }
+
+    @Test
+    void check_theStrangersOwnDeleteDuringTheHold_explainsTheOverlap() {
+        CheckResult result = check(history()
+                .hold("c1.t1", K, "exclusive", 100, 3_000)
+                .line("1000 stranger invoke stranger-delete " + K + " " + K + "/_c_1-lock-0001")
+                .line("1010 stranger ok stranger-delete " + K + " " + K + "/_c_1-lock-0001")
+                .hold("c2.t1", K, "exclusive", 1_500, 4_000));
+
+        assertThat(result.explainedOverlaps()).isEqualTo(1);
+    }
+
+    @Test
+    void check_aGrantAfterTheStrangersDeleteOrADeleteThatFailed_isNotExplained() {
+        String other = "/partitions/zklock/other";
+        CheckResult result = check(history()
+                .line("10 stranger invoke stranger-delete " + K + " " + K + "/_c_1-lock-0002")
+                .line("20 stranger ok stranger-delete " + K + " " + K + "/_c_1-lock-0002")
+                .line("200 stranger invoke stranger-delete " + K + " " + K + "/_c_1-lock-0003")
+                .line("210 stranger fail stranger-delete " + K + " " + K + "/_c_1-lock-0003")
+                .line("220 stranger invoke stranger-delete " + other + " " + other + "/_c_1-lock-0004")
+                .line("230 stranger ok stranger-delete " + other + " " + other + "/_c_1-lock-0004")
+                .line("240 stranger fail stranger-delete - no lock node")
+                .hold("c1.t1", K, "exclusive", 100, 3_000)
+                .hold("c2.t1", K, "exclusive", 1_500, 4_000));
+
+        assertThat(result.unexplainedOverlaps()).isEqualTo(1);
+    }
+
+    @Test
     void check_aSemaphore_allowsItsLeasesAndNoMore() {
         String s = "/partitions/zklock/semaphore";
         MutexChecker checker = CHECKER.withLeases(s, 2);

@@ -154,7 +154,7 @@ final class NemesisIT {
     }
 
     @Test
-    void run_briefSchedule_logsAnInvokeAndAnOkForEveryFault() throws Exception {
+    void run_briefSchedule_logsAnInvokeAndAnOkForEveryFaultAndAnInfoForEveryStrangersDelete() throws Exception {
         List<NemesisFault> kinds = List.of(
                 NemesisFault.CUT, NemesisFault.CUT_ONE_WAY, NemesisFault.PAUSE_CLIENT, NemesisFault.STRANGER_DELETE);
         Path briefHistory = rig.runDir().resolve("brief.history");
@@ -168,8 +168,14 @@ final class NemesisIT {
                 .map(line -> line.split("\t", -1))
                 .toList();
         assertThat(lines).allSatisfy(fields -> assertThat(fields).hasSize(6).contains("nemesis", "-"));
-        assertThat(lines)
-                .hasSize(2 * made.values().stream().mapToInt(Integer::intValue).sum());
+        List<String[]> asked = lines.stream()
+                .filter(fields -> fields[3].equals("stranger-delete"))
+                .toList();
+        assertThat(asked).hasSize(made.get(NemesisFault.STRANGER_DELETE)).allSatisfy(fields -> assertThat(fields[2])
+                .isEqualTo("info"));
+        lines = lines.stream().filter(fields -> !asked.contains(fields)).toList();
+        int windows = made.values().stream().mapToInt(Integer::intValue).sum() - asked.size();
+        assertThat(lines).hasSize(2 * windows);
         for (int i = 0; i < lines.size(); i += 2) {
             assertThat(lines.get(i)[2]).isEqualTo("invoke");
             assertThat(lines.get(i + 1)[2]).isEqualTo("ok");

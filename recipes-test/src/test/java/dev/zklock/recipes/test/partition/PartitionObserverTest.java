@@ -46,14 +46,18 @@ final class PartitionObserverTest {
         String commands = "nonsense\ndelete " + lockPath + "\ndelete " + zk.path("nothing") + "\n";
 
         new PartitionObserver(observerOptions(), new BufferedReader(new StringReader(commands)))
-                .run(() -> Histories.countQuietly(dir.resolve("observer"), "stranger-delete") == 2);
+                .run(() -> Histories.countQuietly(dir.resolve("observer"), "stranger-delete") == 3);
 
         List<HistoryEvent> lines = History.read(dir.resolve("observer")).withF("stranger-delete");
         assertThat(lines)
                 .extracting(HistoryEvent::process, HistoryEvent::type, HistoryEvent::key)
                 .containsExactly(
-                        tuple("stranger", Type.INFO, lockPath), tuple("stranger", Type.FAIL, zk.path("nothing")));
+                        tuple("stranger", Type.INVOKE, lockPath),
+                        tuple("stranger", Type.OK, lockPath),
+                        tuple("stranger", Type.FAIL, zk.path("nothing")));
         assertThat(lines.get(0).value()).isEqualTo(nodes.get(1));
+        assertThat(lines.get(1).value()).isEqualTo(nodes.get(1));
+        assertThat(lines.get(1).nanos()).isGreaterThan(lines.get(0).nanos());
         assertThat(admin.getChildren().forPath(lockPath)).hasSize(2);
     }
 
@@ -67,15 +71,17 @@ final class PartitionObserverTest {
         String commands = "stranger-delete\n".repeat(4);
 
         new PartitionObserver(observerOptions(), new BufferedReader(new StringReader(commands)))
-                .run(() -> Histories.countQuietly(dir.resolve("observer"), "stranger-delete") == 4);
+                .run(() -> Histories.countQuietly(dir.resolve("observer"), "stranger-delete") == 7);
 
-        List<HistoryEvent> lines = History.read(dir.resolve("observer")).withF("stranger-delete");
+        List<HistoryEvent> lines = History.read(dir.resolve("observer")).withF("stranger-delete").stream()
+                .filter(line -> line.type() != Type.INVOKE)
+                .toList();
         assertThat(lines.get(0))
                 .extracting(HistoryEvent::type, HistoryEvent::key, HistoryEvent::value)
-                .containsExactly(Type.INFO, waited, waitedNodes.get(1));
+                .containsExactly(Type.OK, waited, waitedNodes.get(1));
         assertThat(lines.subList(1, 3))
                 .extracting(HistoryEvent::type, HistoryEvent::value)
-                .containsExactlyInAnyOrder(tuple(Type.INFO, waitedNodes.get(0)), tuple(Type.INFO, aloneNode));
+                .containsExactlyInAnyOrder(tuple(Type.OK, waitedNodes.get(0)), tuple(Type.OK, aloneNode));
         assertThat(lines.get(3))
                 .extracting(HistoryEvent::type, HistoryEvent::value)
                 .containsExactly(Type.FAIL, "no lock node");
