@@ -4,6 +4,7 @@ import dev.zklock.recipes.test.partition.NemesisFault;
 import dev.zklock.recipes.test.partition.NemesisSchedule;
 import dev.zklock.recipes.test.partition.PartitionResult;
 import dev.zklock.recipes.test.partition.PartitionRun;
+import dev.zklock.recipes.test.partition.RigSettings;
 import dev.zklock.recipes.test.partition.RigUnavailableException;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -25,8 +26,18 @@ import java.util.Map;
  * @param clientMain the workload's main class
  * @param observerMain the observer's main class
  * @param replay the command line that replays the run
+ * @param markdown where to write the run's report and, beside it, its picture; null for none
+ * @param origin where and from what the figures come ({@link RunInfo#origin}), for the report
  */
-record PartitionsRun(long seed, Duration length, int clients, String clientMain, String observerMain, String replay) {
+record PartitionsRun(
+        long seed,
+        Duration length,
+        int clients,
+        String clientMain,
+        String observerMain,
+        String replay,
+        Path markdown,
+        List<String> origin) {
     /**
      * Runs it, the progress on {@code err} and the outcome on {@code out}; returns 0 if no zklock lock kind shows a
      * violation (Curator's rows are reported, never judged) and every JVM exited 0 within the grace, 1 otherwise.
@@ -53,6 +64,18 @@ record PartitionsRun(long seed, Duration length, int clients, String clientMain,
         }
         List<String> violations = result.violations();
         print(out, result, violations);
+        if (markdown != null) {
+            Duration session = RigSettings.DEFAULT_SESSION_TIMEOUT;
+            Path picture = PartitionRecord.write(
+                    new PartitionMarkdown.Run(seed, length, clients, session, replay),
+                    origin,
+                    result.history(),
+                    PartitionResult.mutexChecker(session),
+                    PartitionResult.livenessChecker(session),
+                    result.counterFinals(),
+                    markdown);
+            out.printf("report            %s and %s%n", markdown, picture);
+        }
         return violations.isEmpty() && result.allExitedZero() ? 0 : 1;
     }
 

@@ -7,6 +7,7 @@ import dev.zklock.recipes.test.EmbeddedZooKeeper;
 import dev.zklock.recipes.test.FaultKind;
 import dev.zklock.recipes.test.SafetyReport;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -118,6 +119,13 @@ final class TortureCommand implements Callable<Integer> {
             description = "with --partitions: the observer's main class (default: ${DEFAULT-VALUE})")
     String observerMain;
 
+    @Option(
+            names = "--markdown",
+            paramLabel = "FILE.md",
+            description = "with --partitions: also write the run's report (PARTITIONS.md: the summary per lock kind "
+                    + "and library, the faults, the replay line) and its timeline picture (FILE.png) beside it")
+    Path markdown;
+
     private long barSeconds; // confined to the command's thread
 
     @Override
@@ -176,7 +184,9 @@ final class TortureCommand implements Callable<Integer> {
         String replay = "zklock torture --partitions " + length + " --seed " + runSeed
                 + (clientsGiven ? " --clients " + runClients : "");
         Duration runLength = minutes != null ? Duration.ofMinutes(minutes) : Duration.ofSeconds(seconds);
-        return new PartitionsRun(runSeed, runLength, runClients, clientMain, observerMain, replay);
+        List<String> args = spec.commandLine().getParseResult().originalArgs();
+        return new PartitionsRun(
+                runSeed, runLength, runClients, clientMain, observerMain, replay, markdown, RunInfo.origin(args));
     }
 
     private void checkOptions() {

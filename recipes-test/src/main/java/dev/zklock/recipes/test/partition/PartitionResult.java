@@ -82,15 +82,19 @@ public record PartitionResult(
      * @return the report
      */
     public static HistoryReport report(Duration sessionTimeout) {
-        return HistoryReport.create(
-                mutexChecker(sessionTimeout),
-                LivenessChecker.create(
-                        sessionTimeout,
-                        Worker.ACQUIRE_TIMEOUT,
-                        sessionTimeout.multipliedBy(2).dividedBy(3)));
+        return HistoryReport.create(mutexChecker(sessionTimeout), livenessChecker(sessionTimeout));
     }
 
-    private static MutexChecker mutexChecker(Duration sessionTimeout) {
+    /** The liveness checker of a run whose clients have {@code sessionTimeout}: the workers' acquire timeout. */
+    public static LivenessChecker livenessChecker(Duration sessionTimeout) {
+        return LivenessChecker.create(
+                sessionTimeout,
+                Worker.ACQUIRE_TIMEOUT,
+                sessionTimeout.multipliedBy(2).dividedBy(3));
+    }
+
+    /** The mutual-exclusion checker of a run whose clients have {@code sessionTimeout}, with the semaphores' leases. */
+    public static MutexChecker mutexChecker(Duration sessionTimeout) {
         MutexChecker mutex = MutexChecker.create(sessionTimeout);
         for (String key : PartitionWorkloads.keys()) {
             if (key.endsWith("/semaphore")) {
