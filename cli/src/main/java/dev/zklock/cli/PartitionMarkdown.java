@@ -28,7 +28,9 @@ final class PartitionMarkdown {
             "**Holds**: acquires that returned held (more is more evidence).",
             "**Linearizability**: whether the lock's acquire/release history fits a lock's sequential model (Wing-Gong"
                     + " search with Lowe's memoization, bounded per path); `valid` is good, `**invalid**` names the paths"
-                    + " that fit no order, `unknown` the paths whose search reached its bound.",
+                    + " that fit no order through an overlap nothing explains, `invalid, explained` those that fit none"
+                    + " only through an explained overlap (a holder paused past its session: what fencing is for),"
+                    + " `unknown` the paths whose search reached its bound.",
             "**Violations**: overlaps nothing outside the lock explains, two holders inside at once in conflicting"
                     + " modes (0 is the only good value).",
             "**Explained overlaps**: overlaps during a client paused past its session, a session seen expired, a hold"
@@ -175,10 +177,7 @@ final class PartitionMarkdown {
     }
 
     private static String linearizability(ReportRow r) {
-        if (r.invalidKeys() > 0) {
-            return "**invalid** (" + r.invalidKeys() + " paths)";
-        }
-        return r.unknownKeys() > 0 ? "unknown (" + r.unknownKeys() + " paths)" : "valid";
+        return r.linearizability();
     }
 
     /** The faults by kind: made (started), healed, and failed (could not be made); every kind, 0 included. */

@@ -114,6 +114,6 @@ final class PartitionMarkdownTest {
     }
 
     private static ReportRow row(String library, String kind) {
-        return new ReportRow(library, kind, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+        return new ReportRow(library, kind, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
     }
 }

@@ -99,6 +99,42 @@ final class StrangerDeleteTest {
         assertThat(holder.participantNodes()).isEmpty();
     }
 
+    /**
+     * A hold that waited for its turn keeps the watch on its own node that vouched for it. Actors: holder H, waiter W on
+     * another client, a stranger. H holds, W waits, H releases and W holds; the stranger deletes W's node. Allowed: W's
+     * hold turns LOST (its listeners are told), and its release throws nothing and leaves nothing. Forbidden: W's hold
+     * still HELD on a node that no longer stands.
+     */
+    @ParameterizedTest
+    @EnumSource(
+            value = Waiter.class,
+            names = {"BLOCKING", "COHORT"})
+    void holdThatWaited_whoseNodeAnotherClientDeletes_turnsLost(Waiter kind) throws Exception {
+        String path = zk.path("lock");
+        ZkReentrantLock holder = new ZkReentrantLock(zk.newClient(), path);
+        ZkReentrantLock waiter = kind == Waiter.COHORT
+                ? ZkReentrantLock.builder(zk.newClient(), path)
+                        .localHandOff(1000, Duration.ofHours(1))
+                        .build()
+                : new ZkReentrantLock(zk.newClient(), path);
+        CuratorFramework stranger = zk.newClient();
+        try (LockActor h = LockActor.start("h");
+                LockActor w = LockActor.start("w")) {
+            h.run(holder::acquire).join();
+            CompletableFuture<Void> wHolds = w.run(waiter::acquire);
+            await().until(() -> holder.participantNodes().size() == 2);
+            h.run(holder::release).join();
+            wHolds.get(10, TimeUnit.SECONDS);
+            assertThat(w.submit(waiter::holdState).join()).contains(LockState.HELD);
+
+            stranger.delete().forPath(w.submit(waiter::getLockPath).join());
+
+            await().until(() -> w.submit(waiter::holdState).join().orElseThrow() == LockState.LOST);
+            w.run(waiter::release).join();
+        }
+        assertThat(holder.participantNodes()).isEmpty();
+    }
+
     private static CompletableFuture<Void> holdUntilTold(
             Waiter kind, LockActor actor, ZkReentrantLock lock, Holder me, Inside inside) {
         if (kind == Waiter.ASYNC) {

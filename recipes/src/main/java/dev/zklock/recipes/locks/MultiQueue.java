@@ -133,9 +133,11 @@ final class MultiQueue implements MultiLockMembers {
     private boolean deleteEach(List<LockNode> nodes) {
         boolean allGone = true;
         Failures failures = new Failures();
+        long until =
+                nodes.isEmpty() ? 0 : System.nanoTime() + queueOf(nodes.get(0)).requestTimeoutNanos();
         for (LockNode node : nodes) {
             try {
-                allGone &= NodeDeletes.deleteNow(queueOf(node), node.path());
+                allGone &= NodeDeletes.deleteNow(queueOf(node), node.path(), until);
             } catch (ZkLockException e) {
                 failures.add(e);
             }

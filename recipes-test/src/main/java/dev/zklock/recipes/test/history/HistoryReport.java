@@ -92,9 +92,7 @@ public final class HistoryReport {
                 + " | Max HELD after expiry (ms) | Dishonest holds | Liveness violations |\n");
         out.append("| --- | --- |").append(" ---: |".repeat(11)).append('\n');
         for (ReportRow r : rows(history, counterFinals)) {
-            String verdict = r.invalidKeys() > 0
-                    ? "**invalid** (" + r.invalidKeys() + " paths)"
-                    : r.unknownKeys() > 0 ? "unknown (" + r.unknownKeys() + " paths)" : "valid";
+            String verdict = r.linearizability();
             out.append("| ")
                     .append(r.library())
                     .append(" | ")

@@ -8,6 +8,7 @@ package dev.zklock.recipes.test.history;
 final class RowSums {
     private long holds;
     private long invalidKeys;
+    private long explainedInvalidKeys;
     private long unknownKeys;
     private long unexplainedOverlaps;
     private long explainedOverlaps;
@@ -21,7 +22,9 @@ final class RowSums {
 
     void add(CheckResult r) {
         holds += r.acquires();
-        invalidKeys += r.verdict() == Verdict.INVALID ? 1 : 0;
+        boolean explained = r.witness().isPresent() && r.witness().get().isExplained();
+        invalidKeys += r.verdict() == Verdict.INVALID && !explained ? 1 : 0;
+        explainedInvalidKeys += r.verdict() == Verdict.INVALID && explained ? 1 : 0;
         unknownKeys += r.verdict() == Verdict.UNKNOWN ? 1 : 0;
         unexplainedOverlaps += r.unexplainedOverlaps();
         explainedOverlaps += r.explainedOverlaps();
@@ -61,6 +64,7 @@ final class RowSums {
                 duplicatedElements,
                 maxHeldAfterExpiryMillis,
                 dishonestHolds,
-                livenessViolations);
+                livenessViolations,
+                explainedInvalidKeys);
     }
 }

@@ -85,7 +85,7 @@ final class PartitionResultTest {
     }
 
     private static ReportRow row(String library, String kind, long unexplained, long lost, long dup, long liveness) {
-        return new ReportRow(library, kind, 10, 0, 0, unexplained, 0, 0, 0, lost, dup, 0, 0, liveness);
+        return new ReportRow(library, kind, 10, 0, 0, unexplained, 0, 0, 0, lost, dup, 0, 0, liveness, 0);
     }
 
     private static CheckResult invalid(String key, Optional<Overlap> witness) {

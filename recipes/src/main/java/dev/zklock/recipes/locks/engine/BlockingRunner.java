@@ -279,11 +279,13 @@ public final class BlockingRunner {
         return event != null ? event : new Event.Failed(Code.CONNECTIONLOSS);
     }
 
+    /** Deletes our nodes, waiting for the replies until one request timeout after the deadline at the latest. */
     private void deleteNow(List<LockNode> nodes) {
         Failures failures = new Failures();
+        long until = deadline.plusNanos(first.requestTimeoutNanos());
         for (LockNode node : nodes) {
             try {
-                NodeDeletes.deleteNow(first, node.path());
+                NodeDeletes.deleteNow(first, node.path(), until);
             } catch (RuntimeException e) {
                 failures.add(e);
             }

@@ -40,6 +40,15 @@ public final class Deadline {
         return forever ? Long.MAX_VALUE : Math.max(0, deadlineNanos - System.nanoTime());
     }
 
+    /**
+     * Returns the instant, on {@link System#nanoTime()}, {@code nanos} after the earlier of now and this deadline: how
+     * long a reply sent now may be waited for when the acquire must come back within its timeout plus {@code nanos}.
+     */
+    public long plusNanos(long nanos) {
+        long now = System.nanoTime();
+        return (forever || deadlineNanos - now > 0 ? now : deadlineNanos) + nanos;
+    }
+
     public boolean hasPassed() {
         return !forever && deadlineNanos - System.nanoTime() <= 0;
     }

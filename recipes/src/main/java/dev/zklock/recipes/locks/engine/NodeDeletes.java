@@ -1,6 +1,10 @@
 package dev.zklock.recipes.locks.engine;
 
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apache.curator.framework.imps.CuratorFrameworkState;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.KeeperException;
@@ -19,16 +23,28 @@ public final class NodeDeletes {
     private NodeDeletes() {}
 
     /**
-     * Deletes a node of ours, waiting for the reply on the calling thread (at most one request timeout, after which
-     * ZooKeeper's client fails the request with a lost connection). If the connection is down, the reply is a lost
-     * connection, or the thread is interrupted (the flag is kept), Curator's guaranteed delete takes over and retries
-     * when the connection comes back. Returns whether the node is known to be gone.
+     * Deletes a node of ours, waiting for the reply on the calling thread at most one request timeout; see
+     * {@link #deleteNow(LockPath, String, long)}.
      */
     public static boolean deleteNow(LockPath lock, String nodePath) {
+        return deleteNow(lock, nodePath, System.nanoTime() + lock.requestTimeoutNanos());
+    }
+
+    /**
+     * Deletes a node of ours, waiting for the reply on the calling thread until {@code untilNanos} (on
+     * {@link System#nanoTime()}) at the latest. ZooKeeper's client does not bound that wait itself: a request sent
+     * while it has just found the connection silent, and is connecting again, waits in its queue until a server answers
+     * (seen on a real ensemble whose leader was paused: an acquire's give-up waited 2.4 s for the new leader, past its
+     * timeout plus one request timeout). If the connection is down, the reply is a lost connection or does not come in
+     * time, or the thread is interrupted (the flag is kept), Curator's guaranteed delete takes over and retries when the
+     * connection comes back (a delete that was only late then finds no node, which is done). Returns whether the node is
+     * known to be gone.
+     */
+    public static boolean deleteNow(LockPath lock, String nodePath, long untilNanos) {
         lock.deleting(ZKPaths.getNodeFromPath(nodePath));
         if (lock.client().getZookeeperClient().isConnected()) {
             ZooKeeperHandle session = ZooKeeperHandle.currentQuietly(lock.client());
-            Reply reply = session == null ? null : deleteOnThisThread(session, lock.fixed(nodePath));
+            Reply reply = session == null ? null : deleteOnThisThread(session, lock.fixed(nodePath), untilNanos);
             if (reply != null && (reply.isOk() || reply.code() == KeeperException.Code.NONODE)) {
                 return true;
             }
@@ -40,13 +56,21 @@ public final class NodeDeletes {
         return false;
     }
 
-    /** Deletes on the calling thread; an interrupt leaves the delete to the background and keeps the flag. */
-    private static Reply deleteOnThisThread(ZooKeeperHandle session, String fixedNodePath) {
+    /**
+     * Deletes with the reply awaited on the calling thread until {@code untilNanos}; null if it did not come by then or
+     * the thread was interrupted (the flag is kept): the delete is then left to the background.
+     */
+    private static Reply deleteOnThisThread(ZooKeeperHandle session, String fixedNodePath, long untilNanos) {
+        CompletableFuture<Reply> reply = session.delete(fixedNodePath);
         try {
-            return session.deleteNow(fixedNodePath);
+            return reply.get(Math.max(0, untilNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return null;
+        } catch (TimeoutException e) {
+            return null;
+        } catch (ExecutionException e) {
+            throw new AssertionError("a ZooKeeper callback failed", e.getCause());
         }
     }
 

@@ -236,16 +236,6 @@ public final class ZooKeeperHandle {
         }
     }
 
-    /** Deletes a node (any version) and waits for the reply on the calling thread; see {@link #childrenNow}. */
-    public Reply deleteNow(String path) throws InterruptedException {
-        try {
-            send().delete(path, -1);
-            return new Reply.Done();
-        } catch (KeeperException e) {
-            return new Reply.Failed(e.code());
-        }
-    }
-
     /** Brings the server this session talks to up to date with the leader, so that a listing sent next is current. */
     public CompletableFuture<Reply> sync(String path) {
         CompletableFuture<Reply> reply = new CompletableFuture<>();
