@@ -52,11 +52,7 @@ final class StrangerDeleteTest {
     void waiterWhoseNodeIsDeleted_neverHoldsBesideTheSessionThatQueuedAfter(Waiter kind) throws Exception {
         String path = zk.path("lock");
         ZkReentrantLock holder = new ZkReentrantLock(zk.newClient(), path);
-        ZkReentrantLock waiter = kind == Waiter.COHORT
-                ? ZkReentrantLock.builder(zk.newClient(), path)
-                        .localHandOff(1000, Duration.ofHours(1))
-                        .build()
-                : new ZkReentrantLock(zk.newClient(), path);
+        ZkReentrantLock waiter = waiterLock(kind, path);
         CuratorFramework stranger = zk.newClient();
         CuratorFramework thirdClient = zk.newClient();
         ZkReentrantLock third = new ZkReentrantLock(thirdClient, path);
@@ -112,11 +108,7 @@ final class StrangerDeleteTest {
     void holdThatWaited_whoseNodeAnotherClientDeletes_turnsLost(Waiter kind) throws Exception {
         String path = zk.path("lock");
         ZkReentrantLock holder = new ZkReentrantLock(zk.newClient(), path);
-        ZkReentrantLock waiter = kind == Waiter.COHORT
-                ? ZkReentrantLock.builder(zk.newClient(), path)
-                        .localHandOff(1000, Duration.ofHours(1))
-                        .build()
-                : new ZkReentrantLock(zk.newClient(), path);
+        ZkReentrantLock waiter = waiterLock(kind, path);
         CuratorFramework stranger = zk.newClient();
         try (LockActor h = LockActor.start("h");
                 LockActor w = LockActor.start("w")) {
@@ -133,6 +125,15 @@ final class StrangerDeleteTest {
             w.run(waiter::release).join();
         }
         assertThat(holder.participantNodes()).isEmpty();
+    }
+
+    /** The waiter's lock on a client of its own: a cohort lock (local hand-off) for the cohort kind. */
+    private static ZkReentrantLock waiterLock(Waiter kind, String path) {
+        return kind == Waiter.COHORT
+                ? ZkReentrantLock.builder(zk.newClient(), path)
+                        .localHandOff(1000, Duration.ofHours(1))
+                        .build()
+                : new ZkReentrantLock(zk.newClient(), path);
     }
 
     private static CompletableFuture<Void> holdUntilTold(
