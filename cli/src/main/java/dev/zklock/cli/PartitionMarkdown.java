@@ -180,14 +180,19 @@ final class PartitionMarkdown {
         return r.linearizability();
     }
 
-    /** The faults by kind: made (started), healed, and failed (could not be made); every kind, 0 included. */
+    /**
+     * The faults by kind: made (started), healed (a stranger's delete: done), and failed (could not be made; a
+     * stranger's delete that found no node); every kind, 0 included.
+     */
     static String faults(History history) {
         Map<String, long[]> counts = new LinkedHashMap<>();
         for (NemesisFault kind : NemesisFault.values()) {
             counts.put(kind.historyName(), new long[3]);
         }
         for (HistoryEvent e : history.events()) {
-            if (!e.process().equals("nemesis")) {
+            // A stranger's delete: the nemesis only asks (an info line); the stranger records the delete itself.
+            boolean stranger = e.process().equals("stranger");
+            if (!e.process().equals("nemesis") && !stranger) {
                 continue;
             }
             long[] c = counts.computeIfAbsent(e.f(), k -> new long[3]);
@@ -195,7 +200,7 @@ final class PartitionMarkdown {
                 case INVOKE -> c[0]++;
                 case OK -> c[1]++;
                 case FAIL -> c[2]++;
-                case INFO -> {}
+                case INFO -> c[1] += stranger ? 1 : 0; // perhaps deleted: its window closes as a delete's
             }
         }
         StringBuilder out = new StringBuilder("| Fault | Made | Healed | Failed |\n| --- | ---: | ---: | ---: |\n");

@@ -69,6 +69,26 @@ final class PartitionMarkdownTest {
     }
 
     @Test
+    void faults_strangersDelete_countedFromTheStrangersOwnLinesNotTheNemesisAsking() throws Exception {
+        Path file = dir.resolve("stranger.history");
+        Files.writeString(
+                file,
+                String.join(
+                        "\n",
+                        "100\tnemesis\tinfo\tstranger-delete\t-\tasked observer pid 7",
+                        "110\tstranger\tinvoke\tstranger-delete\t/p/a\t/p/a/n1",
+                        "120\tstranger\tok\tstranger-delete\t/p/a\t/p/a/n1",
+                        "200\tnemesis\tinfo\tstranger-delete\t-\tasked observer pid 7",
+                        "210\tstranger\tinvoke\tstranger-delete\t/p/a\t/p/a/n2",
+                        "220\tstranger\tinfo\tstranger-delete\t/p/a\t/p/a/n2",
+                        "300\tnemesis\tinfo\tstranger-delete\t-\tasked observer pid 7",
+                        "310\tstranger\tfail\tstranger-delete\t/p/a\tno node",
+                        ""));
+
+        assertThat(PartitionMarkdown.faults(History.read(file))).contains("| stranger-delete | 2 | 2 | 1 |");
+    }
+
+    @Test
     void write_partitionsMd_writesThePictureBesideItAndLinksIt() throws Exception {
         Path markdown = dir.resolve("out").resolve("PARTITIONS.md");
         Files.createDirectories(markdown.getParent());

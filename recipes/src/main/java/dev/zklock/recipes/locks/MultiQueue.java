@@ -167,7 +167,7 @@ final class MultiQueue implements MultiLockMembers {
         public LockState state() {
             LockState worst = LockState.HELD;
             for (LockNode hold : holds) {
-                LockState state = hold.state();
+                LockState state = hold.observedState();
                 if (state.compareTo(worst) > 0) {
                     worst = state;
                 }

@@ -75,7 +75,7 @@ public final class ZkLease implements Lease {
      * @return the current state
      */
     public LockState state() {
-        return node.state();
+        return node.observedState();
     }
 
     /**

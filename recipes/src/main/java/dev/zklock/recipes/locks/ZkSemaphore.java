@@ -6,6 +6,7 @@ import dev.zklock.recipes.locks.engine.Failures;
 import dev.zklock.recipes.locks.engine.LeaseQueue;
 import dev.zklock.recipes.locks.engine.LockNode;
 import dev.zklock.recipes.locks.engine.LockPath;
+import dev.zklock.recipes.locks.engine.QueueHooks;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -49,7 +50,9 @@ import org.apache.curator.utils.ZKPaths;
  *
  * <p>An uncontended acquire and return costs 6 requests (Curator's: 7; {@code SemaphoreRequestCountTest}): the mutex's
  * create with its listing pipelined (one round trip), the leases' create with their listing pipelined (one round trip;
- * {@code RequestCountTest}), the mutex's delete (not waited for) and, to return, the lease's delete. Waiting for the
+ * {@code RequestCountTest}), the mutex's delete (not waited for; one transaction with a check that each lease granted
+ * still stands, so that a lease another client deleted after its listing is LOST before the next acquire can take its
+ * place: {@code StrangerDeleteLeaseTest}) and, to return, the lease's delete. Waiting for the
  * mutex costs one watch on the node ahead and, when that node goes, no further request if it was the only one ahead;
  * waiting for a lease costs one child watch on the leases, held only by the mutex's holder (no herd), and one listing
  * per change. With 8 clients looping on 3 leases, an acquisition and its return cost fewer requests and no more watch
@@ -441,5 +444,10 @@ public final class ZkSemaphore {
             }));
         }
         return List.copyOf(made);
+    }
+
+    /** Has {@code hooks} see the lease step's queue events; for tests. */
+    void setHooks(QueueHooks hooks) {
+        queue.leases().setHooks(hooks);
     }
 }

@@ -15,7 +15,9 @@ import java.util.TreeMap;
  *       matched to the client's sessions in order when the client records them), how long the holder's reported
  *       state stayed HELD (from the grant until a {@code state} line says otherwise, or again after a {@code state}
  *       HELD) before the hold ended (its release invoked, or the end of the history); time its client spent in a
- *       {@code pause-client} window is not counted, as a stopped JVM says nothing. Target 0.
+ *       {@code pause-client} window is not counted, as a stopped JVM says nothing, nor the time after it until the
+ *       holder's thread writes its next line (a thread let go says nothing until it runs, and a careful holder asks
+ *       its hold's state before it acts: the worker writes the answer when it changes). Target 0.
  *   <li><b>IN_DOUBT before another grant</b>: when a {@code cut} or {@code cut-one-way} naming the holder's client
  *       starts during the hold, the first conflicting hold of another client granted after the cut starts and before
  *       this hold ends must find this holder's last reported state IN_DOUBT or LOST. A semaphore's leases are not
@@ -72,13 +74,15 @@ public final class HoldStateChecker {
                 continue;
             }
             if (held) {
-                heldNanos += state.nanos() - since - timeline.pausedNanos(hold.clientId(), since, state.nanos());
+                heldNanos += state.nanos()
+                        - since
+                        - timeline.silentNanos(hold.clientId(), hold.process(), since, state.nanos());
             }
             held = state.value().equals("HELD");
             since = state.nanos();
         }
         if (held) {
-            heldNanos += end - since - timeline.pausedNanos(hold.clientId(), since, end);
+            heldNanos += end - since - timeline.silentNanos(hold.clientId(), hold.process(), since, end);
         }
         return Math.max(0, heldNanos);
     }

@@ -3,6 +3,7 @@ package dev.zklock.recipes.test.history;
 import dev.zklock.recipes.test.history.HistoryEvent.Type;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
@@ -25,6 +26,7 @@ final class Timeline {
     private final Map<String, List<Long>> expiries = new HashMap<>();
     private final Map<String, List<Long>> sessions = new HashMap<>();
     private final Map<String, List<HistoryEvent>> states = new HashMap<>();
+    private final Map<String, Activity> activity = new HashMap<>();
 
     private Timeline() {}
 
@@ -32,6 +34,9 @@ final class Timeline {
         Timeline timeline = new Timeline();
         Map<String, Deque<HistoryEvent>> started = new HashMap<>();
         for (HistoryEvent event : history.events()) {
+            timeline.activity
+                    .computeIfAbsent(event.process(), p -> new Activity())
+                    .add(event.nanos());
             if (event.process().equals("nemesis")) {
                 timeline.addFault(event, started);
             } else if (event.process().equals(STRANGER) && event.f().equals(STRANGER_DELETE)) {
@@ -115,6 +120,31 @@ final class Timeline {
     }
 
     /**
+     * The nanos within {@code [from, to]} in which {@code process}, a thread of {@code client}, could say nothing: each
+     * pause of its client, from the pause's start until the thread's first line after it. A stopped JVM says nothing,
+     * and a thread of a JVM let go again says nothing until it runs: that first line is taken after the middle of the
+     * pause (the thread may run a little before the nemesis writes that the pause ended, never long after it began),
+     * and a thread with no line after the pause is silent until the pause's end.
+     */
+    long silentNanos(String client, String process, long from, long to) {
+        Activity lines = activity.getOrDefault(process, new Activity());
+        long silent = 0;
+        for (FaultWindow w : faults) {
+            if (!w.kind().equals("pause-client") || !w.names(client)) {
+                continue;
+            }
+            long resumed =
+                    lines.firstAtOrAfter(w.start() + (w.end() - w.start()) / 2).orElse(w.end());
+            long start = Math.max(w.start(), from);
+            long end = Math.min(resumed, to);
+            if (end > start) {
+                silent += end - start;
+            }
+        }
+        return silent;
+    }
+
+    /**
      * When the observer saw the session of a hold granted at {@code grant} end, if that was within {@code [from, to]}.
      *
      * <p>Sessions end in the order they began, and the observer sees each end once, so the k-th {@code session
@@ -162,5 +192,30 @@ final class Timeline {
 
     private static String slot(String process, String key) {
         return process + '\t' + key;
+    }
+
+    /** The nanos of one process's lines, in the history's order (ascending). */
+    private static final class Activity {
+        private long[] nanos = new long[16];
+        private int size;
+
+        void add(long at) {
+            if (size == nanos.length) {
+                nanos = Arrays.copyOf(nanos, size * 2);
+            }
+            nanos[size++] = at;
+        }
+
+        OptionalLong firstAtOrAfter(long at) {
+            int i = Arrays.binarySearch(nanos, 0, size, at);
+            if (i < 0) {
+                i = -i - 1;
+            } else {
+                while (i > 0 && nanos[i - 1] == at) {
+                    i--;
+                }
+            }
+            return i < size ? OptionalLong.of(nanos[i]) : OptionalLong.empty();
+        }
     }
 }

@@ -12,7 +12,9 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import org.apache.curator.framework.CuratorFramework;
@@ -37,9 +39,10 @@ import org.slf4j.LoggerFactory;
  *       own the cache reads the tree again and reports what went meanwhile, later than it happened.
  *   <li>The stranger: each line of its command input ({@code stranger-delete}, or {@code delete <lock path>}) is done
  *       by a {@link StrangerCommands}, its choices drawn from the seed.
- *   <li>At the end of the run it waits, up to the grace, for every presence node it knows to go (the clients finish
- *       their last iteration and close; the wait ends once the deletion is recorded), then records {@code observer ok read-set <key> <elements, comma-separated>} for each
- *       fenced set ({@code -} for an empty one).
+ *   <li>At the end of the run it waits, up to the grace, for the command {@value #READ_SETS} (the rig writes it once
+ *       every client JVM has exited; if its command input has ended, for every presence node it knows to go instead),
+ *       then records {@code observer ok read-set <key> <elements, comma-separated>} for each fenced set
+ *       ({@code -} for an empty one).
  * </ul>
  *
  * <p>Confined to the thread that calls {@link #run}, which reads commands on a daemon thread of its own. Cost: one
@@ -48,6 +51,14 @@ import org.slf4j.LoggerFactory;
 public final class PartitionObserver {
     private static final Logger logger = LoggerFactory.getLogger(PartitionObserver.class);
     private static final String PROCESS = "observer";
+
+    /**
+     * The command the rig writes once every client JVM has ended: the fenced sets are read now. A client paused until
+     * the end of the run may write for a while after its session ended and before it exits, so the end of the
+     * sessions the observer sees is not the end of the writes.
+     */
+    public static final String READ_SETS = "read-sets";
+
     private static final int SESSION_TIMEOUT_MS = 10_000;
     private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
 
@@ -109,11 +120,16 @@ public final class PartitionObserver {
                                 }))
                                 .build());
                 presence.start();
-                Thread reader = startStranger(new StrangerCommands(client, history, options.seed()));
+                CountDownLatch readNow = new CountDownLatch(1);
+                CountDownLatch inputEnded = new CountDownLatch(1);
+                AtomicBoolean over = new AtomicBoolean();
+                startReader(new StrangerCommands(client, history, options.seed()), readNow, inputEnded, over);
                 waitFor(stop);
-                reader.interrupt();
+                over.set(true);
                 long graceEnd = System.nanoTime() + options.grace().toNanos();
-                waitFor(() -> present.isEmpty() || System.nanoTime() - graceEnd >= 0);
+                waitFor(() -> readNow.getCount() == 0
+                        || (inputEnded.getCount() == 0 && present.isEmpty())
+                        || System.nanoTime() - graceEnd >= 0);
                 readSets(history);
             }
         }
@@ -125,20 +141,25 @@ public final class PartitionObserver {
         return parts.getPath().equals(PartitionWorkloads.CLIENTS) ? Optional.of(parts.getNode()) : Optional.empty();
     }
 
-    private Thread startStranger(StrangerCommands stranger) {
-        Thread reader = new Thread(() -> readCommands(stranger), "stranger");
+    private void startReader(
+            StrangerCommands stranger, CountDownLatch readNow, CountDownLatch inputEnded, AtomicBoolean over) {
+        Thread reader = new Thread(() -> readCommands(stranger, readNow, inputEnded, over), "stranger");
         reader.setDaemon(true); // a read of standard input cannot be interrupted: the JVM's exit ends it
         reader.start();
-        return reader;
     }
 
-    private void readCommands(StrangerCommands stranger) {
+    /**
+     * Reads the command input: {@value #READ_SETS} lets the end of the run read the fenced sets; any other line is the
+     * stranger's, done only until the run is {@code over}. With no one to write that command (the input ended), the
+     * end of the run waits for the clients' sessions to end instead.
+     */
+    private void readCommands(
+            StrangerCommands stranger, CountDownLatch readNow, CountDownLatch inputEnded, AtomicBoolean over) {
         try {
             for (String line = commands.readLine(); line != null; line = commands.readLine()) {
-                if (Thread.currentThread().isInterrupted()) {
-                    return;
-                }
-                if (!line.isBlank()) {
+                if (line.strip().equals(READ_SETS)) {
+                    readNow.countDown();
+                } else if (!line.isBlank() && !over.get()) {
                     commandQuietly(stranger, line);
                 }
             }
@@ -146,6 +167,8 @@ public final class PartitionObserver {
             throw new UncheckedIOException("stranger: cannot read commands", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        } finally {
+            inputEnded.countDown();
         }
     }
 

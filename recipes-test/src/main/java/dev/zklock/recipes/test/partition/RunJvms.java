@@ -62,14 +62,28 @@ final class RunJvms {
     }
 
     /**
-     * Waits up to {@code grace} in all for every JVM to end; returns each node's exit code, empty for one still running
-     * then (the rig's teardown kills it).
+     * Waits up to {@code grace} in all for every JVM to end: the clients first, then the observer, told by the line
+     * {@value PartitionObserver#READ_SETS} that no client writes any more. Returns each node's exit code, empty for one
+     * still running then (the rig's teardown kills it).
      */
     Map<String, OptionalInt> await(Duration grace) throws InterruptedException {
         Map<String, OptionalInt> exits = new LinkedHashMap<>();
         long end = System.nanoTime() + grace.toNanos();
+        NodeProcess observer = null;
         for (NodeProcess jvm : started) {
-            exits.put(jvm.node(), jvm.waitFor(Duration.ofNanos(Math.max(0, end - System.nanoTime()))));
+            if (jvm.node().equals(PartitionRig.OBSERVER)) {
+                observer = jvm;
+            } else {
+                exits.put(jvm.node(), jvm.waitFor(Duration.ofNanos(Math.max(0, end - System.nanoTime()))));
+            }
+        }
+        if (observer != null) {
+            try {
+                observer.send(PartitionObserver.READ_SETS);
+            } catch (IOException gone) {
+                // The observer has ended already: its exit code says how.
+            }
+            exits.put(observer.node(), observer.waitFor(Duration.ofNanos(Math.max(0, end - System.nanoTime()))));
         }
         return exits;
     }

@@ -16,9 +16,11 @@ import org.apache.zookeeper.KeeperException;
  * line:
  *
  * <ul>
- *   <li>{@code stranger-delete} (the rig's {@code Stranger.OBSERVER_COMMAND}): one node of the workloads' paths
- *       ({@link PartitionWorkloads#nodeParents()}), visited in an order drawn from the seed: a waiter's node (the
- *       second in queue order) of the first path that has one, else the only node of the first path that has a node;
+ *   <li>{@code stranger-delete} (the rig's {@code Stranger.OBSERVER_COMMAND}): a reaper's sweep of the workloads'
+ *       paths ({@link PartitionWorkloads#nodeParents()}), visited in an order drawn from the seed: a waiter's node (the
+ *       second in queue order) of every path that has one, one delete after the other; if none has a waiter, the only
+ *       node of the first path that has a node. (Where a waiter's node goes while the lock is held is where a waiter
+ *       that trusts the news ahead alone would hold beside the next session: every path each time.)
  *   <li>{@code delete <lock path>}: one node of that path, a waiter's when there is one, else the only one.
  * </ul>
  *
@@ -28,7 +30,8 @@ import org.apache.zookeeper.KeeperException;
  * unknown whether it was done, or {@code fail} if the node went first; a command that finds no node is recorded as a
  * lone {@code fail} with the reason. The nemesis records only that it asked.
  *
- * <p>Confined to the thread that reads the commands. Cost: one listing per path visited and one delete per command.
+ * <p>Confined to the thread that reads the commands. Cost: one listing per path and one delete per path with a
+ * waiter.
  */
 final class StrangerCommands {
     private static final String PROCESS = "stranger";
@@ -65,15 +68,18 @@ final class StrangerCommands {
         List<String> paths = new ArrayList<>(PartitionWorkloads.nodeParents());
         Collections.shuffle(paths, random);
         String anyNode = null;
+        boolean deleted = false;
         for (String path : paths) {
             Optional<List<String>> queue = queue(path);
             if (queue.isPresent() && queue.get().size() > 1) {
                 delete(path, queue);
-                return;
-            }
-            if (anyNode == null && queue.isPresent() && !queue.get().isEmpty()) {
+                deleted = true;
+            } else if (anyNode == null && queue.isPresent() && !queue.get().isEmpty()) {
                 anyNode = path;
             }
+        }
+        if (deleted) {
+            return;
         }
         if (anyNode == null) {
             history.record(PROCESS, "fail", F, "-", "no lock node");

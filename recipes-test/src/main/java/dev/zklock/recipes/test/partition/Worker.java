@@ -20,7 +20,9 @@ import org.apache.curator.framework.state.ConnectionState;
  * <p>Inside, a holder in exclusive or write mode reads the key's unfenced counter, pauses, and writes it plus one (two
  * holders inside at once lose an update), then adds one element to the key's fenced set with its token (the store
  * refuses a token older than the newest it took); then it holds for a short random time. Hold-state changes of the
- * hold inside are recorded as {@code state} lines, once per change, whichever thread hears them.
+ * hold inside are recorded as {@code state} lines, once per change, whichever thread hears them; the worker also asks
+ * the hold's state before each step inside (the counter, the set, the release), as a careful holder does, and records
+ * an answer that differs from the last.
  *
  * <p>{@link #run()} is confined to the worker's thread; {@link #stateChanged} and {@link #connectionChanged} may be
  * called from any thread. Cost: the target's acquire and release, nothing more (the counter and the set are files).
@@ -116,14 +118,17 @@ final class Worker implements Runnable {
         Inside now = new Inside(held.get());
         record("ok", "acquire", mode.spelling() + " " + now.held().tokenSpelling());
         inside = now; // after the grant's line, so that no state line comes before it
-        now.held().state().get().ifPresent(now::record); // a change heard before the hold was known
+        now.poll(); // a change heard before the hold was known
         try {
             if (mode.isAlone()) {
+                now.poll();
                 count();
+                now.poll();
                 add(now.held());
             }
             pause(MAX_HOLD_MS);
         } finally {
+            now.poll();
             release(now);
         }
     }
@@ -199,6 +204,11 @@ final class Worker implements Runnable {
         synchronized void end(String outcome) {
             ended = true;
             history.record(process, outcome, "release", key, mode.spelling());
+        }
+
+        /** Asks the hold's state, as a holder asks before it acts, and records it if it changed. */
+        void poll() {
+            held.state().get().ifPresent(this::record);
         }
 
         synchronized void record(LockState state) {

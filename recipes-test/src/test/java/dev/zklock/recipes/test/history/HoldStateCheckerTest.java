@@ -42,16 +42,32 @@ final class HoldStateCheckerTest {
     }
 
     @Test
-    void check_aHeldClaimPastExpiryDuringAPause_countsOnlyTheTimeAwake() {
+    void check_aHeldClaimPastExpiryDuringAPause_countsFromTheHoldersFirstLineAfterThePause() {
         HoldStateResult result = HoldStateChecker.check(history()
                         .hold("c1.t1", K, "exclusive", 100, 5_000)
                         .fault("pause-client", "c1", 1_000, 2_500)
                         .line("2000 observer ok session - c1 expired")
+                        .line("2450 c1.t1 invoke add " + K + " c1-1 7")
                         .line("2700 c1.t1 ok state " + K + " LOST")
                         .build())
                 .get(K);
 
-        assertThat(result.maxHeldAfterExpiryNanos()).isEqualTo(200);
+        assertThat(result.maxHeldAfterExpiryNanos()).isEqualTo(250);
+    }
+
+    @Test
+    void check_aHolderWhoseFirstWordAfterAPauseIsInDoubt_isHonest() {
+        HoldStateResult result = HoldStateChecker.check(history()
+                        .hold("c1.t1", K, "exclusive", 100, 5_000)
+                        .fault("pause-client", "c1", 1_000, 2_500)
+                        .line("2000 observer ok session - c1 expired")
+                        .line("2600 c1.t1 ok state " + K + " IN_DOUBT")
+                        .line("2900 c1.t1 ok state " + K + " LOST")
+                        .build())
+                .get(K);
+
+        assertThat(result.dishonest()).isEmpty();
+        assertThat(result.maxHeldAfterExpiryNanos()).isZero();
     }
 
     @Test

@@ -62,27 +62,32 @@ final class PartitionObserverTest {
     }
 
     @Test
-    void stranger_rigsCommand_deletesAWaitersNodeFirstThenOnlyNodesThenFindsNone() throws Exception {
+    void stranger_rigsCommand_sweepsAWaitersNodeOfEveryPathThenOnlyNodesThenFindsNone() throws Exception {
         CuratorFramework admin = zk.newClient();
         String waited = "/partitions/curator/mutex";
+        String alsoWaited = "/partitions/zklock/reentrant";
         String alone = "/partitions/zklock/exclusive";
         List<String> waitedNodes = List.of(lockNode(admin, waited), lockNode(admin, waited));
+        List<String> alsoWaitedNodes = List.of(lockNode(admin, alsoWaited), lockNode(admin, alsoWaited));
         String aloneNode = lockNode(admin, alone);
-        String commands = "stranger-delete\n".repeat(4);
+        String commands = "stranger-delete\n".repeat(5);
 
         new PartitionObserver(observerOptions(), new BufferedReader(new StringReader(commands)))
-                .run(() -> Histories.countQuietly(dir.resolve("observer"), "stranger-delete") == 7);
+                .run(() -> Histories.countQuietly(dir.resolve("observer"), "stranger-delete") == 11);
 
         List<HistoryEvent> lines = History.read(dir.resolve("observer")).withF("stranger-delete").stream()
                 .filter(line -> line.type() != Type.INVOKE)
                 .toList();
-        assertThat(lines.get(0))
-                .extracting(HistoryEvent::type, HistoryEvent::key, HistoryEvent::value)
-                .containsExactly(Type.OK, waited, waitedNodes.get(1));
-        assertThat(lines.subList(1, 3))
+        assertThat(lines.subList(0, 2))
                 .extracting(HistoryEvent::type, HistoryEvent::value)
-                .containsExactlyInAnyOrder(tuple(Type.OK, waitedNodes.get(0)), tuple(Type.OK, aloneNode));
-        assertThat(lines.get(3))
+                .containsExactlyInAnyOrder(tuple(Type.OK, waitedNodes.get(1)), tuple(Type.OK, alsoWaitedNodes.get(1)));
+        assertThat(lines.subList(2, 5))
+                .extracting(HistoryEvent::type, HistoryEvent::value)
+                .containsExactlyInAnyOrder(
+                        tuple(Type.OK, waitedNodes.get(0)),
+                        tuple(Type.OK, alsoWaitedNodes.get(0)),
+                        tuple(Type.OK, aloneNode));
+        assertThat(lines.get(5))
                 .extracting(HistoryEvent::type, HistoryEvent::value)
                 .containsExactly(Type.FAIL, "no lock node");
     }

@@ -51,7 +51,7 @@ public final class Admission {
     public static Verdict of(LockNode node) {
         CuratorFramework client = node.queue().client();
         boolean started = client.getState() == CuratorFrameworkState.STARTED;
-        return decide(started, started && client.getZookeeperClient().isConnected(), node.state());
+        return decide(started, started && client.getZookeeperClient().isConnected(), node.observedState());
     }
 
     /**

@@ -10,7 +10,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Runs one {@link Acquisition} on the calling thread, which waits for each reply and wake-up itself: the runner of
  * {@code acquire()}. Where the caller waits anyway, requests are synchronous (ZooKeeper's client wakes a thread waiting
- * for a synchronous reply itself, one thread hop sooner than a callback), and an uncontended acquire of one queue is
+ * for a synchronous reply itself, one thread hop sooner than a callback), each within the acquire's bound ({@link
+ * SyncBound}: such a call has none of its own), and an uncontended acquire of one queue is
  * one round trip: the create is sent, the listing right behind it, and our node is taken from the listing without
  * waiting for the create's reply to be handed over. Right behind a node of the same client, the create goes alone and
  * its reply says what to watch (see {@link Acquisition}'s note 6). Confined to the acquiring thread, apart from the
@@ -82,14 +83,19 @@ public final class BlockingRunner {
         }
         if (command instanceof Command.ListQueue list) {
             ZooKeeperHandle session = first.connected(deadline);
-            return session == null ? feed(new Event.TimedOut()) : feed(requests.listNow(session, list.queue()));
+            return session == null
+                    ? feed(new Event.TimedOut())
+                    : feed(orLost(bounded(() -> requests.listNow(session, list.queue()))));
         }
         if (command instanceof Command.Watch watch) {
             return watch(watch);
         }
         if (command instanceof Command.MakeParents) {
-            requests.makeParents();
-            return feed(new Event.ParentsMade());
+            Boolean made = bounded(() -> {
+                requests.makeParents();
+                return Boolean.TRUE;
+            });
+            return feed(made == null ? new Event.Failed(Code.CONNECTIONLOSS) : new Event.ParentsMade());
         }
         if (command instanceof Command.Recover) {
             ZooKeeperHandle session = first.connected(deadline);
@@ -131,7 +137,7 @@ public final class BlockingRunner {
             return next instanceof Command.Await ? feed(await(listed)) : next;
         }
         first.hooks().createSent(first.path(), create.prefix());
-        Event listed = requests.listNow(session, 0);
+        Event listed = orLost(bounded(() -> requests.listNow(session, 0)));
         String ours = listed instanceof Event.Listed listing ? childWithPrefix(listing, create.prefix()) : null;
         Event created;
         if (ours != null) {
@@ -187,7 +193,10 @@ public final class BlockingRunner {
         if (own != null) {
             own.wakes(nodeWatcher);
         }
-        Reply reply = session.watchDataNow(path, nodeWatcher);
+        Reply reply = bounded(() -> session.watchDataNow(path, nodeWatcher));
+        if (reply == null) {
+            reply = new Reply.Failed(Code.CONNECTIONLOSS); // no reply within the acquire's bound
+        }
         if (reply.code() == Code.NONODE) {
             clearWatch();
             boolean fromFront = ClientContext.isReleasingFromFront(watch.name());
@@ -271,6 +280,21 @@ public final class BlockingRunner {
         }
         Event event = deadline.await(reply, 0);
         return event != null ? event : new Event.Failed(Code.CONNECTIONLOSS);
+    }
+
+    /**
+     * Runs a synchronous request on this thread within the acquire's bound, one request timeout after the deadline
+     * ({@link SyncBound}); null if the bound ended it. No bound for an acquire without a deadline.
+     */
+    private <T> T bounded(SyncBound.Call<T> call) throws InterruptedException {
+        long bound = deadline.isForever()
+                ? Long.MAX_VALUE
+                : Math.max(0, deadline.remainingNanos()) + first.requestTimeoutNanos();
+        return SyncBound.call(first.context().timer(), bound, call);
+    }
+
+    private static Event orLost(Event reply) {
+        return reply != null ? reply : new Event.Failed(Code.CONNECTIONLOSS);
     }
 
     /** Waits for a reply until the deadline, but at least one request timeout; a reply that never came is lost. */

@@ -45,7 +45,7 @@ public final class ClientContext {
     private ClientContext(CuratorFramework client) {
         this.client = new WeakReference<>(client);
         this.timer = new ContextTimer("zklock-timer-" + Long.toHexString(ids.key() >>> 32));
-        this.tracker = new ConnectionTracker(client, metrics, sessionEnds);
+        this.tracker = new ConnectionTracker(client, metrics, sessionEnds, timer);
         this.releases = new ReleasesInFlight(timer);
     }
 

@@ -31,7 +31,7 @@ import org.slf4j.LoggerFactory;
  * Every change (of the connection, or of a hold's state) completes {@link #nextChange()}, which {@link Admission} waits
  * on, and every session end it learns of is told to the client's {@link SessionEnds}. Safe for use by multiple threads.
  */
-public final class ConnectionTracker implements ConnectionStateListener {
+public final class ConnectionTracker implements ConnectionStateListener, PauseWatch.PausedListener {
     private static final Logger logger = LoggerFactory.getLogger(ConnectionTracker.class);
 
     private final WeakReference<CuratorFramework> client;
@@ -43,12 +43,57 @@ public final class ConnectionTracker implements ConnectionStateListener {
     private boolean closed; // guarded by this
     private long generation; // guarded by this: bumped by every SUSPENDED, LOST and the close; see settle
     private volatile Executor settling = ForkJoinPool.commonPool(); // where a reconnect's check ends: see settleOn
+    private final PauseWatch pauses;
 
-    /** A tracker for {@code client}, whose {@link ClientContext} registers it as a connection-state listener. */
-    public ConnectionTracker(CuratorFramework client, MetricsDispatch metrics, SessionEnds sessionEnds) {
+    /**
+     * A tracker for {@code client}, whose {@link ClientContext} registers it as a connection-state listener; {@code
+     * timer} ticks while holds are tracked, to notice a pause of the process ({@link PauseWatch}).
+     */
+    public ConnectionTracker(
+            CuratorFramework client, MetricsDispatch metrics, SessionEnds sessionEnds, ContextTimer timer) {
         this.client = new WeakReference<>(client);
         this.metrics = metrics;
         this.sessionEnds = sessionEnds;
+        this.pauses = new PauseWatch(timer, () -> negotiatedSessionMs(this.client.get()), this::hasHolds, this);
+    }
+
+    private static int negotiatedSessionMs(CuratorFramework current) {
+        return current == null ? 0 : current.getZookeeperClient().getLastNegotiatedSessionTimeoutMs();
+    }
+
+    private synchronized boolean hasHolds() {
+        return held != null;
+    }
+
+    /**
+     * Tells whether this process likely did not run for half a session or more just now, so that a hold it says HELD
+     * may have outlived its session ({@link PauseWatch}): a HELD hold then reads IN_DOUBT ({@link
+     * LockNode#observedState()}).
+     */
+    boolean suspectsPause() {
+        return pauses.suspects(System.nanoTime());
+    }
+
+    /**
+     * The process did not run for {@code gapNanos} (told by the client's timer, {@link PauseWatch}): every held lock is
+     * IN_DOUBT, and, if the client is connected, the session's nodes are checked as after a reconnect (one request),
+     * which makes each HELD again if its node stands on a live session; a connection the pause broke fails that check,
+     * and the client's SUSPENDED and RECONNECTED or LOST follow.
+     */
+    @Override
+    public void paused(long gapNanos) {
+        nextGeneration();
+        moveAll(
+                holds(),
+                LockState.IN_DOUBT,
+                "PAUSED",
+                "the process did not run for " + gapNanos / 1_000_000 + " ms, half its session or more");
+        CuratorFramework current = client.get();
+        ZooKeeperHandle session = current == null ? null : ZooKeeperHandle.currentQuietly(current);
+        if (session != null && current.getZookeeperClient().isConnected()) {
+            check(session);
+        }
+        signal();
     }
 
     /**
@@ -77,6 +122,7 @@ public final class ConnectionTracker implements ConnectionStateListener {
                             ? LockState.LOST
                             : stateOnGrant(closed, connected, connected && onCurrentSession(current, node)));
         }
+        pauses.holding();
     }
 
     /**
@@ -281,6 +327,11 @@ public final class ConnectionTracker implements ConnectionStateListener {
             return; // disconnected again: the next RECONNECTED checks
         }
         sessionEnds.ended(session.sessionId());
+        check(session);
+    }
+
+    /** Checks the holds in doubt on the ephemeral nodes of {@code session}: LOST if of another session, else settled. */
+    private void check(ZooKeeperHandle session) {
         long seen;
         synchronized (this) {
             seen = generation;

@@ -86,9 +86,9 @@ public final class Hold {
         return ranksWith != null ? ranksWith.token() : FencingToken.of(node.czxid(), pass);
     }
 
-    /** The state of the hold: the node's, or null if the node was never granted. */
+    /** The state of the hold: the node's as a holder reads it ({@link LockNode#observedState()}), or null if the node was never granted. */
     public LockState state() {
-        return node.state();
+        return node.observedState();
     }
 
     /**

@@ -219,7 +219,9 @@ public final class LeaseQueue {
                 expectWait = runner.waited();
                 // After the deletes of a lease step that gave up, on the same session: the next holder of the mutex
                 // never counts a lease of ours that is on its way out.
-                mutex.endLater(mutexNode);
+                // A grant's delete checks the leases first (one transaction): a lease deleted since its listing is LOST
+                // before the next holder of the mutex can take its place.
+                mutex.endLater(mutexNode, end instanceof Command.Granted granted ? granted.nodes() : List.of());
                 if (failure != null) {
                     result.completeExceptionally(failure);
                 } else if (end instanceof Command.Granted granted) {

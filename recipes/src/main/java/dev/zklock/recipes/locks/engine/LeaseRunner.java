@@ -115,8 +115,18 @@ public final class LeaseRunner extends AsyncSteps {
         CompletableFuture<Event> listed = list(session, create.watch());
         created.thenAccept(reply -> {
             feed(reply);
-            if (reply instanceof Event.Created) {
-                listed.thenAccept(this::feed);
+            if (reply instanceof Event.Created made) {
+                listed.thenAccept(listing -> {
+                    if (listing instanceof Event.Listed leases) {
+                        LockPath path = first();
+                        path.hooks()
+                                .entered(
+                                        path.path(),
+                                        made.nodes().get(0).name(),
+                                        leases.children().get(0));
+                    }
+                    feed(listing);
+                });
             }
         });
     }

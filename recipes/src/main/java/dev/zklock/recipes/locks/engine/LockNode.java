@@ -137,10 +137,16 @@ public final class LockNode {
     }
 
     /**
-     * Marks the node as seen deleted by its own watch ({@link OwnNodeWatch}): by another client, or by our own release
-     * after it stopped tracking the hold. A hold tracked from then on starts LOST.
+     * Marks the node deleted by another client and makes its hold LOST if it is tracked (one not yet tracked starts
+     * LOST): what its own watch ({@link OwnNodeWatch}) or a failed check found. A node's own watch also fires for our
+     * own release, after the hold stopped being tracked: nothing is lost then. Does not block.
      */
-    void deletedOutside() {
+    void foundDeleted(String why) {
+        deletedOutside();
+        queue.context().tracker().lose(this, why);
+    }
+
+    private void deletedOutside() {
         deletedOutside = true;
     }
 
@@ -160,9 +166,20 @@ public final class LockNode {
         }
     }
 
-    /** Returns the state of the hold, or null if the lock was never granted to this node. */
+    /** Returns the state of the hold as its tracker keeps it, or null if the lock was never granted to this node. */
     public LockState state() {
         return state;
+    }
+
+    /**
+     * Returns the state of the hold as a holder should read it: IN_DOUBT for a HELD hold while the process likely just
+     * came out of a pause of half its session or more, which the tracker has not yet been told of ({@link
+     * PauseWatch}); otherwise {@link #state()}. What every reader outside the engine's bookkeeping sees, and what
+     * {@link Admission} judges. Does not block; no ZooKeeper call.
+     */
+    public LockState observedState() {
+        LockState now = state;
+        return now == LockState.HELD && queue.context().tracker().suspectsPause() ? LockState.IN_DOUBT : now;
     }
 
     /** Returns how long ago the lock was granted. */

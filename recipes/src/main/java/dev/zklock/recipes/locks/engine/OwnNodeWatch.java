@@ -149,8 +149,7 @@ final class OwnNodeWatch implements Watcher, AsyncCallback.DataCallback {
         if (before == Status.GONE) {
             return;
         }
-        node.deletedOutside();
-        node.queue().context().tracker().lose(node, "its node was deleted by another client");
+        node.foundDeleted("its node was deleted by another client");
         NodeWatcher watcher = waiting;
         if (watcher != null) {
             watcher.ownNodeGone();
