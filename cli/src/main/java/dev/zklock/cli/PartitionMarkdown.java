@@ -45,7 +45,8 @@ final class PartitionMarkdown {
             "**HELD after expiry (ms)**: the longest a holder still said HELD after its session was seen expired (0 is"
                     + " the target).",
             "**Dishonest holds**: holds that said HELD past expiry, or past another grant after a cut, without saying"
-                    + " IN_DOUBT first (0 is the only good value).",
+                    + " IN_DOUBT first, or that were granted after their client said its connection was suspended and"
+                    + " before it said it was back (0 is the only good value).",
             "**Liveness**: heals not followed by a grant within the session timeout plus 2 s, and timed acquires that"
                     + " came back later than their timeout plus one request timeout (0 is good).");
 

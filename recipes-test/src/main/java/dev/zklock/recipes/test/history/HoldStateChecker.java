@@ -22,6 +22,9 @@ import java.util.TreeMap;
  *       starts during the hold, the first conflicting hold of another client granted after the cut starts and before
  *       this hold ends must find this holder's last reported state IN_DOUBT or LOST. A semaphore's leases are not
  *       checked this way.
+ *   <li><b>Granted while suspended</b>: a grant decided after the holder's client recorded its connection SUSPENDED
+ *       ({@code <client> info connection SUSPENDED}) and before it recorded RECONNECTED, LOST or CONNECTED
+ *       ({@link #grantedWhileSuspended}). Target none.
  * </ol>
  *
  * <p>Cost: O(holds x (faults + states of the holder + holds of the key)).
@@ -51,8 +54,9 @@ public final class HoldStateChecker {
                 long end = Math.min(hold.end(), history.end());
                 long held = heldAfterExpiry(timeline, hold, end);
                 Optional<Hold> granted = grantedWhileHeld(timeline, hold, holds);
-                if (held > 0 || granted.isPresent()) {
-                    dishonest.add(new DishonestHold(hold, held, granted));
+                boolean suspended = grantedWhileSuspended(timeline, hold, holds);
+                if (held > 0 || granted.isPresent() || suspended) {
+                    dishonest.add(new DishonestHold(hold, held, granted, suspended));
                 }
             }
             results.put(key, new HoldStateResult(key, holds.size(), dishonest));
@@ -85,6 +89,30 @@ public final class HoldStateChecker {
             heldNanos += end - since - timeline.silentNanos(hold.clientId(), hold.process(), since, end);
         }
         return Math.max(0, heldNanos);
+    }
+
+    /**
+     * Whether the grant was decided while the holder's client had said its connection was suspended: granted within a
+     * suspension its client recorded, and decided after the suspension began, which the history shows when the
+     * acquire was invoked after it, or when another hold of the same client and key was released after it and before
+     * this grant (a local pass is decided at the release before it). Curator says SUSPENDED to its listeners only
+     * after its client reads as disconnected, and says RECONNECTED before a hold in doubt can be checked again, so a
+     * lock that admits only a HELD node on a connected client never grants there.
+     */
+    private static boolean grantedWhileSuspended(Timeline timeline, Hold hold, List<Hold> holds) {
+        OptionalLong start = timeline.suspendedSince(hold.clientId(), hold.grant());
+        if (start.isEmpty()) {
+            return false;
+        }
+        long since = start.getAsLong();
+        if (hold.invoked() > since) {
+            return true;
+        }
+        return holds.stream()
+                .anyMatch(other -> other != hold
+                        && other.clientId().equals(hold.clientId())
+                        && other.end() > since
+                        && other.end() < hold.grant());
     }
 
     /** Whether the holder's last reported state at {@code time} is HELD (a hold is HELD from its grant). */

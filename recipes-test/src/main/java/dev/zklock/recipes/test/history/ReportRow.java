@@ -18,7 +18,8 @@ package dev.zklock.recipes.test.history;
  * @param lostElements acknowledged adds missing from the fenced set
  * @param duplicatedElements elements the fenced set holds twice
  * @param maxHeldAfterExpiryMillis the longest a holder said HELD after its session was seen expired
- * @param dishonestHolds holds that said HELD past expiry or past another grant after a cut
+ * @param dishonestHolds holds that said HELD past expiry or past another grant after a cut, or were granted while
+ *     their client was suspended
  * @param livenessViolations heals without a grant in time and acquires that returned late
  * @param explainedInvalidKeys the paths not linearizable only through an overlap a pause past the session, an observed
  *     expiry, a LOST told first or a stranger's delete explains (what fencing is for)

@@ -27,6 +27,7 @@ final class Timeline {
     private final Map<String, List<Long>> sessions = new HashMap<>();
     private final Map<String, List<HistoryEvent>> states = new HashMap<>();
     private final Map<String, Activity> activity = new HashMap<>();
+    private final Map<String, List<long[]>> suspensions = new HashMap<>(); // per client: [start, end) of each
 
     private Timeline() {}
 
@@ -53,6 +54,8 @@ final class Timeline {
                 timeline.sessions
                         .computeIfAbsent(client, c -> new ArrayList<>())
                         .add(event.nanos());
+            } else if (event.f().equals("connection") && event.type() == Type.INFO) {
+                timeline.addConnection(event.process(), event.value(), event.nanos());
             } else if (event.f().equals("state") && event.type() == Type.OK) {
                 timeline.states
                         .computeIfAbsent(slot(event.process(), event.key()), s -> new ArrayList<>())
@@ -64,6 +67,30 @@ final class Timeline {
                         e -> timeline.faults.add(new FaultWindow(e.f(), e.value(), e.nanos(), Long.MAX_VALUE))));
         timeline.faults.sort((a, b) -> Long.compare(a.start(), b.start()));
         return timeline;
+    }
+
+    /** A client's connection state, as its Curator listener heard it: SUSPENDED opens a window, the others close it. */
+    private void addConnection(String client, String state, long nanos) {
+        List<long[]> windows = suspensions.computeIfAbsent(client, c -> new ArrayList<>());
+        long[] last = windows.isEmpty() ? null : windows.get(windows.size() - 1);
+        boolean open = last != null && last[1] == Long.MAX_VALUE;
+        if (state.equals("SUSPENDED")) {
+            if (!open) {
+                windows.add(new long[] {nanos, Long.MAX_VALUE});
+            }
+        } else if (open && !state.equals("READ_ONLY")) {
+            last[1] = nanos;
+        }
+    }
+
+    /** When the suspension of {@code client} that {@code time} falls in began, if it falls in one. */
+    OptionalLong suspendedSince(String client, long time) {
+        for (long[] window : suspensions.getOrDefault(client, List.of())) {
+            if (window[0] <= time && time < window[1]) {
+                return OptionalLong.of(window[0]);
+            }
+        }
+        return OptionalLong.empty();
     }
 
     private void addFault(HistoryEvent event, Map<String, Deque<HistoryEvent>> started) {

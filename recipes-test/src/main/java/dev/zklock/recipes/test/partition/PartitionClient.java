@@ -71,6 +71,8 @@ public final class PartitionClient {
             List<Worker> workers = workers(history, stop);
             client.getConnectionStateListenable().addListener(presence);
             client.getConnectionStateListenable().addListener((c, state) -> {
+                // The client's own line, for the checkers (HoldStateChecker: granted while suspended)
+                history.record(options.id(), "info", "connection", "-", state.name());
                 for (Worker worker : workers) {
                     worker.connectionChanged(state);
                 }

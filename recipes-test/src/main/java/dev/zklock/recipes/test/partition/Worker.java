@@ -21,8 +21,8 @@ import org.apache.curator.framework.state.ConnectionState;
  * holders inside at once lose an update), then adds one element to the key's fenced set with its token (the store
  * refuses a token older than the newest it took); then it holds for a short random time. Hold-state changes of the
  * hold inside are recorded as {@code state} lines, once per change, whichever thread hears them; the worker also asks
- * the hold's state before each step inside (the counter, the set, the release), as a careful holder does, and records
- * an answer that differs from the last.
+ * the hold's state before it records each step inside (the counter, the set, the release), as a careful holder does,
+ * and records an answer that differs from the last.
  *
  * <p>{@link #run()} is confined to the worker's thread; {@link #stateChanged} and {@link #connectionChanged} may be
  * called from any thread. Cost: the target's acquire and release, nothing more (the counter and the set are files).
@@ -121,14 +121,11 @@ final class Worker implements Runnable {
         now.poll(); // a change heard before the hold was known
         try {
             if (mode.isAlone()) {
-                now.poll();
                 count();
-                now.poll();
                 add(now.held());
             }
             pause(MAX_HOLD_MS);
         } finally {
-            now.poll();
             release(now);
         }
     }
@@ -180,7 +177,15 @@ final class Worker implements Runnable {
         TimeUnit.MILLISECONDS.sleep(random.nextInt(maxMillis + 1)); // the work's own time: nothing is awaited
     }
 
+    /**
+     * Records a step; inside a hold, the hold's state is asked first (as a careful holder asks before it acts), and
+     * recorded if it changed, so that no step of a holder is written after a change it could have read.
+     */
     private void record(String type, String f, String value) {
+        Inside now = inside;
+        if (now != null) {
+            now.poll();
+        }
         history.record(process, type, f, key, value);
     }
 

@@ -104,4 +104,49 @@ final class HoldStateCheckerTest {
         assertThat(honest.dishonest()).isEmpty();
         assertThat(dishonest.maxHeldAfterExpiryNanos()).isEqualTo(3_000);
     }
+
+    @Test
+    void check_aLocalPassDecidedWhileTheClientWasSuspended_isDishonest() {
+        HoldStateResult result = HoldStateChecker.check(history()
+                        .hold("c1.t1", K, "exclusive", 100, 1_500)
+                        .line("1000 c1 info connection - SUSPENDED")
+                        .line("900 c1.t2 invoke acquire " + K + " exclusive") // waits in the local queue
+                        .line("1600 c1.t2 ok acquire " + K + " exclusive 1600") // passed on c1.t1's release
+                        .line("3000 c1 info connection - RECONNECTED")
+                        .build())
+                .get(K);
+
+        assertThat(result.dishonest())
+                .singleElement()
+                .satisfies(d -> assertThat(d.hold().process()).isEqualTo("c1.t2"))
+                .satisfies(d -> assertThat(d.grantedWhileSuspended()).isTrue());
+    }
+
+    @Test
+    void check_anAcquireInvokedDuringASuspensionAndGrantedInIt_isDishonest() {
+        HoldStateResult result = HoldStateChecker.check(history()
+                        .line("1000 c1 info connection - SUSPENDED")
+                        .hold("c1.t1", K, "exclusive", 1_200, 1_500)
+                        .line("3000 c1 info connection - LOST")
+                        .build())
+                .get(K);
+
+        assertThat(result.dishonest()).singleElement().satisfies(d -> assertThat(d.grantedWhileSuspended())
+                .isTrue());
+    }
+
+    @Test
+    void check_grantsDecidedBeforeASuspensionOrAfterItsEnd_areHonest() {
+        HoldStateResult result = HoldStateChecker.check(history()
+                        .line("1000 c1 info connection - SUSPENDED")
+                        .hold("c1.t1", K, "exclusive", 1_001, 1_500) // invoked at 1000, decided before the line
+                        .line("1600 c1.t2 invoke acquire " + K + " exclusive")
+                        .line("3000 c1 info connection - RECONNECTED")
+                        .line("3100 c1.t2 ok acquire " + K + " exclusive 3100")
+                        .line("3200 c1.t2 invoke release " + K + " exclusive")
+                        .build())
+                .get(K);
+
+        assertThat(result.dishonest()).isEmpty();
+    }
 }
