@@ -20,9 +20,6 @@ import org.apache.curator.framework.imps.CuratorFrameworkState;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
-import org.apache.zookeeper.KeeperException.Code;
-import org.apache.zookeeper.Op;
-import org.apache.zookeeper.OpResult;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.data.ACL;
 import org.apache.zookeeper.proto.CreateRequest;
@@ -220,49 +217,10 @@ public final class LockPath {
             ours.frontNodes().released(hold);
             NodeDeletes.deleteInBackground(this, hold.path());
         } else if (mustStand.isEmpty() || handle.sessionId() != hold.sessionId()) {
-            sendDelete(handle, hold);
+            NodeDeletes.deleteReleased(this, handle, hold);
         } else {
-            sendCheckedDelete(handle, hold, mustStand);
+            NodeDeletes.deleteReleasedChecking(this, handle, hold, mustStand);
         }
-    }
-
-    private void sendDelete(ZooKeeperHandle handle, LockNode hold) {
-        handle.delete(hold.fixedPath()).thenAccept(reply -> {
-            context().frontNodes().released(hold);
-            if (reply.isRetryable()) {
-                NodeDeletes.deleteInBackground(this, hold.path());
-            } else {
-                logger.debug("{}: released {} ({})", path, hold, reply.code());
-            }
-        });
-    }
-
-    private void sendCheckedDelete(ZooKeeperHandle handle, LockNode hold, List<LockNode> mustStand) {
-        List<Op> ops = new ArrayList<>();
-        for (LockNode node : mustStand) {
-            ops.add(Op.check(node.fixedPath(), -1));
-        }
-        ops.add(Op.delete(hold.fixedPath(), -1));
-        handle.multi(ops).thenAccept(reply -> {
-            boolean lost = false;
-            for (int i = 0; i < mustStand.size() && i < reply.results().size(); i++) {
-                if (reply.results().get(i) instanceof OpResult.ErrorResult error
-                        && error.getErr() == Code.NONODE.intValue()) {
-                    mustStand.get(i).foundDeleted("its node was deleted by another client before it was held");
-                    lost = true;
-                }
-            }
-            if (lost) {
-                sendDelete(handle, hold);
-                return;
-            }
-            context().frontNodes().released(hold);
-            if (reply.isRetryable()) {
-                NodeDeletes.deleteInBackground(this, hold.path());
-            } else {
-                logger.debug("{}: released {} ({})", path, hold, reply.code());
-            }
-        });
     }
 
     /**

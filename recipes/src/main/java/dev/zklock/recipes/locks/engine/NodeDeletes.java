@@ -1,5 +1,6 @@
 package dev.zklock.recipes.locks.engine;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -8,6 +9,8 @@ import java.util.concurrent.TimeoutException;
 import org.apache.curator.framework.imps.CuratorFrameworkState;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.Op;
+import org.apache.zookeeper.OpResult;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -114,6 +117,51 @@ public final class NodeDeletes {
                     .forPath(path);
         } catch (Exception e) {
             logger.warn("{}: sweep for prefix {} not scheduled; the node goes when its session ends", path, prefix, e);
+        }
+    }
+
+    /**
+     * Sends the delete of a released hold's node (one request, not waited for); the reply tells the client's front
+     * nodes, and a delete that failed with the connection is left to Curator's guaranteed delete.
+     */
+    static void deleteReleased(LockPath lock, ZooKeeperHandle handle, LockNode hold) {
+        handle.delete(hold.fixedPath()).thenAccept(reply -> released(lock, hold, reply));
+    }
+
+    /**
+     * As {@link #deleteReleased}, in one transaction that first checks each of {@code mustStand} (one request): a node
+     * found deleted is LOST ({@link LockNode#foundDeleted}) before the hold's node is deleted alone; see {@link
+     * LockPath#endLater(LockNode, List)}.
+     */
+    static void deleteReleasedChecking(LockPath lock, ZooKeeperHandle handle, LockNode hold, List<LockNode> mustStand) {
+        List<Op> ops = new ArrayList<>();
+        for (LockNode node : mustStand) {
+            ops.add(Op.check(node.fixedPath(), -1));
+        }
+        ops.add(Op.delete(hold.fixedPath(), -1));
+        handle.multi(ops).thenAccept(reply -> {
+            boolean lost = false;
+            for (int i = 0; i < mustStand.size() && i < reply.results().size(); i++) {
+                if (reply.results().get(i) instanceof OpResult.ErrorResult error
+                        && error.getErr() == KeeperException.Code.NONODE.intValue()) {
+                    mustStand.get(i).foundDeleted("its node was deleted by another client before it was held");
+                    lost = true;
+                }
+            }
+            if (lost) {
+                deleteReleased(lock, handle, hold);
+            } else {
+                released(lock, hold, reply);
+            }
+        });
+    }
+
+    private static void released(LockPath lock, LockNode hold, Reply reply) {
+        lock.context().frontNodes().released(hold);
+        if (reply.isRetryable()) {
+            deleteInBackground(lock, hold.path());
+        } else {
+            logger.debug("{}: released {} ({})", lock.path(), hold, reply.code());
         }
     }
 }
