@@ -12,7 +12,7 @@ import java.util.TreeMap;
  *
  * <ol>
  *   <li><b>HELD after expiry</b>: once the observer saw the session of the hold end ({@code session ... expired},
- *       matched to the client's sessions in order when the client records them), how long the holder's reported
+ *       matched by id to the session the holder recorded at its grant, {@link Timeline#expiry}), how long the holder's reported
  *       state stayed HELD (from the grant until a {@code state} line says otherwise, or again after a {@code state}
  *       HELD) before the hold ended (its release invoked, or the end of the history); time its client spent in a
  *       {@code pause-client} window is not counted, as a stopped JVM says nothing, nor the time after it until the
@@ -65,7 +65,7 @@ public final class HoldStateChecker {
     }
 
     private static long heldAfterExpiry(Timeline timeline, Hold hold, long end) {
-        OptionalLong expiry = timeline.expiry(hold.clientId(), hold.grant(), hold.grant(), end);
+        OptionalLong expiry = timeline.expiry(hold.clientId(), hold.process(), hold.grant(), hold.grant(), end);
         if (expiry.isEmpty()) {
             return 0;
         }

@@ -76,7 +76,7 @@ final class OverlapFinder {
                 .map(w -> client + " paused " + (w.end() - w.start()) / 1_000_000 + " ms, longer than the session"
                         + (w.end() < holder.grant() ? ", while its acquire was in flight" : ""));
         if (why.isEmpty()) {
-            why = boxed(timeline.expiry(client, holder.grant(), holder.grant(), to))
+            why = boxed(timeline.expiry(client, holder.process(), holder.grant(), holder.grant(), to))
                     .map(t -> "session of " + client + " seen expired at " + t);
         }
         if (why.isEmpty()) {

@@ -25,6 +25,9 @@ final class Timeline {
     private final List<FaultWindow> faults = new ArrayList<>();
     private final Map<String, List<Long>> expiries = new HashMap<>();
     private final Map<String, List<Long>> sessions = new HashMap<>();
+    private final Map<String, Long> endsBySession =
+            new HashMap<>(); // "<client> <session>": when the observer saw it end
+    private final Map<String, List<HistoryEvent>> holdSessions = new HashMap<>(); // per holder: its session at grants
     private final Map<String, List<HistoryEvent>> states = new HashMap<>();
     private final Map<String, Activity> activity = new HashMap<>();
     private final Map<String, List<long[]>> suspensions = new HashMap<>(); // per client: [start, end) of each
@@ -45,15 +48,22 @@ final class Timeline {
             } else if (event.f().equals("session")
                     && event.type() == Type.OK
                     && event.value().endsWith(" expired")) {
-                String client = event.value().substring(0, event.value().indexOf(' '));
+                String[] words = event.value().split(" ");
                 timeline.expiries
-                        .computeIfAbsent(client, c -> new ArrayList<>())
+                        .computeIfAbsent(words[0], c -> new ArrayList<>())
                         .add(event.nanos());
+                if (words.length == 3) {
+                    timeline.endsBySession.putIfAbsent(words[0] + ' ' + words[1], event.nanos());
+                }
             } else if (event.f().equals("session") && event.type() == Type.INVOKE) {
                 String client = event.value().split(" ", 2)[0];
                 timeline.sessions
                         .computeIfAbsent(client, c -> new ArrayList<>())
                         .add(event.nanos());
+            } else if (event.f().equals("session") && event.type() == Type.INFO) {
+                timeline.holdSessions
+                        .computeIfAbsent(event.process(), p -> new ArrayList<>())
+                        .add(event);
             } else if (event.f().equals("connection") && event.type() == Type.INFO) {
                 timeline.addConnection(event.process(), event.value(), event.nanos());
             } else if (event.f().equals("state") && event.type() == Type.OK) {
@@ -172,15 +182,26 @@ final class Timeline {
     }
 
     /**
-     * When the observer saw the session of a hold granted at {@code grant} end, if that was within {@code [from, to]}.
+     * When the observer saw the session of a hold of {@code holder} (a thread of {@code client}) granted at {@code
+     * grant} end, if that was within {@code [from, to]}.
      *
-     * <p>Sessions end in the order they began, and the observer sees each end once, so the k-th {@code session
-     * ... expired} of a client is the end of the k-th session the client recorded ({@code session} invoked): the hold's
-     * session is the client's last before the grant, and a late sighting of an earlier session's end, after the client
-     * already has a new session, is not taken for the end of the new one. A client that records no sessions is
-     * judged by the first end seen within the window.
+     * <p>By id when the history has them: the holder records its client's session right after each grant ({@code
+     * <holder> info session <key> <session>}, its last such line at or before the grant), and the observer names the
+     * session whose presence node went ({@code session "<client> <session> expired"}). A session read after the grant
+     * is the grant's own unless it ended in between; then the hold was on a session already over and is judged by a
+     * later end, never an earlier one.
+     *
+     * <p>Else by order: sessions end in the order they began, and the observer sees each end once, so the k-th {@code
+     * session ... expired} of a client is the end of the k-th session the client recorded ({@code session} invoked):
+     * the hold's session is the client's last before the grant. A client that records no sessions is judged by the
+     * first end seen within the window.
      */
-    OptionalLong expiry(String client, long grant, long from, long to) {
+    OptionalLong expiry(String client, String holder, long grant, long from, long to) {
+        Optional<String> session = sessionAt(holder, grant);
+        if (session.isPresent()) {
+            Long end = endsBySession.get(client + ' ' + session.get());
+            return end != null && end >= from && end <= to ? OptionalLong.of(end) : OptionalLong.empty();
+        }
         List<Long> seen = expiries.getOrDefault(client, List.of());
         List<Long> starts = sessions.getOrDefault(client, List.of());
         if (starts.isEmpty()) {
@@ -189,12 +210,23 @@ final class Timeline {
                     .filter(t -> t >= from && t <= to)
                     .findFirst();
         }
-        int session = (int) starts.stream().filter(t -> t <= grant).count() - 1;
-        if (session < 0 || session >= seen.size()) {
+        int index = (int) starts.stream().filter(t -> t <= grant).count() - 1;
+        if (index < 0 || index >= seen.size()) {
             return OptionalLong.empty();
         }
-        long end = seen.get(session);
+        long end = seen.get(index);
         return end >= from && end <= to ? OptionalLong.of(end) : OptionalLong.empty();
+    }
+
+    /** The session {@code holder} recorded last at or before {@code grant}, if it records them. */
+    private Optional<String> sessionAt(String holder, long grant) {
+        HistoryEvent last = null;
+        for (HistoryEvent event : holdSessions.getOrDefault(holder, List.of())) {
+            if (event.nanos() <= grant) {
+                last = event;
+            }
+        }
+        return Optional.ofNullable(last).map(HistoryEvent::value);
     }
 
     /** The states {@code process} reported for {@code key}, in time order. */

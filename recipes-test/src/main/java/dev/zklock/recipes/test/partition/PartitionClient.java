@@ -96,6 +96,15 @@ public final class PartitionClient {
         }
     }
 
+    /** The client's session now (0 while it has none): read locally, no request. */
+    private long sessionId() {
+        try {
+            return client.getZookeeperClient().getZooKeeper().getSessionId();
+        } catch (Exception noHandle) {
+            return 0; // the client is closing
+        }
+    }
+
     /** Returns the Curator client, for tests that fault its session. */
     CuratorFramework client() {
         return client;
@@ -118,7 +127,8 @@ public final class PartitionClient {
                         history,
                         stores,
                         random,
-                        stop);
+                        stop,
+                        this::sessionId);
                 targets.get(i).addStateListener(worker::stateChanged);
                 workers.add(worker);
             }

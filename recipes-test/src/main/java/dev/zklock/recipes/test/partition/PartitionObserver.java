@@ -35,7 +35,7 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li>Sessions: a {@link CuratorCache} on {@code /partitions-clients} (one persistent recursive watch); when a
  *       client's presence node goes, its session has ended on the server (expired or closed), and the observer records
- *       {@code observer ok session "<id> expired"}, stamped when it saw the deletion. After a connection loss of its
+ *       {@code observer ok session "<id> <session> expired"} (the node's owner, in hex), stamped when it saw the deletion. After a connection loss of its
  *       own the cache reads the tree again and reports what went meanwhile, later than it happened.
  *   <li>The stranger: each line of its command input ({@code stranger-delete}, or {@code delete <lock path>}) is done
  *       by a {@link StrangerCommands}, its choices drawn from the seed.
@@ -115,7 +115,8 @@ public final class PartitionObserver {
                         .addListener(CuratorCacheListener.builder()
                                 .forCreates(node -> clientOf(node).ifPresent(present::add))
                                 .forDeletes(node -> clientOf(node).ifPresent(id -> {
-                                    history.record(PROCESS, "ok", "session", "-", id + " expired");
+                                    history.record(
+                                            PROCESS, "ok", "session", "-", id + " " + sessionOf(node) + " expired");
                                     present.remove(id);
                                 }))
                                 .build());
@@ -136,6 +137,11 @@ public final class PartitionObserver {
     }
 
     /** Returns the client id a presence node names; empty for any other node of the cache. */
+    /** The session that owned a presence node, in hex as the client records it ({@code -} if the cache had no stat). */
+    private static String sessionOf(ChildData node) {
+        return node.getStat() == null ? "-" : Long.toHexString(node.getStat().getEphemeralOwner());
+    }
+
     private static Optional<String> clientOf(ChildData node) {
         ZKPaths.PathAndNode parts = ZKPaths.getPathAndNode(node.getPath());
         return parts.getPath().equals(PartitionWorkloads.CLIENTS) ? Optional.of(parts.getNode()) : Optional.empty();

@@ -11,6 +11,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
 import org.apache.curator.framework.state.ConnectionState;
 
 /**
@@ -23,7 +24,9 @@ import org.apache.curator.framework.state.ConnectionState;
  * for another before it acquires again (so a waiter queues behind one node as often as behind several). Hold-state changes of the
  * hold inside are recorded as {@code state} lines, once per change, whichever thread hears them; the worker also asks
  * the hold's state before it records each step inside (the counter, the set, the release), as a careful holder does,
- * and records an answer that differs from the last.
+ * and records an answer that differs from the last. Right after a grant it records its client's session ({@code info
+ * session <key> <session in hex>}, read locally), which the hold-state checker matches to the session ends the
+ * observer sees.
  *
  * <p>{@link #run()} is confined to the worker's thread; {@link #stateChanged} and {@link #connectionChanged} may be
  * called from any thread. Cost: the target's acquire and release, nothing more (the counter and the set are files).
@@ -45,6 +48,7 @@ final class Worker implements Runnable {
     private final Elements elements;
     private final SplittableRandom random;
     private final BooleanSupplier stop;
+    private final LongSupplier session;
     private volatile Inside inside; // the hold in the critical section now, or null
 
     Worker(
@@ -55,7 +59,8 @@ final class Worker implements Runnable {
             HistoryWriter history,
             Stores stores,
             SplittableRandom random,
-            BooleanSupplier stop) {
+            BooleanSupplier stop,
+            LongSupplier session) {
         this.process = process;
         this.key = key;
         this.mode = mode;
@@ -66,6 +71,7 @@ final class Worker implements Runnable {
         this.elements = stores.elements();
         this.random = random;
         this.stop = stop;
+        this.session = session;
     }
 
     @Override
@@ -118,6 +124,7 @@ final class Worker implements Runnable {
             return;
         }
         Inside now = new Inside(held.get());
+        record("info", "session", Long.toHexString(session.getAsLong()));
         record("ok", "acquire", mode.spelling() + " " + now.held().tokenSpelling());
         inside = now; // after the grant's line, so that no state line comes before it
         now.poll(); // a change heard before the hold was known

@@ -106,6 +106,25 @@ final class HoldStateCheckerTest {
     }
 
     @Test
+    void check_sessionsNamedByTheHolderAndTheObserver_matchByIdWhateverTheClientRecordedInOrder() {
+        // The client recorded only its first session (its presence thread missed the second), so by order the
+        // late sighting of 1a2b's end would be taken for the end of the hold's session.
+        Histories h = history()
+                .line("10 c1.t0 invoke session - c1 1a2b")
+                .line("599 c1.t1 info session " + K + " 3c4d")
+                .hold("c1.t1", K, "exclusive", 600, 5_000)
+                .line("1000 observer ok session - c1 1a2b expired");
+
+        HoldStateResult honest = HoldStateChecker.check(h.build()).get(K);
+        HoldStateResult dishonest = HoldStateChecker.check(
+                        h.line("2000 observer ok session - c1 3c4d expired").build())
+                .get(K);
+
+        assertThat(honest.dishonest()).isEmpty();
+        assertThat(dishonest.maxHeldAfterExpiryNanos()).isEqualTo(3_000);
+    }
+
+    @Test
     void check_aLocalPassDecidedWhileTheClientWasSuspended_isDishonest() {
         HoldStateResult result = HoldStateChecker.check(history()
                         .hold("c1.t1", K, "exclusive", 100, 1_500)

@@ -71,13 +71,34 @@ final class PartitionClientTest {
             assertCountersAndSets(history, store, key);
         }
         assertThat(history.withF("state")).isEmpty();
-        assertThat(history.withF("session"))
+        List<HistoryEvent> sessions = history.withF("session");
+        assertThat(sessions)
+                .filteredOn(event -> event.type() != Type.INFO)
                 .extracting(HistoryEvent::process, HistoryEvent::type)
                 .containsExactlyInAnyOrder(
                         tuple("c1", Type.INVOKE),
                         tuple("c2", Type.INVOKE),
                         tuple("observer", Type.OK),
                         tuple("observer", Type.OK));
+        for (String client : List.of("c1", "c2")) {
+            String session = Histories.events(history, Type.INVOKE, "session", "-").stream()
+                    .filter(event -> event.process().equals(client))
+                    .findFirst()
+                    .orElseThrow()
+                    .value()
+                    .split(" ")[1];
+            List<HistoryEvent> grants = history.events().stream()
+                    .filter(event -> event.process().startsWith(client + ".") && event.type() == Type.OK)
+                    .filter(event -> event.f().equals("acquire"))
+                    .toList();
+            assertThat(sessions)
+                    .as("the session each grant of %s names", client)
+                    .filteredOn(event ->
+                            event.type() == Type.INFO && event.process().startsWith(client + "."))
+                    .extracting(HistoryEvent::value)
+                    .hasSize(grants.size())
+                    .containsOnly(session);
+        }
     }
 
     @Test
@@ -100,7 +121,7 @@ final class PartitionClientTest {
         });
         clientDone.set(true);
         running.get();
-        await().until(() -> Histories.countQuietly(dir.resolve("observer"), "c1 expired") == 2);
+        await().until(() -> Histories.countQuietly(dir.resolve("observer"), " expired") == 2);
         observerDone.set(true);
         observer.get();
         History history = History.read(dir.resolve("c1"), dir.resolve("observer"));
@@ -110,7 +131,9 @@ final class PartitionClientTest {
         assertThat(started.get(0).value()).isNotEqualTo(started.get(1).value());
         assertThat(ended)
                 .extracting(HistoryEvent::process, HistoryEvent::value)
-                .containsExactly(tuple("observer", "c1 expired"), tuple("observer", "c1 expired"));
+                .containsExactly(
+                        tuple("observer", started.get(0).value() + " expired"),
+                        tuple("observer", started.get(1).value() + " expired"));
         assertThat(ended.get(0).nanos()).isGreaterThan(started.get(0).nanos());
         assertThat(Histories.unpaired(history)).isEmpty();
     }

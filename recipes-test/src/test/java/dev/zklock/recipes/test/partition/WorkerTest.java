@@ -45,8 +45,8 @@ final class WorkerTest {
                     heldUntil(ZkTargets.reentrant(client, zk.path("zklock")).get(0), inside, letGo);
             Target curator =
                     heldUntil(CuratorTargets.mutex(client, zk.path("curator")).get(0), inside, letGo);
-            Worker zkWorker = worker("c1.t1", zk.path("zklock"), zklock, history, stores, stop);
-            Worker curatorWorker = worker("c1.t2", zk.path("curator"), curator, history, stores, stop);
+            Worker zkWorker = worker("c1.t1", zk.path("zklock"), zklock, history, stores, stop, client);
+            Worker curatorWorker = worker("c1.t2", zk.path("curator"), curator, history, stores, stop, client);
             zklock.addStateListener(zkWorker::stateChanged);
             client.getConnectionStateListenable().addListener((c, state) -> curatorWorker.connectionChanged(state));
             Thread zkThread = new Thread(zkWorker);
@@ -68,6 +68,12 @@ final class WorkerTest {
         assertThat(Histories.unpaired(history)).isEmpty();
         assertThat(states("c1.t1")).containsExactly("IN_DOUBT", "HELD");
         assertThat(states("c1.t2")).containsExactly("IN_DOUBT");
+        assertThat(history.withF("session"))
+                .as("each grant names the client's session, one session throughout a dropped connection")
+                .extracting(HistoryEvent::value)
+                .containsOnly(Long.toHexString(
+                        client.getZookeeperClient().getZooKeeper().getSessionId()))
+                .hasSizeGreaterThanOrEqualTo(2);
     }
 
     private List<String> states(String process) {
@@ -78,8 +84,21 @@ final class WorkerTest {
     }
 
     private static Worker worker(
-            String process, String key, Target target, HistoryWriter history, Stores stores, AtomicBoolean stop) {
-        return new Worker(process, key, Mode.EXCLUSIVE, target, history, stores, new SplittableRandom(1), stop::get);
+            String process,
+            String key,
+            Target target,
+            HistoryWriter history,
+            Stores stores,
+            AtomicBoolean stop,
+            CuratorFramework client) {
+        return new Worker(
+                process, key, Mode.EXCLUSIVE, target, history, stores, new SplittableRandom(1), stop::get, () -> {
+                    try {
+                        return client.getZookeeperClient().getZooKeeper().getSessionId();
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                });
     }
 
     /** The target, whose holds are released only once {@code letGo} opens; {@code inside} hears each release begin. */
