@@ -247,13 +247,25 @@ final class FaultInjector implements Runnable {
         }
     }
 
-    /** Deletes, as the stranger, a lock node of the path {@code target} picks, telling the monitor first. */
+    /**
+     * Deletes, as the stranger, a lock node of the path {@code target} picks, telling the monitor first and once the
+     * delete has its answer (or failed).
+     */
     private String deleteNode(int target) {
         if (stranger == null || strangerPaths.isEmpty()) {
             throw new IllegalStateException("no lock path whose nodes a stranger may delete");
         }
         String path = strangerPaths.get(target % strangerPaths.size());
-        return Faults.deleteLockNode(
-                stranger, path, target / strangerPaths.size(), creationZxid -> monitor.nodeDeleted(path, creationZxid));
+        long[] deleted = new long[1];
+        try {
+            return Faults.deleteLockNode(stranger, path, target / strangerPaths.size(), creationZxid -> {
+                deleted[0] = creationZxid;
+                monitor.nodeDeleted(path, creationZxid);
+            });
+        } finally {
+            if (deleted[0] != 0) {
+                monitor.nodeDeleteAnswered(path, deleted[0]);
+            }
+        }
     }
 }

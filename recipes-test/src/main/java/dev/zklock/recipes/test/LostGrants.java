@@ -11,7 +11,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The holds a {@link SafetyMonitor} saw entered lost from their grant: on a session already ended, or on a node a
- * stranger had already deleted (counted, with the longest delay from the delete, as holds on deleted nodes: a lock that
+ * stranger had already deleted (its delete answered) (counted, with the longest delay from the delete, as holds on deleted nodes: a lock that
  * goes on granting a deleted node shows even when nobody holds beside it). Guarded by the monitor's lock.
  */
 final class LostGrants {
@@ -28,8 +28,9 @@ final class LostGrants {
         if (endedSessions.contains(claim.sessionId())) {
             lost = "entered after its session 0x" + Long.toHexString(claim.sessionId()) + " ended";
         }
-        Long deletedAt = state.deletedNodes.get(FencingToken.creationZxid(claim.token()));
-        if (deletedAt != null) {
+        long node = FencingToken.creationZxid(claim.token());
+        Long deletedAt = state.deletedNodes.get(node);
+        if (deletedAt != null && !state.deletesInFlight.contains(node)) {
             long lagMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - deletedAt);
             onDeletedNodes++;
             longestLagNanos = Math.max(longestLagNanos, System.nanoTime() - deletedAt);
@@ -41,6 +42,18 @@ final class LostGrants {
             }
         }
         return lost;
+    }
+
+    /**
+     * Returns why {@code hold}, entering on a node whose stranger's delete is still in flight, is ended from outside as
+     * it enters, or null if no delete of its node is in flight: its grant may have been decided before the server
+     * applied the delete ({@link SafetyMonitor#nodeDeleteAnswered}).
+     */
+    static String duringDelete(PathState state, Hold hold) {
+        return state.deletesInFlight.contains(
+                        FencingToken.creationZxid(hold.claim().token()))
+                ? "entered while a stranger's delete of its node was in flight"
+                : null;
     }
 
     long onDeletedNodes() {

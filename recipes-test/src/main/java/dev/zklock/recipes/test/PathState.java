@@ -3,8 +3,10 @@ package dev.zklock.recipes.test;
 import dev.zklock.recipes.locks.FencingToken;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Predicate;
 
 /**
@@ -16,7 +18,8 @@ import java.util.function.Predicate;
  */
 final class PathState {
     final List<SafetyMonitor.Hold> inside = new ArrayList<>();
-    final Map<Long, Long> deletedNodes = new HashMap<>();
+    final Map<Long, Long> deletedNodes = new HashMap<>(); // creation zxid: when the delete was announced, then answered
+    final Set<Long> deletesInFlight = new HashSet<>(); // creation zxids of deletes announced and not yet answered
     private long maxToken;
     private long maxExclusiveToken;
 

@@ -39,9 +39,10 @@ import org.apache.curator.framework.CuratorFramework;
  * <ul>
  *   <li>{@linkplain SafetyReport#explainedOverlaps() explained} (counted with the longest, not a failure): the earlier
  *       hold was ended from outside after its grant, by a fault no lock can prevent (its session ended, or a stranger
- *       deleted its node, while it was inside). Fencing tokens exist for these;
+ *       deleted its node, while it was inside, or before its thread entered while the delete was still in flight:
+ *       {@link #nodeDeleteAnswered}). Fencing tokens exist for these;
  *   <li>a {@linkplain SafetyReport#overlaps() violation}: any other, a hold entered on a node a stranger had already
- *       deleted ({@linkplain SafetyReport#holdsOnDeletedNodes() data} too), or on a session already ended, among them.
+ *       deleted (the delete answered) ({@linkplain SafetyReport#holdsOnDeletedNodes() data} too), or on a session already ended, among them.
  * </ul>
  *
  * <pre>{@code
@@ -212,7 +213,10 @@ public final class SafetyMonitor {
             holds++;
             PathState state = paths.computeIfAbsent(claim.lockPath(), path -> new PathState());
             hold.grantedLost = lostGrants.check(state, hold, endedSessions);
-            lostHolds += hold.grantedLost == null ? 0 : 1;
+            if (hold.grantedLost == null) {
+                hold.endedBy = LostGrants.duringDelete(state, hold);
+            }
+            lostHolds += hold.isLive() ? 0 : 1;
             for (String text : overlaps.check(state.inside, hold)) {
                 violation("%s", text);
             }
@@ -276,9 +280,31 @@ public final class SafetyMonitor {
             if (state.deletedNodes.putIfAbsent(creationZxid, System.nanoTime()) != null) {
                 return;
             }
+            state.deletesInFlight.add(creationZxid);
             lostHolds += state.endFromOutside(
                     hold -> FencingToken.creationZxid(hold.claim.token()) == creationZxid,
                     "a stranger deleted its node while it held");
+        }
+    }
+
+    /**
+     * Records that the stranger's delete of the node of {@code lockPath} created at {@code creationZxid} (announced by
+     * {@link #nodeDeleted}) has its answer. Until then the server may apply it after a grant on that node: a hold on it
+     * that enters in between is lost at once, ended from outside (an overlap with it is explained, as with a hold the
+     * delete found inside), since its grant may have been decided before the delete, as every ZooKeeper lock's may; one
+     * that enters later is lost from its grant (an overlap with it is a violation). A later entry can still come from a
+     * grant decided before the delete (a thread slow to run), which this monitor cannot tell apart: it errs strict.
+     *
+     * @param lockPath the lock path
+     * @param creationZxid the deleted node's creation zxid
+     */
+    public void nodeDeleteAnswered(String lockPath, long creationZxid) {
+        Objects.requireNonNull(lockPath, "lockPath");
+        synchronized (lock) {
+            PathState state = paths.get(lockPath);
+            if (state != null && state.deletesInFlight.remove(creationZxid)) {
+                state.deletedNodes.put(creationZxid, System.nanoTime());
+            }
         }
     }
 

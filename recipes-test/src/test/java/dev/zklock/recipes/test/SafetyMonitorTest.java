@@ -343,6 +343,7 @@ final class SafetyMonitorTest {
     @Test
     void nodeDeleted_holdGrantedOnTheNodeLaterBesideAnotherSessionsHold_isAViolation() {
         monitor.nodeDeleted(PATH, 12);
+        monitor.nodeDeleteAnswered(PATH, 12);
         Hold bob = monitor.enter("bob", new Claim(PATH, EXCLUSIVE, token(14, 0), 2));
 
         Hold alice = monitor.enter("alice", new Claim(PATH, EXCLUSIVE, token(12, 1), 1)); // a pass of the deleted node
@@ -371,6 +372,7 @@ final class SafetyMonitorTest {
     @Test
     void nodeDeleted_nextSessionHoldsWhileAWaiterIsGrantedTheDeletedNode_isAViolation() {
         monitor.nodeDeleted(PATH, 12); // the waiter's node, deleted by a stranger while it waited
+        monitor.nodeDeleteAnswered(PATH, 12);
         Hold waiter = monitor.enter("waiter", new Claim(PATH, EXCLUSIVE, token(12, 0), 1));
 
         monitor.enter("next", new Claim(PATH, EXCLUSIVE, token(14, 0), 2)).exit();
@@ -388,6 +390,7 @@ final class SafetyMonitorTest {
     @Test
     void nodeDeleted_holdGrantedOnTheNodeLaterWithNobodyBeside_isNoOverlapButCounted() {
         monitor.nodeDeleted(PATH, 12);
+        monitor.nodeDeleteAnswered(PATH, 12);
 
         monitor.enter("alice", new Claim(PATH, EXCLUSIVE, token(12, 0), 1)).exit();
 
@@ -395,6 +398,26 @@ final class SafetyMonitorTest {
         assertThat(report.isClean()).isTrue();
         assertThat(report.holdsOnDeletedNodes()).isEqualTo(1);
         assertThat(report.lostHolds()).isEqualTo(1);
+    }
+
+    @Test
+    void nodeDeleted_aHoldEnteredOnTheNodeBeforeTheDeletesAnswer_isEndedFromOutsideAndTheNextHolderBesideItExplained() {
+        monitor.nodeDeleted(PATH, 12); // the delete is sent; the server may apply it after the waiter's grant
+        Hold waiter = monitor.enter("waiter", new Claim(PATH, EXCLUSIVE, token(12, 0), 1));
+        monitor.nodeDeleteAnswered(PATH, 12);
+
+        monitor.enter("next", new Claim(PATH, EXCLUSIVE, token(14, 0), 2)).exit();
+        waiter.exit();
+
+        SafetyReport report = monitor.report();
+        assertThat(report.isClean()).as("%s", report).isTrue();
+        assertThat(report.explainedOverlaps()).isEqualTo(1);
+        assertThat(report.firstExplainedOverlaps())
+                .singleElement()
+                .asString()
+                .contains("waiter: entered while a stranger's delete of its node was in flight", "next");
+        assertThat(report.lostHolds()).isEqualTo(1);
+        assertThat(report.holdsOnDeletedNodes()).isZero();
     }
 
     @Test
