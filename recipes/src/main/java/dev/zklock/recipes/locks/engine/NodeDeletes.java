@@ -95,29 +95,11 @@ public final class NodeDeletes {
 
     /**
      * Finds and deletes, in the background, the node a create with {@code prefix} may have made before its connection
-     * was lost: the reply never came, so only its protected name can find it.
+     * was lost: the reply never came, so only its protected name can find it ({@link LostCreateSweep}, retried until
+     * the session that sent it ends).
      */
     public static void sweepInBackground(LockPath lock, String prefix) {
-        String path = lock.path();
-        if (lock.client().getState() != CuratorFrameworkState.STARTED) {
-            logger.debug("{}: client closed; a node of prefix {} went with its session", path, prefix);
-            return;
-        }
-        logger.warn("{}: a create with prefix {} had no reply; deleting its node if it exists", path, prefix);
-        try {
-            lock.client()
-                    .getChildren()
-                    .inBackground((c, event) -> {
-                        for (String child : event.getChildren() == null ? List.<String>of() : event.getChildren()) {
-                            if (child.startsWith(prefix)) {
-                                deleteInBackground(lock, ZKPaths.makePath(path, child));
-                            }
-                        }
-                    })
-                    .forPath(path);
-        } catch (Exception e) {
-            logger.warn("{}: sweep for prefix {} not scheduled; the node goes when its session ends", path, prefix, e);
-        }
+        LostCreateSweep.start(lock, prefix);
     }
 
     /**
