@@ -137,15 +137,19 @@ record Recipe(
                 false);
     }
 
-    /** {@code ZkExclusiveLock} against {@code InterProcessSemaphoreMutex}: not reentrant, owned per instance. */
+    /**
+     * {@code ZkExclusiveLock} in the mutex layout ({@code mutexLayout}) against {@code InterProcessSemaphoreMutex}: not
+     * reentrant, owned per instance; the two do not share a path, so this pits the faster layout against Curator's
+     * non-reentrant lock, not like for like ({@link #exclusiveSemaphoreLayout} is).
+     */
     static Recipe exclusive() {
         return new Recipe(
                 "exclusive",
-                "ZkExclusiveLock",
+                "ZkExclusiveLock.mutexLayout",
                 "InterProcessSemaphoreMutex",
                 "",
                 1,
-                ZkExclusiveLock::new,
+                ZkExclusiveLock::mutexLayout,
                 InterProcessSemaphoreMutex::new,
                 false,
                 1,
@@ -153,17 +157,18 @@ record Recipe(
     }
 
     /**
-     * {@code ZkExclusiveLock} in the semaphore-mutex layout against {@code InterProcessSemaphoreMutex}: both a
-     * semaphore of one lease behind an internal mutex, interoperable on one path.
+     * {@code ZkExclusiveLock} in its default layout, the semaphore-mutex layout, against
+     * {@code InterProcessSemaphoreMutex}: both a semaphore of one lease behind an internal mutex, interoperable on one
+     * path.
      */
     static Recipe exclusiveSemaphoreLayout() {
         return new Recipe(
                 "exclusive-semaphore",
-                "ZkExclusiveLock (semaphore layout)",
+                "ZkExclusiveLock",
                 "InterProcessSemaphoreMutex",
                 "",
                 1,
-                ZkExclusiveLock::semaphoreMutex,
+                ZkExclusiveLock::new,
                 InterProcessSemaphoreMutex::new,
                 false,
                 1,

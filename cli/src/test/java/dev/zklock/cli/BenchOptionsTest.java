@@ -23,7 +23,9 @@ final class BenchOptionsTest {
 
         assertThat(run.exitCode()).as(run.err()).isZero();
         assertThat(run.out())
-                .contains("ZooKeeper at " + zk.connectString(), "ZkExclusiveLock vs InterProcessSemaphoreMutex")
+                .contains(
+                        "ZooKeeper at " + zk.connectString(),
+                        "ZkExclusiveLock.mutexLayout vs InterProcessSemaphoreMutex")
                 .contains("2 clients", "raw floor");
         assertThat(zk.newClient().checkExists().forPath("/zklock-bench")).isNull();
     }

@@ -95,8 +95,9 @@ final class BenchReportTest {
 
         assertThat(table).hasSize(2 + report.rows().size());
         assertThat(table.get(2))
-                .isEqualTo("| ZkExclusiveLock vs InterProcessSemaphoreMutex | 2 clients | acquisitions/s | 900 | 300 "
-                        + "| 3.00x |  |");
+                .isEqualTo(
+                        "| ZkExclusiveLock.mutexLayout vs InterProcessSemaphoreMutex | 2 clients | acquisitions/s | 900 | 300 "
+                                + "| 3.00x |  |");
         assertThat(table.get(3)).startsWith("|  |  | hand-off p50 (ms) | 0.500 | 0.900 | 0.56x |");
         assertThat(report.markdown()).startsWith("_setting_").contains("targets: 0 of 0 met");
     }

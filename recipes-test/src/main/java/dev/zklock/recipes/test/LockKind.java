@@ -55,7 +55,8 @@ public interface LockKind {
     }
 
     /**
-     * Returns zklock's {@link ZkExclusiveLock}: exclusive, owned per instance, so every thread gets its own object.
+     * Returns zklock's {@link ZkExclusiveLock} in the mutex layout ({@link ZkExclusiveLock#mutexLayout}), which shares
+     * its paths with the other mutex kinds: exclusive, owned per instance, so every thread gets its own object.
      *
      * @return the kind
      */
@@ -163,8 +164,8 @@ public interface LockKind {
     }
 
     /**
-     * Returns zklock's {@link ZkExclusiveLock} in the semaphore-mutex layout ({@link ZkExclusiveLock#semaphoreMutex}): it
-     * must exclude Curator's semaphore mutex on the same path.
+     * Returns zklock's {@link ZkExclusiveLock} in its default layout, the semaphore-mutex layout: it must exclude
+     * Curator's semaphore mutex on the same path.
      *
      * @return the kind
      */

@@ -17,7 +17,7 @@ import org.apache.zookeeper.data.Stat;
 
 /**
  * A semaphore as the workload drives it, in the layout of Curator's {@code InterProcessSemaphoreV2}, which zklock's
- * {@link ZkSemaphore} and {@link ZkExclusiveLock#semaphoreMutex} share: one lease per acquire. A lease's claim reads the
+ * {@link ZkSemaphore} and {@link ZkExclusiveLock} (its default layout) share: one lease per acquire. A lease's claim reads the
  * stat of its node under {@code <path>/leases} after the acquire (its creation zxid makes the token, its ephemeral owner
  * is the session): one request more than the semaphore's own. The semaphore mutex's token is its fencing token. Confined to one thread, as a lease belongs to no thread.
  */
@@ -45,7 +45,7 @@ final class SemaphoreContender implements Contender {
 
     static final LockKind ZK_SEMAPHORE_MUTEX =
             new BuiltInKind("zk-semaphore-mutex", LockKind.SEMAPHORE_MUTEX, 1, false, (client, paths) -> {
-                ZkExclusiveLock lock = ZkExclusiveLock.semaphoreMutex(client, paths.get(0));
+                ZkExclusiveLock lock = new ZkExclusiveLock(client, paths.get(0));
                 String leases = ZKPaths.makePath(paths.get(0), "leases");
                 return new SemaphoreContender(client, paths.get(0), 1, timeout -> {
                     if (!lock.acquire(timeout)) {

@@ -30,7 +30,7 @@ final class ZkContender implements Contender {
     });
 
     static final LockKind EXCLUSIVE = new BuiltInKind("zk-exclusive", LockKind.MUTEX, 1, false, (client, paths) -> {
-        ZkExclusiveLock lock = new ZkExclusiveLock(client, paths.get(0));
+        ZkExclusiveLock lock = ZkExclusiveLock.mutexLayout(client, paths.get(0)); // shares the mutex kinds' paths
         return new ZkContender(
                 client, lock, SafetyMonitor.Mode.EXCLUSIVE, paths, () -> Map.of(lock.path(), lock.fencingToken()));
     });

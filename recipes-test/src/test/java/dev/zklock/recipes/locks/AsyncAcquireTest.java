@@ -59,7 +59,7 @@ final class AsyncAcquireTest {
     @Test
     void acquireAsync_whenCancelledWhileWaiting_withdrawsAndLeavesNoNode() throws Exception {
         ZkReentrantLock holder = new ZkReentrantLock(zk.newClient(), zk.path("lock"));
-        ZkExclusiveLock lock = new ZkExclusiveLock(zk.newClient(), zk.path("lock"));
+        ZkExclusiveLock lock = ZkExclusiveLock.mutexLayout(zk.newClient(), zk.path("lock")); // in the holder's queue
         holder.acquire();
         CompletableFuture<LockHold> pending = lock.acquireAsync();
         await().until(() -> holder.participantNodes().size() == 2);
@@ -148,7 +148,8 @@ final class AsyncAcquireTest {
     private static void tryAsync100Times(CuratorFramework client, String path, boolean reentrant) throws Exception {
         for (int i = 0; i < 100; i++) {
             Duration timeout = i % 2 == 0 ? Duration.ZERO : Duration.ofMillis(-5);
-            AbstractZkLock lock = reentrant ? new ZkReentrantLock(client, path) : new ZkExclusiveLock(client, path);
+            AbstractZkLock lock =
+                    reentrant ? new ZkReentrantLock(client, path) : ZkExclusiveLock.mutexLayout(client, path);
             try {
                 lock.acquireAsync(timeout).get(10, TimeUnit.SECONDS).close();
             } catch (ExecutionException e) {

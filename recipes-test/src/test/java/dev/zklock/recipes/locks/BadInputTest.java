@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.stream.Stream;
@@ -199,24 +200,29 @@ final class BadInputTest {
     @MethodSource("acquirableTypes")
     void acquire_extremeTimeouts_saturateToWaitingOrMakeOneTry(Class<?> type) throws Exception {
         TimedLock lock = (TimedLock) LOCKS.get(type).apply(zk.newClient());
-        ZkReadWriteLock other = new ZkReadWriteLock(zk.newClient(), zk.path("lock"));
+        // Another process's lock of the same layout, which sees every node: a semaphore mutex for ZkExclusiveLock.
+        ZkReadWriteLock readWrite = new ZkReadWriteLock(zk.newClient(), zk.path("lock"));
+        boolean semaphoreLayout = type == ZkExclusiveLock.class;
+        AbstractZkLock other =
+                semaphoreLayout ? new ZkExclusiveLock(zk.newClient(), zk.path("lock")) : readWrite.writeLock();
+        Callable<List<String>> nodes = semaphoreLayout ? other::participantNodes : readWrite::participantNodes;
         assertThat(lock.acquire(Long.MAX_VALUE, TimeUnit.DAYS)).isTrue();
-        releaseTheOnlyNode(lock, other);
+        releaseTheOnlyNode(lock, nodes);
         assertThat(lock.acquire(Long.MIN_VALUE, TimeUnit.NANOSECONDS)).isTrue();
-        releaseTheOnlyNode(lock, other);
+        releaseTheOnlyNode(lock, nodes);
         assertThat(lock.acquire(Duration.ofSeconds(Long.MAX_VALUE, 999_999_999)))
                 .isTrue();
-        releaseTheOnlyNode(lock, other);
+        releaseTheOnlyNode(lock, nodes);
         assertThat(lock.acquire(Duration.ofSeconds(Long.MIN_VALUE))).isTrue();
-        releaseTheOnlyNode(lock, other);
+        releaseTheOnlyNode(lock, nodes);
 
-        other.writeLock().acquire();
+        other.acquire();
         assertThat(lock.acquire(Long.MIN_VALUE, TimeUnit.NANOSECONDS)).isFalse();
         assertThat(lock.acquire(Duration.ofSeconds(Long.MIN_VALUE))).isFalse();
         assertThat(lock.acquire(-1, TimeUnit.DAYS)).isFalse();
-        assertThat(other.participantNodes()).hasSize(1);
-        other.writeLock().release();
-        assertThat(other.participantNodes()).isEmpty();
+        assertThat(nodes.call()).hasSize(1);
+        other.release();
+        assertThat(nodes.call()).isEmpty();
     }
 
     /**
@@ -373,8 +379,8 @@ final class BadInputTest {
         return PublicSurface.sampleArguments(member, client, zk.path("lock"), zk.path("other"));
     }
 
-    private static void releaseTheOnlyNode(TimedLock lock, ZkReadWriteLock observer) throws Exception {
-        assertThat(observer.participantNodes()).hasSize(1);
+    private static void releaseTheOnlyNode(TimedLock lock, Callable<List<String>> nodes) throws Exception {
+        assertThat(nodes.call()).hasSize(1);
         lock.release();
     }
 

@@ -116,7 +116,7 @@ final class CloseWhileAcquiringTest {
             if (this == SEMAPHORE_MUTEX_ACQUIRE || this == SEMAPHORE_MUTEX_ACQUIRE_ASYNC) {
                 return ZkExclusiveLock.semaphoreMutex(client, path).hold();
             }
-            return new ZkExclusiveLock(client, path).hold();
+            return ZkExclusiveLock.mutexLayout(client, path).hold();
         }
     }
 

@@ -95,7 +95,7 @@ final class FailoverIT {
     @Test
     void hold_whenTheHoldersServerIsKilled_movesToAnotherServerAndKeepsTheLock() throws Exception {
         CuratorFramework holderClient = zk.newClient();
-        ZkExclusiveLock holder = new ZkExclusiveLock(holderClient, zk.path("lock"));
+        ZkExclusiveLock holder = ZkExclusiveLock.mutexLayout(holderClient, zk.path("lock"));
         holder.acquire();
         long token = holder.fencingToken();
         SafetyMonitor.Hold hold = enter("holder", holder.path(), token, holderClient);

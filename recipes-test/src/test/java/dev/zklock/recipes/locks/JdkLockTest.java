@@ -83,7 +83,7 @@ final class JdkLockTest {
     @Test
     void lockInterruptibly_whenInterrupted_throwsAndLeavesNoNode() throws Exception {
         ZkReentrantLock holder = new ZkReentrantLock(zk.newClient(), zk.path("lock"));
-        Lock lock = new ZkExclusiveLock(zk.newClient(), zk.path("lock")).asLock();
+        Lock lock = ZkExclusiveLock.mutexLayout(zk.newClient(), zk.path("lock")).asLock();
         holder.acquire();
         try (LockActor actor = LockActor.start("locker")) {
             CompletableFuture<Void> locked = actor.submit(() -> {

@@ -34,7 +34,7 @@ final class LockHoldTest {
     @Test
     void hold_timedWhenHeldElsewhere_throwsLockTimeoutNamingPathAndTime() throws Exception {
         ZkReentrantLock holder = new ZkReentrantLock(zk.newClient(), zk.path("lock"));
-        ZkExclusiveLock other = new ZkExclusiveLock(zk.newClient(), zk.path("lock"));
+        ZkExclusiveLock other = ZkExclusiveLock.mutexLayout(zk.newClient(), zk.path("lock"));
         holder.acquire();
 
         assertThatThrownBy(() -> other.hold(Duration.ofMillis(200)))

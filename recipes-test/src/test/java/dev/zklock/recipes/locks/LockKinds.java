@@ -47,8 +47,7 @@ final class LockKinds {
                                 .build())),
                 new Kind("ZkExclusiveLock", (client, path) -> of(new ZkExclusiveLock(client, path))),
                 new Kind(
-                        "ZkExclusiveLock.semaphoreMutex",
-                        (client, path) -> of(ZkExclusiveLock.semaphoreMutex(client, path))),
+                        "ZkExclusiveLock.mutexLayout", (client, path) -> of(ZkExclusiveLock.mutexLayout(client, path))),
                 new Kind("ZkReadWriteLock write", (client, path) -> of(new ZkReadWriteLock(client, path).writeLock())),
                 new Kind(
                         "ZkReadWriteLock read, localHandOff",

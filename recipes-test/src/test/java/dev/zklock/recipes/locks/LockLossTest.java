@@ -59,7 +59,7 @@ final class LockLossTest {
     @Test
     void hold_whenTheServerRestartsWithinTheSession_isInDoubtThenHeldAgain() throws Exception {
         CuratorFramework client = zk.newClient();
-        ZkExclusiveLock lock = new ZkExclusiveLock(client, zk.path("lock"));
+        ZkExclusiveLock lock = ZkExclusiveLock.mutexLayout(client, zk.path("lock"));
         List<LockStateEvent> events = new CopyOnWriteArrayList<>();
         lock.addStateListener(events::add);
         lock.acquire();
@@ -85,7 +85,7 @@ final class LockLossTest {
         CuratorFramework client = zk.newClient();
         List<ZkExclusiveLock> locks = new ArrayList<>();
         for (int i = 0; i < 40; i++) {
-            ZkExclusiveLock lock = new ZkExclusiveLock(client, zk.path("lock-" + i));
+            ZkExclusiveLock lock = ZkExclusiveLock.mutexLayout(client, zk.path("lock-" + i));
             lock.acquire();
             locks.add(lock);
         }

@@ -37,7 +37,7 @@ final class MutualExclusionTest {
             CuratorFramework client = clients.get(i % clients.size());
             locks.add(
                     i % 3 == 2
-                            ? new ZkExclusiveLock(client, zk.path("lock"))
+                            ? ZkExclusiveLock.mutexLayout(client, zk.path("lock"))
                             : new ZkReentrantLock(client, zk.path("lock")));
         }
 

@@ -24,7 +24,7 @@ final class PipelinedListingTest {
     @Test
     void enter_everyTry_listingAlreadyHoldsOurNode() throws Exception {
         CuratorFramework client = zk.newClient();
-        ZkExclusiveLock lock = new ZkExclusiveLock(client, zk.path("lock"));
+        ZkExclusiveLock lock = ZkExclusiveLock.mutexLayout(client, zk.path("lock"));
         AtomicInteger tries = new AtomicInteger();
         AtomicInteger missing = new AtomicInteger();
         lock.setHooks(new QueueHooks() {
@@ -36,7 +36,7 @@ final class PipelinedListingTest {
                 }
             }
         });
-        ZkExclusiveLock other = new ZkExclusiveLock(zk.newClient(), zk.path("lock"));
+        ZkExclusiveLock other = ZkExclusiveLock.mutexLayout(zk.newClient(), zk.path("lock"));
 
         for (int i = 0; i < 1500; i++) {
             boolean otherHolds = i % 3 == 0 && other.acquire(java.time.Duration.ZERO);

@@ -183,7 +183,8 @@ final class ScaleProbe {
         try (CuratorFramework client = client(connect)) {
             List<ZkExclusiveLock> locks = new ArrayList<>();
             for (int i = 0; i < holds; i++) {
-                ZkExclusiveLock lock = new ZkExclusiveLock(client, "/probe/reconnect-" + System.nanoTime() + "/" + i);
+                ZkExclusiveLock lock =
+                        ZkExclusiveLock.mutexLayout(client, "/probe/reconnect-" + System.nanoTime() + "/" + i);
                 lock.acquire();
                 locks.add(lock);
             }

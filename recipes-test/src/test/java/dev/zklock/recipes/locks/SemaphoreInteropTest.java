@@ -24,8 +24,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * zklock's semaphores and Curator's on one path, each side on clients of its own: {@link ZkSemaphore} and
- * {@code InterProcessSemaphoreV2} share one lease count, and {@link ZkExclusiveLock#semaphoreMutex} and
- * {@code InterProcessSemaphoreMutex} exclude each other, both ways.
+ * {@code InterProcessSemaphoreV2} share one lease count, and {@code new ZkExclusiveLock} and
+ * {@code InterProcessSemaphoreMutex} exclude each other, both ways (the mixed fleet and the other layout's refusal:
+ * {@link ExclusiveLayoutTest}).
  */
 @Timeout(120)
 final class SemaphoreInteropTest {
@@ -161,7 +162,7 @@ final class SemaphoreInteropTest {
     void acquire_semaphoreMutexesOfBothLibrariesContending_neverOverlapAndAllProgress() throws Exception {
         List<InterProcessLock> locks = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
-            locks.add(ZkExclusiveLock.semaphoreMutex(zk.newClient(), zk.path("mutex")));
+            locks.add(new ZkExclusiveLock(zk.newClient(), zk.path("mutex")));
             locks.add(new InterProcessSemaphoreMutex(zk.newClient(), zk.path("mutex")));
         }
 
@@ -169,19 +170,6 @@ final class SemaphoreInteropTest {
 
         assertThat(result.maxInside()).isEqualTo(1);
         assertThat(result.perLock()).allSatisfy(count -> assertThat(count).isEqualTo(25));
-    }
-
-    @Test
-    void acquire_defaultLayoutBesideCuratorsSemaphoreMutex_doesNotExcludeIt() throws Exception {
-        // What the class javadoc says: the mutex layout and the semaphore-mutex layout do not share a path.
-        ZkExclusiveLock zklock = new ZkExclusiveLock(zk.newClient(), zk.path("mutex"));
-        InterProcessSemaphoreMutex curator = new InterProcessSemaphoreMutex(zk.newClient(), zk.path("mutex"));
-
-        assertThat(zklock.acquire(5, TimeUnit.SECONDS)).isTrue();
-        assertThat(curator.acquire(5, TimeUnit.SECONDS)).isTrue();
-
-        curator.release();
-        zklock.release();
     }
 
     private List<String> children(String name) throws Exception {

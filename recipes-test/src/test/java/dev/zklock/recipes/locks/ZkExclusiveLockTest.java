@@ -76,8 +76,8 @@ final class ZkExclusiveLockTest {
     }
 
     @Test
-    void acquire_sharesTheQueueWithReentrantLocksAndCuratorMutexes() throws Exception {
-        ZkExclusiveLock exclusive = new ZkExclusiveLock(zk.newClient(), zk.path("lock"));
+    void mutexLayout_sharesTheQueueWithReentrantLocksAndCuratorMutexes() throws Exception {
+        ZkExclusiveLock exclusive = ZkExclusiveLock.mutexLayout(zk.newClient(), zk.path("lock"));
         ZkReentrantLock reentrant = new ZkReentrantLock(zk.newClient(), zk.path("lock"));
         InterProcessMutex curator = new InterProcessMutex(zk.newClient(), zk.path("lock"));
 

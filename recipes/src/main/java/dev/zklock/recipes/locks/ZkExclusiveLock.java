@@ -18,28 +18,33 @@ import org.apache.curator.framework.CuratorFramework;
  *
  * <h2>Semantics</h2>
  *
- * <p>Holding the lock means our node is first in the queue of the lock path. The lock is not reentrant: an acquire by
- * the thread that holds it waits like anyone else's (a timed one times out). Any thread of the process may release the
- * hold. Waiters are served in ZooKeeper sequence order (FIFO).
+ * <p>The lock is not reentrant: an acquire by the thread that holds it waits like anyone else's (a timed one times
+ * out). Any thread of the process may release the hold. Waiters are served in ZooKeeper sequence order (FIFO).
  *
  * <p>Two node layouts, chosen when the lock is made:
  *
  * <ul>
- *   <li>The mutex layout ({@link #ZkExclusiveLock(CuratorFramework, String)}, the default): nodes are laid out as
- *       Curator's {@code InterProcessMutex} lays them out ({@code _c_<uuid>-lock-<sequence>} under the path), so this
- *       lock excludes an {@code InterProcessMutex}, a {@link ZkReentrantLock} or another mutex-layout
- *       {@code ZkExclusiveLock} on the same path.
- *   <li>The semaphore-mutex layout ({@link #semaphoreMutex(CuratorFramework, String)}): the lock is a
- *       {@link ZkSemaphore} of one lease, laid out as Curator's {@code InterProcessSemaphoreMutex} (a lease under
- *       {@code <path>/leases}, taken behind a mutex at {@code <path>/locks}), so it excludes an
- *       {@code InterProcessSemaphoreMutex}, and a semaphore-layout {@code ZkExclusiveLock}, on the same path.
+ *   <li>The semaphore-mutex layout ({@link #ZkExclusiveLock(CuratorFramework, String)}, the default): the layout of
+ *       Curator's {@code InterProcessSemaphoreMutex}, a semaphore of one lease (a lease under {@code <path>/leases},
+ *       taken behind a mutex at {@code <path>/locks}). It excludes an {@code InterProcessSemaphoreMutex}, a
+ *       {@link ZkSemaphore} of one lease and another default {@code ZkExclusiveLock} on the same path, both ways: the
+ *       constructor a team reaches for when it replaces Curator's non-reentrant lock holds beside none of them
+ *       ({@code ExclusiveLayoutTest}).
+ *   <li>The mutex layout ({@link #mutexLayout(CuratorFramework, String)}): nodes laid out as Curator's
+ *       {@code InterProcessMutex} lays them out ({@code _c_<uuid>-lock-<sequence>} under the path). It excludes an
+ *       {@code InterProcessMutex}, a {@link ZkReentrantLock} and another mutex-layout {@code ZkExclusiveLock} on the
+ *       same path, and costs half the requests; it does <em>not</em> exclude an {@code InterProcessSemaphoreMutex}.
  * </ul>
  *
- * <p>The two layouts on one path do not exclude each other. The mutex layout stays the default: it is what every
- * {@code ZkExclusiveLock} made so far uses (a default that changed would let an upgraded process and one not yet
- * upgraded hold the same path at once), it costs half the requests, and it shares its path with the per-thread locks.
- * Choose the semaphore-mutex layout for a path that Curator's {@code InterProcessSemaphoreMutex} guards, to move its
- * users one process at a time.
+ * <p>The two layouts on one path would not exclude each other, so neither holds where it finds the other's nodes: an
+ * acquire that finds them in the listing it makes after its create gives up at once, leaves no node behind, and throws
+ * {@link ZkLockException} naming both layouts and the factory to use ({@code ExclusiveLayoutTest}). Of two zklock locks
+ * of different layouts on one path, the one that lists second sees the other; a Curator lock does not look, so it is
+ * refused only when zklock's lock comes second.
+ *
+ * <p>Earlier builds of zklock (0.1.0 snapshots before this layout change) made the mutex layout with the constructor. A
+ * fleet that upgrades keeps that layout with {@link #mutexLayout}; a process of the new build that meets an old one's
+ * nodes on the path refuses, as above.
  *
  * <h2>Thread safety</h2>
  *
@@ -48,12 +53,13 @@ import org.apache.curator.framework.CuratorFramework;
  *
  * <h2>ZooKeeper cost</h2>
  *
- * <p>Mutex layout, as {@link ZkReentrantLock}: one round trip for an uncontended acquire (2 pipelined requests), one
- * watch and one data read while waiting, no listing to enter right behind a node of the same client, no further
- * request when the only node ahead goes, one listing otherwise, one delete to release, and one delete (plus one watch removal) when an acquire gives up. Semaphore-mutex layout, as
- * {@link ZkSemaphore}: 6 requests for an uncontended acquire and release (Curator's {@code InterProcessSemaphoreMutex}:
- * 7; {@code SemaphoreRequestCountTest}), two round trips to acquire; the mutex's waiters watch one node each, and only
- * its holder watches the leases.
+ * <p>Semaphore-mutex layout, as {@link ZkSemaphore}: 6 requests for an uncontended acquire and release (Curator's
+ * {@code InterProcessSemaphoreMutex}: 7; {@code SemaphoreRequestCountTest}), two round trips to acquire; the mutex's
+ * listing reads the lock path beside in the same request, for the layout check; the mutex's waiters watch one node
+ * each, and only its holder watches the leases. Mutex layout, as {@link ZkReentrantLock}: one round trip for an
+ * uncontended acquire (2 pipelined requests), one watch and one data read while waiting, no listing to enter right
+ * behind a node of the same client, no further request when the only node ahead goes, one listing otherwise, one delete
+ * to release, and one delete (plus one watch removal) when an acquire gives up.
  *
  * <h2>Failure behaviour</h2>
  *
@@ -85,7 +91,10 @@ public final class ZkExclusiveLock extends AbstractZkLock {
     private final String semaphorePath; // null in the mutex layout
 
     /**
-     * Creates a lock on {@code path}. No ZooKeeper call; the client need not be started yet.
+     * Creates a lock on {@code path} in the semaphore-mutex layout of Curator's {@code InterProcessSemaphoreMutex}: it
+     * excludes an {@code InterProcessSemaphoreMutex} on the same path, both ways (see the class documentation for the
+     * faster {@link #mutexLayout}). {@link #participantNodes()} lists the leases, and the fencing token is made of the
+     * lease node's creation zxid ({@link FencingToken}). No ZooKeeper call; the client need not be started yet.
      *
      * @param client the client to use; its namespace, ACL provider and default node data apply
      * @param path the lock path, absolute, relative to the client's namespace
@@ -93,7 +102,11 @@ public final class ZkExclusiveLock extends AbstractZkLock {
      * @throws IllegalArgumentException if {@code path} is not a valid ZooKeeper path
      */
     public ZkExclusiveLock(CuratorFramework client, String path) {
-        super(LockCore.of(new LockPath(client, path, LOCK_NAME, LockDriver.exclusive(), null)));
+        this(new LeaseQueue(Objects.requireNonNull(client, "client"), path, () -> 1, new CopyOnWriteArrayList<>()));
+    }
+
+    private ZkExclusiveLock(LockPath mutex) {
+        super(LockCore.of(mutex));
         this.semaphorePath = null;
     }
 
@@ -106,12 +119,27 @@ public final class ZkExclusiveLock extends AbstractZkLock {
     }
 
     /**
-     * Creates a lock on {@code path} in the semaphore-mutex layout of Curator's {@code InterProcessSemaphoreMutex}: a
-     * semaphore of one lease, which excludes an {@code InterProcessSemaphoreMutex} on the same path, both ways, and
-     * does not exclude a mutex-layout lock there (see the class documentation). Every method behaves as in the mutex
-     * layout; {@link #participantNodes()} lists the leases, and the fencing token is made of the lease node's creation
-     * zxid ({@link FencingToken}).
-     * No ZooKeeper call; the client need not be started yet.
+     * Creates a lock on {@code path} in the mutex layout of Curator's {@code InterProcessMutex}: it excludes an
+     * {@code InterProcessMutex}, a {@link ZkReentrantLock} and another mutex-layout lock on the same path, costs half
+     * the requests of the default layout, and does <em>not</em> exclude Curator's {@code InterProcessSemaphoreMutex} or
+     * a default {@code ZkExclusiveLock} (see the class documentation: where it finds their nodes it refuses). Every
+     * method behaves as in the default layout; {@link #participantNodes()} lists the queue, and the fencing token is
+     * made of our node's creation zxid ({@link FencingToken}). No ZooKeeper call; the client need not be started yet.
+     *
+     * @param client the client to use; its namespace, ACL provider and default node data apply
+     * @param path the lock path, absolute, relative to the client's namespace
+     * @return a lock in the mutex layout
+     * @throws NullPointerException if an argument is null
+     * @throws IllegalArgumentException if {@code path} is not a valid ZooKeeper path
+     */
+    public static ZkExclusiveLock mutexLayout(CuratorFramework client, String path) {
+        return new ZkExclusiveLock(new LockPath(client, path, LOCK_NAME, LockDriver.exclusive(), null));
+    }
+
+    /**
+     * Creates a lock on {@code path} in the semaphore-mutex layout of Curator's {@code InterProcessSemaphoreMutex}, as
+     * {@link #ZkExclusiveLock(CuratorFramework, String)} does; kept for code written when the mutex layout was the
+     * default. No ZooKeeper call; the client need not be started yet.
      *
      * @param client the client to use; its namespace, ACL provider and default node data apply
      * @param path the lock path, absolute, relative to the client's namespace
@@ -120,8 +148,7 @@ public final class ZkExclusiveLock extends AbstractZkLock {
      * @throws IllegalArgumentException if {@code path} is not a valid ZooKeeper path
      */
     public static ZkExclusiveLock semaphoreMutex(CuratorFramework client, String path) {
-        Objects.requireNonNull(client, "client");
-        return new ZkExclusiveLock(new LeaseQueue(client, path, () -> 1, new CopyOnWriteArrayList<>()));
+        return new ZkExclusiveLock(client, path);
     }
 
     /**
@@ -187,6 +214,6 @@ public final class ZkExclusiveLock extends AbstractZkLock {
 
     @Override
     public String toString() {
-        return "ZkExclusiveLock[" + path() + (semaphorePath != null ? ", semaphore-mutex layout]" : "]");
+        return "ZkExclusiveLock[" + path() + (semaphorePath != null ? ", semaphore-mutex layout]" : ", mutex layout]");
     }
 }

@@ -8,13 +8,15 @@
  * arbitrary locks), and {@link dev.zklock.recipes.locks.ZkLockRegistry} for a lock per key;
  * {@link dev.zklock.recipes.locks.ZkSemaphore} hands out up to a number of leases
  * ({@link dev.zklock.recipes.locks.ZkLease}, Curator's {@code Lease}) on the layout of Curator's
- * {@code InterProcessSemaphoreV2}, and {@link dev.zklock.recipes.locks.ZkExclusiveLock#semaphoreMutex} is a semaphore
- * of one lease on the layout of Curator's {@code InterProcessSemaphoreMutex}. Every lock (for a read/write lock, its
+ * {@code InterProcessSemaphoreV2}; a {@code ZkExclusiveLock} is a semaphore of one lease on the layout of Curator's
+ * {@code InterProcessSemaphoreMutex} (or, made with {@code mutexLayout}, a queue on {@code InterProcessMutex}'s). Every
+ * lock (for a read/write lock, its
  * read lock and its write lock, as with Curator) implements Curator's {@code InterProcessLock} and lays out its nodes
  * as Curator does (protected {@code EPHEMERAL_SEQUENTIAL}
  * children named {@code _c_<uuid>-lock-<sequence>}, or {@code __READ__}/{@code __WRIT__} for read/write locks, under
- * container parents), so a zklock lock and its Curator counterpart on the same path exclude each other (for Curator's
- * {@code InterProcessSemaphoreMutex}, a {@code ZkExclusiveLock} made with {@code semaphoreMutex}). Each lock
+ * container parents), so a zklock lock and its Curator counterpart on the same path exclude each other; a lock that
+ * finds the nodes of the other exclusive layout on its path, which it would not exclude, refuses with
+ * {@link dev.zklock.recipes.locks.ZkLockException}. Each lock
  * also offers {@code hold()} for try-with-resources ({@link dev.zklock.recipes.locks.LockHold}), {@code asLock()} for
  * code written against {@link java.util.concurrent.locks.Lock}, and (single-path locks) {@code acquireAsync()}.
  *

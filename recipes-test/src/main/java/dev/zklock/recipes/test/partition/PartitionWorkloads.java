@@ -18,8 +18,8 @@ import org.apache.curator.utils.ZKPaths;
  *   <caption>workloads, in the order of their threads ({@code <id>.t1} first)</caption>
  *   <tr><th>key</th><th>lock</th><th>threads (mode)</th></tr>
  *   <tr><td>/partitions/zklock/reentrant</td><td>{@code ZkReentrantLock}</td><td>1 (exclusive)</td></tr>
- *   <tr><td>/partitions/zklock/exclusive</td><td>{@code ZkExclusiveLock}, mutex layout</td><td>1 (exclusive)</td></tr>
- *   <tr><td>/partitions/zklock/semaphore-mutex</td><td>{@code ZkExclusiveLock.semaphoreMutex}</td>
+ *   <tr><td>/partitions/zklock/exclusive</td><td>{@code ZkExclusiveLock.mutexLayout}</td><td>1 (exclusive)</td></tr>
+ *   <tr><td>/partitions/zklock/semaphore-mutex</td><td>{@code ZkExclusiveLock}, default (semaphore-mutex) layout</td>
  *       <td>1 (exclusive)</td></tr>
  *   <tr><td>/partitions/zklock/read-write</td><td>{@code ZkReadWriteLock}, one object</td>
  *       <td>2 (read, write)</td></tr>

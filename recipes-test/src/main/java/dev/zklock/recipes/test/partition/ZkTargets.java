@@ -34,12 +34,12 @@ final class ZkTargets {
     }
 
     static List<Target> exclusive(CuratorFramework client, String key) {
-        ZkExclusiveLock lock = new ZkExclusiveLock(client, key);
+        ZkExclusiveLock lock = ZkExclusiveLock.mutexLayout(client, key);
         return List.of(lock(lock, lock::fencingToken, lock::holdState, lock::addStateListener));
     }
 
     static List<Target> semaphoreMutex(CuratorFramework client, String key) {
-        ZkExclusiveLock lock = ZkExclusiveLock.semaphoreMutex(client, key);
+        ZkExclusiveLock lock = new ZkExclusiveLock(client, key);
         return List.of(lock(lock, lock::fencingToken, lock::holdState, lock::addStateListener));
     }
 

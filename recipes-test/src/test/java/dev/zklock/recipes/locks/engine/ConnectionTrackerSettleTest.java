@@ -133,7 +133,7 @@ final class ConnectionTrackerSettleTest {
      */
     private static final class Holder {
         final CuratorFramework client = zk.newClient();
-        final ZkExclusiveLock lock = new ZkExclusiveLock(client, zk.path("lock"));
+        final ZkExclusiveLock lock = ZkExclusiveLock.mutexLayout(client, zk.path("lock"));
         final List<LockStateEvent> events = new CopyOnWriteArrayList<>();
         final BlockingQueue<Runnable> settles = new LinkedBlockingQueue<>();
         final BlockingQueue<ConnectionState> states = new LinkedBlockingQueue<>();

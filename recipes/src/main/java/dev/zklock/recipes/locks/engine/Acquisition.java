@@ -287,6 +287,9 @@ public final class Acquisition extends StepMachine {
     }
 
     private Command listed(Event.Listed listed) {
+        if (listed.refusal() != null) {
+            return giveUp(LayoutGuard.exception(paths.get(0), listed.refusal()));
+        }
         if (beside != null && listed.sessionId() != beside.sessionId()) {
             return giveUp(besideLost());
         }

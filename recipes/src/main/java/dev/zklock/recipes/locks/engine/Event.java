@@ -31,9 +31,16 @@ public sealed interface Event {
 
     /**
      * The children of the queues listed, in queue order, on {@code sessionId} (a missing lock path lists as empty; a
-     * queue whose listing failed is null); for a {@link Command.ListQueue} the one queue's children.
+     * queue whose listing failed is null); for a {@link Command.ListQueue} the one queue's children. {@code refusal}
+     * says why the lock must not go on, if the listing shows nodes of a layout it does not exclude ({@link
+     * LayoutGuard}), else null.
      */
-    record Listed(long sessionId, List<List<String>> children) implements Event {}
+    record Listed(long sessionId, List<List<String>> children, String refusal) implements Event {
+        /** A listing that shows nothing of another layout. */
+        public Listed(long sessionId, List<List<String>> children) {
+            this(sessionId, children, null);
+        }
+    }
 
     /**
      * After a create whose reply was lost: the queues listed after a sync, on the session that sent the create; or

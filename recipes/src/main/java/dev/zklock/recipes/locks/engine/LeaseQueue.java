@@ -57,8 +57,7 @@ public final class LeaseQueue {
      */
     public LeaseQueue(CuratorFramework client, String path, IntSupplier maxLeases, List<LockStateListener> listeners) {
         this.path = Checks.lockPath(path);
-        this.mutex =
-                new LockPath(client, ZKPaths.makePath(path, LOCK_PARENT), MUTEX_NAME, LockDriver.exclusive(), null);
+        this.mutex = LockPath.semaphoreMutex(client, path, MUTEX_NAME);
         this.leases = new LockPath(
                 client, ZKPaths.makePath(path, LEASE_PARENT), LEASE_NAME, LockDriver.exclusive(), null, listeners);
         this.maxLeases = maxLeases;

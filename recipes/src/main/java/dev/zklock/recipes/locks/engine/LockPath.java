@@ -53,6 +53,7 @@ public final class LockPath {
     private volatile byte[] nodeData; // Curator's choice for our nodes' data, taken from its builder on first use
     private volatile List<ACL> nodeAcl; // and the ACL the client's provider gives; then reused
     private final String fixedPath;
+    private final String semaphorePath; // the semaphore this is the internal mutex of, listed beside it; or null
     private final QueueRequests alone; // the requests of an acquisition of this path alone, kept: one object fewer each
 
     /**
@@ -75,6 +76,31 @@ public final class LockPath {
             LockDriver driver,
             byte[] data,
             List<LockStateListener> listeners) {
+        this(client, path, lockName, driver, data, listeners, null);
+    }
+
+    /** The internal mutex of the semaphore at {@code semaphorePath}: {@code <semaphorePath>/locks}, guarded. */
+    static LockPath semaphoreMutex(CuratorFramework client, String semaphorePath, String lockName) {
+        String checked = Checks.lockPath(semaphorePath);
+        return new LockPath(
+                client,
+                ZKPaths.makePath(checked, LeaseQueue.LOCK_PARENT),
+                lockName,
+                LockDriver.exclusive(),
+                null,
+                new CopyOnWriteArrayList<>(),
+                checked);
+    }
+
+    private LockPath(
+            CuratorFramework client,
+            String path,
+            String lockName,
+            LockDriver driver,
+            byte[] data,
+            List<LockStateListener> listeners,
+            String semaphorePath) {
+        this.semaphorePath = semaphorePath;
         this.client = Objects.requireNonNull(client, "client");
         this.path = Checks.lockPath(path);
         this.lockName = lockName;
@@ -446,6 +472,14 @@ public final class LockPath {
 
     public String path() {
         return path;
+    }
+
+    /**
+     * The path of the semaphore whose internal mutex this is, relative to the namespace, or null: its listings list the
+     * semaphore's path beside, for {@link LayoutGuard}.
+     */
+    String semaphorePath() {
+        return semaphorePath;
     }
 
     public String lockName() {

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.CreateOptions;
@@ -138,34 +139,67 @@ public final class QueueRequests {
                 queues.stream().map(queue -> queue.fixed(queue.path())).toList();
         return session.childrenOfAll(paths).thenApply(replies -> {
             List<List<String>> listings = new ArrayList<>();
-            for (Reply reply : replies) {
-                listings.add(
-                        reply instanceof Reply.Children listed
-                                ? listed.children()
-                                : reply.code() == Code.NONODE ? List.of() : null);
+            String refusal = null;
+            for (int i = 0; i < replies.size(); i++) {
+                Reply reply = replies.get(i);
+                List<String> children = reply instanceof Reply.Children listed
+                        ? listed.children()
+                        : reply.code() == Code.NONODE ? List.of() : null;
+                listings.add(children);
+                if (refusal == null && children != null) {
+                    refusal = LayoutGuard.refusal(queues.get(i), children, null);
+                }
             }
-            return new Event.Listed(session.sessionId(), listings);
+            return new Event.Listed(session.sessionId(), listings, refusal);
         });
     }
 
-    /** Lists queue {@code queue}: {@link Event.Listed} (empty for a missing lock path) or {@link Event.Failed}. */
+    /**
+     * Lists queue {@code queue}: {@link Event.Listed} (empty for a missing lock path) or {@link Event.Failed}. A
+     * semaphore's internal mutex lists the semaphore's path beside, in the same request ({@link LayoutGuard}).
+     */
     public CompletableFuture<Event> list(ZooKeeperHandle session, int queue) {
         LockPath lockPath = queues.get(queue);
-        return session.children(lockPath.fixed(lockPath.path())).thenApply(reply -> listed(session, reply));
+        if (lockPath.semaphorePath() != null) {
+            return listGuarded(session, lockPath);
+        }
+        return session.children(lockPath.fixed(lockPath.path()))
+                .thenApply(reply -> listed(session, lockPath, reply, null));
     }
 
     /** As {@link #list}, waiting for the reply on the calling thread (one thread hop less). */
     public Event listNow(ZooKeeperHandle session, int queue) throws InterruptedException {
         LockPath lockPath = queues.get(queue);
-        return listed(session, session.childrenNow(lockPath.fixed(lockPath.path())));
+        if (lockPath.semaphorePath() != null) {
+            try {
+                return listGuarded(session, lockPath).get();
+            } catch (ExecutionException e) {
+                throw new IllegalStateException("listing of " + lockPath.path() + " failed", e.getCause());
+            }
+        }
+        return listed(session, lockPath, session.childrenNow(lockPath.fixed(lockPath.path())), null);
     }
 
-    private static Event listed(ZooKeeperHandle session, Reply reply) {
+    /** Lists a semaphore's internal mutex and the semaphore's path in one read-only transaction. */
+    private static CompletableFuture<Event> listGuarded(ZooKeeperHandle session, LockPath mutex) {
+        List<String> paths = List.of(mutex.fixed(mutex.path()), mutex.fixed(mutex.semaphorePath()));
+        return session.childrenOfAll(paths).thenApply(replies -> {
+            Reply semaphore = replies.get(1);
+            List<String> beside = semaphore instanceof Reply.Children listed ? listed.children() : List.of();
+            return listed(session, mutex, replies.get(0), beside);
+        });
+    }
+
+    private static Event listed(ZooKeeperHandle session, LockPath lockPath, Reply reply, List<String> semaphore) {
         if (reply instanceof Reply.Children listed) {
-            return new Event.Listed(session.sessionId(), List.of(listed.children()));
+            return new Event.Listed(
+                    session.sessionId(),
+                    List.of(listed.children()),
+                    LayoutGuard.refusal(lockPath, listed.children(), semaphore));
         }
         if (reply.code() == Code.NONODE) {
-            return new Event.Listed(session.sessionId(), List.of(List.of()));
+            return new Event.Listed(
+                    session.sessionId(), List.of(List.of()), LayoutGuard.refusal(lockPath, List.of(), semaphore));
         }
         return new Event.Failed(reply.code());
     }
