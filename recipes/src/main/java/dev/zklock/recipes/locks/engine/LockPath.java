@@ -13,7 +13,6 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.curator.framework.imps.CuratorFrameworkState;
@@ -375,25 +374,6 @@ public final class LockPath {
     }
 
     /**
-     * Makes the lock path as a container, and its parents if need be, as Curator's locks do: one request when only the
-     * lock path is missing (the server reaps an empty container), more on first use of a path.
-     */
-    public void createParents() throws InterruptedException {
-        try {
-            client.create()
-                    .creatingParentContainersIfNeeded()
-                    .withMode(CreateMode.CONTAINER)
-                    .forPath(path, new byte[0]);
-        } catch (KeeperException.NodeExistsException made) {
-            // another client made it first
-        } catch (InterruptedException e) {
-            throw e;
-        } catch (Exception e) {
-            throw callFailure("create the lock path", e);
-        }
-    }
-
-    /**
      * Returns the create request of a lock node named {@code name} (plus a sequence, for a sequential mode), with the
      * namespaced path, the data (ours, or the client's default) and the ACL from the client's {@code ACLProvider},
      * exactly as Curator's own create would make them. Curator's transaction builder makes the first request; later
@@ -492,21 +472,6 @@ public final class LockPath {
 
     public void setHooks(QueueHooks hooks) {
         this.hooks = Objects.requireNonNull(hooks, "hooks");
-    }
-
-    public CompletableFuture<Reply> createOn(ZooKeeperHandle session, CreateRequest request) {
-        return createOn(session, request, Function.identity());
-    }
-
-    /** Sends {@code request}; {@code onReply} reads the reply on ZooKeeper's event thread ({@link ZooKeeperHandle}). */
-    public <T> CompletableFuture<T> createOn(
-            ZooKeeperHandle session, CreateRequest request, Function<Reply, T> onReply) {
-        return session.create(
-                request.getPath(),
-                request.getData(),
-                request.getAcl(),
-                CreateMode.fromFlag(request.getFlags(), CreateMode.EPHEMERAL_SEQUENTIAL),
-                onReply);
     }
 
     /**

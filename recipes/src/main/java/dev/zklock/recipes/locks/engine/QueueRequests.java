@@ -5,9 +5,11 @@ import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.function.Function;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.CreateOptions;
+import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.KeeperException.Code;
 import org.apache.zookeeper.Op;
 import org.apache.zookeeper.OpResult;
@@ -56,7 +58,7 @@ public final class QueueRequests {
         String path = queue.fixed(queue.path());
         QueueTails tails = queue.context().queueTails();
         String ahead = tails.sending(path, sessionId, create.prefix());
-        CompletableFuture<Event> reply = queue.createOn(session, createRequest(queue, create), answer -> {
+        CompletableFuture<Event> reply = createOn(session, createRequest(queue, create), answer -> {
             if (answer instanceof Reply.Created created) {
                 LockNode ours = nodeOf(queue, created.path(), created.czxid(), sessionId);
                 String before = tails.created(path, sessionId, create.prefix(), ours.name());
@@ -91,8 +93,7 @@ public final class QueueRequests {
             ZooKeeperHandle session, List<LockPath> targets, List<CreateRequest> requests) {
         long sessionId = session.sessionId();
         if (targets.size() == 1) {
-            return targets.get(0)
-                    .createOn(session, requests.get(0))
+            return createOn(session, requests.get(0))
                     .thenApply(reply -> reply instanceof Reply.Created created
                             ? new Event.Created(
                                     sessionId,
@@ -237,11 +238,41 @@ public final class QueueRequests {
         });
     }
 
-    /** Makes every lock path, as containers; blocks. */
+    /**
+     * Makes every lock path as a container, and its parents if need be, as Curator's locks do: one request when only
+     * the lock path is missing (the server reaps an empty container), more on first use of a path; blocks.
+     */
     public void makeParents() throws InterruptedException {
         for (LockPath queue : queues) {
-            queue.createParents();
+            try {
+                queue.client()
+                        .create()
+                        .creatingParentContainersIfNeeded()
+                        .withMode(CreateMode.CONTAINER)
+                        .forPath(queue.path(), new byte[0]);
+            } catch (KeeperException.NodeExistsException made) {
+                // another client made it first
+            } catch (InterruptedException e) {
+                throw e;
+            } catch (Exception e) {
+                throw queue.callFailure("create the lock path", e);
+            }
         }
+    }
+
+    private static CompletableFuture<Reply> createOn(ZooKeeperHandle session, CreateRequest request) {
+        return createOn(session, request, Function.identity());
+    }
+
+    /** Sends {@code request}; {@code onReply} reads the reply on ZooKeeper's event thread ({@link ZooKeeperHandle}). */
+    private static <T> CompletableFuture<T> createOn(
+            ZooKeeperHandle session, CreateRequest request, Function<Reply, T> onReply) {
+        return session.create(
+                request.getPath(),
+                request.getData(),
+                request.getAcl(),
+                CreateMode.fromFlag(request.getFlags(), CreateMode.EPHEMERAL_SEQUENTIAL),
+                onReply);
     }
 
     public String fixedPath(int queue, String name) {
