@@ -40,8 +40,8 @@ import org.springframework.integration.support.locks.DistributedLock;
  * <p>As {@link ZkReentrantLock}. Without local hand-off an uncontended {@code tryLock} and {@code unlock} cost 3
  * requests (a create and a listing pipelined in one round trip, and a delete) where Spring's {@code
  * ZookeeperLockRegistry} costs 4 (it checks the connection before every {@code tryLock}); with local hand-off (the
- * registry's default) 4, the fourth a read that watches the node, so that the lock learns of its deletion before it
- * passes it on. A re-entry and an inner unlock cost none (Spring's re-entry: 1). With local hand-off, threads of this
+ * registry's default) 3 as well: the cohort watches its node (one read, so that it learns of a deletion before it
+ * passes the node on) only once a local thread waits for it. A re-entry and an inner unlock cost none (Spring's re-entry: 1). With local hand-off, threads of this
  * process pass the lock among themselves with no request ({@code SpringRequestCountTest}). A time to live costs no
  * request until it runs out; then one delete.
  *

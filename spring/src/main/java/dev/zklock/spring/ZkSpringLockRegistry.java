@@ -40,13 +40,13 @@ import org.springframework.integration.support.locks.RenewableLockRegistry;
  * <h2>ZooKeeper cost</h2>
  *
  * <p>{@code obtain}, {@code expireUnusedOlderThan} and {@code renewLock}: none. Each lock: see {@link ZkSpringLock}
- * (an uncontended {@code tryLock} and {@code unlock}: 3 requests without local hand-off, 4 with it, Spring's 4; a
+ * (an uncontended {@code tryLock} and {@code unlock}: 3 requests with or without local hand-off, Spring's 4; a
  * re-entrant {@code tryLock}: none, Spring's 1; {@code SpringRequestCountTest}).
  *
  * <h2>Failure behaviour</h2>
  *
  * <p>As zklock's {@link ZkReentrantLock}: a hold is granted only while the client is started and connected and the
- * node is ours; a timed try returns within its time plus one request timeout (two on a silent partition; see {@link
+ * node is ours; a timed try returns within its time plus one request timeout, a silent partition included (see {@link
  * ZkSpringLock}); a re-entry into a hold in doubt or lost is refused. {@link #close()} stops the timers of holds with
  * a time to live (those holds then last while the session lives); it does not close the client.
  *

@@ -27,7 +27,7 @@ import dev.zklock.recipes.locks.engine.Checks;
  * a cohort's node pass more often before it costs a new node (a delete and a create, with their listing and watches),
  * and leaves room for fewer elections ({@code FencingTokenTest}).
  *
- * @since 0.1
+ * @since 0.1.0
  */
 public final class FencingToken {
     /** How many holds one lock node can stand for: the factor of the creation zxid in a token. */

@@ -37,8 +37,10 @@ public final class LockHold implements AutoCloseable {
     }
 
     /**
-     * Returns the fencing token of this hold, larger for every later acquisition of the path ({@link FencingToken}).
-     * For a multi-lock over paths, one transaction made every node, so this is the token of each path.
+     * Returns the fencing token of this hold ({@link FencingToken}): larger than the token of every earlier exclusive or
+     * write hold of the path; readers are only never below an earlier writer, and the readers that join one read node
+     * of a cohort share its token. For a multi-lock over paths, one transaction made every node, so this is the token
+     * of each path.
      *
      * @return the token
      * @throws IllegalStateException if the hold spans locks with different tokens (a multi-lock over locks): use

@@ -47,14 +47,16 @@ import org.apache.curator.framework.recipes.locks.RevocationListener;
  * </ul>
  *
  * <p>One watch is held while waiting. A plain hold keeps none; a revocable hold keeps one data watch on its node, and
- * with local hand-off the cohort's node keeps one on itself, plus a child watch on the lock path while local threads
- * pass it or it is kept idle.
+ * with local hand-off the cohort's node keeps a child watch on the lock path while local threads wait for it or it is
+ * kept idle, and one data watch on itself once another process waits behind it.
  *
  * <p>Built with {@link #builder(CuratorFramework, String)} and {@link ZkLockBuilder#localHandOff()}, the threads of
  * this process that share the instance pass the lock among themselves behind one node, with no request per pass, within
  * a bound once another process waits; with {@link ZkLockBuilder#keepIdle(Duration)} the node is also kept while idle.
- * The costs above then apply per node, not per acquisition, plus one data read per node that watches the node itself,
- * and the child watch of the lock path while local threads wait or the node is kept; see {@link ZkLockBuilder}.
+ * The costs above then apply per node, not per acquisition, plus the child watch's listings of the lock path while
+ * local threads wait or the node is kept, and one data read that watches the node itself once another process waits
+ * behind it; an uncontended acquire and release cost what a plain one does ({@code SpringRequestCountTest}); see
+ * {@link ZkLockBuilder}.
  *
  * <h2>Failure behaviour</h2>
  *
