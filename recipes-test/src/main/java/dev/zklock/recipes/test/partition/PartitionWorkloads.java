@@ -26,8 +26,7 @@ import org.apache.curator.utils.ZKPaths;
  *   <tr><td>/partitions/zklock/multi</td><td>{@code ZkMultiLock} over {@code <key>/a} and {@code <key>/b}</td>
  *       <td>1 (exclusive)</td></tr>
  *   <tr><td>/partitions/zklock/semaphore</td><td>{@code ZkSemaphore}, {@value #LEASES} leases</td><td>1 (lease)</td></tr>
- *   <tr><td>/partitions/zklock/cohort</td><td>{@code ZkReentrantLock} with local hand-off (64 passes within
- *       200 ms), one object</td>
+ *   <tr><td>/partitions/zklock/cohort</td><td>{@code ZkReentrantLock} with local hand-off, one object</td>
  *       <td>2 (exclusive)</td></tr>
  *   <tr><td>/partitions/curator/mutex</td><td>{@code InterProcessMutex}</td><td>1 (exclusive)</td></tr>
  *   <tr><td>/partitions/curator/semaphore-mutex</td><td>{@code InterProcessSemaphoreMutex}</td>

@@ -26,9 +26,6 @@ import org.apache.curator.framework.recipes.locks.InterProcessLock;
  * carries (a cohort's local passes share it) and for a semaphore's lease is the lease's node.
  */
 final class ZkTargets {
-    static final int COHORT_MAX_PASSES = 64;
-    static final Duration COHORT_MAX_TIME = Duration.ofMillis(200);
-
     private ZkTargets() {}
 
     static List<Target> reentrant(CuratorFramework client, String key) {
@@ -63,16 +60,10 @@ final class ZkTargets {
         return List.of(lock(lock, token, lock::holdState, lock::addStateListener));
     }
 
-    /**
-     * Two threads on one lock object with local hand-off, so that they pass it between them: up to {@value
-     * #COHORT_MAX_PASSES} passes within {@link #COHORT_MAX_TIME} once another client waits. The default bound, 5 ms,
-     * ends nearly every node before a fault finds it passing, since the other clients always wait here; with this one
-     * passes go on into the faults, where a pass must wait for the connection (a grant while suspended is dishonest).
-     */
+    /** Two threads on one lock object with local hand-off, so that they pass it between them. */
     static List<Target> cohort(CuratorFramework client, String key) {
-        ZkReentrantLock lock = ZkReentrantLock.builder(client, key)
-                .localHandOff(COHORT_MAX_PASSES, COHORT_MAX_TIME)
-                .build();
+        ZkReentrantLock lock =
+                ZkReentrantLock.builder(client, key).localHandOff().build();
         Target target = lock(lock, lock::fencingToken, lock::holdState, lock::addStateListener);
         return List.of(target, target);
     }
