@@ -114,6 +114,9 @@ public final class PartitionClient {
         Stores stores = new Stores(options.store(), options.id());
         List<Worker> workers = new ArrayList<>();
         for (PartitionWorkloads.Workload workload : PartitionWorkloads.all()) {
+            if (!workload.runsOn(options.id())) {
+                continue;
+            }
             List<Target> targets = workload.targets().apply(client, workload.key());
             for (int i = 0; i < targets.size(); i++) {
                 String process = options.id() + ".t" + (workers.size() + 1);

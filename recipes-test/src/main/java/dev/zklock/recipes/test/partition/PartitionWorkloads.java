@@ -28,6 +28,9 @@ import org.apache.curator.utils.ZKPaths;
  *   <tr><td>/partitions/zklock/semaphore</td><td>{@code ZkSemaphore}, {@value #LEASES} leases</td><td>1 (lease)</td></tr>
  *   <tr><td>/partitions/zklock/cohort</td><td>{@code ZkReentrantLock} with local hand-off, one object</td>
  *       <td>2 (exclusive)</td></tr>
+ *   <tr><td>/partitions/zklock/cohort-alone</td><td>the same, in the first client (c1) only: nobody else waits, so
+ *       its two threads pass the node between them without bound, and a fault finds them passing (a pass while the
+ *       connection is suspended must wait for it)</td><td>2 (exclusive), c1 only</td></tr>
  *   <tr><td>/partitions/curator/mutex</td><td>{@code InterProcessMutex}</td><td>1 (exclusive)</td></tr>
  *   <tr><td>/partitions/curator/semaphore-mutex</td><td>{@code InterProcessSemaphoreMutex}</td>
  *       <td>1 (exclusive)</td></tr>
@@ -54,6 +57,9 @@ public final class PartitionWorkloads {
     /** The leases of the semaphore workloads. */
     public static final int LEASES = 2;
 
+    /** The client that runs the workloads of one client alone. */
+    static final String FIRST_CLIENT = "c1";
+
     private static final List<Workload> ALL = List.of(
             new Workload("zklock", "reentrant", List.of(Mode.EXCLUSIVE), ZkTargets::reentrant),
             new Workload("zklock", "exclusive", List.of(Mode.EXCLUSIVE), ZkTargets::exclusive),
@@ -62,6 +68,7 @@ public final class PartitionWorkloads {
             new Workload("zklock", "multi", List.of(Mode.EXCLUSIVE), ZkTargets::multi),
             new Workload("zklock", "semaphore", List.of(Mode.LEASE), ZkTargets::semaphore),
             new Workload("zklock", "cohort", List.of(Mode.EXCLUSIVE, Mode.EXCLUSIVE), ZkTargets::cohort),
+            new Workload("zklock", "cohort-alone", List.of(Mode.EXCLUSIVE, Mode.EXCLUSIVE), ZkTargets::cohort, true),
             new Workload("curator", "mutex", List.of(Mode.EXCLUSIVE), CuratorTargets::mutex),
             new Workload("curator", "semaphore-mutex", List.of(Mode.EXCLUSIVE), CuratorTargets::semaphoreMutex),
             new Workload("curator", "read-write", List.of(Mode.READ, Mode.WRITE), CuratorTargets::readWrite),
@@ -158,11 +165,29 @@ public final class PartitionWorkloads {
      * @param kind the lock kind, the last segment of the key
      * @param modes the mode of each of its threads
      * @param targets makes one target per thread from the client and the key
+     * @param firstClientOnly whether only the first client runs it (a lock no other client contends for)
      */
     record Workload(
-            String library, String kind, List<Mode> modes, BiFunction<CuratorFramework, String, List<Target>> targets) {
+            String library,
+            String kind,
+            List<Mode> modes,
+            BiFunction<CuratorFramework, String, List<Target>> targets,
+            boolean firstClientOnly) {
+        Workload(
+                String library,
+                String kind,
+                List<Mode> modes,
+                BiFunction<CuratorFramework, String, List<Target>> targets) {
+            this(library, kind, modes, targets, false);
+        }
+
         String key() {
             return ROOT + "/" + library + "/" + kind;
+        }
+
+        /** Whether the client {@code clientId} runs this workload: every client, or the first ({@code c1}) alone. */
+        boolean runsOn(String clientId) {
+            return !firstClientOnly || clientId.equals(FIRST_CLIENT);
         }
     }
 }
