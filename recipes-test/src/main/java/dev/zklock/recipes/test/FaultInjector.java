@@ -198,6 +198,7 @@ final class FaultInjector implements Runnable {
                 }
                 int timeoutMs = client.getZookeeperClient().getConnectionTimeoutMs();
                 long ended = Faults.expireSession(client, servers.connectString(), timeoutMs, monitor::sessionEnded);
+                monitor.sessionEndAnswered(ended);
                 return slot + ", session 0x" + Long.toHexString(ended);
             }
             case CONNECTION_DROP -> {
@@ -215,7 +216,9 @@ final class FaultInjector implements Runnable {
             }
             case CLIENT_CLOSE -> {
                 ClientSlot slot = victim(fault.target());
-                return slot + ", session 0x" + Long.toHexString(slot.replace(monitor::sessionEnded));
+                long ended = slot.replace(monitor::sessionEnded);
+                monitor.sessionEndAnswered(ended);
+                return slot + ", session 0x" + Long.toHexString(ended);
             }
             case SERVER_RESTART -> {
                 int server = fault.target() % servers.size();

@@ -22,10 +22,10 @@ final class LostGrants {
     private long longestLagNanos;
 
     /** Returns why {@code hold} is lost from its grant, or null if it was granted on a standing node of a live session. */
-    String check(PathState state, Hold hold, Set<Long> endedSessions) {
+    String check(PathState state, Hold hold, Set<Long> endedSessions, Set<Long> endsInFlight) {
         Claim claim = hold.claim();
         String lost = null;
-        if (endedSessions.contains(claim.sessionId())) {
+        if (endedSessions.contains(claim.sessionId()) && !endsInFlight.contains(claim.sessionId())) {
             lost = "entered after its session 0x" + Long.toHexString(claim.sessionId()) + " ended";
         }
         long node = FencingToken.creationZxid(claim.token());
@@ -45,11 +45,16 @@ final class LostGrants {
     }
 
     /**
-     * Returns why {@code hold}, entering on a node whose stranger's delete is still in flight, is ended from outside as
-     * it enters, or null if no delete of its node is in flight: its grant may have been decided before the server
-     * applied the delete ({@link SafetyMonitor#nodeDeleteAnswered}).
+     * Returns why {@code hold}, entering on a session whose end or on a node whose stranger's delete is still in
+     * flight, is ended from outside as it enters, or null if neither is: its grant may have been decided before the
+     * server ended the session or applied the delete ({@link SafetyMonitor#sessionEndAnswered}, {@link
+     * SafetyMonitor#nodeDeleteAnswered}).
      */
-    static String duringDelete(PathState state, Hold hold) {
+    static String duringEnd(PathState state, Hold hold, Set<Long> sessionEndsInFlight) {
+        if (sessionEndsInFlight.contains(hold.claim().sessionId())) {
+            return "entered while the end of its session 0x"
+                    + Long.toHexString(hold.claim().sessionId()) + " was in flight";
+        }
         return state.deletesInFlight.contains(
                         FencingToken.creationZxid(hold.claim().token()))
                 ? "entered while a stranger's delete of its node was in flight"

@@ -176,6 +176,7 @@ public final class SafetyMonitor {
     private final Object lock = new Object();
     private final Map<String, PathState> paths = new HashMap<>(); // guarded by lock
     private final Set<Long> endedSessions = new HashSet<>(); // guarded by lock
+    private final Set<Long> sessionEndsInFlight = new HashSet<>(); // guarded by lock: announced, not yet answered
     private final Set<Waiter> waiting = new LinkedHashSet<>(); // guarded by lock
     private final List<String> violations = new ArrayList<>(); // guarded by lock
     private final Overlaps overlaps = new Overlaps(); // guarded by lock
@@ -212,9 +213,9 @@ public final class SafetyMonitor {
         synchronized (lock) {
             holds++;
             PathState state = paths.computeIfAbsent(claim.lockPath(), path -> new PathState());
-            hold.grantedLost = lostGrants.check(state, hold, endedSessions);
+            hold.grantedLost = lostGrants.check(state, hold, endedSessions, sessionEndsInFlight);
             if (hold.grantedLost == null) {
-                hold.endedBy = LostGrants.duringDelete(state, hold);
+                hold.endedBy = LostGrants.duringEnd(state, hold, sessionEndsInFlight);
             }
             lostHolds += hold.isLive() ? 0 : 1;
             for (String text : overlaps.check(state.inside, hold)) {
@@ -257,6 +258,7 @@ public final class SafetyMonitor {
             if (!endedSessions.add(sessionId)) {
                 return;
             }
+            sessionEndsInFlight.add(sessionId);
             String cause = "its session 0x" + Long.toHexString(sessionId) + " ended while it held";
             for (PathState state : paths.values()) {
                 lostHolds += state.endFromOutside(hold -> hold.claim.sessionId() == sessionId, cause);
@@ -284,6 +286,20 @@ public final class SafetyMonitor {
             lostHolds += state.endFromOutside(
                     hold -> FencingToken.creationZxid(hold.claim.token()) == creationZxid,
                     "a stranger deleted its node while it held");
+        }
+    }
+
+    /**
+     * Records that the end of {@code sessionId} (announced by {@link #sessionEnded}) is done: until then the server may
+     * end it after a grant on it, and a hold on it that enters in between is lost at once, ended from outside (an
+     * overlap with it is explained), as every ZooKeeper lock's grant may come just before its session's end; one that
+     * enters later is lost from its grant (an overlap with it is a violation).
+     *
+     * @param sessionId the session whose end is done
+     */
+    public void sessionEndAnswered(long sessionId) {
+        synchronized (lock) {
+            sessionEndsInFlight.remove(sessionId);
         }
     }
 

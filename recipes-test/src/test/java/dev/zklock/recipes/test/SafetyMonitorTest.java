@@ -119,6 +119,7 @@ final class SafetyMonitorTest {
     void enter_besideAHolderWhoseSessionEnded_isAnExplainedOverlapNotAViolation() {
         Hold alice = monitor.enter("alice", new Claim(PATH, EXCLUSIVE, 10, 1));
         monitor.sessionEnded(1);
+        monitor.sessionEndAnswered(1);
 
         Hold bob = monitor.enter("bob", new Claim(PATH, EXCLUSIVE, 12, 2));
 
@@ -139,9 +140,29 @@ final class SafetyMonitorTest {
     }
 
     @Test
+    void enter_onASessionWhoseEndIsInFlight_isEndedFromOutsideAndTheNextHolderBesideItExplained() {
+        monitor.sessionEnded(1); // the expiry is asked for; the server may end the session after the grant
+        Hold alice = monitor.enter("alice", new Claim(PATH, EXCLUSIVE, 10, 1));
+        monitor.sessionEndAnswered(1);
+
+        monitor.enter("bob", new Claim(PATH, EXCLUSIVE, 12, 2)).exit();
+        alice.exit();
+
+        SafetyReport report = monitor.report();
+        assertThat(report.isClean()).as("%s", report).isTrue();
+        assertThat(report.explainedOverlaps()).isEqualTo(1);
+        assertThat(report.firstExplainedOverlaps())
+                .singleElement()
+                .asString()
+                .contains("alice: entered while the end of its session 0x1 was in flight", "bob");
+        assertThat(report.lostHolds()).isEqualTo(1);
+    }
+
+    @Test
     void enter_afterTheHolderWhoseSessionEndedExited_isNoOverlap() {
         Hold alice = monitor.enter("alice", new Claim(PATH, EXCLUSIVE, 10, 1));
         monitor.sessionEnded(1);
+        monitor.sessionEndAnswered(1);
         alice.exit();
 
         monitor.enter("bob", new Claim(PATH, EXCLUSIVE, 12, 2)).exit();
@@ -156,6 +177,7 @@ final class SafetyMonitorTest {
     void enter_onASessionAlreadyEndedBesideAnotherSessionsHold_isAViolation() {
         Hold bob = monitor.enter("bob", new Claim(PATH, EXCLUSIVE, 12, 2));
         monitor.sessionEnded(1);
+        monitor.sessionEndAnswered(1);
 
         monitor.enter("alice", new Claim(PATH, EXCLUSIVE, 14, 1));
 
@@ -173,6 +195,7 @@ final class SafetyMonitorTest {
     @Test
     void enter_besideAHoldEnteredOnAnEndedSession_isAViolationNamingTheEarlierHold() {
         monitor.sessionEnded(1);
+        monitor.sessionEndAnswered(1);
         Hold alice = monitor.enter("alice", new Claim(PATH, EXCLUSIVE, 10, 1));
 
         monitor.enter("bob", new Claim(PATH, EXCLUSIVE, 12, 2));
@@ -204,6 +227,7 @@ final class SafetyMonitorTest {
     void enter_leaseBeyondTheCountBesideALeaseWhoseSessionEnded_isExplained() {
         Hold alice = monitor.enter("alice", Claim.lease(PATH, 10, 1, 1));
         monitor.sessionEnded(1);
+        monitor.sessionEndAnswered(1);
 
         Hold bob = monitor.enter("bob", Claim.lease(PATH, 12, 2, 1));
 
@@ -222,6 +246,7 @@ final class SafetyMonitorTest {
     void enter_onASessionThatHadAlreadyEnded_isLostAndCheckedForNothing() {
         monitor.enter("bob", new Claim(PATH, EXCLUSIVE, 12, 2)).exit();
         monitor.sessionEnded(1);
+        monitor.sessionEndAnswered(1);
 
         monitor.enter("alice", new Claim(PATH, EXCLUSIVE, 10, 1)).exit();
 
@@ -484,6 +509,7 @@ final class SafetyMonitorTest {
         monitor.enter("bob", bob).exit();
         monitor.enter("carol", carol);
         monitor.sessionEnded(3);
+        monitor.sessionEndAnswered(3);
 
         assertThat(monitor.liveClaims(PATH)).containsExactly(alice);
         assertThat(monitor.liveClaims("/elsewhere")).isEmpty();
