@@ -220,13 +220,18 @@ final class Timeline {
 
     /** The session {@code holder} recorded last at or before {@code grant}, if it records them. */
     private Optional<String> sessionAt(String holder, long grant) {
-        HistoryEvent last = null;
-        for (HistoryEvent event : holdSessions.getOrDefault(holder, List.of())) {
-            if (event.nanos() <= grant) {
-                last = event;
+        List<HistoryEvent> recorded = holdSessions.getOrDefault(holder, List.of()); // in time order
+        int low = 0;
+        int high = recorded.size(); // the first index past the grant lies in [low, high]
+        while (low < high) {
+            int mid = (low + high) >>> 1;
+            if (recorded.get(mid).nanos() <= grant) {
+                low = mid + 1;
+            } else {
+                high = mid;
             }
         }
-        return Optional.ofNullable(last).map(HistoryEvent::value);
+        return low == 0 ? Optional.empty() : Optional.of(recorded.get(low - 1).value());
     }
 
     /** The states {@code process} reported for {@code key}, in time order. */
