@@ -1,6 +1,7 @@
 package dev.zklock.recipes.test;
 
 import dev.zklock.recipes.locks.FencingToken;
+import dev.zklock.recipes.locks.LockState;
 import dev.zklock.recipes.locks.ZkReadWriteLock;
 import dev.zklock.recipes.locks.ZkReentrantLock;
 import java.time.Duration;
@@ -30,7 +31,13 @@ final class CohortContender implements Contender {
         ZkReentrantLock lock =
                 ZkReentrantLock.builder(client, paths.get(0)).localHandOff().build();
         return new CohortContender(
-                client, lock, SafetyMonitor.Mode.EXCLUSIVE, lock.path(), lock::getLockPath, lock::fencingToken);
+                client,
+                lock,
+                SafetyMonitor.Mode.EXCLUSIVE,
+                lock.path(),
+                lock::getLockPath,
+                lock::fencingToken,
+                lock::holdState);
     });
 
     static final LockKind CACHED =
@@ -40,7 +47,13 @@ final class CohortContender implements Contender {
                         .keepIdle(KEEP_IDLE)
                         .build();
                 return new CohortContender(
-                        client, lock, SafetyMonitor.Mode.EXCLUSIVE, lock.path(), lock::getLockPath, lock::fencingToken);
+                        client,
+                        lock,
+                        SafetyMonitor.Mode.EXCLUSIVE,
+                        lock.path(),
+                        lock::getLockPath,
+                        lock::fencingToken,
+                        lock::holdState);
             });
 
     static final LockKind READ = new BuiltInKind("zk-cohort-read", LockKind.READ_WRITE, 1, true, (client, paths) -> {
@@ -49,7 +62,13 @@ final class CohortContender implements Contender {
                 .build()
                 .readLock();
         return new CohortContender(
-                client, lock, SafetyMonitor.Mode.READ, lock.path(), lock::getLockPath, lock::fencingToken);
+                client,
+                lock,
+                SafetyMonitor.Mode.READ,
+                lock.path(),
+                lock::getLockPath,
+                lock::fencingToken,
+                lock::holdState);
     });
 
     static final LockKind WRITE = new BuiltInKind("zk-cohort-write", LockKind.READ_WRITE, 1, true, (client, paths) -> {
@@ -58,7 +77,13 @@ final class CohortContender implements Contender {
                 .build()
                 .writeLock();
         return new CohortContender(
-                client, lock, SafetyMonitor.Mode.WRITE, lock.path(), lock::getLockPath, lock::fencingToken);
+                client,
+                lock,
+                SafetyMonitor.Mode.WRITE,
+                lock.path(),
+                lock::getLockPath,
+                lock::fencingToken,
+                lock::holdState);
     });
 
     private final CuratorFramework client;
@@ -67,6 +92,7 @@ final class CohortContender implements Contender {
     private final String path;
     private final Supplier<String> nodePath;
     private final LongSupplier token;
+    private final Supplier<Optional<LockState>> state;
     private volatile Owner known; // the node last identified, and its session; any thread may replace it
 
     private CohortContender(
@@ -75,8 +101,10 @@ final class CohortContender implements Contender {
             SafetyMonitor.Mode mode,
             String path,
             Supplier<String> nodePath,
-            LongSupplier token) {
+            LongSupplier token,
+            Supplier<Optional<LockState>> state) {
         this.client = client;
+        this.state = state;
         this.lock = lock;
         this.mode = mode;
         this.path = path;
@@ -94,6 +122,7 @@ final class CohortContender implements Contender {
         if (!lock.acquire(timeout.toNanos(), TimeUnit.NANOSECONDS)) {
             return Optional.empty();
         }
+        Optional<LockState> entry = this.state.get();
         String node = nodePath.get();
         long ours = token.getAsLong();
         long creationZxid = FencingToken.creationZxid(ours);
@@ -106,7 +135,7 @@ final class CohortContender implements Contender {
             owner = new Owner(node, creationZxid, stat.getEphemeralOwner());
             known = owner;
         }
-        return Optional.of(List.of(new SafetyMonitor.Claim(path, mode, ours, owner.session())));
+        return Optional.of(List.of(new SafetyMonitor.Claim(path, mode, ours, owner.session()).heldAtEntry(entry)));
     }
 
     @Override

@@ -25,7 +25,9 @@ final class LostGrants {
     String check(PathState state, Hold hold, Set<Long> endedSessions, Set<Long> endsInFlight) {
         Claim claim = hold.claim();
         String lost = null;
-        if (endedSessions.contains(claim.sessionId()) && !endsInFlight.contains(claim.sessionId())) {
+        if (endedSessions.contains(claim.sessionId())
+                && !endsInFlight.contains(claim.sessionId())
+                && !claim.heldAtEntry()) {
             lost = "entered after its session 0x" + Long.toHexString(claim.sessionId()) + " ended";
         }
         long node = FencingToken.creationZxid(claim.token());
@@ -34,11 +36,17 @@ final class LostGrants {
             long lagMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - deletedAt);
             onDeletedNodes++;
             longestLagNanos = Math.max(longestLagNanos, System.nanoTime() - deletedAt);
-            lost = "entered on a node a stranger had deleted " + lagMillis + " ms before";
+            if (!claim.heldAtEntry()) {
+                lost = "entered on a node a stranger had deleted " + lagMillis + " ms before";
+            }
             if (firstOnDeletedNodes.size() < FIRST) {
                 firstOnDeletedNodes.add(String.format(
-                        "hold on a deleted node of %s: %s (%s) entered %d ms after the delete",
-                        claim.lockPath(), hold.owner(), claim, lagMillis));
+                        "hold on a deleted node of %s: %s (%s) entered %d ms after the delete%s",
+                        claim.lockPath(),
+                        hold.owner(),
+                        claim,
+                        lagMillis,
+                        claim.heldAtEntry() ? ", before its client heard of it" : ""));
             }
         }
         return lost;
@@ -46,18 +54,25 @@ final class LostGrants {
 
     /**
      * Returns why {@code hold}, entering on a session whose end or on a node whose stranger's delete is still in
-     * flight, is ended from outside as it enters, or null if neither is: its grant may have been decided before the
-     * server ended the session or applied the delete ({@link SafetyMonitor#sessionEndAnswered}, {@link
-     * SafetyMonitor#nodeDeleteAnswered}).
+     * flight, or is done but not yet heard by its client (the hold's own state said HELD as it entered), is ended from
+     * outside as it enters, or null if none is: its grant may have been decided before the server ended the session or
+     * applied the delete ({@link SafetyMonitor#sessionEndAnswered}, {@link SafetyMonitor#nodeDeleteAnswered}).
      */
-    static String duringEnd(PathState state, Hold hold, Set<Long> sessionEndsInFlight) {
-        if (sessionEndsInFlight.contains(hold.claim().sessionId())) {
-            return "entered while the end of its session 0x"
-                    + Long.toHexString(hold.claim().sessionId()) + " was in flight";
+    static String duringEnd(PathState state, Hold hold, Set<Long> endedSessions, Set<Long> sessionEndsInFlight) {
+        Claim claim = hold.claim();
+        String session = "its session 0x" + Long.toHexString(claim.sessionId());
+        if (sessionEndsInFlight.contains(claim.sessionId())) {
+            return "entered while the end of " + session + " was in flight";
         }
-        return state.deletesInFlight.contains(
-                        FencingToken.creationZxid(hold.claim().token()))
-                ? "entered while a stranger's delete of its node was in flight"
+        if (claim.heldAtEntry() && endedSessions.contains(claim.sessionId())) {
+            return "entered after " + session + " ended, before its client heard of it";
+        }
+        long node = FencingToken.creationZxid(claim.token());
+        if (state.deletesInFlight.contains(node)) {
+            return "entered while a stranger's delete of its node was in flight";
+        }
+        return claim.heldAtEntry() && state.deletedNodes.containsKey(node)
+                ? "entered after a stranger's delete of its node was answered, before its client heard of it"
                 : null;
     }
 

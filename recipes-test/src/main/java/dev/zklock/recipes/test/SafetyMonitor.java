@@ -1,6 +1,7 @@
 package dev.zklock.recipes.test;
 
 import dev.zklock.recipes.locks.FencingToken;
+import dev.zklock.recipes.locks.LockState;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -40,7 +41,8 @@ import org.apache.curator.framework.CuratorFramework;
  *   <li>{@linkplain SafetyReport#explainedOverlaps() explained} (counted with the longest, not a failure): the earlier
  *       hold was ended from outside after its grant, by a fault no lock can prevent (its session ended, or a stranger
  *       deleted its node, while it was inside, or before its thread entered while the delete was still in flight:
- *       {@link #nodeDeleteAnswered}). Fencing tokens exist for these;
+ *       {@link #nodeDeleteAnswered}), or after it was done but before its client heard of it (the hold's own state
+ *       said HELD as it entered: {@link Claim#heldAtEntry(Optional)}). Fencing tokens exist for these;
  *   <li>a {@linkplain SafetyReport#overlaps() violation}: any other, a hold entered on a node a stranger had already
  *       deleted (the delete answered) ({@linkplain SafetyReport#holdsOnDeletedNodes() data} too), or on a session already ended, among them.
  * </ul>
@@ -110,8 +112,11 @@ public final class SafetyMonitor {
      * @param token the fencing token of the hold: {@link FencingToken#of FencingToken.of(czxid, pass)} of its node
      * @param sessionId the session that owns the hold's ephemeral node
      * @param leases for a {@link Mode#LEASE}, the most leases live at once on the path; 1 for the other modes
+     * @param heldAtEntry whether the lock's own hold state said HELD right after the acquire returned, that is its
+     *     client had heard of no loss of the hold yet ({@link #heldAtEntry(Optional)}); false for a lock with no hold
+     *     state (Curator's)
      */
-    public record Claim(String lockPath, Mode mode, long token, long sessionId, int leases) {
+    public record Claim(String lockPath, Mode mode, long token, long sessionId, int leases, boolean heldAtEntry) {
         /**
          * Checks the claim.
          *
@@ -136,7 +141,38 @@ public final class SafetyMonitor {
          * @param sessionId the session that owns the hold's ephemeral node
          */
         public Claim(String lockPath, Mode mode, long token, long sessionId) {
-            this(lockPath, mode, token, sessionId, 1);
+            this(lockPath, mode, token, sessionId, 1, false);
+        }
+
+        /**
+         * A claim of a lock with no hold state.
+         *
+         * @param lockPath the lock path (a semaphore's path, for a lease)
+         * @param mode what the hold claims
+         * @param token the fencing token of the hold
+         * @param sessionId the session that owns the hold's ephemeral node
+         * @param leases for a {@link Mode#LEASE}, the most leases live at once on the path; 1 for the other modes
+         */
+        public Claim(String lockPath, Mode mode, long token, long sessionId, int leases) {
+            this(lockPath, mode, token, sessionId, leases, false);
+        }
+
+        /**
+         * Returns this claim with the hold's own state as it entered: a hold whose state said HELD then was granted on
+         * what its client had heard, and its client hears of a stranger's delete of its node (the watch on its own
+         * node) or of its session's end before any later answer. Take the state right after the acquire returns.
+         *
+         * @param state the lock's hold state for the acquiring thread
+         * @return the claim, {@linkplain #heldAtEntry() held at entry} if the state is HELD
+         */
+        public Claim heldAtEntry(Optional<LockState> state) {
+            return new Claim(
+                    lockPath,
+                    mode,
+                    token,
+                    sessionId,
+                    leases,
+                    state.filter(LockState.HELD::equals).isPresent());
         }
 
         /**
@@ -215,7 +251,7 @@ public final class SafetyMonitor {
             PathState state = paths.computeIfAbsent(claim.lockPath(), path -> new PathState());
             hold.grantedLost = lostGrants.check(state, hold, endedSessions, sessionEndsInFlight);
             if (hold.grantedLost == null) {
-                hold.endedBy = LostGrants.duringEnd(state, hold, sessionEndsInFlight);
+                hold.endedBy = LostGrants.duringEnd(state, hold, endedSessions, sessionEndsInFlight);
             }
             lostHolds += hold.isLive() ? 0 : 1;
             for (String text : overlaps.check(state.inside, hold)) {
@@ -308,8 +344,11 @@ public final class SafetyMonitor {
      * {@link #nodeDeleted}) has its answer. Until then the server may apply it after a grant on that node: a hold on it
      * that enters in between is lost at once, ended from outside (an overlap with it is explained, as with a hold the
      * delete found inside), since its grant may have been decided before the delete, as every ZooKeeper lock's may; one
-     * that enters later is lost from its grant (an overlap with it is a violation). A later entry can still come from a
-     * grant decided before the delete (a thread slow to run), which this monitor cannot tell apart: it errs strict.
+     * that enters later is lost from its grant (an overlap with it is a violation), unless its own state said HELD as it
+     * entered ({@link Claim#heldAtEntry(Optional)}): its client, which hears of the delete through the watch on its own
+     * node before any later answer, had not heard of it, so the grant came from what the client knew before the delete
+     * (a thread slow to run after its grant). A lock whose grant skips that voucher is found by {@code
+     * StrangerDeleteTest} and by the partition rig, not here: its hold says HELD too.
      *
      * @param lockPath the lock path
      * @param creationZxid the deleted node's creation zxid

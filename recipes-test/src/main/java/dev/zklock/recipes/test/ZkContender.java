@@ -1,6 +1,7 @@
 package dev.zklock.recipes.test;
 
 import dev.zklock.recipes.locks.FencingToken;
+import dev.zklock.recipes.locks.LockState;
 import dev.zklock.recipes.locks.ZkExclusiveLock;
 import dev.zklock.recipes.locks.ZkMultiLock;
 import dev.zklock.recipes.locks.ZkReadWriteLock;
@@ -26,30 +27,51 @@ final class ZkContender implements Contender {
     static final LockKind REENTRANT = new BuiltInKind("zk-reentrant", LockKind.MUTEX, 1, true, (client, paths) -> {
         ZkReentrantLock lock = new ZkReentrantLock(client, paths.get(0));
         return new ZkContender(
-                client, lock, SafetyMonitor.Mode.EXCLUSIVE, paths, () -> Map.of(lock.path(), lock.fencingToken()));
+                client,
+                lock,
+                SafetyMonitor.Mode.EXCLUSIVE,
+                paths,
+                () -> Map.of(lock.path(), lock.fencingToken()),
+                lock::holdState);
     });
 
     static final LockKind EXCLUSIVE = new BuiltInKind("zk-exclusive", LockKind.MUTEX, 1, false, (client, paths) -> {
         ZkExclusiveLock lock = ZkExclusiveLock.mutexLayout(client, paths.get(0)); // shares the mutex kinds' paths
         return new ZkContender(
-                client, lock, SafetyMonitor.Mode.EXCLUSIVE, paths, () -> Map.of(lock.path(), lock.fencingToken()));
+                client,
+                lock,
+                SafetyMonitor.Mode.EXCLUSIVE,
+                paths,
+                () -> Map.of(lock.path(), lock.fencingToken()),
+                lock::holdState);
     });
 
     static final LockKind MULTI = new BuiltInKind("zk-multi", LockKind.MUTEX, 2, true, (client, paths) -> {
         ZkMultiLock lock = new ZkMultiLock(client, paths);
-        return new ZkContender(client, lock, SafetyMonitor.Mode.EXCLUSIVE, lock.paths(), lock::fencingTokens);
+        return new ZkContender(
+                client, lock, SafetyMonitor.Mode.EXCLUSIVE, lock.paths(), lock::fencingTokens, lock::holdState);
     });
 
     static final LockKind READ = new BuiltInKind("zk-read", LockKind.READ_WRITE, 1, true, (client, paths) -> {
         ZkReadWriteLock.ReadLock lock = new ZkReadWriteLock(client, paths.get(0)).readLock();
         return new ZkContender(
-                client, lock, SafetyMonitor.Mode.READ, paths, () -> Map.of(lock.path(), lock.fencingToken()));
+                client,
+                lock,
+                SafetyMonitor.Mode.READ,
+                paths,
+                () -> Map.of(lock.path(), lock.fencingToken()),
+                lock::holdState);
     });
 
     static final LockKind WRITE = new BuiltInKind("zk-write", LockKind.READ_WRITE, 1, true, (client, paths) -> {
         ZkReadWriteLock.WriteLock lock = new ZkReadWriteLock(client, paths.get(0)).writeLock();
         return new ZkContender(
-                client, lock, SafetyMonitor.Mode.WRITE, paths, () -> Map.of(lock.path(), lock.fencingToken()));
+                client,
+                lock,
+                SafetyMonitor.Mode.WRITE,
+                paths,
+                () -> Map.of(lock.path(), lock.fencingToken()),
+                lock::holdState);
     });
 
     private final CuratorFramework client;
@@ -57,14 +79,17 @@ final class ZkContender implements Contender {
     private final SafetyMonitor.Mode mode;
     private final List<String> paths;
     private final Supplier<Map<String, Long>> tokens;
+    private final Supplier<Optional<LockState>> state;
 
     private ZkContender(
             CuratorFramework client,
             InterProcessLock lock,
             SafetyMonitor.Mode mode,
             List<String> paths,
-            Supplier<Map<String, Long>> tokens) {
+            Supplier<Map<String, Long>> tokens,
+            Supplier<Optional<LockState>> state) {
         this.client = client;
+        this.state = state;
         this.lock = lock;
         this.mode = mode;
         this.paths = List.copyOf(paths);
@@ -82,6 +107,7 @@ final class ZkContender implements Contender {
         if (!lock.acquire(timeout.toNanos(), TimeUnit.NANOSECONDS)) {
             return Optional.empty();
         }
+        Optional<LockState> entry = state.get();
         Map<String, Long> ours = tokens.get();
         long after = Sessions.current(client);
         List<SafetyMonitor.Claim> claims = new ArrayList<>();
@@ -93,7 +119,7 @@ final class ZkContender implements Contender {
             if (session.isEmpty()) {
                 return Optional.of(List.of());
             }
-            claims.add(new SafetyMonitor.Claim(path, mode, token, session.getAsLong()));
+            claims.add(new SafetyMonitor.Claim(path, mode, token, session.getAsLong()).heldAtEntry(entry));
         }
         return Optional.of(claims);
     }

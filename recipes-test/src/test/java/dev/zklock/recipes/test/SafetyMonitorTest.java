@@ -7,10 +7,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.zklock.recipes.locks.FencingToken;
+import dev.zklock.recipes.locks.LockState;
 import dev.zklock.recipes.test.SafetyMonitor.Claim;
 import dev.zklock.recipes.test.SafetyMonitor.Hold;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -443,6 +445,65 @@ final class SafetyMonitorTest {
                 .contains("waiter: entered while a stranger's delete of its node was in flight", "next");
         assertThat(report.lostHolds()).isEqualTo(1);
         assertThat(report.holdsOnDeletedNodes()).isZero();
+    }
+
+    @Test
+    void nodeDeleted_aHoldEnteredAfterTheDeletesAnswerBeforeItsClientHeard_isEndedFromOutsideAndTheNextExplained() {
+        monitor.nodeDeleted(PATH, 12);
+        monitor.nodeDeleteAnswered(PATH, 12); // answered to the stranger; the waiter's client has not heard yet
+        Hold waiter = monitor.enter(
+                "waiter", new Claim(PATH, EXCLUSIVE, token(12, 0), 1).heldAtEntry(Optional.of(LockState.HELD)));
+
+        monitor.enter("next", new Claim(PATH, EXCLUSIVE, token(14, 0), 2)).exit();
+        waiter.exit();
+
+        SafetyReport report = monitor.report();
+        assertThat(report.isClean()).as("%s", report).isTrue();
+        assertThat(report.explainedOverlaps()).isEqualTo(1);
+        assertThat(report.firstExplainedOverlaps())
+                .singleElement()
+                .asString()
+                .contains(
+                        "waiter: entered after a stranger's delete of its node was answered, before its client heard");
+        assertThat(report.lostHolds()).isEqualTo(1);
+        assertThat(report.holdsOnDeletedNodes()).isEqualTo(1);
+        assertThat(report.firstHoldsOnDeletedNodes()).singleElement().asString().contains("before its client heard");
+    }
+
+    @Test
+    void nodeDeleted_aHoldEnteredAfterTheDeletesAnswerThatItsClientHeard_isAViolation() {
+        monitor.nodeDeleted(PATH, 12);
+        monitor.nodeDeleteAnswered(PATH, 12);
+        Hold waiter = monitor.enter(
+                "waiter", new Claim(PATH, EXCLUSIVE, token(12, 0), 1).heldAtEntry(Optional.of(LockState.LOST)));
+
+        monitor.enter("next", new Claim(PATH, EXCLUSIVE, token(14, 0), 2)).exit();
+        waiter.exit();
+
+        SafetyReport report = monitor.report();
+        assertThat(report.overlaps()).isEqualTo(1);
+        assertThat(report.firstViolations())
+                .singleElement()
+                .asString()
+                .contains("waiter entered on a node a stranger had deleted", "next");
+    }
+
+    @Test
+    void enter_afterItsSessionEndedBeforeItsClientHeard_isEndedFromOutsideAndTheNextExplained() {
+        monitor.sessionEnded(1);
+        monitor.sessionEndAnswered(1);
+        Hold late = monitor.enter(
+                "late", new Claim(PATH, EXCLUSIVE, token(12, 0), 1).heldAtEntry(Optional.of(LockState.HELD)));
+
+        monitor.enter("next", new Claim(PATH, EXCLUSIVE, token(14, 0), 2)).exit();
+        late.exit();
+
+        SafetyReport report = monitor.report();
+        assertThat(report.isClean()).as("%s", report).isTrue();
+        assertThat(report.firstExplainedOverlaps())
+                .singleElement()
+                .asString()
+                .contains("late: entered after its session 0x1 ended, before its client heard of it");
     }
 
     @Test
