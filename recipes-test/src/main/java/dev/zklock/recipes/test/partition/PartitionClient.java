@@ -131,7 +131,8 @@ public final class PartitionClient {
                         stores,
                         random,
                         stop,
-                        this::sessionId);
+                        this::sessionId,
+                        workload.maxOutsideMillis());
                 targets.get(i).addStateListener(worker::stateChanged);
                 workers.add(worker);
             }

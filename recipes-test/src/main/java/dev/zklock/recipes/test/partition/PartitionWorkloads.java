@@ -29,8 +29,8 @@ import org.apache.curator.utils.ZKPaths;
  *   <tr><td>/partitions/zklock/cohort</td><td>{@code ZkReentrantLock} with local hand-off, one object</td>
  *       <td>2 (exclusive)</td></tr>
  *   <tr><td>/partitions/zklock/cohort-alone</td><td>the same, in the first client (c1) only: nobody else waits, so
- *       its two threads pass the node between them without bound, and a fault finds them passing (a pass while the
- *       connection is suspended must wait for it)</td><td>2 (exclusive), c1 only</td></tr>
+ *       its two threads, which come back at once after a release, pass the node between them without bound, and a
+ *       fault finds them passing (a pass while the connection is suspended must wait for it)</td><td>2 (exclusive), c1 only</td></tr>
  *   <tr><td>/partitions/curator/mutex</td><td>{@code InterProcessMutex}</td><td>1 (exclusive)</td></tr>
  *   <tr><td>/partitions/curator/semaphore-mutex</td><td>{@code InterProcessSemaphoreMutex}</td>
  *       <td>1 (exclusive)</td></tr>
@@ -183,6 +183,16 @@ public final class PartitionWorkloads {
 
         String key() {
             return ROOT + "/" + library + "/" + kind;
+        }
+
+        /**
+         * Returns the longest a worker stays outside between a release and its next acquire: none for a workload of the
+         * first client alone, whose threads come back at once, so that one waits whenever the other holds and every
+         * release passes the node (a fault that suspends the connection finds a pass coming); otherwise {@link
+         * Worker#MAX_OUTSIDE_MS}.
+         */
+        int maxOutsideMillis() {
+            return firstClientOnly ? 0 : Worker.MAX_OUTSIDE_MS;
         }
 
         /** Whether the client {@code clientId} runs this workload: every client, or the first ({@code c1}) alone. */

@@ -21,7 +21,8 @@ import org.apache.curator.framework.state.ConnectionState;
  * <p>Inside, a holder in exclusive or write mode reads the key's unfenced counter, pauses, and writes it plus one (two
  * holders inside at once lose an update), then adds one element to the key's fenced set with its token (the store
  * refuses a token older than the newest it took); then it holds for a short random time, releases, and stays outside
- * for another before it acquires again (so a waiter queues behind one node as often as behind several). Hold-state changes of the
+ * for another before it acquires again (so a waiter queues behind one node as often as behind several), unless its
+ * workload has it come back at once. Hold-state changes of the
  * hold inside are recorded as {@code state} lines, once per change, whichever thread hears them; the worker also asks
  * the hold's state before it records each step inside (the counter, the set, the release), as a careful holder does,
  * and records an answer that differs from the last. Right after a grant it records its client's session ({@code info
@@ -36,7 +37,8 @@ final class Worker implements Runnable {
     private static final int MAX_HOLD_MS = 20;
     private static final int MAX_COUNTER_PAUSE_MS = 5;
     private static final int MAX_BACKOFF_MS = 50;
-    private static final int MAX_OUTSIDE_MS = 20;
+    /** The longest a worker stays outside between a release and its next acquire, unless its workload says 0. */
+    static final int MAX_OUTSIDE_MS = 20;
 
     private final String process;
     private final String key;
@@ -49,6 +51,7 @@ final class Worker implements Runnable {
     private final SplittableRandom random;
     private final BooleanSupplier stop;
     private final LongSupplier session;
+    private final int maxOutsideMillis;
     private volatile Inside inside; // the hold in the critical section now, or null
 
     Worker(
@@ -60,7 +63,8 @@ final class Worker implements Runnable {
             Stores stores,
             SplittableRandom random,
             BooleanSupplier stop,
-            LongSupplier session) {
+            LongSupplier session,
+            int maxOutsideMillis) {
         this.process = process;
         this.key = key;
         this.mode = mode;
@@ -72,6 +76,7 @@ final class Worker implements Runnable {
         this.random = random;
         this.stop = stop;
         this.session = session;
+        this.maxOutsideMillis = maxOutsideMillis;
     }
 
     @Override
@@ -137,8 +142,8 @@ final class Worker implements Runnable {
         } finally {
             release(now);
         }
-        pause(MAX_OUTSIDE_MS); // outside for a while: queues of every length, one node ahead of a waiter as often as
-        // two
+        pause(maxOutsideMillis); // outside for a while: queues of every length, one node ahead of a waiter as often
+        // as two
     }
 
     private void count() throws InterruptedException {

@@ -92,13 +92,22 @@ final class WorkerTest {
             AtomicBoolean stop,
             CuratorFramework client) {
         return new Worker(
-                process, key, Mode.EXCLUSIVE, target, history, stores, new SplittableRandom(1), stop::get, () -> {
+                process,
+                key,
+                Mode.EXCLUSIVE,
+                target,
+                history,
+                stores,
+                new SplittableRandom(1),
+                stop::get,
+                () -> {
                     try {
                         return client.getZookeeperClient().getZooKeeper().getSessionId();
                     } catch (Exception e) {
                         throw new IllegalStateException(e);
                     }
-                });
+                },
+                Worker.MAX_OUTSIDE_MS);
     }
 
     /** The target, whose holds are released only once {@code letGo} opens; {@code inside} hears each release begin. */
