@@ -206,21 +206,11 @@ record BenchReport(String setting, List<String> origin, List<Result> results) {
         return Double.isNaN(value) ? null : Json.round(value, 4);
     }
 
-    /** Formats a figure as its metric needs: milliseconds with 3 decimals, rates whole, counts with 2 decimals. */
-    static String figure(String metric, double value) {
-        if (Double.isNaN(value)) {
-            return "n/a";
-        }
-        if (metric.endsWith("(ms)")) {
-            return String.format(Locale.ROOT, "%.3f", value);
-        }
-        if (metric.endsWith("/s")) {
-            return String.format(Locale.ROOT, "%.0f", value);
-        }
-        return String.format(Locale.ROOT, "%.2f", value);
+    private static String figure(String metric, double value) {
+        return BenchRow.shown(metric, value);
     }
 
     private static String ratio(double value) {
-        return Double.isNaN(value) ? "n/a" : String.format(Locale.ROOT, "%.2fx", value);
+        return BenchRow.shownRatio(value);
     }
 }

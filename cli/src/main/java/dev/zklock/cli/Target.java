@@ -42,8 +42,8 @@ record Target(boolean ofRatio, double low, double high) {
         if (Double.isNaN(value)) {
             return false;
         }
-        // As the report shows it: milliseconds with 3 decimals, ratios and the other figures with 2.
-        double rounded = Json.round(value, !ofRatio && row.metric().endsWith("(ms)") ? 3 : 2);
+        // As the report shows it: ratios with 2 decimals, figures as their metric is shown (BenchRow.shown).
+        double rounded = ofRatio ? Json.round(value, 2) : BenchRow.rounded(row.metric(), value);
         return rounded >= low && rounded <= high;
     }
 

@@ -196,7 +196,7 @@ final class BenchReportTest {
         assertThat(report.markdown())
                 .contains("| " + LockScenario.JDK_FAIR_LOCK + " | 8 threads, 1 lock object | acquisitions/s | 200000 "
                         + "|  |  |  |")
-                .contains("| acquisitions/s / JDK fair lock's, same threads | 0.60 | 0.00 | 200.00x | >= 0.5 met |");
+                .contains("| acquisitions/s / JDK fair lock's, same threads | 0.60 | 0.00 | n/a | >= 0.5 met |");
     }
 
     @Test
@@ -315,6 +315,64 @@ final class BenchReportTest {
                 .isFalse();
         assertThat(new BenchRow("g", "s", "hand-off p50 (ms)", 0.0504, 1.0, Target.atMost(0.05)).isMet())
                 .isTrue();
+    }
+
+    @Test
+    void ratio_eitherSideShownAsZero_isNotAvailable() {
+        // Curator's 0.003 of the JDK lock's rate shows as 0.00; 0.4 acquisitions/s shows as 0; zklock's 0.004
+        // requests per acquisition as 0.00: no quotient of them says anything.
+        assertThat(new BenchRow("g", "s", LockScenario.VS_JDK, 0.6, 0.003, null).ratio())
+                .isNaN();
+        assertThat(new BenchRow("g", "s", "acquisitions/s", 894, 0.4, null).ratio())
+                .isNaN();
+        assertThat(new BenchRow("g", "s", "requests per acquisition", 0.004, 13.2, null).ratio())
+                .isNaN();
+        assertThat(new BenchRow("g", "s", "timed-out acquires (%)", 0.0, 97.56, null).ratio())
+                .isNaN();
+        assertThat(new BenchRow("g", "s", "watch events per release", 1.0, Double.NaN, null).ratio())
+                .isNaN();
+    }
+
+    @Test
+    void ratio_bothSidesShownAsNonZero_isTheQuotientOfTheUnroundedFigures() {
+        assertThat(new BenchRow("g", "s", "hand-off p50 (ms)", 0.013, 2.302, null).ratio())
+                .isCloseTo(0.013 / 2.302, Offset.offset(1e-9));
+        assertThat(new BenchRow("g", "s", "acquisitions/s", 894, 0.6, null).ratio())
+                .isCloseTo(1490, within());
+    }
+
+    @Test
+    void markdown_ratioTargetOnARowWithoutARatio_isMissedAndShownAsNotAvailable() {
+        LockScenario scenario = LockScenario.clients(Recipe.reentrant(), 8)
+                .target(LockScenario.WATCH_EVENTS_PER_RELEASE, Target.ratioAtMost(1.0));
+        Measurement curator = new Measurement(
+                1000,
+                0,
+                0,
+                ONE_SECOND.toNanos(),
+                Measurement.histogram(),
+                Measurement.histogram(),
+                Measurement.histogram(),
+                Measurement.histogram(),
+                Measurement.histogram(),
+                List.of(1000L),
+                1000,
+                OptionalLong.of(5000),
+                OptionalLong.of(0),
+                0);
+        BenchReport report = report(scenario, Map.of(Side.ZKLOCK, measured(900, 500_000, 4000), Side.CURATOR, curator));
+
+        assertThat(row(report.rows(), LockScenario.WATCH_EVENTS_PER_RELEASE).isMet())
+                .isFalse();
+        assertThat(report.markdown()).contains("| watch events per release | 1.00 | 0.00 | n/a | <= 1x **missed** |");
+    }
+
+    @Test
+    void isMet_rate_comparesTheWholeNumberShown() {
+        assertThat(new BenchRow("g", "s", "acquisitions/s", 499.6, 1.0, Target.atLeast(500)).isMet())
+                .isTrue();
+        assertThat(new BenchRow("g", "s", "acquisitions/s", 499.4, 1.0, Target.atLeast(500)).isMet())
+                .isFalse();
     }
 
     @Test
