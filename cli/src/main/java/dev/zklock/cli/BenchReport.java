@@ -5,10 +5,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * The outcome of a bench run: its setting and, for each scenario, what each side measured and the rows derived from
- * it; rendered as a table, as Markdown (BENCHMARKS.md) or as JSON.
+ * it; rendered as a table, as Markdown (BENCHMARKS.md, see {@link BenchMarkdown}) or as JSON. The rows fall in two
+ * tables: zklock against its counterpart ({@link BenchRow}), and the floors and baselines measured beside them
+ * ({@link FloorRow}). Immutable once made, and safe for use by any thread if its measurements are not changed.
  *
  * @param setting one line saying how the bench ran: the servers, the rounds, how requests were counted
  * @param origin where and from what the figures came, one "name: value" line each (date, machine, build, command;
@@ -27,20 +30,31 @@ record BenchReport(String setting, List<String> origin, List<Result> results) {
         List<BenchRow> rows() {
             return scenario.rows(measured);
         }
+
+        List<FloorRow> floorRows() {
+            return scenario.floorRows(measured);
+        }
     }
 
-    /** Returns every row, grouped by recipe in the order the recipes ran, the references (raw floor, JDK lock) last. */
+    /** Returns every row of zklock against its counterpart, grouped by recipe in the order the recipes ran. */
     List<BenchRow> rows() {
-        Map<String, List<BenchRow>> groups = new LinkedHashMap<>();
+        return grouped(Result::rows, BenchRow::group);
+    }
+
+    /** Returns every row of a floor or a baseline, grouped by what was measured, in the order they first ran. */
+    List<FloorRow> floorRows() {
+        return grouped(Result::floorRows, FloorRow::floor);
+    }
+
+    private <R> List<R> grouped(Function<Result, List<R>> rowsOf, Function<R, String> groupOf) {
+        Map<String, List<R>> groups = new LinkedHashMap<>();
         for (Result result : results) {
-            for (BenchRow row : result.rows()) {
-                groups.computeIfAbsent(row.group(), g -> new ArrayList<>()).add(row);
+            for (R row : rowsOf.apply(result)) {
+                groups.computeIfAbsent(groupOf.apply(row), g -> new ArrayList<>())
+                        .add(row);
             }
         }
-        List<BenchRow> rows = new ArrayList<>();
-        groups.values().stream().filter(g -> !isReference(g.get(0))).forEach(rows::addAll);
-        groups.values().stream().filter(g -> isReference(g.get(0))).forEach(rows::addAll);
-        return rows;
+        return groups.values().stream().flatMap(List::stream).toList();
     }
 
     /** Returns the times two contenders held a lock at once, over the whole run (0 unless a lock is broken). */
@@ -51,28 +65,22 @@ record BenchReport(String setting, List<String> origin, List<Result> results) {
                 .sum();
     }
 
-    /** Returns the report as a table, grouped by recipe, with the targets kept and missed at the end. */
+    /** Returns the report as a table, grouped by recipe, then the floors, then the targets kept and missed. */
     String text() {
-        StringBuilder out = new StringBuilder(setting).append(System.lineSeparator());
-        origin.forEach(line -> out.append("  ").append(line).append(System.lineSeparator()));
-        String format = "  %-34s %-30s %10s %10s %8s  %s%n";
+        String nl = System.lineSeparator();
+        StringBuilder out = new StringBuilder(setting).append(nl);
+        origin.forEach(line -> out.append("  ").append(line).append(nl));
+        String format = "  %-34s %-30s %10s %11s %8s  %s%n";
         String group = null;
         String scenario = null;
         for (BenchRow row : rows()) {
             if (!row.group().equals(group)) {
                 group = row.group();
                 scenario = null;
-                out.append(System.lineSeparator()).append(group).append(System.lineSeparator());
-                out.append(String.format(
-                        format,
-                        "scenario",
-                        "metric",
-                        isReference(row) ? "value" : "zklock",
-                        isReference(row) ? "" : "Curator",
-                        isReference(row) ? "" : "ratio",
-                        isReference(row) ? "" : "target"));
+                out.append(nl).append(group).append(nl);
+                out.append(String.format(format, "scenario", "metric", "zklock", "counterpart", "ratio", "target"));
             }
-            List<String> cells = cells(row, "  met", "  MISSED");
+            List<String> cells = row.cells("  met", "  MISSED");
             out.append(String.format(
                     format,
                     row.scenario().equals(scenario) ? "" : row.scenario(),
@@ -83,48 +91,44 @@ record BenchReport(String setting, List<String> origin, List<Result> results) {
                     cells.get(3)));
             scenario = row.scenario();
         }
-        out.append(System.lineSeparator()).append(targetSummary("  missed: ")).append(System.lineSeparator());
+        String floorFormat = "  %-34s %-30s %10s%n";
+        group = null;
+        for (FloorRow row : floorRows()) {
+            if (group == null) {
+                out.append(nl).append("Floors and baselines (no lock library)").append(nl);
+            }
+            if (!row.floor().equals(group)) {
+                group = row.floor();
+                scenario = null;
+                out.append(nl).append(group).append(nl);
+                out.append(String.format(floorFormat, "scenario", "metric", "value"));
+            }
+            out.append(String.format(
+                    floorFormat,
+                    row.scenario().equals(scenario) ? "" : row.scenario(),
+                    row.metric(),
+                    BenchRow.shown(row.metric(), row.value())));
+            scenario = row.scenario();
+        }
+        out.append(nl).append(targetSummary("  missed: ")).append(nl);
         if (overlaps() > 0) {
             out.append("LOCK BROKEN: two contenders held a lock at once ")
                     .append(overlaps())
                     .append(" times")
-                    .append(System.lineSeparator());
+                    .append(nl);
         }
         return out.toString();
     }
 
-    /**
-     * Returns the setting, where the figures came from as a list, the rows as a Markdown table (each recipe and scenario
-     * named on its first row only), and the targets met and missed: BENCHMARKS.md.
-     */
+    /** Returns BENCHMARKS.md: see {@link BenchMarkdown#of}. */
     String markdown() {
-        StringBuilder out = new StringBuilder("_").append(setting).append("_").append(System.lineSeparator());
-        out.append(System.lineSeparator());
-        origin.forEach(line -> out.append("- ").append(line).append(System.lineSeparator()));
-        if (!origin.isEmpty()) {
-            out.append(System.lineSeparator());
-        }
-        out.append("| recipe | scenario | metric | zklock | Curator | ratio | target |")
-                .append(System.lineSeparator());
-        out.append("| --- | --- | --- | ---: | ---: | ---: | --- |").append(System.lineSeparator());
-        String group = null;
-        String scenario = null;
-        for (BenchRow row : rows()) {
-            boolean newGroup = !row.group().equals(group);
-            out.append(String.format(
-                    "| %s | %s | %s | %s |%n",
-                    newGroup ? row.group() : "",
-                    newGroup || !row.scenario().equals(scenario) ? row.scenario() : "",
-                    row.metric(),
-                    String.join(" | ", cells(row, " met", " **missed**"))));
-            group = row.group();
-            scenario = row.scenario();
-        }
-        out.append(System.lineSeparator()).append(targetSummary("- missed: "));
-        return out.append(System.lineSeparator()).toString();
+        return BenchMarkdown.of(this);
     }
 
-    /** Returns the report as one line of JSON: the setting, its origin, every row, and each scenario's raw counts. */
+    /**
+     * Returns the report as one line of JSON: the setting, its origin, every row (the counterpart's figure under
+     * "curator", whichever library it is), every floor, and each scenario's raw counts.
+     */
     String json() {
         List<Object> rows = new ArrayList<>();
         for (BenchRow row : rows()) {
@@ -137,6 +141,14 @@ record BenchReport(String setting, List<String> origin, List<Result> results) {
                     "ratio", number(row.ratio()),
                     "target", row.target() == null ? null : row.target().toString(),
                     "met", row.target() == null ? null : row.isMet()));
+        }
+        List<Object> floors = new ArrayList<>();
+        for (FloorRow row : floorRows()) {
+            floors.add(Json.object(
+                    "floor", row.floor(),
+                    "scenario", row.scenario(),
+                    "metric", row.metric(),
+                    "value", number(row.value())));
         }
         List<Object> scenarios = new ArrayList<>();
         for (Result result : results) {
@@ -152,7 +164,18 @@ record BenchReport(String setting, List<String> origin, List<Result> results) {
                     "sides", sides));
         }
         return Json.write(Json.object(
-                "setting", setting, "origin", origin, "rows", rows, "scenarios", scenarios, "overlaps", overlaps()));
+                "setting",
+                setting,
+                "origin",
+                origin,
+                "rows",
+                rows,
+                "floors",
+                floors,
+                "scenarios",
+                scenarios,
+                "overlaps",
+                overlaps()));
     }
 
     /** Returns "targets: 9 of 12 met" and a line for each row that missed its target, starting with {@code bullet}. */
@@ -170,15 +193,6 @@ record BenchReport(String setting, List<String> origin, List<Result> results) {
         return out.toString();
     }
 
-    /** Returns a row's zklock figure, Curator figure, ratio and target, as shown; blank where a row has none. */
-    private static List<String> cells(BenchRow row, String met, String missed) {
-        return List.of(
-                figure(row.metric(), row.zklock()),
-                isReference(row) ? "" : figure(row.metric(), row.curator()),
-                isReference(row) ? "" : ratio(row.ratio()),
-                row.target() == null ? "" : row.target() + (row.isMet() ? met : missed));
-    }
-
     private static Map<String, Object> counts(Measurement m) {
         return Json.object(
                 "acquisitions", m.acquisitions(),
@@ -192,25 +206,10 @@ record BenchReport(String setting, List<String> origin, List<Result> results) {
     }
 
     private static String ratioOrFigure(BenchRow row) {
-        return row.target().ofRatio() ? ratio(row.ratio()) : figure(row.metric(), row.zklock());
-    }
-
-    /** Tells whether the row is of a reference with one figure only: the raw floor, or the JDK fair lock. */
-    private static boolean isReference(BenchRow row) {
-        return Double.isNaN(row.curator())
-                && Double.isNaN(row.ratio())
-                && (row.group().equals(LockScenario.RAW_FLOOR) || row.group().equals(LockScenario.JDK_FAIR_LOCK));
+        return row.target().ofRatio() ? BenchRow.shownRatio(row.ratio()) : BenchRow.shown(row.metric(), row.zklock());
     }
 
     private static Object number(double value) {
         return Double.isNaN(value) ? null : Json.round(value, 4);
-    }
-
-    private static String figure(String metric, double value) {
-        return BenchRow.shown(metric, value);
-    }
-
-    private static String ratio(double value) {
-        return BenchRow.shownRatio(value);
     }
 }

@@ -1,5 +1,6 @@
 package dev.zklock.cli;
 
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -28,6 +29,18 @@ record BenchRow(String group, String scenario, String metric, double zklock, dou
     /** Tells whether the row has a target and keeps it. */
     boolean isMet() {
         return target != null && target.isMet(this);
+    }
+
+    /**
+     * Returns the row's cells as the report shows them: zklock's figure, the counterpart's, the ratio, and the target
+     * followed by {@code met} or {@code missed} (blank where the row has none).
+     */
+    List<String> cells(String met, String missed) {
+        return List.of(
+                shown(metric, zklock),
+                shown(metric, curator),
+                shownRatio(ratio()),
+                target == null ? "" : target + (isMet() ? met : missed));
     }
 
     /**

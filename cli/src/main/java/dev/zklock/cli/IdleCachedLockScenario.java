@@ -118,24 +118,31 @@ final class IdleCachedLockScenario implements Scenario {
                 targets.row(this, measured, VS_PLAIN_HAND_OFF, m -> m.acquireMillis(50) / m.handOffMillis(50)),
                 targets.row(this, measured, "requests per cycle, both clients", Measurement::requestsPerAcquisition),
                 targets.row(this, measured, "watch events per cycle", Measurement::watchEventsPerRelease)));
-        Measurement raw = measured.get(Side.RAW);
-        if (raw != null) {
-            String scenario = "second client takes an idle kept node";
-            double ratio = raw.acquireMillis(50) / raw.handOffMillis(50);
-            rows.add(new BenchRow(
-                    LockScenario.RAW_FLOOR, scenario, SECOND_ACQUIRE_P50, raw.acquireMillis(50), Double.NaN, null));
-            rows.add(new BenchRow(
-                    LockScenario.RAW_FLOOR, scenario, PLAIN_HAND_OFF_P50, raw.handOffMillis(50), Double.NaN, null));
-            rows.add(new BenchRow(LockScenario.RAW_FLOOR, scenario, VS_PLAIN_HAND_OFF, ratio, Double.NaN, null));
-            rows.add(new BenchRow(
-                    LockScenario.RAW_FLOOR,
-                    scenario,
-                    "requests per cycle, both clients",
-                    raw.requestsPerAcquisition(),
-                    Double.NaN,
-                    null));
-        }
         return rows;
+    }
+
+    /** The raw floor's rows: the same cycles with {@link RawQueueLock}s, the protocol with no lock code around it. */
+    @Override
+    public List<FloorRow> floorRows(Map<Side, Measurement> measured) {
+        Measurement raw = measured.get(Side.RAW);
+        if (raw == null) {
+            return List.of();
+        }
+        String scenario = "second client takes an idle kept node";
+        return List.of(
+                new FloorRow(LockScenario.RAW_FLOOR, scenario, SECOND_ACQUIRE_P50, raw.acquireMillis(50)),
+                new FloorRow(LockScenario.RAW_FLOOR, scenario, PLAIN_HAND_OFF_P50, raw.handOffMillis(50)),
+                new FloorRow(LockScenario.RAW_FLOOR, scenario, VS_PLAIN_HAND_OFF, floorRatio(raw)),
+                new FloorRow(
+                        LockScenario.RAW_FLOOR,
+                        scenario,
+                        "requests per cycle, both clients",
+                        raw.requestsPerAcquisition()));
+    }
+
+    /** Returns the raw floor's second acquire p50 over its plain hand-off p50, or NaN if it did not run. */
+    private static double floorRatio(Measurement raw) {
+        return raw == null ? Double.NaN : raw.acquireMillis(50) / raw.handOffMillis(50);
     }
 
     private String cachedPath(BenchEnsemble ensemble, Side side) {

@@ -246,9 +246,6 @@ final class LockScenario implements Scenario {
             }
             rows.add(targets.row(this, measured, CYCLES_PER_SECOND, Measurement::perSecond));
             rows.add(targets.row(this, measured, REQUESTS_PER_CYCLE, Measurement::requestsPerAcquisition));
-            if (raw != null) {
-                rows.addAll(rawFloorRows(raw, measured.get(Side.RAW_LISTED), measured.get(Side.CURATOR)));
-            }
         } else {
             if (layout != Layout.HAND_OFF) {
                 rows.add(targets.row(this, measured, ACQUISITIONS_PER_SECOND, Measurement::perSecond));
@@ -267,52 +264,53 @@ final class LockScenario implements Scenario {
             if (jdk != null) {
                 double rate = jdk.perSecond();
                 rows.add(targets.row(this, measured, VS_JDK, m -> m.perSecond() / rate));
-                rows.addAll(jdkRows(jdk));
             }
         }
         return rows;
     }
 
-    /** The JDK fair lock's rows, in a group of their own that the report shows last, as the raw floor's. */
-    private List<BenchRow> jdkRows(Measurement jdk) {
-        String scenario = contenders + " threads, 1 lock object";
-        return List.of(
-                new BenchRow(JDK_FAIR_LOCK, scenario, ACQUISITIONS_PER_SECOND, jdk.perSecond(), Double.NaN, null),
-                new BenchRow(JDK_FAIR_LOCK, scenario, HAND_OFF_P50, jdk.handOffMillis(50), Double.NaN, null),
-                new BenchRow(JDK_FAIR_LOCK, scenario, "hand-off p99 (ms)", jdk.handOffMillis(99), Double.NaN, null));
+    /** The raw floor's rows beside an uncontended scenario, or the JDK fair lock's beside threads sharing a lock. */
+    @Override
+    public List<FloorRow> floorRows(Map<Side, Measurement> measured) {
+        Measurement raw = measured.get(Side.RAW);
+        Measurement jdk = measured.get(Side.JDK);
+        if (layout == Layout.UNCONTENDED && raw != null) {
+            return rawFloorRows(raw, measured.get(Side.RAW_LISTED), measured.get(Side.CURATOR));
+        }
+        if (jdk != null) {
+            String scenario = contenders + " threads, 1 lock object";
+            return List.of(
+                    new FloorRow(JDK_FAIR_LOCK, scenario, ACQUISITIONS_PER_SECOND, jdk.perSecond()),
+                    new FloorRow(JDK_FAIR_LOCK, scenario, HAND_OFF_P50, jdk.handOffMillis(50)),
+                    new FloorRow(JDK_FAIR_LOCK, scenario, "hand-off p99 (ms)", jdk.handOffMillis(99)));
+        }
+        return List.of();
     }
 
     /**
      * The raw floor's rows; with a measured create + listing, also the lowest acquire ratio to Curator that a lock
      * which lists its queue after its create could reach on this server (its acquire p50 over Curator's).
      */
-    private static List<BenchRow> rawFloorRows(Measurement raw, Measurement listed, Measurement curator) {
-        String group = RAW_FLOOR;
+    private static List<FloorRow> rawFloorRows(Measurement raw, Measurement listed, Measurement curator) {
+        String floor = RAW_FLOOR;
         String scenario = "uncontended";
-        List<BenchRow> rows = new ArrayList<>(List.of(
-                new BenchRow(group, scenario, "create p50 (ms)", raw.acquireMillis(50), Double.NaN, null),
-                new BenchRow(group, scenario, "create p99 (ms)", raw.acquireMillis(99), Double.NaN, null),
-                new BenchRow(group, scenario, "delete p50 (ms)", raw.releaseMillis(50), Double.NaN, null),
-                new BenchRow(group, scenario, "cycles/s", raw.perSecond(), Double.NaN, null),
-                new BenchRow(group, scenario, "requests per cycle", raw.requestsPerAcquisition(), Double.NaN, null)));
+        List<FloorRow> rows = new ArrayList<>(List.of(
+                new FloorRow(floor, scenario, "create p50 (ms)", raw.acquireMillis(50)),
+                new FloorRow(floor, scenario, "create p99 (ms)", raw.acquireMillis(99)),
+                new FloorRow(floor, scenario, "delete p50 (ms)", raw.releaseMillis(50)),
+                new FloorRow(floor, scenario, "cycles/s", raw.perSecond()),
+                new FloorRow(floor, scenario, "requests per cycle", raw.requestsPerAcquisition())));
         if (listed != null) {
             double pair = listed.acquireMillis(50);
-            rows.add(new BenchRow(group, scenario, RAW_LISTED_P50, pair, Double.NaN, null));
-            rows.add(new BenchRow(
-                    group,
-                    scenario,
-                    "create + listing p50 / raw create p50",
-                    pair / raw.acquireMillis(50),
-                    Double.NaN,
-                    null));
+            rows.add(new FloorRow(floor, scenario, RAW_LISTED_P50, pair));
+            rows.add(new FloorRow(
+                    floor, scenario, "create + listing p50 / raw create p50", pair / raw.acquireMillis(50)));
             if (curator != null) {
-                rows.add(new BenchRow(
-                        group,
+                rows.add(new FloorRow(
+                        floor,
                         scenario,
                         "create + listing p50 / Curator acquire p50",
-                        pair / curator.acquireMillis(50),
-                        Double.NaN,
-                        null));
+                        pair / curator.acquireMillis(50)));
             }
         }
         return rows;

@@ -55,6 +55,15 @@ interface Scenario {
     /** Returns the report's rows for this scenario from what every side measured over all rounds. */
     List<BenchRow> rows(Map<Side, Measurement> measured);
 
+    /**
+     * Returns the rows of the floors and baselines this scenario measured beside zklock and its counterpart (the raw
+     * floor, a bare ZooKeeper queue, the JDK's fair lock), from what every side measured over all rounds; by default
+     * none.
+     */
+    default List<FloorRow> floorRows(Map<Side, Measurement> measured) {
+        return List.of();
+    }
+
     /** Returns the path under which the locks of {@code side} live in this scenario: one per scenario and side. */
     default String path(BenchEnsemble ensemble, Side side) {
         return ensemble.basePath() + "/" + key() + "/" + side.name().toLowerCase(Locale.ROOT);

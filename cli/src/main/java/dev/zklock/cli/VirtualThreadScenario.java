@@ -46,8 +46,7 @@ final class VirtualThreadScenario implements Scenario {
     static final String REQUESTS = "ZooKeeper requests";
     static final String HEAP_PER_WAITER = "heap per waiting thread (bytes)";
     static final String PLATFORM_THREADS = "platform threads alive";
-    static final String HEAP_JDK = "heap per waiting thread on a JDK fair ReentrantLock (bytes)";
-    static final String HEAP_FLOOR = "heap per waiting thread in a bare ZooKeeper queue, the floor (bytes)";
+    static final String BARE_QUEUE = "bare ZooKeeper queue (virtual threads on nodes and watches, no lock library)";
 
     private static final Duration LONGEST_WAIT = Duration.ofMinutes(10);
 
@@ -175,11 +174,27 @@ final class VirtualThreadScenario implements Scenario {
                 targets.row(this, measured, LockScenario.REQUESTS_PER_ACQUISITION, Measurement::requestsPerAcquisition),
                 row(HEAP_PER_WAITER, zklock.heapPerWaiter(), curator.heapPerWaiter()),
                 row(PLATFORM_THREADS, zklock.platformThreads(), curator.platformThreads())));
-        if (kind == Kind.PLAIN) {
-            rows.add(row(HEAP_FLOOR, extras.getOrDefault(Side.RAW, Extra.NONE).heapPerWaiter(), Double.NaN));
-            rows.add(row(HEAP_JDK, extras.getOrDefault(Side.JDK, Extra.NONE).heapPerWaiter(), Double.NaN));
-        }
         return rows;
+    }
+
+    /** The plain row's floor and baseline of its heap figure: a bare ZooKeeper queue, and the JDK's fair lock. */
+    @Override
+    public List<FloorRow> floorRows(Map<Side, Measurement> measured) {
+        if (kind != Kind.PLAIN) {
+            return List.of();
+        }
+        return List.of(
+                new FloorRow(BARE_QUEUE, name(), HEAP_PER_WAITER, heapFloor()),
+                new FloorRow(
+                        LockScenario.JDK_FAIR_LOCK,
+                        name(),
+                        HEAP_PER_WAITER,
+                        extras.getOrDefault(Side.JDK, Extra.NONE).heapPerWaiter()));
+    }
+
+    /** Returns the heap per thread waiting in a bare ZooKeeper queue, or NaN if it was not measured. */
+    private double heapFloor() {
+        return extras.getOrDefault(Side.RAW, Extra.NONE).heapPerWaiter();
     }
 
     private BenchRow row(String metric, double zklock, double curator) {

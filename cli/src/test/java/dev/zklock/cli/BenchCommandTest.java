@@ -98,9 +98,7 @@ final class BenchCommandTest {
 
         assertThat(rows.isEmpty()).isFalse();
         for (JsonNode row : rows) {
-            if (isReference(row)) {
-                assertThat(row.path("zklock").isNumber()).as("%s", row).isTrue();
-            } else if (!row.path("metric").asText().startsWith("hand-off") && !isCrossed(row)) {
+            if (!row.path("metric").asText().startsWith("hand-off") && !isCrossed(row)) {
                 assertThat(row.path("zklock").isNull()).as("%s", row).isFalse();
                 assertThat(row.path("curator").isNull()).as("%s", row).isFalse();
                 // No ratio where a side shows as zero, e.g. no watch event in so short a run.
@@ -111,6 +109,22 @@ final class BenchCommandTest {
                 assertThat(row.path("ratio").isNull()).as("%s", row).isEqualTo(Double.isNaN(quotient));
             }
         }
+    }
+
+    @Test
+    void bench_quick_floorsAndBaselinesAreApartWithOneFigureEach() {
+        List<JsonNode> floors = report.path("floors").valueStream().toList();
+
+        assertThat(floors).isNotEmpty().allSatisfy(floor -> assertThat(floor.has("value"))
+                .as("%s", floor)
+                .isTrue());
+        assertThat(floors).filteredOn(BenchCommandTest::isReference).allSatisfy(floor -> assertThat(
+                        floor.path("value").isNumber())
+                .as("%s", floor)
+                .isTrue());
+        assertThat(report.path("rows").valueStream().map(row -> row.path("group")
+                        .asText()))
+                .doesNotContain(LockScenario.RAW_FLOOR, LockScenario.JDK_FAIR_LOCK);
     }
 
     /**
@@ -125,7 +139,7 @@ final class BenchCommandTest {
             value = {
                 "ZkReentrantLock vs InterProcessMutex|uncontended|zklock|3",
                 "ZkReentrantLock vs InterProcessMutex|uncontended|curator|3",
-                LockScenario.RAW_FLOOR + "|uncontended|zklock|2",
+                LockScenario.RAW_FLOOR + "|uncontended|value|2",
                 "ZkReadWriteLock vs InterProcessReadWriteLock|uncontended, read lock|zklock|3",
                 "ZkReadWriteLock vs InterProcessReadWriteLock|uncontended, read lock|curator|3",
                 "ZkMultiLock vs InterProcessMultiLock|uncontended, 8 paths|zklock|3",
@@ -159,7 +173,7 @@ final class BenchCommandTest {
 
     @Test
     void bench_quick_localHandOffRunsBesideAJdkFairLockShownWithOneFigure() {
-        double jdk = figure(LockScenario.JDK_FAIR_LOCK, "4 threads, 1 lock object", "acquisitions/s", "zklock");
+        double jdk = figure(LockScenario.JDK_FAIR_LOCK, "4 threads, 1 lock object", "acquisitions/s", "value");
         double zklock = figure(REENTRANT, "4 threads, 1 lock object, local hand-off", "acquisitions/s", "zklock");
 
         assertThat(jdk).isPositive();
@@ -240,19 +254,21 @@ final class BenchCommandTest {
         assertThat(Files.size(png)).isGreaterThan(1000);
     }
 
-    private static boolean isReference(JsonNode row) {
-        String group = row.path("group").asText();
-        return group.equals(LockScenario.RAW_FLOOR) || group.equals(LockScenario.JDK_FAIR_LOCK);
+    private static boolean isReference(JsonNode floor) {
+        String name = floor.path("floor").asText();
+        return name.equals(LockScenario.RAW_FLOOR) || name.equals(LockScenario.JDK_FAIR_LOCK);
     }
 
     private static boolean isCrossed(JsonNode row) {
         return row.path("scenario").asText().contains("opposite orders");
     }
 
+    /** Returns a figure of a row, the side's ("zklock", "curator"), or of a floor ("value"). */
     private static double figure(String group, String scenario, String metric, String side) {
-        return report.path("rows")
+        boolean floor = side.equals("value");
+        return report.path(floor ? "floors" : "rows")
                 .valueStream()
-                .filter(row -> row.path("group").asText().equals(group)
+                .filter(row -> row.path(floor ? "floor" : "group").asText().equals(group)
                         && row.path("scenario").asText().equals(scenario)
                         && row.path("metric").asText().equals(metric))
                 .map(row -> row.path(side).asDouble(Double.NaN))

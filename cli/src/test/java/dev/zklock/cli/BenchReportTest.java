@@ -15,7 +15,7 @@ final class BenchReportTest {
     private static final Duration ONE_SECOND = Duration.ofSeconds(1);
 
     @Test
-    void rows_uncontended_haveFiguresRatiosAndTheRawFloorLast() {
+    void rows_uncontended_haveFiguresAndRatiosAndTheRawFloorApart() {
         LockScenario scenario = LockScenario.uncontended(Recipe.reentrant(), true)
                 .target(LockScenario.ACQUIRE_P50, Target.ratioAtMost(0.7));
         BenchReport report = report(
@@ -35,7 +35,9 @@ final class BenchReportTest {
         assertThat(row(rows, LockScenario.VS_RAW_CREATE).zklock()).isCloseTo(1.25, within());
         assertThat(row(rows, LockScenario.CYCLES_PER_SECOND).ratio()).isCloseTo(1.25, within());
         assertThat(row(rows, "requests per cycle").zklock()).isCloseTo(3.0, within());
-        assertThat(rows.get(rows.size() - 1).group()).isEqualTo(LockScenario.RAW_FLOOR);
+        assertThat(rows).extracting(BenchRow::group).containsOnly(scenario.group());
+        assertThat(report.floorRows()).extracting(FloorRow::floor).containsOnly(LockScenario.RAW_FLOOR);
+        assertThat(floor(report.floorRows(), "create p50 (ms)").value()).isCloseTo(0.32, within());
     }
 
     @Test
@@ -56,11 +58,13 @@ final class BenchReportTest {
         assertThat(vsPair.zklock()).isCloseTo(1.111, within());
         assertThat(vsPair.isMet()).isFalse(); // 1.11 > 1.1
 
-        assertThat(row(rows, LockScenario.RAW_LISTED_P50).zklock()).isCloseTo(0.36, within());
-        assertThat(row(rows, "create + listing p50 / raw create p50").zklock()).isCloseTo(1.125, within());
-        assertThat(row(rows, "create + listing p50 / Curator acquire p50").zklock())
+        List<FloorRow> floors = report.floorRows();
+        assertThat(floor(floors, LockScenario.RAW_LISTED_P50).value()).isCloseTo(0.36, within());
+        assertThat(floor(floors, "create + listing p50 / raw create p50").value())
+                .isCloseTo(1.125, within());
+        assertThat(floor(floors, "create + listing p50 / Curator acquire p50").value())
                 .isCloseTo(0.6, within());
-        assertThat(row(rows, LockScenario.RAW_LISTED_P50).group()).isEqualTo(LockScenario.RAW_FLOOR);
+        assertThat(floor(floors, LockScenario.RAW_LISTED_P50).floor()).isEqualTo(LockScenario.RAW_FLOOR);
     }
 
     @Test
@@ -94,12 +98,54 @@ final class BenchReportTest {
                 report.markdown().lines().filter(line -> line.startsWith("|")).toList();
 
         assertThat(table).hasSize(2 + report.rows().size());
+        assertThat(table.get(0)).isEqualTo(BenchMarkdown.HEADER);
         assertThat(table.get(2))
                 .isEqualTo(
                         "| ZkExclusiveLock.mutexLayout vs InterProcessSemaphoreMutex | 2 clients | acquisitions/s | 900 | 300 "
                                 + "| 3.00x |  |");
         assertThat(table.get(3)).startsWith("|  |  | hand-off p50 (ms) | 0.500 | 0.900 | 0.56x |");
         assertThat(report.markdown()).startsWith("_setting_").contains("targets: 0 of 0 met");
+    }
+
+    @Test
+    void markdown_floorsAndBaselines_areATableOfTheirOwnAfterTheMainOne() {
+        LockScenario scenario = LockScenario.uncontended(Recipe.reentrant(), true);
+        BenchReport report = report(
+                scenario,
+                Map.of(
+                        Side.ZKLOCK, measured(1000, 400_000, 3000),
+                        Side.CURATOR, measured(800, 600_000, 2400),
+                        Side.RAW, measured(1500, 320_000, 3000)));
+
+        List<String> lines = report.markdown().lines().toList();
+        int main = lines.indexOf(BenchMarkdown.HEADER);
+        int floors = lines.indexOf(BenchMarkdown.FLOOR_HEADER);
+
+        assertThat(main).isNotNegative();
+        assertThat(floors).isGreaterThan(main + 1 + report.rows().size());
+        assertThat(lines.subList(main + 2, main + 2 + report.rows().size()))
+                .allSatisfy(line -> assertThat(line.split("\\|", -1)).hasSize(9))
+                .noneMatch(line -> line.contains(LockScenario.RAW_FLOOR));
+        assertThat(lines.get(floors + 2))
+                .isEqualTo("| " + LockScenario.RAW_FLOOR + " | uncontended | create p50 (ms) | 0.320 |");
+        assertThat(lines.get(floors + 3)).isEqualTo("|  |  | create p99 (ms) | 0.320 |");
+        assertThat(report.text()).contains("Floors and baselines", LockScenario.RAW_FLOOR, "counterpart");
+    }
+
+    @Test
+    void markdown_springRows_nameTheRegistryInTheRecipeCellAndItsFigureAsTheCounterparts() {
+        LockScenario scenario = LockScenario.clients(Recipe.springRegistry(), 8);
+        BenchReport report = report(
+                scenario,
+                Map.of(
+                        Side.ZKLOCK, measured(900, 500_000, 4000),
+                        Side.CURATOR, measured(600, 700_000, 5000)));
+
+        assertThat(report.markdown())
+                .contains(BenchMarkdown.HEADER)
+                .contains("| " + scenario.group() + " | 8 clients | acquisitions/s | 900 | 600 | 1.50x |  |")
+                .doesNotContain("Curator |");
+        assertThat(scenario.group()).contains("ZookeeperLockRegistry");
     }
 
     @Test
@@ -172,7 +218,7 @@ final class BenchReportTest {
     }
 
     @Test
-    void rows_sharedLockBesideJdk_giveTheRateOverTheJdkLocksAndItsRowsLastWithOneFigure() {
+    void rows_sharedLockBesideJdk_giveTheRateOverTheJdkLocksAndItsRowsApartWithOneFigure() {
         LockScenario scenario = LockScenario.sharedLockBesideJdk(Recipe.reentrantLocalHandOff(), 8)
                 .target(LockScenario.VS_JDK, Target.atLeast(0.5));
         BenchReport report = report(
@@ -189,13 +235,14 @@ final class BenchReportTest {
         assertThat(vsJdk.zklock()).isCloseTo(0.6, within());
         assertThat(vsJdk.curator()).isCloseTo(0.003, within());
         assertThat(vsJdk.isMet()).isTrue();
-        List<BenchRow> jdk = rows.subList(rows.size() - 3, rows.size());
-        assertThat(jdk).extracting(BenchRow::group).containsOnly(LockScenario.JDK_FAIR_LOCK);
-        assertThat(jdk).extracting(BenchRow::scenario).containsOnly("8 threads, 1 lock object");
-        assertThat(jdk.get(0).zklock()).isCloseTo(200_000, within());
+        List<FloorRow> jdk = report.floorRows();
+        assertThat(jdk).hasSize(3);
+        assertThat(jdk).extracting(FloorRow::floor).containsOnly(LockScenario.JDK_FAIR_LOCK);
+        assertThat(jdk).extracting(FloorRow::scenario).containsOnly("8 threads, 1 lock object");
+        assertThat(jdk.get(0).value()).isCloseTo(200_000, within());
+        assertThat(rows).extracting(BenchRow::group).containsOnly(scenario.group());
         assertThat(report.markdown())
-                .contains("| " + LockScenario.JDK_FAIR_LOCK + " | 8 threads, 1 lock object | acquisitions/s | 200000 "
-                        + "|  |  |  |")
+                .contains("| " + LockScenario.JDK_FAIR_LOCK + " | 8 threads, 1 lock object | acquisitions/s | 200000 |")
                 .contains("| acquisitions/s / JDK fair lock's, same threads | 0.60 | 0.00 | n/a | >= 0.5 met |");
     }
 
@@ -487,6 +534,13 @@ final class BenchReportTest {
 
     private static BenchReport report(Scenario scenario, Map<Side, Measurement> measured) {
         return new BenchReport("setting", List.of(), List.of(new BenchReport.Result(scenario, measured)));
+    }
+
+    private static FloorRow floor(List<FloorRow> rows, String metric) {
+        return rows.stream()
+                .filter(row -> row.metric().equals(metric))
+                .findFirst()
+                .orElseThrow();
     }
 
     private static BenchRow row(List<BenchRow> rows, String metric) {
