@@ -67,6 +67,12 @@ final class BenchPlan {
      */
     static final Duration SWITCH_ALLOWANCE = Duration.ofMillis(3);
 
+    /**
+     * What a target set against a floor measured in the same run allows over it: the same 10% the uncontended acquire
+     * may take over a create with its listing pipelined behind it ({@link LockScenario#VS_PIPELINED_PAIR}).
+     */
+    static final double FLOOR_ALLOWANCE = 1.1;
+
     /** The path counts of the uncontended multi-lock rows. */
     static final List<Integer> MULTI_PATHS = List.of(1, 4, 8);
 
@@ -176,8 +182,10 @@ final class BenchPlan {
         scenarios.add(LockScenario.cached(Recipe.reentrantKeepIdle(KEEP_IDLE))
                 .target(LockScenario.ACQUIRE_P50, Target.atMost(0.01))
                 .target(LockScenario.REQUESTS_AFTER_THE_FIRST, Target.atMost(0)));
+        // Against the raw floor of the same cycles measured in the same run: the fixed 2 lay below it (the
+        // floor read 2.39 in the run of 2026-11-27), where no lock could ever meet it.
         scenarios.add(new IdleCachedLockScenario(Recipe.reentrantKeepIdle(KEEP_IDLE), Recipe.reentrant())
-                .target(IdleCachedLockScenario.VS_PLAIN_HAND_OFF, Target.atMost(2)));
+                .target(IdleCachedLockScenario.VS_PLAIN_HAND_OFF, Target.floorAtMost(FLOOR_ALLOWANCE)));
         return scenarios;
     }
 
@@ -260,8 +268,9 @@ final class BenchPlan {
     /**
      * Virtual threads that each take a lock once, zklock's at the issue's counts beside Curator's at its smaller ones:
      * through one cohort lock object in at most 5 s and 10 requests in all; through one plain lock object at 500
-     * acquisitions/s or more, with at most 2 KB of heap per waiting thread; through a registry's keys at no more than 4
-     * requests per acquisition. Left out on a JVM without virtual threads.
+     * acquisitions/s or more, with at most {@link #FLOOR_ALLOWANCE} times the heap per thread waiting in a bare
+     * ZooKeeper queue in the same run (the issue's 2 KB lay below that floor: 2,308 B in the run of 2026-11-27); through
+     * a registry's keys at no more than 4 requests per acquisition. Left out on a JVM without virtual threads.
      */
     private static List<Scenario> virtualThreads() {
         return List.of(
@@ -270,7 +279,7 @@ final class BenchPlan {
                         .target(VirtualThreadScenario.REQUESTS, Target.atMost(10)),
                 VirtualThreadScenario.plain(PLAIN_VIRTUAL_THREADS, CURATOR_VIRTUAL_THREADS)
                         .target(LockScenario.ACQUISITIONS_PER_SECOND, Target.atLeast(500))
-                        .target(VirtualThreadScenario.HEAP_PER_WAITER, Target.atMost(2048)),
+                        .target(VirtualThreadScenario.HEAP_PER_WAITER, Target.floorAtMost(FLOOR_ALLOWANCE)),
                 VirtualThreadScenario.registry(REGISTRY_KEYS, VIRTUAL_THREADS_PER_KEY, CURATOR_REGISTRY_KEYS)
                         .target(LockScenario.REQUESTS_PER_ACQUISITION, Target.atMost(4)));
     }

@@ -139,6 +139,7 @@ record BenchReport(String setting, List<String> origin, List<Result> results) {
                     "zklock", number(row.zklock()),
                     "curator", number(row.curator()),
                     "ratio", number(row.ratio()),
+                    "floor", number(row.floor()),
                     "target", row.target() == null ? null : row.target().toString(),
                     "met", row.target() == null ? null : row.isMet()));
         }
@@ -184,8 +185,8 @@ record BenchReport(String setting, List<String> origin, List<Result> results) {
                 rows().stream().filter(row -> row.target() != null).toList();
         List<String> missed = targeted.stream()
                 .filter(row -> !row.isMet())
-                .map(row -> row.group() + ", " + row.scenario() + ", " + row.metric() + ": " + ratioOrFigure(row)
-                        + " (target " + row.target() + ")")
+                .map(row -> row.group() + ", " + row.scenario() + ", " + row.metric() + ": "
+                        + row.target().achievedBy(row) + " (target " + row.target() + ")")
                 .toList();
         StringBuilder out = new StringBuilder(
                 String.format("targets: %d of %d met", targeted.size() - missed.size(), targeted.size()));
@@ -203,10 +204,6 @@ record BenchReport(String setting, List<String> origin, List<Result> results) {
                 "requests", m.requests().isPresent() ? m.requests().getAsLong() : null,
                 "watchEvents", m.watchEvents().isPresent() ? m.watchEvents().getAsLong() : null,
                 "overlaps", m.overlaps());
-    }
-
-    private static String ratioOrFigure(BenchRow row) {
-        return row.target().ofRatio() ? BenchRow.shownRatio(row.ratio()) : BenchRow.shown(row.metric(), row.zklock());
     }
 
     private static Object number(double value) {

@@ -18,12 +18,30 @@ import java.util.Locale;
  * @param zklock zklock's figure
  * @param curator the counterpart's figure (Curator's recipe, or Spring Integration's registry)
  * @param target the bound from the issue, or null
+ * @param floor the floor of the metric measured in the same run, with no lock library (the same figure as a row of
+ *     the floors' table), against which a {@link Target#floorAtMost floor target} is evaluated; NaN if none
  */
-record BenchRow(String group, String scenario, String metric, double zklock, double curator, Target target) {
+record BenchRow(
+        String group, String scenario, String metric, double zklock, double curator, Target target, double floor) {
+
+    /** A row with no floor. */
+    BenchRow(String group, String scenario, String metric, double zklock, double curator, Target target) {
+        this(group, scenario, metric, zklock, curator, target, Double.NaN);
+    }
+
+    /** Returns this row with {@code floor}, the floor of its metric measured in the same run. */
+    BenchRow withFloor(double floor) {
+        return new BenchRow(group, scenario, metric, zklock, curator, target, floor);
+    }
 
     /** Returns zklock's figure divided by the counterpart's, or NaN where either is not measured or shows as zero. */
     double ratio() {
         return quotient(metric, zklock, curator);
+    }
+
+    /** Returns zklock's figure divided by the floor's, or NaN where either is not measured or shows as zero. */
+    double floorRatio() {
+        return quotient(metric, zklock, floor);
     }
 
     /** Tells whether the row has a target and keeps it. */
@@ -40,7 +58,7 @@ record BenchRow(String group, String scenario, String metric, double zklock, dou
                 shown(metric, zklock),
                 shown(metric, curator),
                 shownRatio(ratio()),
-                target == null ? "" : target + (isMet() ? met : missed));
+                target == null ? "" : target.shownFor(this) + (isMet() ? met : missed));
     }
 
     /**

@@ -6,7 +6,7 @@ package dev.zklock.cli;
  * around it (a raw create and delete, a bare queue of nodes and watches): the least any lock on this server can cost.
  * A baseline is the JDK's fair {@code ReentrantLock} among the same threads, with no ZooKeeper: the most a local
  * hand-off could reach. No counterpart, no ratio and no target of its own; a target of the main table may be set
- * against it. Immutable, and safe for use by any thread.
+ * against it ({@link Target#floorAtMost}). Immutable, and safe for use by any thread.
  *
  * @param floor what was measured, e.g. "raw floor (one create + one delete, raw ZooKeeper handle)"
  * @param scenario the scenario it ran beside, or what it did there, e.g. "uncontended"

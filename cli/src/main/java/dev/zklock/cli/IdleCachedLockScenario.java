@@ -115,7 +115,8 @@ final class IdleCachedLockScenario implements Scenario {
                 targets.row(this, measured, SECOND_ACQUIRE_P50, m -> m.acquireMillis(50)),
                 targets.row(this, measured, "second client's acquire p99 (ms)", m -> m.acquireMillis(99)),
                 targets.row(this, measured, PLAIN_HAND_OFF_P50, m -> m.handOffMillis(50)),
-                targets.row(this, measured, VS_PLAIN_HAND_OFF, m -> m.acquireMillis(50) / m.handOffMillis(50)),
+                targets.row(this, measured, VS_PLAIN_HAND_OFF, m -> m.acquireMillis(50) / m.handOffMillis(50))
+                        .withFloor(floorRatio(measured.get(Side.RAW))),
                 targets.row(this, measured, "requests per cycle, both clients", Measurement::requestsPerAcquisition),
                 targets.row(this, measured, "watch events per cycle", Measurement::watchEventsPerRelease)));
         return rows;

@@ -172,7 +172,8 @@ final class VirtualThreadScenario implements Scenario {
                 targets.row(this, measured, LockScenario.ACQUISITIONS_PER_SECOND, Measurement::perSecond),
                 row(REQUESTS, zklock.requests(), curator.requests()),
                 targets.row(this, measured, LockScenario.REQUESTS_PER_ACQUISITION, Measurement::requestsPerAcquisition),
-                row(HEAP_PER_WAITER, zklock.heapPerWaiter(), curator.heapPerWaiter()),
+                row(HEAP_PER_WAITER, zklock.heapPerWaiter(), curator.heapPerWaiter())
+                        .withFloor(heapFloor()),
                 row(PLATFORM_THREADS, zklock.platformThreads(), curator.platformThreads())));
         return rows;
     }

@@ -309,8 +309,51 @@ final class BenchReportTest {
         assertThat(ratio.zklock()).isCloseTo(2.2, within());
         assertThat(ratio.curator()).isCloseTo(1.0, within());
         assertThat(ratio.isMet()).isFalse();
+        assertThat(ratio.floor()).isNaN(); // no raw floor ran
         assertThat(row(report.rows(), IdleCachedLockScenario.PLAIN_HAND_OFF_P50).zklock())
                 .isCloseTo(0.5, within());
+    }
+
+    @Test
+    void isMet_floorTarget_boundsTheFigureOverTheFloorMeasuredInTheSameRun() {
+        IdleCachedLockScenario scenario = new IdleCachedLockScenario(
+                        Recipe.reentrantKeepIdle(Duration.ofSeconds(30)), Recipe.reentrant())
+                .target(IdleCachedLockScenario.VS_PLAIN_HAND_OFF, Target.floorAtMost(1.1));
+        BenchReport report = report(
+                scenario,
+                Map.of(
+                        Side.ZKLOCK, acquireAndHandOff(1_100_000, 500_000),
+                        Side.CURATOR, acquireAndHandOff(600_000, 600_000),
+                        Side.RAW, acquireAndHandOff(1_200_000, 500_000)));
+
+        BenchRow ratio = row(report.rows(), IdleCachedLockScenario.VS_PLAIN_HAND_OFF);
+
+        // 2.2 is above a fixed 2, and below the 2.4 that the same cycles cost with no lock library in this run.
+        assertThat(ratio.floor()).isCloseTo(2.4, within());
+        assertThat(ratio.floorRatio()).isCloseTo(0.917, within());
+        assertThat(ratio.isMet()).isTrue();
+        assertThat(floor(report.floorRows(), IdleCachedLockScenario.VS_PLAIN_HAND_OFF)
+                        .value())
+                .isCloseTo(2.4, within());
+        assertThat(report.markdown())
+                .contains("| second client's acquire p50 / plain hand-off p50 | 2.20 | 1.00 | 2.20x "
+                        + "| <= 1.1x floor of 2.40 met |")
+                .contains("targets: 1 of 1 met");
+    }
+
+    @Test
+    void isMet_floorTarget_missedAboveTheFloorOrWithoutOne_namesTheFloorInTheSummary() {
+        Target target = Target.floorAtMost(1.1);
+        BenchRow heap =
+                new BenchRow("g", "s", VirtualThreadScenario.HEAP_PER_WAITER, 3254, 4169, target).withFloor(2308);
+
+        assertThat(target).hasToString("<= 1.1x floor");
+        assertThat(heap.isMet()).isFalse(); // 1.41x its floor
+        assertThat(heap.cells(" met", " **missed**").get(3)).isEqualTo("<= 1.1x floor of 2308.00 **missed**");
+        assertThat(target.achievedBy(heap)).isEqualTo("3254.00, 1.41x the floor of 2308.00");
+        assertThat(heap.withFloor(3000).isMet()).isTrue(); // 1.08x
+        assertThat(heap.withFloor(Double.NaN).isMet()).isFalse();
+        assertThat(heap.withFloor(0).isMet()).isFalse();
     }
 
     @Test
