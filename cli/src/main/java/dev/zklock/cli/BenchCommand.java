@@ -99,6 +99,7 @@ final class BenchCommand implements Callable<Integer> {
         Settings settings = settings();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        MachineLoad load = MachineLoad.started(); // before the bench starts a server or a thread of its own
         List<Scenario> plan = BenchPlan.of(settings.recipes(), settings.clients(), settings.threads());
         if (settings.recipes().contains(BenchPlan.VIRTUAL) && !VirtualThreads.isAvailable()) {
             err.println("zklock bench: no virtual-thread rows: this JVM is " + Runtime.version()
@@ -121,7 +122,8 @@ final class BenchCommand implements Callable<Integer> {
             }
             progress.finish();
             List<String> args = spec.commandLine().getParseResult().originalArgs();
-            report = new BenchReport(setting(ensemble, settings), RunInfo.origin(args), results);
+            MachineLoad around = load.ended();
+            report = new BenchReport(setting(ensemble, settings), RunInfo.origin(args, around), around, results);
         }
         if (json) {
             out.println(report.json());

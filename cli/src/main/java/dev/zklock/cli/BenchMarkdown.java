@@ -1,9 +1,11 @@
 package dev.zklock.cli;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
- * BENCHMARKS.md from a bench report: the setting, where the figures came from, the main table of zklock against its
+ * BENCHMARKS.md from a bench report: the setting, a warning first if the machine was loaded at the start, where the
+ * figures came from, the main table of zklock against its
  * counterpart (each recipe and scenario named on its first row only), the table of floors and baselines measured
  * beside it, and the targets met and missed. The main table comes first, and its rows keep one shape, seven cells, so
  * that the README can copy rows of it whole ({@code DocsTest} matches them cell for cell). Stateless, and safe for use
@@ -26,8 +28,11 @@ final class BenchMarkdown {
         StringBuilder out =
                 new StringBuilder("_").append(report.setting()).append("_").append(NL);
         out.append(NL);
-        report.origin().forEach(line -> out.append("- ").append(line).append(NL));
-        if (!report.origin().isEmpty()) {
+        List<String> bullets = new ArrayList<>();
+        report.load().warning().ifPresent(warning -> bullets.add("**loaded machine**: " + warning));
+        bullets.addAll(report.origin());
+        bullets.forEach(line -> out.append("- ").append(line).append(NL));
+        if (!bullets.isEmpty()) {
             out.append(NL);
         }
         mainTable(report.rows(), out);

@@ -16,9 +16,10 @@ import java.util.function.Function;
  * @param setting one line saying how the bench ran: the servers, the rounds, how requests were counted
  * @param origin where and from what the figures came, one "name: value" line each (date, machine, build, command;
  *     see {@link RunInfo})
+ * @param load how busy the machine was at the start and at the end of the run; a loaded machine is named first
  * @param results each scenario with what its sides measured, in the order they ran
  */
-record BenchReport(String setting, List<String> origin, List<Result> results) {
+record BenchReport(String setting, List<String> origin, MachineLoad load, List<Result> results) {
 
     /**
      * One scenario and what it measured.
@@ -69,6 +70,9 @@ record BenchReport(String setting, List<String> origin, List<Result> results) {
     String text() {
         String nl = System.lineSeparator();
         StringBuilder out = new StringBuilder(setting).append(nl);
+        load.warning()
+                .ifPresent(warning ->
+                        out.append("LOADED MACHINE: ").append(warning).append(nl));
         origin.forEach(line -> out.append("  ").append(line).append(nl));
         String format = "  %-34s %-30s %10s %11s %8s  %s%n";
         String group = null;
@@ -169,6 +173,16 @@ record BenchReport(String setting, List<String> origin, List<Result> results) {
                 setting,
                 "origin",
                 origin,
+                "load",
+                Json.object(
+                        "cores",
+                        load.cores(),
+                        "atStart",
+                        number(load.atStart()),
+                        "atEnd",
+                        number(load.atEnd()),
+                        "loaded",
+                        load.isLoaded()),
                 "rows",
                 rows,
                 "floors",

@@ -16,8 +16,8 @@ import java.util.Properties;
 import java.util.stream.Stream;
 
 /**
- * Where and from what a run's figures came: the date, the machine (system, processors, memory, how busy it was at the
- * start), the build (zklock's version and the commit its sources came from), the libraries and JDK, and the command
+ * Where and from what a run's figures came: the date, the machine (system, processors, memory, how busy it was; see
+ * {@link MachineLoad}), the build (zklock's version and the commit its sources came from), the libraries and JDK, and the command
  * that produced them, so that a table of figures says what it measured. Stateless and safe for use by any thread; reads
  * the system on every call.
  */
@@ -29,22 +29,30 @@ final class RunInfo {
 
     /**
      * Returns one "name: value" line each for the date, machine, build, software and command of a run of
-     * {@code ./zklock <args>}.
+     * {@code ./zklock <args>}, the machine with its load average now, as the run's start.
      */
     static List<String> origin(List<String> args) {
+        return origin(args, MachineLoad.started());
+    }
+
+    /**
+     * Returns one "name: value" line each for the date, machine, build, software and command of a run of
+     * {@code ./zklock <args>}, the machine with {@code load}.
+     */
+    static List<String> origin(List<String> args, MachineLoad load) {
         String command = String.join(
                 " ", Stream.concat(Stream.of("./zklock"), args.stream()).toList());
         return List.of(
                 "date: "
                         + ZonedDateTime.now(ZoneOffset.UTC)
                                 .format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'")),
-                "machine: " + machine(),
+                "machine: " + machine() + ", " + load.describe(),
                 "build: " + build(),
                 "software: " + software(),
                 "command: `" + command + "`");
     }
 
-    /** Returns the machine: "Linux 6.8.0 (amd64), 2 cores (AMD EPYC 7B13), 7.8 GB, load average 0.05 at the start". */
+    /** Returns the machine: "Linux 6.8.0 (amd64), 2 cores (AMD EPYC 7B13), 7.8 GB". */
     static String machine() {
         OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
         StringBuilder machine = new StringBuilder(String.format(
@@ -57,10 +65,6 @@ final class RunInfo {
         cpuModel().ifPresent(model -> machine.append(" (").append(model).append(')'));
         if (os instanceof com.sun.management.OperatingSystemMXBean memory) {
             machine.append(String.format(Locale.ROOT, ", %.1f GB", memory.getTotalMemorySize() / 1e9));
-        }
-        double load = os.getSystemLoadAverage();
-        if (load >= 0) {
-            machine.append(String.format(Locale.ROOT, ", load average %.2f at the start", load));
         }
         return machine.toString();
     }

@@ -63,7 +63,11 @@ final class BenchCommandTest {
         assertThat(origin.get(0)).matches("date: \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2} UTC");
         assertThat(origin.get(1))
                 .startsWith("machine: ")
-                .contains(Runtime.getRuntime().availableProcessors() + " cores");
+                .contains(Runtime.getRuntime().availableProcessors() + " cores")
+                .containsPattern("load average (\\d+\\.\\d\\d|unknown) at the start, \\d+\\.\\d\\d at the end");
+        assertThat(report.path("load").path("cores").asInt())
+                .isEqualTo(Runtime.getRuntime().availableProcessors());
+        assertThat(report.path("load").path("loaded").isBoolean()).isTrue();
         assertThat(origin.get(2)).startsWith("build: zklock ");
         assertThat(origin.get(3)).startsWith("software: Curator ").contains("Java " + Runtime.version());
         assertThat(origin.get(4)).startsWith("command: `./zklock bench --quick --json --plot ");

@@ -14,6 +14,9 @@ import org.junit.jupiter.api.Test;
 final class BenchReportTest {
     private static final Duration ONE_SECOND = Duration.ofSeconds(1);
 
+    /** A machine of 2 cores with little else running at the start of the run. */
+    private static final MachineLoad IDLE = new MachineLoad(2, 0.4, 2.1);
+
     @Test
     void rows_uncontended_haveFiguresAndRatiosAndTheRawFloorApart() {
         LockScenario scenario = LockScenario.uncontended(Recipe.reentrant(), true)
@@ -154,6 +157,7 @@ final class BenchReportTest {
         BenchReport report = new BenchReport(
                 "setting",
                 List.of("date: 2026-11-25 17:40 UTC", "command: `./zklock bench --markdown`"),
+                IDLE,
                 List.of(new BenchReport.Result(
                         scenario,
                         Map.of(
@@ -165,6 +169,51 @@ final class BenchReportTest {
                         + "- date: 2026-11-25 17:40 UTC" + System.lineSeparator()
                         + "- command: `./zklock bench --markdown`" + System.lineSeparator()
                         + System.lineSeparator() + "| recipe |");
+    }
+
+    @Test
+    void markdown_loadedMachine_isNamedInTheFirstLineOfTheHeader() {
+        BenchReport report = report(
+                new MachineLoad(2, 5.43, 6.1),
+                LockScenario.clients(Recipe.exclusive(), 2),
+                Map.of(
+                        Side.ZKLOCK, measured(900, 500_000, 4000),
+                        Side.CURATOR, measured(300, 900_000, 2600)));
+
+        List<String> bullets =
+                report.markdown().lines().filter(line -> line.startsWith("- ")).toList();
+
+        assertThat(bullets.get(0))
+                .isEqualTo("- **loaded machine**: load average 5.43 on 2 cores at the start (above 1.5 per core): "
+                        + "latency rows are not representative");
+        assertThat(bullets.get(1)).isEqualTo("- machine: 2 cores, load average 5.43 at the start, 6.10 at the end");
+        assertThat(report.text()).contains("LOADED MACHINE: load average 5.43 on 2 cores");
+        assertThat(report.json()).contains("\"load\":{\"cores\":2,\"atStart\":5.43,\"atEnd\":6.1,\"loaded\":true}");
+    }
+
+    @Test
+    void markdown_machineAtMostOneAndAHalfPerCore_hasNoWarningButBothLoads() {
+        BenchReport report = report(
+                new MachineLoad(2, 3.0, 4.2),
+                LockScenario.clients(Recipe.exclusive(), 2),
+                Map.of(
+                        Side.ZKLOCK, measured(900, 500_000, 4000),
+                        Side.CURATOR, measured(300, 900_000, 2600)));
+
+        assertThat(report.markdown())
+                .doesNotContain("loaded machine")
+                .contains("- machine: 2 cores, load average 3.00 at the start, 4.20 at the end");
+        assertThat(report.text()).doesNotContain("LOADED MACHINE");
+    }
+
+    @Test
+    void describe_loadNotToldOrNotReadYet_leavesItOut() {
+        assertThat(new MachineLoad(2, Double.NaN, Double.NaN).describe()).isEqualTo("load average unknown");
+        assertThat(new MachineLoad(2, 0.05, Double.NaN).describe()).isEqualTo("load average 0.05 at the start");
+        assertThat(new MachineLoad(2, Double.NaN, 1.0).describe())
+                .isEqualTo("load average unknown at the start, 1.00 at the end");
+        assertThat(new MachineLoad(2, Double.NaN, 9.0).isLoaded()).isFalse();
+        assertThat(new MachineLoad(4, 6.01, 0).isLoaded()).isTrue();
     }
 
     @Test
@@ -576,7 +625,15 @@ final class BenchReportTest {
     }
 
     private static BenchReport report(Scenario scenario, Map<Side, Measurement> measured) {
-        return new BenchReport("setting", List.of(), List.of(new BenchReport.Result(scenario, measured)));
+        return report(IDLE, scenario, measured);
+    }
+
+    private static BenchReport report(MachineLoad load, Scenario scenario, Map<Side, Measurement> measured) {
+        return new BenchReport(
+                "setting",
+                List.of("machine: 2 cores, " + load.describe()),
+                load,
+                List.of(new BenchReport.Result(scenario, measured)));
     }
 
     private static FloorRow floor(List<FloorRow> rows, String metric) {
