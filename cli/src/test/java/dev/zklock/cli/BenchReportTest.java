@@ -168,7 +168,45 @@ final class BenchReportTest {
                 .startsWith("_setting_" + System.lineSeparator() + System.lineSeparator()
                         + "- date: 2026-11-25 17:40 UTC" + System.lineSeparator()
                         + "- command: `./zklock bench --markdown`" + System.lineSeparator()
-                        + System.lineSeparator() + "| recipe |");
+                        + System.lineSeparator() + "**How to read this**");
+    }
+
+    @Test
+    void markdown_legend_definesEveryTermBetweenTheHeaderAndTheMainTableInAtMostTwentyLines() {
+        BenchReport report = report(
+                LockScenario.clients(Recipe.exclusive(), 2),
+                Map.of(
+                        Side.ZKLOCK, measured(900, 500_000, 4000),
+                        Side.CURATOR, measured(300, 900_000, 2600)));
+        List<String> lines = report.markdown().lines().toList();
+
+        int legend = lines.indexOf("**How to read this**");
+        int table = lines.indexOf(BenchMarkdown.HEADER);
+        String text = String.join("\n", lines.subList(legend, table));
+
+        assertThat(legend)
+                .isGreaterThan(lines.indexOf("- machine: 2 cores, load average 0.40 at the start, 2.10 at the end"));
+        assertThat(table).isGreaterThan(legend);
+        assertThat(BenchMarkdown.LEGEND).hasSizeLessThanOrEqualTo(20);
+        assertThat(lines.subList(legend, table)).hasSize(BenchMarkdown.LEGEND.size() + 1);
+        assertThat(text)
+                .contains(
+                        "**hand-off**",
+                        "**local hand-off**",
+                        "**cycle**",
+                        "**acquisition**",
+                        "**floor**",
+                        "**baseline**",
+                        "**requests per acquisition**",
+                        "**p50**, **p99**",
+                        "**zklock / counterpart**",
+                        "Below 1x is better for latencies",
+                        "above 1x for rates",
+                        "`n/a`",
+                        "Ending in `x`",
+                        "Without `x`",
+                        "floor of F",
+                        "above 1.5 per core");
     }
 
     @Test
