@@ -34,7 +34,8 @@ public interface LockTracer {
          * The acquisition ended.
          *
          * @param outcome how it ended
-         * @param requests the ZooKeeper requests it sent (see the README's JFR section for what counts)
+         * @param requests the ZooKeeper requests it sent, as the JFR event counts them: 0 for a local pass, 2 for an
+         *     uncontended acquire (a create and a listing)
          * @param localPass whether the hold came from the process's cohort with no request of its own (local hand-off)
          * @param failure what the acquire threw, or null
          */
