@@ -40,19 +40,21 @@ import org.springframework.integration.support.locks.DistributedLock;
  * <p>As {@link ZkReentrantLock}. Without local hand-off an uncontended {@code tryLock} and {@code unlock} cost 3
  * requests (a create and a listing pipelined in one round trip, and a delete) where Spring's {@code
  * ZookeeperLockRegistry} costs 4 (it checks the connection before every {@code tryLock}); with local hand-off (the
- * registry's default) 3 as well: the cohort watches its node (one read, so that it learns of a deletion before it
- * passes the node on) only once a local thread waits for it. A re-entry and an inner unlock cost none (Spring's re-entry: 1). With local hand-off, threads of this
- * process pass the lock among themselves with no request ({@code SpringRequestCountTest}). A time to live costs no
- * request until it runs out; then one delete.
+ * registry's default) 3 as well: the cohort lists the key's path with a child watch (one read, so that it learns of a
+ * deletion before it passes the node on) only once a local thread waits for the node or it is kept idle, and reads
+ * the node itself with a watch only once another process waits behind it. A re-entry and an inner unlock cost none
+ * (Spring's re-entry: 1). With local hand-off, threads of this process pass the lock among themselves with no request
+ * ({@code SpringRequestCountTest}). A time to live costs no request until it runs out; then one delete.
  *
  * <h2>Failure behaviour</h2>
  *
  * <p>{@link #tryLock(long, TimeUnit)} is zklock's timed acquire: it comes back within its time plus one request timeout
  * (two thirds of the session timeout) whatever the network does, a silent partition included, where neither replies
- * nor a disconnect come ({@code ZkSpringLockRegistryTest.tryLock_onASilentPartition_returnsFalseWithinTheTimePlusOneRequestTimeout}),
- * and a try that gives up leaves no node behind. Spring's registry has no bound there. {@link #lock()} waits through connection outages and interrupts (the interrupt
- * flag is set again once it holds); {@link #lockInterruptibly()} waits through outages. The hold's state is {@link
- * #holdState()}; the fencing token of the hold is {@link #fencingToken()}.
+ * nor a disconnect come
+ * ({@code ZkSpringLockRegistryTest.tryLock_onASilentPartition_returnsFalseWithinTheTimePlusOneRequestTimeout}), and a
+ * try that gives up leaves no node behind. Spring's registry has no bound there. {@link #lock()} waits through
+ * connection outages and interrupts (the interrupt flag is set again once it holds); {@link #lockInterruptibly()} waits
+ * through outages. The hold's state is {@link #holdState()}; the fencing token of the hold is {@link #fencingToken()}.
  *
  * @since 0.1.0
  */
