@@ -1,41 +1,34 @@
 package dev.zklock.spring;
 
 import dev.zklock.recipes.locks.ZkReentrantLock;
-import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
 import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
 import org.springframework.integration.support.locks.LockRegistry;
 
 /**
- * Spring Boot's auto-configuration of zklock: a {@link ZkSpringLockRegistry} bean over the application's
- * {@code CuratorFramework}, or over a client it starts from {@code zklock.connect-string} and closes with the context;
- * zklock's Micrometer meters when a {@code MeterRegistry} bean exists; and a {@link ZkLockHealthIndicator} named
- * {@code zkLock} when Actuator's health support is on the class path ({@code management.health.zklock.enabled=false}
- * turns it off). Each bean backs off when the application defines its own: any {@code LockRegistry} bean replaces the
+ * Spring Boot's auto-configuration of zklock's lock registry: a {@link ZkSpringLockRegistry} bean over the
+ * application's {@code CuratorFramework}, or over a client it starts from {@code zklock.connect-string} and closes with
+ * the context. Each bean backs off when the application defines its own: any {@code LockRegistry} bean replaces the
  * registry, a {@code CuratorFramework} bean the client. Properties: {@link ZkLockProperties}.
  *
- * <p>Runs after Spring Cloud Zookeeper's auto-configuration, so the client that one makes is used, and after
- * Micrometer's, so its registry is found. Making the beans costs no ZooKeeper call; a client started here connects in
- * the background.
+ * <p>Health, meters and observations are auto-configurations of their own, ordered after this one so they see the
+ * client it may define: {@link ZkLockHealthContributorAutoConfiguration}, {@link ZkLockMetricsAutoConfiguration} and
+ * {@link ZkLockObservationAutoConfiguration}. This one needs neither Actuator nor Micrometer.
+ *
+ * <p>Runs after Spring Cloud Zookeeper's auto-configuration, so the client that one makes is used. Making the beans
+ * costs no ZooKeeper call; a client started here connects in the background.
  *
  * @since 0.1.0
  */
-@AutoConfiguration(
-        afterName = {
-            "org.springframework.cloud.zookeeper.ZookeeperAutoConfiguration",
-            "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration"
-        })
+@AutoConfiguration(afterName = "org.springframework.cloud.zookeeper.ZookeeperAutoConfiguration")
 @ConditionalOnClass({CuratorFramework.class, LockRegistry.class, ZkReentrantLock.class})
 @EnableConfigurationProperties(ZkLockProperties.class)
 public final class ZkLockAutoConfiguration {
@@ -81,31 +74,5 @@ public final class ZkLockAutoConfiguration {
                 .localHandOff(registry.isLocalHandOff())
                 .keepIdle(registry.getKeepIdle())
                 .build();
-    }
-
-    /** zklock's meters, when Micrometer is on the class path and a {@code MeterRegistry} bean exists. */
-    @Configuration(proxyBeanMethods = false)
-    @ConditionalOnClass(MeterRegistry.class)
-    static class MicrometerBinding {
-        @Bean(destroyMethod = "close")
-        @ConditionalOnSingleCandidate(CuratorFramework.class)
-        @ConditionalOnBean(MeterRegistry.class)
-        @ConditionalOnMissingBean
-        ZkLockMicrometerBinding zkLockMicrometerBinding(CuratorFramework client, MeterRegistry meterRegistry) {
-            return new ZkLockMicrometerBinding(client, meterRegistry);
-        }
-    }
-
-    /** The health indicator, when Actuator's health support is on the class path and not turned off. */
-    @Configuration(proxyBeanMethods = false)
-    @ConditionalOnClass(name = "org.springframework.boot.health.contributor.HealthIndicator")
-    @ConditionalOnEnabledHealthIndicator("zklock")
-    static class HealthIndicatorConfiguration {
-        @Bean(destroyMethod = "close")
-        @ConditionalOnSingleCandidate(CuratorFramework.class)
-        @ConditionalOnMissingBean(name = "zkLockHealthIndicator")
-        ZkLockHealthIndicator zkLockHealthIndicator(CuratorFramework client) {
-            return new ZkLockHealthIndicator(client);
-        }
     }
 }

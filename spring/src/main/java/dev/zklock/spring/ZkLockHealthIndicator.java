@@ -21,7 +21,8 @@ import org.springframework.boot.health.contributor.Health;
  * {@code holdsInDoubt} (holds of the client's locks in doubt now, their connection suspended) and {@code holdsLost}
  * (holds lost since the indicator started: a session ended, a node gone, a time to live run out with local hand-off).
  * It hears of holds through zklock's client-wide {@link LockStates} listener and of the connection through one Curator
- * listener, both removed by {@link #close()}.
+ * listener, both removed by {@link #close()}. Spring Boot contributes it to Actuator's health as {@code zklock} ({@link
+ * ZkLockHealthContributorAutoConfiguration}).
  *
  * <p>Safe for use by multiple threads. A health check makes no ZooKeeper call.
  *

@@ -95,7 +95,8 @@ public final class ZkLockProperties {
      */
     public static final class Registry {
         /** Root of every lock path; Spring's ZookeeperLockRegistry uses the same one by default. */
-        private String root = ZkSpringLockRegistry.DEFAULT_ROOT;
+        // a literal, not ZkSpringLockRegistry.DEFAULT_ROOT, so that the configuration metadata shows it
+        private String root = "/SpringIntegration-LockRegistry";
 
         /** Whether the threads of this application pass each lock among themselves behind one ZooKeeper node. */
         private boolean localHandOff = true;

@@ -5,13 +5,15 @@
  * paths, same root, same node layout, so the two exclude each other on one key), with the time to live of Spring's
  * {@code RenewableLockRegistry}; its locks are {@link dev.zklock.spring.ZkSpringLock}s. {@link
  * dev.zklock.spring.ZkLockAutoConfiguration} makes a registry bean from a {@code CuratorFramework} bean or from
- * {@code zklock.connect-string} ({@link dev.zklock.spring.ZkLockProperties}), binds zklock's Micrometer meters, and adds
- * a health indicator ({@link dev.zklock.spring.ZkLockHealthIndicator}) when Actuator is present.
+ * {@code zklock.connect-string} ({@link dev.zklock.spring.ZkLockProperties}); auto-configurations of their own, each
+ * on its own dependency, add a health indicator ({@link dev.zklock.spring.ZkLockHealthIndicator}) with Actuator, a
+ * Micrometer {@code MeterBinder} ({@link dev.zklock.spring.ZkLockMicrometerBinding}) and observations ({@link
+ * dev.zklock.spring.ZkLockObservationBinding}).
  *
  * <p><b>Null policy.</b> No method of this package accepts {@code null}; a {@code null} argument is rejected with a
  * {@link java.lang.NullPointerException} that names the parameter.
  *
- * <p><b>Thread safety.</b> The registry, its locks and the health indicator are safe for use by multiple threads;
- * builders and the properties object are not.
+ * <p><b>Thread safety.</b> The registry, its locks, the health indicator and the bindings are safe for use by multiple
+ * threads; builders and the properties object are not.
  */
 package dev.zklock.spring;

@@ -1,47 +1,47 @@
 package dev.zklock.spring;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.zklock.recipes.test.ZooKeeperExtension;
-import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.imps.CuratorFrameworkState;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.health.contributor.Health;
-import org.springframework.boot.health.contributor.HealthIndicator;
-import org.springframework.boot.health.contributor.Status;
-import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.integration.support.locks.DefaultLockRegistry;
 import org.springframework.integration.support.locks.LockRegistry;
 
 /**
- * Every branch of {@link ZkLockAutoConfiguration}, with Spring Boot's {@link ApplicationContextRunner} against a real
- * server: the application's client or one of its own, back-off on the application's beans, the properties, Micrometer
- * present or not, Actuator's health support present or not.
+ * The client and registry branches of {@link ZkLockAutoConfiguration}, with Spring Boot's {@link
+ * ApplicationContextRunner} against a real server: the application's client or one of its own, back-off on the
+ * application's beans, the properties and their metadata. Health, meters and observations have tests of their own.
  */
 @Timeout(60)
 final class ZkLockAutoConfigurationTest {
     @RegisterExtension
     static final ZooKeeperExtension zk = ZooKeeperExtension.server();
 
-    private final ApplicationContextRunner runner =
-            new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(ZkLockAutoConfiguration.class));
+    private final ApplicationContextRunner runner = new ApplicationContextRunner().withConfiguration(ClientMode.ZKLOCK);
 
     /** The application's client as a bean that the context does not close (the extension closes it). */
     private ApplicationContextRunner withClient(CuratorFramework client) {
         return runner.withBean(CuratorFramework.class, () -> client, definition -> definition.setDestroyMethodName(""))
                 .withPropertyValues("zklock.registry.root=" + zk.path("locks"));
+    }
+
+    private ApplicationContextRunner withConnectString() {
+        return runner.withPropertyValues(
+                "zklock.connect-string=" + zk.connectString(), "zklock.registry.root=" + zk.path("locks"));
     }
 
     @Test
@@ -60,27 +60,27 @@ final class ZkLockAutoConfigurationTest {
     @Test
     void registry_withAConnectStringAndNoClient_startsItsOwnAndClosesItWithTheContext() {
         AtomicReference<CuratorFramework> started = new AtomicReference<>();
-        runner.withPropertyValues(
-                        "zklock.connect-string=" + zk.connectString(),
-                        "zklock.session-timeout=5s",
-                        "zklock.registry.root=" + zk.path("locks"))
-                .run(context -> {
-                    assertThat(context).hasSingleBean(CuratorFramework.class).hasSingleBean(ZkSpringLockRegistry.class);
-                    CuratorFramework client = context.getBean(CuratorFramework.class);
-                    started.set(client);
-                    assertThat(client.getState()).isEqualTo(CuratorFrameworkState.STARTED);
-                    ZkSpringLock lock =
-                            context.getBean(ZkSpringLockRegistry.class).obtain("key");
-                    assertThat(lock.tryLock(Duration.ofSeconds(10), Duration.ofMinutes(1)))
-                            .isTrue();
-                    lock.unlock();
-                });
+        withConnectString().withPropertyValues("zklock.session-timeout=5s").run(context -> {
+            assertThat(context).hasSingleBean(CuratorFramework.class).hasSingleBean(ZkSpringLockRegistry.class);
+            CuratorFramework client = context.getBean(CuratorFramework.class);
+            started.set(client);
+            assertThat(client.getState()).isEqualTo(CuratorFrameworkState.STARTED);
+            ZkSpringLock lock = context.getBean(ZkSpringLockRegistry.class).obtain("key");
+            assertThat(lock.tryLock(Duration.ofSeconds(10), Duration.ofMinutes(1)))
+                    .isTrue();
+            lock.unlock();
+        });
         assertThat(started.get().getState()).isEqualTo(CuratorFrameworkState.STOPPED);
     }
 
     @Test
-    void registry_withNeitherClientNorConnectString_isNotMade() {
-        runner.run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(ZkSpringLockRegistry.class));
+    void registry_withNeitherClientNorConnectString_isNotMadeNorAnythingElse() {
+        runner.run(context -> assertThat(context)
+                .hasNotFailed()
+                .doesNotHaveBean(ZkSpringLockRegistry.class)
+                .doesNotHaveBean(ZkLockHealthIndicator.class)
+                .doesNotHaveBean(ZkLockMicrometerBinding.class)
+                .doesNotHaveBean(ZkLockObservationBinding.class));
     }
 
     @Test
@@ -103,8 +103,7 @@ final class ZkLockAutoConfigurationTest {
                     assertThat(registry.isLocalHandOff()).isFalse();
                     assertThat(registry.obtain("k").path()).isEqualTo("/services/locks/k");
                 });
-        withClient(client)
-                .withPropertyValues("zklock.registry.root=" + ZkSpringLockRegistry.DEFAULT_ROOT)
+        runner.withBean(CuratorFramework.class, () -> client, definition -> definition.setDestroyMethodName(""))
                 .withPropertyValues("zklock.registry.keep-idle=250ms")
                 .run(context -> {
                     ZkSpringLockRegistry registry = context.getBean(ZkSpringLockRegistry.class);
@@ -115,99 +114,58 @@ final class ZkLockAutoConfigurationTest {
     }
 
     @Test
-    void properties_configurationMetadata_describesEveryProperty() throws IOException {
-        String metadata;
-        try (InputStream in =
-                getClass().getClassLoader().getResourceAsStream("META-INF/spring-configuration-metadata.json")) {
-            assertThat(in).isNotNull();
-            metadata = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    void properties_defaultRoot_isTheRegistrysDefaultRoot() {
+        assertThat(new ZkLockProperties().getRegistry().getRoot()).isEqualTo(ZkSpringLockRegistry.DEFAULT_ROOT);
+    }
+
+    @Test
+    void properties_configurationMetadata_describesEveryPropertyWithItsDefault() throws IOException {
+        Map<String, JsonNode> properties = new HashMap<>();
+        for (JsonNode property : new ObjectMapper()
+                .readTree(resource("META-INF/spring-configuration-metadata.json"))
+                .get("properties")) {
+            properties.put(property.get("name").asText(), property);
         }
-        assertThat(metadata)
-                .contains(
-                        "\"zklock.connect-string\"",
-                        "\"zklock.session-timeout\"",
-                        "\"zklock.connection-timeout\"",
-                        "\"zklock.registry.root\"",
-                        "\"zklock.registry.local-hand-off\"",
-                        "\"zklock.registry.keep-idle\"");
+        assertThat(properties)
+                .containsKeys(
+                        "zklock.connect-string",
+                        "zklock.session-timeout",
+                        "zklock.connection-timeout",
+                        "zklock.registry.root",
+                        "zklock.registry.local-hand-off",
+                        "zklock.registry.keep-idle",
+                        "management.health.zklock.enabled");
+        assertThat(properties.values())
+                .allSatisfy(fields -> assertThat(fields.path("description").asText())
+                        .as("description of %s", fields.get("name"))
+                        .isNotBlank());
+        Map<String, String> defaults = new HashMap<>();
+        properties.forEach(
+                (name, fields) -> defaults.put(name, fields.path("defaultValue").asText()));
+        assertThat(defaults)
+                .containsEntry("zklock.session-timeout", "60s")
+                .containsEntry("zklock.connection-timeout", "15s")
+                .containsEntry("zklock.registry.root", ZkSpringLockRegistry.DEFAULT_ROOT)
+                .containsEntry("zklock.registry.local-hand-off", "true")
+                .containsEntry("zklock.registry.keep-idle", "0")
+                .containsEntry("management.health.zklock.enabled", "true");
     }
 
     @Test
-    void micrometer_withAMeterRegistry_bindsTheLockMeters() {
-        withClient(zk.newClient())
-                .withBean(MeterRegistry.class, SimpleMeterRegistry::new)
-                .run(context -> {
-                    assertThat(context).hasSingleBean(ZkLockMicrometerBinding.class);
-                    context.getBean(ZkSpringLockRegistry.class).executeLocked("key", () -> {});
-                    MeterRegistry meters = context.getBean(MeterRegistry.class);
-                    await().atMost(Duration.ofSeconds(5))
-                            .until(() -> meters.find("zklock.lock.acquisitions").counter() != null);
-                    assertThat(meters.get("zklock.lock.acquisitions").counter().count())
-                            .isEqualTo(1.0);
-                });
+    void autoConfigurationImports_listEveryZklockAutoConfiguration() throws IOException {
+        String imports = resource("META-INF/spring/org.springframework.boot.autoconfigure.AutoConfiguration.imports");
+        assertThat(imports.lines().map(String::strip).filter(line -> !line.isEmpty()))
+                .containsExactlyInAnyOrder(
+                        ZkLockAutoConfiguration.class.getName(),
+                        ZkLockHealthContributorAutoConfiguration.class.getName(),
+                        ZkLockMetricsAutoConfiguration.class.getName(),
+                        ZkLockObservationAutoConfiguration.class.getName());
     }
 
-    @Test
-    void micrometer_withoutMicrometer_bindsNothingAndTheRegistryWorks() {
-        withClient(zk.newClient())
-                .withClassLoader(new FilteredClassLoader(MeterRegistry.class))
-                .run(context -> {
-                    assertThat(context).hasNotFailed().doesNotHaveBean(ZkLockMicrometerBinding.class);
-                    context.getBean(ZkSpringLockRegistry.class).executeLocked("key", () -> {});
-                });
-    }
-
-    @Test
-    void micrometer_withoutAMeterRegistryBean_bindsNothing() {
-        withClient(zk.newClient()).run(context -> assertThat(context).doesNotHaveBean(ZkLockMicrometerBinding.class));
-    }
-
-    @Test
-    void health_withActuator_reportsTheConnectionAndTheHoldsLost() {
-        CuratorFramework client = zk.newClient();
-        withClient(client).run(context -> {
-            assertThat(context).hasBean("zkLockHealthIndicator");
-            HealthIndicator indicator = context.getBean(ZkLockHealthIndicator.class);
-            Health up = indicator.health();
-            assertThat(up.getStatus()).isEqualTo(Status.UP);
-            assertThat(up.getDetails()).containsEntry("holdsInDoubt", 0).containsEntry("holdsLost", 0L);
-
-            ZkSpringLock lock = context.getBean(ZkSpringLockRegistry.class).obtain("key");
-            lock.lock();
-            try {
-                zk.killSession(client);
-                await().atMost(Duration.ofSeconds(10))
-                        .until(() ->
-                                indicator.health().getDetails().get("holdsLost").equals(1L));
-            } finally {
-                lock.unlock();
-            }
-        });
-    }
-
-    @Test
-    void health_withAClientNotStarted_isDown() {
-        withClient(zk.newUnstartedClient()).run(context -> {
-            Health health = context.getBean(ZkLockHealthIndicator.class).health();
-            assertThat(health.getStatus()).isEqualTo(Status.DOWN);
-            assertThat(health.getDetails()).containsEntry("client", CuratorFrameworkState.LATENT);
-        });
-    }
-
-    @Test
-    void health_withoutActuator_addsNoIndicatorAndTheRegistryWorks() {
-        withClient(zk.newClient())
-                .withClassLoader(new FilteredClassLoader(HealthIndicator.class))
-                .run(context -> assertThat(context)
-                        .hasNotFailed()
-                        .hasSingleBean(ZkSpringLockRegistry.class)
-                        .doesNotHaveBean(ZkLockHealthIndicator.class));
-    }
-
-    @Test
-    void health_turnedOffByProperty_addsNoIndicator() {
-        withClient(zk.newClient())
-                .withPropertyValues("management.health.zklock.enabled=false")
-                .run(context -> assertThat(context).doesNotHaveBean(ZkLockHealthIndicator.class));
+    private String resource(String name) throws IOException {
+        try (InputStream in = getClass().getClassLoader().getResourceAsStream(name)) {
+            assertThat(in).as(name).isNotNull();
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
     }
 }
