@@ -1,9 +1,11 @@
 package dev.zklock.spring;
 
 import dev.zklock.recipes.locks.ZkReentrantLock;
+import java.nio.charset.StandardCharsets;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -17,7 +19,9 @@ import org.springframework.integration.support.locks.LockRegistry;
  * Spring Boot's auto-configuration of zklock's lock registry: a {@link ZkSpringLockRegistry} bean over the
  * application's {@code CuratorFramework}, or over a client it starts from {@code zklock.connect-string} and closes with
  * the context. Each bean backs off when the application defines its own: any {@code LockRegistry} bean replaces the
- * registry, a {@code CuratorFramework} bean the client. Properties: {@link ZkLockProperties}.
+ * registry, a {@code CuratorFramework} bean the client. The client it starts takes the timeouts, retry, namespace and
+ * authentication of {@link ZkLockProperties} and then every {@link ZkLockCuratorCustomizer} bean; the registry takes
+ * {@code zklock.registry.*}.
  *
  * <p>Health, meters and observations are auto-configurations of their own, ordered after this one so they see the
  * client it may define: {@link ZkLockHealthContributorAutoConfiguration}, {@link ZkLockMetricsAutoConfiguration} and
@@ -36,25 +40,49 @@ public final class ZkLockAutoConfiguration {
     public ZkLockAutoConfiguration() {}
 
     /**
-     * The client zklock starts when the application has none: from {@code zklock.connect-string}, with the session and
-     * connection timeouts of the properties and Curator's exponential back-off; closed with the context.
+     * The client zklock starts when the application has none: from {@code zklock.connect-string}, with the timeouts,
+     * namespace and authentication of the properties and Curator's exponential back-off of {@code zklock.retry.*},
+     * then adjusted by every {@link ZkLockCuratorCustomizer} bean in order; closed with the context.
      *
      * @param properties the {@code zklock.*} properties
+     * @param customizers the customizer beans
      * @return a started client
+     * @throws IllegalStateException if {@code zklock.auth.scheme} is set without {@code zklock.auth.credentials}, or
+     *     the other way round
      */
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean(CuratorFramework.class)
     @ConditionalOnProperty(prefix = "zklock", name = "connect-string")
-    public CuratorFramework zkLockCuratorFramework(ZkLockProperties properties) {
-        CuratorFramework client = CuratorFrameworkFactory.builder()
+    public CuratorFramework zkLockCuratorFramework(
+            ZkLockProperties properties, ObjectProvider<ZkLockCuratorCustomizer> customizers) {
+        CuratorFrameworkFactory.Builder builder = clientBuilder(properties);
+        customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
+        CuratorFramework client = builder.build();
+        client.start();
+        return client;
+    }
+
+    private static CuratorFrameworkFactory.Builder clientBuilder(ZkLockProperties properties) {
+        ZkLockProperties.Retry retry = properties.getRetry();
+        CuratorFrameworkFactory.Builder builder = CuratorFrameworkFactory.builder()
                 .connectString(properties.getConnectString())
                 .sessionTimeoutMs(Math.toIntExact(properties.getSessionTimeout().toMillis()))
                 .connectionTimeoutMs(
                         Math.toIntExact(properties.getConnectionTimeout().toMillis()))
-                .retryPolicy(new ExponentialBackoffRetry(1000, 3))
-                .build();
-        client.start();
-        return client;
+                .retryPolicy(new ExponentialBackoffRetry(
+                        Math.toIntExact(retry.getBaseSleep().toMillis()), retry.getMaxRetries()));
+        if (properties.getNamespace() != null) {
+            builder.namespace(properties.getNamespace());
+        }
+        ZkLockProperties.Auth auth = properties.getAuth();
+        if ((auth.getScheme() == null) != (auth.getCredentials() == null)) {
+            throw new IllegalStateException("zklock.auth.scheme and zklock.auth.credentials go together: scheme '"
+                    + auth.getScheme() + "' with credentials " + (auth.getCredentials() == null ? "unset" : "set"));
+        }
+        if (auth.getScheme() != null) {
+            builder.authorization(auth.getScheme(), auth.getCredentials().getBytes(StandardCharsets.UTF_8));
+        }
+        return builder;
     }
 
     /**

@@ -4,8 +4,10 @@ import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
- * The {@code zklock.*} properties of {@link ZkLockAutoConfiguration}: the client it starts when the application has
- * no {@code CuratorFramework} bean, and the lock registry's options. Not thread-safe: Spring binds it once at start-up.
+ * The {@code zklock.*} properties of {@link ZkLockAutoConfiguration}: the client it starts from
+ * {@code zklock.connect-string} when the application has no {@code CuratorFramework} bean (the timeouts, retry,
+ * namespace and authentication apply to that client only), and the lock registry's options. Not thread-safe: Spring
+ * binds it once at start-up.
  *
  * @since 0.1.0
  */
@@ -17,11 +19,21 @@ public final class ZkLockProperties {
      */
     private String connectString;
 
+    /**
+     * Namespace of the client zklock starts, without a leading slash: Curator prefixes every path with it, the lock
+     * registry's root included. None by default.
+     */
+    private String namespace;
+
     /** Session timeout asked for by the client zklock starts; the server may grant less or more. */
     private Duration sessionTimeout = Duration.ofSeconds(60);
 
     /** Connection timeout of the client zklock starts. */
     private Duration connectionTimeout = Duration.ofSeconds(15);
+
+    private final Retry retry = new Retry();
+
+    private final Auth auth = new Auth();
 
     private final Registry registry = new Registry();
 
@@ -41,6 +53,24 @@ public final class ZkLockProperties {
      */
     public void setConnectString(String connectString) {
         this.connectString = connectString;
+    }
+
+    /**
+     * Returns the namespace of the client to start, or null.
+     *
+     * @return the namespace
+     */
+    public String getNamespace() {
+        return namespace;
+    }
+
+    /**
+     * Sets the namespace of the client to start.
+     *
+     * @param namespace a ZooKeeper path without its leading slash
+     */
+    public void setNamespace(String namespace) {
+        this.namespace = namespace;
     }
 
     /**
@@ -80,6 +110,24 @@ public final class ZkLockProperties {
     }
 
     /**
+     * Returns the retry policy of the client to start.
+     *
+     * @return the options, bound from {@code zklock.retry.*}
+     */
+    public Retry getRetry() {
+        return retry;
+    }
+
+    /**
+     * Returns the authentication of the client to start.
+     *
+     * @return the options, bound from {@code zklock.auth.*}
+     */
+    public Auth getAuth() {
+        return auth;
+    }
+
+    /**
      * Returns the lock registry's options.
      *
      * @return the options, bound from {@code zklock.registry.*}
@@ -89,12 +137,119 @@ public final class ZkLockProperties {
     }
 
     /**
+     * The {@code zklock.retry.*} properties: Curator's {@code ExponentialBackoffRetry} of the client zklock starts.
+     *
+     * @since 0.1.0
+     */
+    public static final class Retry {
+        /** Sleep before the first retry of a failed ZooKeeper operation; each later one sleeps up to twice as long. */
+        private Duration baseSleep = Duration.ofSeconds(1);
+
+        /** How many times a failed ZooKeeper operation is retried; Curator allows at most 29. */
+        private int maxRetries = 3;
+
+        /**
+         * Returns the sleep before the first retry.
+         *
+         * @return the sleep
+         */
+        public Duration getBaseSleep() {
+            return baseSleep;
+        }
+
+        /**
+         * Sets the sleep before the first retry.
+         *
+         * @param baseSleep the sleep
+         */
+        public void setBaseSleep(Duration baseSleep) {
+            this.baseSleep = baseSleep;
+        }
+
+        /**
+         * Returns how many times a failed operation is retried.
+         *
+         * @return the count
+         */
+        public int getMaxRetries() {
+            return maxRetries;
+        }
+
+        /**
+         * Sets how many times a failed operation is retried.
+         *
+         * @param maxRetries the count
+         */
+        public void setMaxRetries(int maxRetries) {
+            this.maxRetries = maxRetries;
+        }
+    }
+
+    /**
+     * The {@code zklock.auth.*} properties: the authentication the client zklock starts adds to its session, as
+     * ZooKeeper's {@code addAuthInfo}.
+     *
+     * @since 0.1.0
+     */
+    public static final class Auth {
+        /** Authentication scheme, for example "digest"; none by default. */
+        private String scheme;
+
+        /** Authentication string of the scheme, for example "user:password" for digest. */
+        private String credentials;
+
+        /**
+         * Returns the authentication scheme, or null.
+         *
+         * @return the scheme
+         */
+        public String getScheme() {
+            return scheme;
+        }
+
+        /**
+         * Sets the authentication scheme.
+         *
+         * @param scheme for example {@code digest}
+         */
+        public void setScheme(String scheme) {
+            this.scheme = scheme;
+        }
+
+        /**
+         * Returns the authentication string, or null.
+         *
+         * @return the string
+         */
+        public String getCredentials() {
+            return credentials;
+        }
+
+        /**
+         * Sets the authentication string.
+         *
+         * @param credentials for example {@code user:password} for digest
+         */
+        public void setCredentials(String credentials) {
+            this.credentials = credentials;
+        }
+
+        @Override
+        public String toString() {
+            return "Auth[" + scheme + (credentials == null ? "]" : ", credentials hidden]");
+        }
+    }
+
+    /**
      * The {@code zklock.registry.*} properties: the options of {@link ZkSpringLockRegistry.Builder}.
      *
      * @since 0.1.0
      */
     public static final class Registry {
-        /** Root of every lock path; Spring's ZookeeperLockRegistry uses the same one by default. */
+        /**
+         * Root of every lock path, relative to the client's namespace; Spring's ZookeeperLockRegistry uses the same one
+         * by default.
+         */
         // a literal, not ZkSpringLockRegistry.DEFAULT_ROOT, so that the configuration metadata shows it
         private String root = "/SpringIntegration-LockRegistry";
 

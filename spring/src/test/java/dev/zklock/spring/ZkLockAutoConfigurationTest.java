@@ -1,6 +1,7 @@
 package dev.zklock.spring;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -9,22 +10,32 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
+import org.apache.curator.framework.AuthInfo;
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.imps.CuratorFrameworkState;
+import org.apache.curator.retry.ExponentialBackoffRetry;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.ZooDefs;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.core.annotation.Order;
 import org.springframework.integration.support.locks.DefaultLockRegistry;
 import org.springframework.integration.support.locks.LockRegistry;
 
 /**
  * The client and registry branches of {@link ZkLockAutoConfiguration}, with Spring Boot's {@link
  * ApplicationContextRunner} against a real server: the application's client or one of its own, back-off on the
- * application's beans, the properties and their metadata. Health, meters and observations have tests of their own.
+ * application's beans, the properties and their metadata, the client customizers. Health,
+ * meters and observations have tests of their own.
  */
 @Timeout(60)
 final class ZkLockAutoConfigurationTest {
@@ -114,6 +125,77 @@ final class ZkLockAutoConfigurationTest {
     }
 
     @Test
+    void client_withProperties_takesRetryNamespaceAndTimeoutsThenTheCustomizersInOrder() {
+        List<String> seen = new ArrayList<>();
+        withConnectString()
+                .withPropertyValues(
+                        "zklock.namespace=app",
+                        "zklock.session-timeout=7s",
+                        "zklock.connection-timeout=3s",
+                        "zklock.retry.base-sleep=250ms",
+                        "zklock.retry.max-retries=5")
+                .withBean("second", ZkLockCuratorCustomizer.class, () -> new Second(seen))
+                .withBean("first", ZkLockCuratorCustomizer.class, () -> new First(seen))
+                .run(context -> {
+                    assertThat(seen).containsExactly("first: app 7000 3000 250 5", "second: app 7000 2500 250 5");
+                    CuratorFramework client = context.getBean(CuratorFramework.class);
+                    assertThat(client.getNamespace()).isEqualTo("app");
+                    assertThat(client.getZookeeperClient().getConnectionTimeoutMs())
+                            .isEqualTo(2500);
+
+                    context.getBean(ZkSpringLockRegistry.class).executeLocked("key", () -> assertThat(
+                                    zk.newClient().getChildren().forPath("/app" + zk.path("locks/key")))
+                            .hasSize(1));
+                });
+    }
+
+    @Test
+    void client_withTheApplicationsClient_callsNoCustomizer() {
+        List<String> seen = new ArrayList<>();
+        withClient(zk.newClient())
+                .withBean(ZkLockCuratorCustomizer.class, () -> new First(seen))
+                .run(context -> {
+                    assertThat(context).hasSingleBean(ZkSpringLockRegistry.class);
+                    assertThat(seen).isEmpty();
+                });
+    }
+
+    @Test
+    void client_withDigestAuth_makesNodesThatOnlyItsCredentialsRead() {
+        withConnectString()
+                .withPropertyValues("zklock.auth.scheme=digest", "zklock.auth.credentials=app:secret")
+                .run(context -> {
+                    CuratorFramework client = context.getBean(CuratorFramework.class);
+                    String path = zk.path("private");
+                    client.create()
+                            .withMode(CreateMode.PERSISTENT)
+                            .withACL(ZooDefs.Ids.CREATOR_ALL_ACL)
+                            .forPath(path, new byte[] {1});
+                    try {
+                        assertThat(client.getData().forPath(path)).containsExactly(1);
+                        assertThatThrownBy(() -> zk.newClient().getData().forPath(path))
+                                .isInstanceOf(KeeperException.NoAuthException.class);
+                        CuratorFramework sameCredentials = zk.newClient(builder -> builder.authorization(
+                                List.of(new AuthInfo("digest", "app:secret".getBytes(StandardCharsets.UTF_8)))));
+                        assertThat(sameCredentials.getData().forPath(path)).containsExactly(1);
+                    } finally {
+                        client.delete().forPath(path);
+                    }
+                });
+    }
+
+    @Test
+    void client_withAnAuthSchemeAndNoCredentials_failsNamingBothProperties() {
+        withConnectString().withPropertyValues("zklock.auth.scheme=digest").run(context -> assertThat(context)
+                .getFailure()
+                .rootCause()
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("zklock.auth.scheme")
+                .hasMessageContaining("zklock.auth.credentials")
+                .hasMessageContaining("'digest'"));
+    }
+
+    @Test
     void properties_defaultRoot_isTheRegistrysDefaultRoot() {
         assertThat(new ZkLockProperties().getRegistry().getRoot()).isEqualTo(ZkSpringLockRegistry.DEFAULT_ROOT);
     }
@@ -129,8 +211,13 @@ final class ZkLockAutoConfigurationTest {
         assertThat(properties)
                 .containsKeys(
                         "zklock.connect-string",
+                        "zklock.namespace",
                         "zklock.session-timeout",
                         "zklock.connection-timeout",
+                        "zklock.retry.base-sleep",
+                        "zklock.retry.max-retries",
+                        "zklock.auth.scheme",
+                        "zklock.auth.credentials",
                         "zklock.registry.root",
                         "zklock.registry.local-hand-off",
                         "zklock.registry.keep-idle",
@@ -145,6 +232,8 @@ final class ZkLockAutoConfigurationTest {
         assertThat(defaults)
                 .containsEntry("zklock.session-timeout", "60s")
                 .containsEntry("zklock.connection-timeout", "15s")
+                .containsEntry("zklock.retry.base-sleep", "1s")
+                .containsEntry("zklock.retry.max-retries", "3")
                 .containsEntry("zklock.registry.root", ZkSpringLockRegistry.DEFAULT_ROOT)
                 .containsEntry("zklock.registry.local-hand-off", "true")
                 .containsEntry("zklock.registry.keep-idle", "0")
@@ -166,6 +255,31 @@ final class ZkLockAutoConfigurationTest {
         try (InputStream in = getClass().getClassLoader().getResourceAsStream(name)) {
             assertThat(in).as(name).isNotNull();
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
+    private static String describe(CuratorFrameworkFactory.Builder builder) {
+        ExponentialBackoffRetry retry = (ExponentialBackoffRetry) builder.getRetryPolicy();
+        return builder.getNamespace() + " " + builder.getSessionTimeoutMs() + " " + builder.getConnectionTimeoutMs()
+                + " " + retry.getBaseSleepTimeMs() + " " + retry.getN();
+    }
+
+    /** Runs first: records what the properties made of the builder. */
+    @Order(1)
+    private record First(List<String> seen) implements ZkLockCuratorCustomizer {
+        @Override
+        public void customize(CuratorFrameworkFactory.Builder builder) {
+            seen.add("first: " + describe(builder));
+            builder.connectionTimeoutMs(2500);
+        }
+    }
+
+    /** Runs second, though registered first: sees the first one's change. */
+    @Order(2)
+    private record Second(List<String> seen) implements ZkLockCuratorCustomizer {
+        @Override
+        public void customize(CuratorFrameworkFactory.Builder builder) {
+            seen.add("second: " + describe(builder));
         }
     }
 }
