@@ -21,7 +21,7 @@ import org.springframework.integration.support.locks.LockRegistry;
  * the context. Each bean backs off when the application defines its own: any {@code LockRegistry} bean replaces the
  * registry, a {@code CuratorFramework} bean the client. The client it starts takes the timeouts, retry, namespace and
  * authentication of {@link ZkLockProperties} and then every {@link ZkLockCuratorCustomizer} bean; the registry takes
- * {@code zklock.registry.*}.
+ * {@code zklock.registry.*} and a {@link ZkLockKeyToPath} bean if there is one.
  *
  * <p>Health, meters and observations are auto-configurations of their own, ordered after this one so they see the
  * client it may define: {@link ZkLockHealthContributorAutoConfiguration}, {@link ZkLockMetricsAutoConfiguration} and
@@ -86,21 +86,25 @@ public final class ZkLockAutoConfiguration {
     }
 
     /**
-     * The lock registry, with the root, local hand-off and idle time of {@code zklock.registry.*}.
+     * The lock registry, with the root, local hand-off and idle time of {@code zklock.registry.*}, and the key-to-path
+     * function of a {@link ZkLockKeyToPath} bean if there is exactly one.
      *
      * @param client the application's client, or the one zklock started
      * @param properties the {@code zklock.*} properties
+     * @param keyToPath a key-to-path bean, if any
      * @return the registry; its close stops its timers and leaves the client open
      */
     @Bean(destroyMethod = "close")
     @ConditionalOnSingleCandidate(CuratorFramework.class)
     @ConditionalOnMissingBean(LockRegistry.class)
-    public ZkSpringLockRegistry zkLockRegistry(CuratorFramework client, ZkLockProperties properties) {
+    public ZkSpringLockRegistry zkLockRegistry(
+            CuratorFramework client, ZkLockProperties properties, ObjectProvider<ZkLockKeyToPath> keyToPath) {
         ZkLockProperties.Registry registry = properties.getRegistry();
-        return ZkSpringLockRegistry.builder(client)
+        ZkSpringLockRegistry.Builder builder = ZkSpringLockRegistry.builder(client)
                 .root(registry.getRoot())
                 .localHandOff(registry.isLocalHandOff())
-                .keepIdle(registry.getKeepIdle())
-                .build();
+                .keepIdle(registry.getKeepIdle());
+        keyToPath.ifUnique(builder::keyToPath);
+        return builder.build();
     }
 }

@@ -248,7 +248,7 @@ public final class ZkLockProperties {
     public static final class Registry {
         /**
          * Root of every lock path, relative to the client's namespace; Spring's ZookeeperLockRegistry uses the same one
-         * by default.
+         * by default. Not used when a ZkLockKeyToPath bean exists.
          */
         // a literal, not ZkSpringLockRegistry.DEFAULT_ROOT, so that the configuration metadata shows it
         private String root = "/SpringIntegration-LockRegistry";

@@ -61,6 +61,7 @@ public final class ZkSpringLockRegistry
     private final String root;
     private final boolean localHandOff;
     private final Duration keepIdle;
+    private final ZkLockKeyToPath keyToPath; // null: the root, a slash and the key
     private final Map<String, ZkSpringLock> locks = new ConcurrentHashMap<>();
     private final TtlTimer ttlTimer;
 
@@ -80,6 +81,7 @@ public final class ZkSpringLockRegistry
         this.root = builder.root;
         this.localHandOff = builder.localHandOff;
         this.keepIdle = builder.keepIdle;
+        this.keyToPath = builder.keyToPath;
         this.ttlTimer = new TtlTimer(client);
     }
 
@@ -114,7 +116,8 @@ public final class ZkSpringLockRegistry
 
     /**
      * Returns the lock path of {@code lockKey}, as Spring's {@code ZookeeperLockRegistry} makes it: the root, a slash,
-     * and the key as it is.
+     * and the key as it is; or what the registry's {@link Builder#keyToPath(ZkLockKeyToPath) key-to-path function}
+     * makes of the key.
      *
      * @param lockKey the key, as for {@link #obtain(Object)}
      * @return the path, relative to the client's namespace
@@ -123,7 +126,7 @@ public final class ZkSpringLockRegistry
      */
     public String pathOf(Object lockKey) {
         String key = requireKey(lockKey);
-        String path = root.endsWith("/") ? root + key : root + "/" + key;
+        String path = keyToPath != null ? keyToPath.pathFor(key) : root.endsWith("/") ? root + key : root + "/" + key;
         try {
             PathUtils.validatePath(path);
         } catch (IllegalArgumentException e) {
@@ -277,6 +280,7 @@ public final class ZkSpringLockRegistry
         private String root = DEFAULT_ROOT;
         private boolean localHandOff = true;
         private Duration keepIdle = Duration.ZERO;
+        private ZkLockKeyToPath keyToPath;
 
         private Builder(CuratorFramework client) {
             this.client = Objects.requireNonNull(client, "client");
@@ -329,6 +333,19 @@ public final class ZkSpringLockRegistry
                 throw new IllegalArgumentException("keepIdle must not be negative, not " + keepIdle);
             }
             this.keepIdle = keepIdle;
+            return this;
+        }
+
+        /**
+         * Makes the lock path of each key with {@code keyToPath} instead of the root, a slash and the key, as Spring's
+         * {@code ZookeeperLockRegistry(client, keyToPathStrategy)}; the root is then not used.
+         *
+         * @param keyToPath makes the path of a key; called on every {@code obtain}, so it must be pure and fast
+         * @return this builder
+         * @throws NullPointerException if {@code keyToPath} is null
+         */
+        public Builder keyToPath(ZkLockKeyToPath keyToPath) {
+            this.keyToPath = Objects.requireNonNull(keyToPath, "keyToPath");
             return this;
         }
 

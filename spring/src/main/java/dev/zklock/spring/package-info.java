@@ -6,10 +6,10 @@
  * {@code RenewableLockRegistry}; its locks are {@link dev.zklock.spring.ZkSpringLock}s. {@link
  * dev.zklock.spring.ZkLockAutoConfiguration} makes a registry bean from a {@code CuratorFramework} bean or from
  * {@code zklock.connect-string} ({@link dev.zklock.spring.ZkLockProperties}, {@link
- * dev.zklock.spring.ZkLockCuratorCustomizer}); auto-configurations of their own, each on its own dependency, add a
- * health indicator ({@link dev.zklock.spring.ZkLockHealthIndicator}) with Actuator, a Micrometer {@code MeterBinder}
- * ({@link dev.zklock.spring.ZkLockMicrometerBinding}) and observations ({@link
- * dev.zklock.spring.ZkLockObservationBinding}).
+ * dev.zklock.spring.ZkLockCuratorCustomizer}, {@link dev.zklock.spring.ZkLockKeyToPath}); auto-configurations of their
+ * own, each on its own dependency, add a health indicator ({@link dev.zklock.spring.ZkLockHealthIndicator}) with
+ * Actuator, a Micrometer {@code MeterBinder} ({@link dev.zklock.spring.ZkLockMicrometerBinding}) and observations
+ * ({@link dev.zklock.spring.ZkLockObservationBinding}).
  *
  * <p><b>Null policy.</b> No method of this package accepts {@code null}; a {@code null} argument is rejected with a
  * {@link java.lang.NullPointerException} that names the parameter.

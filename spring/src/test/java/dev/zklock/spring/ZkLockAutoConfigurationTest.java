@@ -34,7 +34,7 @@ import org.springframework.integration.support.locks.LockRegistry;
 /**
  * The client and registry branches of {@link ZkLockAutoConfiguration}, with Spring Boot's {@link
  * ApplicationContextRunner} against a real server: the application's client or one of its own, back-off on the
- * application's beans, the properties and their metadata, the client customizers. Health,
+ * application's beans, the properties and their metadata, the client customizers and the key-to-path bean. Health,
  * meters and observations have tests of their own.
  */
 @Timeout(60)
@@ -121,6 +121,25 @@ final class ZkLockAutoConfigurationTest {
                     assertThat(registry.root()).isEqualTo(ZkSpringLockRegistry.DEFAULT_ROOT);
                     assertThat(registry.isLocalHandOff()).isTrue();
                     assertThat(registry.keepIdle()).isEqualTo(Duration.ofMillis(250));
+                });
+    }
+
+    @Test
+    void registry_withAKeyToPathBean_makesEveryLockPathWithIt() {
+        CuratorFramework client = zk.newClient();
+        String base = zk.path("tenants");
+        withClient(client)
+                .withBean(ZkLockKeyToPath.class, () -> key -> base + "/" + key.replace(':', '/'))
+                .run(context -> {
+                    ZkSpringLockRegistry registry = context.getBean(ZkSpringLockRegistry.class);
+                    assertThat(registry.obtain("acme:orders").path()).isEqualTo(base + "/acme/orders");
+                    registry.executeLocked(
+                            "acme:orders", () -> assertThat(client.getChildren().forPath(base + "/acme/orders"))
+                                    .hasSize(1));
+                    assertThatThrownBy(() -> registry.obtain("bad:"))
+                            .isInstanceOf(IllegalArgumentException.class)
+                            .hasMessageContaining("'bad:'")
+                            .hasMessageContaining("'" + base + "/bad/'");
                 });
     }
 
