@@ -260,6 +260,18 @@ public final class ZkLockProperties {
         private Duration keepIdle = Duration.ZERO;
 
         /**
+         * How long a lock may go unused (not held, not waited for, not obtained) before the registry forgets it; unset
+         * keeps the registry's own default.
+         */
+        private Duration idleTime;
+
+        /**
+         * Time to live of a hold taken without one (lock() and tryLock(...) as Spring's LockRegistry has them); unset
+         * keeps the registry's own default.
+         */
+        private Duration defaultTtl;
+
+        /**
          * Returns the root of every lock path.
          *
          * @return the root
@@ -311,6 +323,42 @@ public final class ZkLockProperties {
          */
         public void setKeepIdle(Duration keepIdle) {
             this.keepIdle = keepIdle;
+        }
+
+        /**
+         * Returns how long an unused lock is kept, or null for the registry's default.
+         *
+         * @return the time
+         */
+        public Duration getIdleTime() {
+            return idleTime;
+        }
+
+        /**
+         * Sets how long an unused lock is kept.
+         *
+         * @param idleTime the time
+         */
+        public void setIdleTime(Duration idleTime) {
+            this.idleTime = idleTime;
+        }
+
+        /**
+         * Returns the time to live of a hold taken without one, or null for the registry's default.
+         *
+         * @return the time to live
+         */
+        public Duration getDefaultTtl() {
+            return defaultTtl;
+        }
+
+        /**
+         * Sets the time to live of a hold taken without one.
+         *
+         * @param defaultTtl the time to live
+         */
+        public void setDefaultTtl(Duration defaultTtl) {
+            this.defaultTtl = defaultTtl;
         }
     }
 }

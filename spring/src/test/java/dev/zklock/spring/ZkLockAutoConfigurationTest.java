@@ -214,6 +214,19 @@ final class ZkLockAutoConfigurationTest {
                 .hasMessageContaining("'digest'"));
     }
 
+    /** Bound to the properties; the registry made here applies them once it has their setters (issue 32). */
+    @Test
+    void properties_registryIdleTimeAndDefaultTtl_bind() {
+        withClient(zk.newClient())
+                .withPropertyValues("zklock.registry.idle-time=10m", "zklock.registry.default-ttl=30s")
+                .run(context -> {
+                    ZkLockProperties.Registry registry =
+                            context.getBean(ZkLockProperties.class).getRegistry();
+                    assertThat(registry.getIdleTime()).isEqualTo(Duration.ofMinutes(10));
+                    assertThat(registry.getDefaultTtl()).isEqualTo(Duration.ofSeconds(30));
+                });
+    }
+
     @Test
     void properties_defaultRoot_isTheRegistrysDefaultRoot() {
         assertThat(new ZkLockProperties().getRegistry().getRoot()).isEqualTo(ZkSpringLockRegistry.DEFAULT_ROOT);
@@ -240,6 +253,8 @@ final class ZkLockAutoConfigurationTest {
                         "zklock.registry.root",
                         "zklock.registry.local-hand-off",
                         "zklock.registry.keep-idle",
+                        "zklock.registry.idle-time",
+                        "zklock.registry.default-ttl",
                         "management.health.zklock.enabled");
         assertThat(properties.values())
                 .allSatisfy(fields -> assertThat(fields.path("description").asText())
