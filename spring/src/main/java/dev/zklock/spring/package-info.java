@@ -9,7 +9,8 @@
  * dev.zklock.spring.ZkLockCuratorCustomizer}, {@link dev.zklock.spring.ZkLockKeyToPath}); auto-configurations of their
  * own, each on its own dependency, add a health indicator ({@link dev.zklock.spring.ZkLockHealthIndicator}) with
  * Actuator, a Micrometer {@code MeterBinder} ({@link dev.zklock.spring.ZkLockMicrometerBinding}) and observations
- * ({@link dev.zklock.spring.ZkLockObservationBinding}).
+ * ({@link dev.zklock.spring.ZkLockObservationBinding}). The starter {@code zklock-spring-boot-starter} brings this
+ * module with Curator and Spring Boot.
  *
  * <p><b>Null policy.</b> No method of this package accepts {@code null}; a {@code null} argument is rejected with a
  * {@link java.lang.NullPointerException} that names the parameter.
