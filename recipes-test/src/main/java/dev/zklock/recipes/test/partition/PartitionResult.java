@@ -151,8 +151,9 @@ public record PartitionResult(
 
     /**
      * Returns each violation of a zklock lock kind, one line each: an unexplained overlap, a lost or duplicated fenced
-     * element, a linearizability verdict INVALID that no explained overlap accounts for, a liveness violation. Curator's
-     * rows are reported, never judged.
+     * element, a hold said HELD after its session expired, a dishonest hold (HELD past another grant after a cut, or
+     * granted while its client said its connection was suspended), a linearizability verdict INVALID that no explained
+     * overlap accounts for, a liveness violation. Curator's rows are reported, never judged.
      *
      * @return the violations; empty for a clean run
      */
@@ -166,6 +167,10 @@ public record PartitionResult(
             count(found, kind, row.unexplainedOverlaps(), "unexplained overlaps");
             count(found, kind, row.lostElements(), "lost fenced elements");
             count(found, kind, row.duplicatedElements(), "duplicated fenced elements");
+            if (row.maxHeldAfterExpiryMillis() > 0) {
+                found.add(kind + "HELD up to " + row.maxHeldAfterExpiryMillis() + " ms after its session expired");
+            }
+            count(found, kind, row.dishonestHolds(), "dishonest holds");
             count(found, kind, row.livenessViolations(), "liveness violations");
         }
         mutex.forEach((key, result) -> {

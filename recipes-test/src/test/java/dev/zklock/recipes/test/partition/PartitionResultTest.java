@@ -35,6 +35,17 @@ final class PartitionResultTest {
     }
 
     @Test
+    void violations_zklockHoldsSaidHeldAfterExpiryOrDishonest_listedAndCuratorsNot() {
+        ReportRow zklock = new ReportRow("zklock", "cohort-alone", 10, 0, 0, 0, 0, 0, 0, 0, 0, 12, 1507, 0, 0);
+        ReportRow curator = new ReportRow("curator", "mutex", 10, 0, 0, 0, 0, 0, 0, 0, 0, 14, 2, 0, 0);
+
+        assertThat(result(List.of(zklock, curator), Map.of()).violations())
+                .containsExactly(
+                        "zklock cohort-alone: HELD up to 12 ms after its session expired",
+                        "zklock cohort-alone: 1507 dishonest holds");
+    }
+
+    @Test
     void violations_invalidVerdicts_listedUnlessAnExplainedOverlapAccountsForThemOrTheyAreCurators() {
         Overlap explained = overlap(ZK, Optional.of("c1 paused 5000 ms, longer than the session"));
         Map<String, CheckResult> mutex = Map.of(
