@@ -1,6 +1,5 @@
 package dev.zklock.spring;
 
-import dev.zklock.recipes.locks.ZkReentrantLock;
 import java.time.Duration;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
@@ -28,13 +27,6 @@ final class TtlTimer implements AutoCloseable {
         executor.setKeepAliveTime(1, TimeUnit.SECONDS);
         executor.allowCoreThreadTimeOut(true);
         executor.setRemoveOnCancelPolicy(true);
-    }
-
-    /** Starts the time to live of the current thread's hold of {@code lock}. */
-    HoldExpiry start(ZkSpringLock owner, ZkReentrantLock lock, Duration ttl) {
-        HoldExpiry expiry = new HoldExpiry(this, lock, owner.key(), lock.getLockPath());
-        expiry.renew(ttl);
-        return expiry;
     }
 
     /** Schedules {@code task}; returns null once the registry is closed, when holds keep no time to live. */

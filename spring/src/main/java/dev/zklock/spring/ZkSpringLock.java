@@ -6,6 +6,8 @@ import java.time.Duration;
 import java.util.ConcurrentModificationException;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
@@ -29,7 +31,9 @@ import org.springframework.integration.support.locks.DistributedLock;
  * another process may take the lock, and the hold goes {@link LockState#LOST}, as a Redis lock's key expires. The
  * holder learns it at its {@link #unlock()}, which then throws {@link ConcurrentModificationException} as Spring's Redis
  * and JDBC locks do. A re-entry with a time to live sets the hold's time to live anew. A hold without one lasts while the
- * client's session lives.
+ * client's session lives. The time to live belongs to one thread's hold, never to the lock: another thread of this
+ * process that locks the key after it ran out holds with a state and a time to live of its own, and only the thread
+ * whose time ran out hears of it at its unlock.
  *
  * <h2>Thread safety</h2>
  *
@@ -62,12 +66,21 @@ public final class ZkSpringLock implements DistributedLock {
     private final String key;
     private final ZkReentrantLock lock;
     private final TtlTimer ttlTimer;
+    /** Each thread's hold: an entry from the thread's first acquire to its last unlock. */
+    private final ConcurrentMap<Thread, ThreadHold> holds = new ConcurrentHashMap<>();
     /** Threads inside a first acquire of this lock: the registry must not forget a lock in use. */
     private final AtomicInteger acquiring = new AtomicInteger();
 
     private volatile long lastUsedNanos = System.nanoTime();
-    /** The time to live of the current hold, or null; written only by the thread that holds the lock. */
-    private volatile HoldExpiry expiry;
+    private volatile Hooks hooks = Hooks.NONE;
+
+    /** Test seams: a test may stop a thread at a named point. No-ops by default. */
+    interface Hooks {
+        Hooks NONE = new Hooks() {};
+
+        /** A re-entry has checked that its hold stands and has not counted yet. */
+        default void reentering() {}
+    }
 
     ZkSpringLock(String key, ZkReentrantLock lock, TtlTimer ttlTimer) {
         this.key = key;
@@ -184,24 +197,18 @@ public final class ZkSpringLock implements DistributedLock {
      */
     @Override
     public void unlock() {
-        if (!lock.isHeldByCurrentThread()) {
-            throw new IllegalMonitorStateException("lock '" + key + "' at " + lock.path() + " is not held by "
-                    + Thread.currentThread().getName());
+        Thread current = Thread.currentThread();
+        ThreadHold mine = holds.get(current);
+        if (mine == null) {
+            throw new IllegalMonitorStateException(
+                    "lock '" + key + "' at " + lock.path() + " is not held by " + current.getName());
         }
-        if (lock.getHoldCount() > 1) {
-            lock.release();
+        if (!mine.exit()) {
             return;
         }
-        HoldExpiry ending = expiry;
-        expiry = null;
-        boolean expired = ending != null && ending.end();
+        holds.remove(current);
         lastUsedNanos = System.nanoTime();
-        lock.release();
-        if (expired) {
-            throw new ConcurrentModificationException(
-                    "lock '" + key + "' at " + lock.path() + " expired after its ttl of " + ending.ttl()
-                            + " before it was unlocked: another process may have held it since");
-        }
+        mine.release();
     }
 
     /**
@@ -217,16 +224,14 @@ public final class ZkSpringLock implements DistributedLock {
 
     /**
      * Returns the state of the current thread's hold: HELD, IN_DOUBT while the connection is suspended, LOST once the
-     * session ended or the time to live ran out. For monitoring; no ZooKeeper call.
+     * session ended or the hold's time to live ran out. Another thread's hold of this lock has a state of its own. For
+     * monitoring; no ZooKeeper call.
      *
      * @return the state, or empty if the current thread does not hold the lock
      */
     public Optional<LockState> holdState() {
-        HoldExpiry current = expiry;
-        if (current != null && current.isExpired() && lock.isHeldByCurrentThread()) {
-            return Optional.of(LockState.LOST);
-        }
-        return lock.holdState();
+        ThreadHold mine = holds.get(Thread.currentThread());
+        return mine == null ? Optional.empty() : Optional.of(mine.state());
     }
 
     /**
@@ -237,7 +242,12 @@ public final class ZkSpringLock implements DistributedLock {
      * @throws IllegalMonitorStateException if the current thread does not hold the lock
      */
     public long fencingToken() {
-        return lock.fencingToken();
+        ThreadHold mine = holds.get(Thread.currentThread());
+        if (mine == null) {
+            throw new IllegalMonitorStateException("lock '" + key + "' at " + lock.path() + " is not held by "
+                    + Thread.currentThread().getName());
+        }
+        return mine.token();
     }
 
     /**
@@ -246,7 +256,7 @@ public final class ZkSpringLock implements DistributedLock {
      * @return {@code true} if the current thread holds the lock and has not unlocked it yet
      */
     public boolean isHeldByCurrentThread() {
-        return lock.isHeldByCurrentThread();
+        return holds.containsKey(Thread.currentThread());
     }
 
     /**
@@ -267,31 +277,25 @@ public final class ZkSpringLock implements DistributedLock {
         return lock.path();
     }
 
-    /** Restarts the current thread's time to live with {@code ttl}; the registry checked that the thread holds. */
+    /**
+     * Restarts the current thread's time to live with {@code ttl}, or with the one it has if null; the registry checked
+     * that the thread holds.
+     */
     void renew(Duration ttl) {
-        requireStanding();
-        HoldExpiry current = expiry;
-        if (current == null) {
-            expiry = ttlTimer.start(this, lock, ttl);
-        } else if (!current.renew(ttl)) {
-            throw new IllegalStateException("lock '" + key + "' at " + lock.path() + " expired after its ttl of "
-                    + current.ttl() + ": unlock it, then lock it again");
+        ThreadHold mine = holds.get(Thread.currentThread());
+        if (mine == null) {
+            throw new IllegalStateException("lock '" + key + "' at " + lock.path() + " is not held by "
+                    + Thread.currentThread().getName() + ": nothing to renew");
         }
-    }
-
-    /** Renews the current thread's time to live with the one it has; a hold without one has nothing to renew. */
-    void renew() {
-        HoldExpiry current = expiry;
-        if (current != null) {
-            renew(current.ttl());
-        } else {
-            requireStanding();
-        }
+        mine.renew(ttl);
     }
 
     /** Tells whether no thread holds or is acquiring this lock and it was not used for {@code ageNanos}. */
     boolean isUnusedFor(long ageNanos, long now) {
-        return acquiring.get() == 0 && !lock.isAcquiredInThisProcess() && now - lastUsedNanos >= ageNanos;
+        return acquiring.get() == 0
+                && holds.isEmpty()
+                && !lock.isAcquiredInThisProcess()
+                && now - lastUsedNanos >= ageNanos;
     }
 
     /** Tells whether a thread is inside a first acquire of this lock: for tests and monitoring. */
@@ -301,6 +305,10 @@ public final class ZkSpringLock implements DistributedLock {
 
     void touch() {
         lastUsedNanos = System.nanoTime();
+    }
+
+    void setHooks(Hooks hooks) {
+        this.hooks = hooks;
     }
 
     private void enterUninterruptibly(Duration ttl) {
@@ -326,14 +334,13 @@ public final class ZkSpringLock implements DistributedLock {
         }
     }
 
-    /** A re-entry (no request) or a first acquire by {@code attempt}; then the hold's time to live, if any. */
+    /** A re-entry (no request) or a first acquire by {@code attempt}; a hold has its own time to live, if any. */
     private boolean enter(Attempt attempt, Duration ttl) throws InterruptedException {
-        if (lock.isHeldByCurrentThread()) {
-            requireStanding();
-            lock.acquire(Duration.ZERO); // a re-entry: no request
-            if (ttl != null) {
-                renew(ttl);
-            }
+        Thread current = Thread.currentThread();
+        ThreadHold mine = holds.get(current);
+        if (mine != null) {
+            mine.reenter(ttl, hooks::reentering);
+            lastUsedNanos = System.nanoTime();
             return true;
         }
         acquiring.incrementAndGet();
@@ -341,28 +348,17 @@ public final class ZkSpringLock implements DistributedLock {
             if (!attempt.run()) {
                 return false;
             }
+            // recorded before acquiring falls: the registry never sees the lock unused meanwhile
+            holds.put(current, new ThreadHold(describe(), new OwnedGrant(lock.getLockPath()), ttlTimer, ttl));
+            return true;
         } finally {
             acquiring.decrementAndGet();
             lastUsedNanos = System.nanoTime();
         }
-        if (ttl != null) {
-            expiry = ttlTimer.start(this, lock, ttl);
-        }
-        return true;
     }
 
-    /** Refuses a grant on top of a hold that is in doubt, lost, or past its time to live. */
-    private void requireStanding() {
-        HoldExpiry current = expiry;
-        if (current != null && current.isExpired()) {
-            throw new IllegalStateException("lock '" + key + "' at " + lock.path() + " expired after its ttl of "
-                    + current.ttl() + ": unlock it, then lock it again");
-        }
-        LockState state = lock.holdState().orElse(LockState.HELD);
-        if (state != LockState.HELD) {
-            throw new IllegalStateException("lock '" + key + "' at " + lock.path() + " is " + state + " for "
-                    + Thread.currentThread().getName() + ": unlock it, then lock it again");
-        }
+    private String describe() {
+        return "lock '" + key + "' at " + lock.path();
     }
 
     private Duration requireTtl(Duration ttl) {
@@ -381,5 +377,39 @@ public final class ZkSpringLock implements DistributedLock {
     @FunctionalInterface
     private interface Attempt {
         boolean run() throws InterruptedException;
+    }
+
+    /** A hold the {@link ZkReentrantLock} keeps for its owning thread (a node of its own, or a cohort's pass). */
+    private final class OwnedGrant implements ThreadHold.Grant {
+        private final String node;
+
+        OwnedGrant(String node) {
+            this.node = node;
+        }
+
+        @Override
+        public LockState state() {
+            return lock.holdState().orElse(LockState.LOST);
+        }
+
+        @Override
+        public long token() {
+            return lock.fencingToken();
+        }
+
+        @Override
+        public void release() {
+            lock.release();
+        }
+
+        @Override
+        public void expire() {
+            lock.expire(node);
+        }
+
+        @Override
+        public String node() {
+            return node;
+        }
     }
 }

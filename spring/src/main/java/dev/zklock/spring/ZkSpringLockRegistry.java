@@ -166,7 +166,7 @@ public final class ZkSpringLockRegistry
      */
     @Override
     public void renewLock(Object lockKey) {
-        heldLock(lockKey).renew();
+        heldLock(lockKey).renew(null);
     }
 
     /**

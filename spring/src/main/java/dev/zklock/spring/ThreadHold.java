@@ -1,0 +1,258 @@
+package dev.zklock.spring;
+
+import dev.zklock.recipes.locks.LockState;
+import java.time.Duration;
+import java.util.ConcurrentModificationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One thread's hold of a {@link ZkSpringLock}: how often the thread entered, the hold's own time to live, and how the
+ * hold stands on ZooKeeper ({@link Grant}). Safe for use by multiple threads: the owning thread enters, exits and
+ * renews; the registry's timer expires.
+ *
+ * <p>Implementation notes.
+ *
+ * <ol>
+ *   <li>The count and the two ends of a hold (its time to live ran out; its owner's last unlock) live in one atomic
+ *       word. A re-entry counts only with a compare-and-set that finds the hold not expired, and an expiry sets its
+ *       bit only with one that finds the hold not ended; so a re-entry either comes before the expiry, and its count
+ *       is released by an unlock that then reports the expiry, or after it, and throws having counted nothing
+ *       ({@code ZkSpringLockTest.lockWithTtl_reentryAsTheTtlRunsOut_leavesNoCountBehind}).
+ *   <li>The time to live is a timer of this hold, never of the lock: another thread's hold of the same lock has its
+ *       own, and nothing one thread does starts, ends or reads another's
+ *       ({@code ZkSpringLockTest.unlock_afterAnotherThreadsTtlRanOut_throwsOnlyForTheExpiredHold},
+ *       {@code lockWithTtl_anotherThreadsLateUnlock_leavesTheNewHoldsTtlRunning}).
+ *   <li>A restart of the time to live makes a new generation under this object's monitor, and a timer of an older
+ *       generation expires nothing: a renewal and the timer it replaces never both count.
+ *   <li>The grant is ended from outside (LOST, then its node deleted) before the owner's last unlock lets the lock go
+ *       on: with local hand-off the lock would otherwise pass the node to a local waiter while its delete is on its
+ *       way. So the unlock of an expired hold waits until the expiry has run, within one request timeout.
+ * </ol>
+ */
+final class ThreadHold {
+    /** How a hold stands on ZooKeeper. */
+    interface Grant {
+        /** Returns the hold's state as the client knows it; called by the owning thread. */
+        LockState state();
+
+        /** Returns the hold's fencing token; called by the owning thread. */
+        long token();
+
+        /** Ends the hold at its owner's last unlock: one delete, or a local pass; called by the owning thread. */
+        void release();
+
+        /** Ends the hold from outside, on the registry's timer: LOST at once, then its node deleted; never blocks. */
+        void expire();
+
+        /** Names the hold's node, for logs. */
+        String node();
+    }
+
+    private static final Logger logger = LoggerFactory.getLogger(ThreadHold.class);
+    private static final long COUNT = Integer.MAX_VALUE;
+    private static final long ENDED = 1L << 40;
+    private static final long EXPIRED = 1L << 41;
+
+    private final String lockName;
+    private final Grant grant;
+    private final TtlTimer timer;
+    private final AtomicLong word = new AtomicLong(1); // the count, ENDED and EXPIRED: see note 1
+    private final CompletableFuture<Void> expiryRun = new CompletableFuture<>(); // done once an expiry ended the grant
+
+    private Duration ttl; // guarded by this; null: the hold has none
+    private ScheduledFuture<?> pending; // guarded by this
+    private long generation; // guarded by this: see note 3
+
+    /**
+     * @param lockName the lock as messages name it: its key and path
+     * @param grant how the hold stands on ZooKeeper
+     * @param timer the registry's timer
+     * @param ttl the hold's time to live, or null for none
+     */
+    ThreadHold(String lockName, Grant grant, TtlTimer timer, Duration ttl) {
+        this.lockName = lockName;
+        this.grant = grant;
+        this.timer = timer;
+        if (ttl != null) {
+            restart(ttl);
+        }
+    }
+
+    /**
+     * Enters again, in one step with the check that the hold stands (note 1); a re-entry with a time to live restarts
+     * it. Owner only.
+     *
+     * @param newTtl the time to live to restart the hold's with, or null to leave it as it is
+     * @param beforeCount a test seam, run after the checks and before the count
+     * @throws IllegalStateException if the hold expired, is in doubt or is lost
+     */
+    void reenter(Duration newTtl, Runnable beforeCount) {
+        requireStanding();
+        beforeCount.run();
+        long seen;
+        do {
+            seen = word.get();
+            if ((seen & EXPIRED) != 0) {
+                throw expiredRefusal();
+            }
+            if ((seen & COUNT) == COUNT) {
+                throw new IllegalStateException("maximum hold count exceeded for " + lockName);
+            }
+        } while (!word.compareAndSet(seen, seen + 1));
+        if (newTtl != null) {
+            restart(newTtl); // false: the time ran out just after the count, and the last unlock will say so
+        }
+    }
+
+    /**
+     * Counts one unlock; returns whether it was the last, which ends the time to live. Owner only.
+     *
+     * @return true if the hold is over and must be {@linkplain #release() released}
+     */
+    boolean exit() {
+        long seen;
+        long next;
+        do {
+            seen = word.get();
+            long count = seen & COUNT;
+            next = count > 1 ? seen - 1 : (seen & EXPIRED) | ENDED;
+        } while (!word.compareAndSet(seen, next));
+        if ((next & ENDED) == 0) {
+            return false;
+        }
+        synchronized (this) {
+            generation++;
+            if (pending != null) {
+                pending.cancel(false);
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Releases the grant after the last {@link #exit()}. Owner only.
+     *
+     * @throws ConcurrentModificationException if the hold's time to live ran out before the unlock
+     */
+    void release() {
+        boolean ranOut = (word.get() & EXPIRED) != 0;
+        if (ranOut) {
+            awaitExpiry();
+        }
+        grant.release();
+        if (ranOut) {
+            throw new ConcurrentModificationException(lockName + " expired after its ttl of " + ttl()
+                    + " before it was unlocked: another process may have held it since");
+        }
+    }
+
+    /**
+     * Restarts the time to live with {@code newTtl}, or with the one the hold has; a hold without one has nothing to
+     * renew. Owner only.
+     *
+     * @throws IllegalStateException if the hold expired, is in doubt or is lost
+     */
+    void renew(Duration newTtl) {
+        requireStanding();
+        Duration use = newTtl != null ? newTtl : ttl();
+        if (use != null && !restart(use)) {
+            throw expiredRefusal();
+        }
+    }
+
+    /** Returns the hold's state: LOST once its time to live ran out, else its grant's. Owner only. */
+    LockState state() {
+        return (word.get() & EXPIRED) != 0 ? LockState.LOST : grant.state();
+    }
+
+    long token() {
+        return grant.token();
+    }
+
+    synchronized Duration ttl() {
+        return ttl;
+    }
+
+    /** Starts the time to live anew; false if the hold expired or ended. No timer once the registry is closed. */
+    private synchronized boolean restart(Duration newTtl) {
+        if ((word.get() & (EXPIRED | ENDED)) != 0) {
+            return false;
+        }
+        long current = ++generation;
+        if (pending != null) {
+            pending.cancel(false);
+        }
+        ttl = newTtl;
+        pending = timer.schedule(() -> expire(current), newTtl);
+        return true;
+    }
+
+    /** The time to live ran out, on the registry's timer: the hold expires unless it ended or was renewed since. */
+    private void expire(long ofGeneration) {
+        Duration ranOut;
+        synchronized (this) {
+            if (ofGeneration != generation) {
+                return;
+            }
+            long seen;
+            do {
+                seen = word.get();
+                if ((seen & (EXPIRED | ENDED)) != 0) {
+                    return;
+                }
+            } while (!word.compareAndSet(seen, seen | EXPIRED));
+            ranOut = ttl;
+        }
+        logger.warn("{}: the hold's ttl of {} ran out; expiring its node {}", lockName, ranOut, grant.node());
+        try {
+            grant.expire();
+        } finally {
+            expiryRun.complete(null);
+        }
+    }
+
+    /** Refuses a grant on top of a hold that is past its time to live, in doubt, or lost. */
+    private void requireStanding() {
+        if ((word.get() & EXPIRED) != 0) {
+            throw expiredRefusal();
+        }
+        LockState state = grant.state();
+        if (state != LockState.HELD) {
+            throw new IllegalStateException(lockName + " is " + state + " for "
+                    + Thread.currentThread().getName() + ": unlock it, then lock it again");
+        }
+    }
+
+    private IllegalStateException expiredRefusal() {
+        return new IllegalStateException(
+                lockName + " expired after its ttl of " + ttl() + ": unlock it, then lock it again");
+    }
+
+    /** Waits for the expiry under way, which never blocks on ZooKeeper: within one request timeout all the same. */
+    private void awaitExpiry() {
+        long deadline = System.nanoTime() + timer.requestTimeoutNanos();
+        boolean interrupted = false;
+        while (true) {
+            try {
+                expiryRun.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            } catch (ExecutionException | TimeoutException e) {
+                logger.warn(
+                        "{}: the expiry of node {} did not end within a request timeout", lockName, grant.node(), e);
+                break;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

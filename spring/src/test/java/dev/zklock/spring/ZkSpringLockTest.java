@@ -1,0 +1,174 @@
+package dev.zklock.spring;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.zklock.recipes.locks.LockState;
+import dev.zklock.recipes.test.LockActor;
+import dev.zklock.recipes.test.ZooKeeperExtension;
+import java.time.Duration;
+import java.util.ConcurrentModificationException;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.framework.CuratorFramework;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * What a {@link ZkSpringLock} hold is, against a real server, with local hand-off on and off: its time to live belongs
+ * to the hold of one thread, a re-entry and a time to live that runs out never leave a count behind, and an unlock of a
+ * hold whose time ran out throws {@link ConcurrentModificationException}. Every test ends with no lock node of its
+ * sessions left ({@link ZooKeeperExtension}).
+ */
+@Timeout(60)
+final class ZkSpringLockTest {
+    private static final Duration TTL = Duration.ofMillis(300);
+
+    @RegisterExtension
+    static final ZooKeeperExtension zk = ZooKeeperExtension.server();
+
+    private static ZkSpringLockRegistry registry(CuratorFramework client, boolean localHandOff) {
+        return ZkSpringLockRegistry.builder(client)
+                .root(zk.path("locks"))
+                .localHandOff(localHandOff)
+                .build();
+    }
+
+    /** The one child of {@code path} now, as a full path. */
+    private static String onlyNode(CuratorFramework observer, String path) throws Exception {
+        List<String> children = observer.getChildren().forPath(path);
+        assertThat(children).hasSize(1);
+        return path + "/" + children.get(0);
+    }
+
+    private static void awaitGone(CuratorFramework observer, String node) {
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> observer.checkExists().forPath(node) == null);
+    }
+
+    /** Runs {@code task} on {@code actor}; returns what it threw, or null. */
+    private static Throwable thrownOn(LockActor actor, LockActor.Task task) throws Exception {
+        return actor.<Throwable>submit(() -> {
+                    try {
+                        task.run();
+                        return null;
+                    } catch (RuntimeException e) {
+                        return e;
+                    }
+                })
+                .get(30, TimeUnit.SECONDS);
+    }
+
+    /**
+     * Thread A's time to live runs out and frees the key; thread B of the same process locks it. B's hold is B's: it
+     * stands, and B's unlock throws nothing; A's late unlock is the one that throws.
+     *
+     * <table>
+     *   <caption>Outcomes</caption>
+     *   <tr><th>actors</th><th>acceptable</th><th>forbidden</th></tr>
+     *   <tr><td>A holds with a ttl that runs out; then B locks, looks, unlocks; then A unlocks</td><td>B sees HELD and
+     *       unlocks quietly; A's unlock throws ConcurrentModificationException</td><td>B sees LOST; B's unlock
+     *       throws; A's unlock is quiet</td></tr>
+     * </table>
+     */
+    @ParameterizedTest(name = "local hand-off: {0}")
+    @ValueSource(booleans = {true, false})
+    void unlock_afterAnotherThreadsTtlRanOut_throwsOnlyForTheExpiredHold(boolean localHandOff) throws Exception {
+        CuratorFramework observer = zk.newClient();
+        try (ZkSpringLockRegistry registry = registry(zk.newClient(), localHandOff);
+                LockActor a = LockActor.start("a");
+                LockActor b = LockActor.start("b")) {
+            ZkSpringLock lock = registry.obtain("key");
+            a.run(() -> lock.lock(TTL)).get();
+            awaitGone(observer, onlyNode(observer, lock.path()));
+
+            b.run(lock::lock).get();
+            assertThat(b.submit(lock::holdState).get()).contains(LockState.HELD);
+            assertThat(thrownOn(b, lock::unlock)).isNull();
+
+            assertThat(thrownOn(a, lock::unlock))
+                    .isInstanceOf(ConcurrentModificationException.class)
+                    .hasMessageContaining("PT0.3S")
+                    .hasMessageContaining(lock.path());
+            assertThat(a.submit(lock::isHeldByCurrentThread).get()).isFalse();
+        }
+    }
+
+    /**
+     * B's own time to live must outlast A's late unlock: A's unlock ends A's hold, never B's timer.
+     *
+     * <table>
+     *   <caption>Outcomes</caption>
+     *   <tr><th>actors</th><th>acceptable</th><th>forbidden</th></tr>
+     *   <tr><td>A's ttl runs out; B locks with a ttl of its own; A unlocks; B works past its ttl</td><td>A's unlock
+     *       throws; B's node goes when B's ttl runs out, and B's unlock throws</td><td>A's unlock quiet; B's hold never
+     *       expires</td></tr>
+     * </table>
+     */
+    @ParameterizedTest(name = "local hand-off: {0}")
+    @ValueSource(booleans = {true, false})
+    void lockWithTtl_anotherThreadsLateUnlock_leavesTheNewHoldsTtlRunning(boolean localHandOff) throws Exception {
+        CuratorFramework observer = zk.newClient();
+        try (ZkSpringLockRegistry registry = registry(zk.newClient(), localHandOff);
+                LockActor a = LockActor.start("a");
+                LockActor b = LockActor.start("b")) {
+            ZkSpringLock lock = registry.obtain("key");
+            a.run(() -> lock.lock(TTL)).get();
+            awaitGone(observer, onlyNode(observer, lock.path()));
+            b.run(() -> lock.lock(Duration.ofMillis(600))).get();
+            String bNode = onlyNode(observer, lock.path());
+
+            assertThat(thrownOn(a, lock::unlock)).isInstanceOf(ConcurrentModificationException.class);
+
+            awaitGone(observer, bNode);
+            assertThat(b.submit(lock::holdState).get()).contains(LockState.LOST);
+            assertThat(thrownOn(b, lock::unlock))
+                    .isInstanceOf(ConcurrentModificationException.class)
+                    .hasMessageContaining("PT0.6S");
+        }
+    }
+
+    /**
+     * A re-entry with a time to live while that time runs out. The hook stops the re-entering thread inside its
+     * re-entry until the time to live has run out and the node is gone.
+     *
+     * <table>
+     *   <caption>Outcomes</caption>
+     *   <tr><th>actors</th><th>acceptable</th><th>forbidden</th></tr>
+     *   <tr><td>the holder re-enters with a ttl as its ttl runs out, then unlocks once per successful lock</td><td>the
+     *       re-entry throws and one unlock ends the hold (throwing ConcurrentModificationException); or the re-entry
+     *       counts and two unlocks end it, the last throwing</td><td>the re-entry throws, yet counted: the thread still
+     *       holds after its unlocks, and can neither unlock nor lock again</td></tr>
+     * </table>
+     */
+    @ParameterizedTest(name = "local hand-off: {0}")
+    @ValueSource(booleans = {true, false})
+    void lockWithTtl_reentryAsTheTtlRunsOut_leavesNoCountBehind(boolean localHandOff) throws Exception {
+        CuratorFramework observer = zk.newClient();
+        try (ZkSpringLockRegistry registry = registry(zk.newClient(), localHandOff);
+                LockActor holder = LockActor.start("holder")) {
+            ZkSpringLock lock = registry.obtain("key");
+            holder.run(() -> lock.lock(TTL)).get();
+            String node = onlyNode(observer, lock.path());
+            lock.setHooks(new ZkSpringLock.Hooks() {
+                @Override
+                public void reentering() {
+                    awaitGone(observer, node); // the ttl runs out meanwhile, on the registry's timer
+                }
+            });
+
+            boolean counted = thrownOn(holder, () -> lock.lock(TTL)) == null;
+            lock.setHooks(new ZkSpringLock.Hooks() {});
+
+            if (counted) {
+                assertThat(thrownOn(holder, lock::unlock)).isNull();
+            }
+            assertThat(thrownOn(holder, lock::unlock)).isInstanceOf(ConcurrentModificationException.class);
+            assertThat(holder.submit(lock::isHeldByCurrentThread).get())
+                    .as("held after as many unlocks as successful locks (re-entry counted: %s)", counted)
+                    .isFalse();
+        }
+    }
+}
