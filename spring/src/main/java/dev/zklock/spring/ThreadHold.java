@@ -137,19 +137,25 @@ final class ThreadHold {
     }
 
     /**
-     * Releases the grant after the last {@link #exit()}. Owner only.
+     * Releases the grant after the last {@link #exit()}, a lost one included, so the thread may lock again. Owner only.
      *
-     * @throws ConcurrentModificationException if the hold's time to live ran out before the unlock
+     * @throws ConcurrentModificationException if the hold was lost before the unlock: its time to live ran out, its
+     *     session ended, or its node was found deleted
      */
     void release() {
         boolean ranOut = (word.get() & EXPIRED) != 0;
         if (ranOut) {
             awaitExpiry();
         }
+        LockState before = ranOut ? LockState.LOST : grant.state();
         grant.release();
         if (ranOut) {
             throw new ConcurrentModificationException(lockName + " expired after its ttl of " + ttl()
                     + " before it was unlocked: another process may have held it since");
+        }
+        if (before == LockState.LOST) {
+            throw new ConcurrentModificationException(lockName + " was lost before it was unlocked (its session ended"
+                    + " or its node was deleted): another process may have held it since");
         }
     }
 

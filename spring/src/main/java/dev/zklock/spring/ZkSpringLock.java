@@ -187,12 +187,14 @@ public final class ZkSpringLock implements DistributedLock {
 
     /**
      * Releases one hold of the current thread; the last one deletes our node (one request), or passes the lock to a
-     * local waiter with local hand-off (none). If the hold's time to live ran out, the last unlock clears the hold and
-     * throws {@link ConcurrentModificationException}, as Spring's Redis and JDBC locks do: the lock was not ours for a
-     * while, and what it protected may have been changed by another holder.
+     * local waiter with local hand-off (none). If the hold was lost ({@link #holdState()} says {@link LockState#LOST}:
+     * its time to live ran out, its session ended, or its node was found deleted), the last unlock clears the hold, so
+     * that the thread may lock again, and then throws {@link ConcurrentModificationException}, as Spring's Redis and
+     * JDBC locks do when their store lost the lock: the lock was not ours for a while, and what it protected may have
+     * been changed by another holder. Inner unlocks only count.
      *
      * @throws IllegalMonitorStateException if the current thread does not hold the lock
-     * @throws ConcurrentModificationException if the hold's time to live ran out before this unlock
+     * @throws ConcurrentModificationException if this is the last unlock of a hold that was lost
      * @throws dev.zklock.recipes.locks.ZkLockException if ZooKeeper refuses the delete
      */
     @Override

@@ -9,6 +9,7 @@ import dev.zklock.recipes.test.ZooKeeperExtension;
 import java.time.Duration;
 import java.util.ConcurrentModificationException;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.Timeout;
@@ -19,8 +20,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * What a {@link ZkSpringLock} hold is, against a real server, with local hand-off on and off: its time to live belongs
  * to the hold of one thread, a re-entry and a time to live that runs out never leave a count behind, and an unlock of a
- * hold whose time ran out throws {@link ConcurrentModificationException}. Every test ends with no lock node of its
- * sessions left ({@link ZooKeeperExtension}).
+ * hold that was lost throws {@link ConcurrentModificationException}. Every test ends with no lock node of its sessions
+ * left ({@link ZooKeeperExtension}).
  */
 @Timeout(60)
 final class ZkSpringLockTest {
@@ -169,6 +170,61 @@ final class ZkSpringLockTest {
             assertThat(holder.submit(lock::isHeldByCurrentThread).get())
                     .as("held after as many unlocks as successful locks (re-entry counted: %s)", counted)
                     .isFalse();
+        }
+    }
+
+    /**
+     * The session of a holder ends on the server: its hold is lost, and its unlock says so, after it cleared the
+     * thread's hold, so the thread can lock again.
+     */
+    @ParameterizedTest(name = "local hand-off: {0}")
+    @ValueSource(booleans = {true, false})
+    void unlock_afterTheSessionEnded_throwsAndTheThreadCanLockAgain(boolean localHandOff) throws Exception {
+        CuratorFramework client = zk.newClient();
+        try (ZkSpringLockRegistry registry = registry(client, localHandOff)) {
+            ZkSpringLock lock = registry.obtain("key");
+            lock.lock();
+            zk.expireSession(client);
+            await().pollInSameThread().until(() -> lock.holdState().orElseThrow() == LockState.LOST);
+
+            try {
+                lock.unlock();
+                throw new AssertionError("the unlock of a lost hold threw nothing");
+            } catch (ConcurrentModificationException expected) {
+                assertThat(expected).hasMessageContaining(lock.path()).hasMessageContaining("lost");
+            }
+
+            assertThat(lock.isHeldByCurrentThread()).isFalse();
+            assertThat(lock.tryLock(10, TimeUnit.SECONDS)).isTrue();
+            lock.unlock();
+        }
+    }
+
+    /**
+     * A stranger deletes the node of a hold whose cohort watches it (a local thread waits): the hold is lost, the waiter
+     * goes on to a node of its own, and the lost holder's unlock throws, leaving the waiter's hold alone.
+     */
+    @org.junit.jupiter.api.Test
+    void unlock_afterAStrangerDeletedTheWatchedNode_throwsAndLeavesTheNextHolderAlone() throws Exception {
+        CuratorFramework observer = zk.newClient();
+        try (ZkSpringLockRegistry registry = registry(zk.newClient(), true);
+                LockActor holder = LockActor.start("holder");
+                LockActor waiter = LockActor.start("waiter")) {
+            ZkSpringLock lock = registry.obtain("key");
+            holder.run(lock::lock).get();
+            String node = onlyNode(observer, lock.path());
+            CompletableFuture<Void> waited = waiter.run(lock::lockInterruptibly);
+            await().until(lock::hasAcquiringThreads);
+
+            observer.delete().forPath(node);
+            await().until(() -> holder.submit(lock::holdState).get().orElseThrow() == LockState.LOST);
+            waited.get(10, TimeUnit.SECONDS);
+
+            assertThat(thrownOn(holder, lock::unlock))
+                    .isInstanceOf(ConcurrentModificationException.class)
+                    .hasMessageContaining(lock.path());
+            assertThat(waiter.submit(lock::holdState).get()).contains(LockState.HELD);
+            assertThat(thrownOn(waiter, lock::unlock)).isNull();
         }
     }
 }
