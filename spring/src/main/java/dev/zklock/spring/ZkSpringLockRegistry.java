@@ -141,14 +141,10 @@ public final class ZkSpringLockRegistry
      * {@code age} milliseconds. A forgotten lock still works for whoever kept it; a later {@code obtain} of its key
      * returns a new one. No ZooKeeper call.
      *
-     * @param age milliseconds; zero forgets every unused lock
-     * @throws IllegalArgumentException if {@code age} is negative
+     * @param age milliseconds; zero or negative forgets every unused lock, as Spring's registries do
      */
     @Override
     public void expireUnusedOlderThan(long age) {
-        if (age < 0) {
-            throw new IllegalArgumentException("age must not be negative, not " + age + " ms");
-        }
         long ageNanos = TimeUnit.MILLISECONDS.toNanos(age);
         long now = System.nanoTime();
         locks.entrySet().removeIf(entry -> entry.getValue().isUnusedFor(ageNanos, now));

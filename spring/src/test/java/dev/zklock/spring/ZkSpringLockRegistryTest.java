@@ -73,9 +73,6 @@ final class ZkSpringLockRegistryTest {
             assertThatThrownBy(() -> registry.obtain("k").tryLock(Duration.ofSeconds(1), Duration.ofMillis(-5)))
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("PT-0.005S");
-            assertThatThrownBy(() -> registry.expireUnusedOlderThan(-1))
-                    .isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageContaining("-1 ms");
             assertThatThrownBy(() -> ZkSpringLockRegistry.builder(client).root("no-slash"))
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("'no-slash'");
@@ -359,6 +356,24 @@ final class ZkSpringLockRegistryTest {
                 if (!client.getZookeeperClient().isConnected()) {
                     assertThat(connected.await(10, TimeUnit.SECONDS)).isTrue();
                 }
+            }
+        }
+    }
+
+    /** Spring's registries take a negative age to mean every unused lock; so does this one. */
+    @Test
+    void expireUnusedOlderThan_negativeAge_forgetsEveryUnusedLock() throws Exception {
+        try (ZkSpringLockRegistry registry = registry(zk.newClient())) {
+            registry.obtain("unused");
+            ZkSpringLock held = registry.obtain("held");
+            held.lock();
+            try {
+                registry.expireUnusedOlderThan(-1);
+
+                assertThat(registry.size()).isEqualTo(1);
+                assertThat(registry.obtain("held")).isSameAs(held);
+            } finally {
+                held.unlock();
             }
         }
     }
