@@ -8,8 +8,9 @@ import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 
 /**
- * The timers of a registry's holds with a time to live: one daemon thread, started by the first such hold and gone
- * after a second without one, and at once when the registry closes. Safe for use by multiple threads.
+ * The timer of a registry: the time to live of its holds, and the sweep of its idle locks ({@link LockTable}). One
+ * daemon thread, started by the first task and gone after a second without one, and at once when the registry closes;
+ * tasks run on it one at a time and never block. Safe for use by multiple threads.
  */
 final class TtlTimer implements AutoCloseable {
     private static final long FALLBACK_SESSION_MS = 60_000;
@@ -31,10 +32,24 @@ final class TtlTimer implements AutoCloseable {
 
     /** Schedules {@code task}; returns null once the registry is closed, when holds keep no time to live. */
     ScheduledFuture<?> schedule(Runnable task, Duration delay) {
+        return schedule(task, saturatedNanos(delay));
+    }
+
+    /** Schedules {@code task} in {@code delayNanos}; returns null once the registry is closed. */
+    ScheduledFuture<?> schedule(Runnable task, long delayNanos) {
         try {
-            return executor.schedule(task, delay.toNanos(), TimeUnit.NANOSECONDS);
+            return executor.schedule(task, delayNanos, TimeUnit.NANOSECONDS);
         } catch (RejectedExecutionException closed) {
             return null;
+        }
+    }
+
+    /** Returns {@code duration} in nanoseconds, {@link Long#MAX_VALUE} for one too long to say so. */
+    static long saturatedNanos(Duration duration) {
+        try {
+            return duration.toNanos();
+        } catch (ArithmeticException tooLong) {
+            return duration.isNegative() ? Long.MIN_VALUE : Long.MAX_VALUE;
         }
     }
 

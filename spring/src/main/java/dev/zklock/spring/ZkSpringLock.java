@@ -66,6 +66,7 @@ public final class ZkSpringLock implements DistributedLock {
     private final String key;
     private final ZkReentrantLock lock;
     private final TtlTimer ttlTimer;
+    private final long keepIdleNanos;
     /** Each thread's hold: an entry from the thread's first acquire to its last unlock. */
     private final ConcurrentMap<Thread, ThreadHold> holds = new ConcurrentHashMap<>();
     /** Threads inside a first acquire of this lock: the registry must not forget a lock in use. */
@@ -82,10 +83,11 @@ public final class ZkSpringLock implements DistributedLock {
         default void reentering() {}
     }
 
-    ZkSpringLock(String key, ZkReentrantLock lock, TtlTimer ttlTimer) {
+    ZkSpringLock(String key, ZkReentrantLock lock, ZkSpringLockRegistry registry) {
         this.key = key;
         this.lock = lock;
-        this.ttlTimer = ttlTimer;
+        this.ttlTimer = registry.timer();
+        this.keepIdleNanos = TtlTimer.saturatedNanos(registry.keepIdle());
     }
 
     /**
@@ -292,12 +294,20 @@ public final class ZkSpringLock implements DistributedLock {
         mine.renew(ttl);
     }
 
-    /** Tells whether no thread holds or is acquiring this lock and it was not used for {@code ageNanos}. */
+    /**
+     * Tells whether a thread holds or is acquiring this lock, or its cohort may keep an idle node (within the registry's
+     * keep-idle time of the last use): the registry must not forget it then.
+     */
+    boolean isInUse(long now) {
+        return acquiring.get() > 0
+                || !holds.isEmpty()
+                || lock.isAcquiredInThisProcess()
+                || (keepIdleNanos > 0 && now - lastUsedNanos < keepIdleNanos);
+    }
+
+    /** Tells whether nobody obtained, locked or unlocked this lock for {@code ageNanos} (any age, negative too). */
     boolean isUnusedFor(long ageNanos, long now) {
-        return acquiring.get() == 0
-                && holds.isEmpty()
-                && !lock.isAcquiredInThisProcess()
-                && now - lastUsedNanos >= ageNanos;
+        return now - lastUsedNanos >= ageNanos;
     }
 
     /** Tells whether a thread is inside a first acquire of this lock: for tests and monitoring. */

@@ -2,9 +2,7 @@ package dev.zklock.spring;
 
 import dev.zklock.recipes.locks.ZkReentrantLock;
 import java.time.Duration;
-import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.utils.PathUtils;
@@ -57,13 +55,16 @@ public final class ZkSpringLockRegistry
     /** The root Spring's {@code ZookeeperLockRegistry} uses by default. */
     public static final String DEFAULT_ROOT = "/SpringIntegration-LockRegistry";
 
+    private static final Duration DEFAULT_IDLE_TIME = Duration.ofMinutes(1);
+
     private final CuratorFramework client;
     private final String root;
     private final boolean localHandOff;
     private final Duration keepIdle;
     private final ZkLockKeyToPath keyToPath; // null: the root, a slash and the key
-    private final Map<String, ZkSpringLock> locks = new ConcurrentHashMap<>();
     private final TtlTimer ttlTimer;
+    private final LockTable locks;
+    private volatile Duration idleTime = DEFAULT_IDLE_TIME;
 
     /**
      * Creates a registry on {@link #DEFAULT_ROOT} with local hand-off. No ZooKeeper call; the client need not be started
@@ -83,6 +84,7 @@ public final class ZkSpringLockRegistry
         this.keepIdle = builder.keepIdle;
         this.keyToPath = builder.keyToPath;
         this.ttlTimer = new TtlTimer(client);
+        this.locks = new LockTable(ttlTimer, DEFAULT_IDLE_TIME.toNanos());
     }
 
     /**
@@ -98,8 +100,8 @@ public final class ZkSpringLockRegistry
     }
 
     /**
-     * Returns the lock of {@code lockKey}: the same instance until {@link #expireUnusedOlderThan(long)} forgets it. No
-     * ZooKeeper call.
+     * Returns the lock of {@code lockKey}: the same instance for as long as anything can use it (see the class
+     * documentation for when a key is forgotten). No ZooKeeper call.
      *
      * @param lockKey a string that makes a valid ZooKeeper path under the root
      * @return the lock of the key
@@ -109,9 +111,7 @@ public final class ZkSpringLockRegistry
     @Override
     public ZkSpringLock obtain(Object lockKey) {
         String key = requireKey(lockKey);
-        ZkSpringLock lock = locks.computeIfAbsent(pathOf(key), path -> new ZkSpringLock(key, newLock(path), ttlTimer));
-        lock.touch();
-        return lock;
+        return locks.obtain(pathOf(key), path -> new ZkSpringLock(key, newLock(path), this));
     }
 
     /**
@@ -137,17 +137,44 @@ public final class ZkSpringLockRegistry
     }
 
     /**
-     * Forgets the locks that no thread holds or is acquiring and that nobody obtained, locked or unlocked for
-     * {@code age} milliseconds. A forgotten lock still works for whoever kept it; a later {@code obtain} of its key
-     * returns a new one. No ZooKeeper call.
+     * Lets go, now, of the locks that no thread holds or is acquiring, whose cohort keeps no idle node, and that nobody
+     * obtained, locked or unlocked for {@code age} milliseconds; the registry's timer does the same every half idle
+     * time ({@link #setIdleTime(Duration)}). A lock let go of stays its key's while anything refers to it, so that
+     * {@code obtain} never hands out a second lock of a key while the first can be used; the key is forgotten once the
+     * lock is unreachable. No ZooKeeper call.
      *
-     * @param age milliseconds; zero or negative forgets every unused lock, as Spring's registries do
+     * @param age milliseconds; zero or negative lets go of every unused lock, as Spring's registries do
      */
     @Override
     public void expireUnusedOlderThan(long age) {
-        long ageNanos = TimeUnit.MILLISECONDS.toNanos(age);
-        long now = System.nanoTime();
-        locks.entrySet().removeIf(entry -> entry.getValue().isUnusedFor(ageNanos, now));
+        locks.forgetUnused(TimeUnit.MILLISECONDS.toNanos(age)); // saturates: any age is an age
+    }
+
+    /**
+     * Sets how long a lock nobody uses is kept before the registry lets go of it: on its timer, every half idle time
+     * (at least every 100 ms), whether or not anybody calls {@code obtain}. A lock that a thread holds or is acquiring,
+     * or whose cohort keeps an idle node, is never let go of. No ZooKeeper call.
+     *
+     * @param idleTime the time; zero lets go of an unused lock at the next sweep; one minute by default
+     * @throws NullPointerException if {@code idleTime} is null
+     * @throws IllegalArgumentException if {@code idleTime} is negative
+     */
+    public void setIdleTime(Duration idleTime) {
+        Objects.requireNonNull(idleTime, "idleTime");
+        if (idleTime.isNegative()) {
+            throw new IllegalArgumentException("idle time must not be negative, not " + idleTime);
+        }
+        this.idleTime = idleTime;
+        locks.setIdleNanos(TtlTimer.saturatedNanos(idleTime));
+    }
+
+    /**
+     * Returns how long a lock nobody uses is kept; see {@link #setIdleTime(Duration)}.
+     *
+     * @return the idle time
+     */
+    public Duration idleTime() {
+        return idleTime;
     }
 
     /**
@@ -188,7 +215,7 @@ public final class ZkSpringLockRegistry
 
     private ZkSpringLock heldLock(Object lockKey) {
         String path = pathOf(lockKey);
-        ZkSpringLock lock = locks.get(path);
+        ZkSpringLock lock = locks.find(path);
         if (lock == null || !lock.isHeldByCurrentThread()) {
             throw new IllegalStateException("lock '" + lockKey + "' at " + path + " is not held by "
                     + Thread.currentThread().getName() + ": nothing to renew");
@@ -225,12 +252,22 @@ public final class ZkSpringLockRegistry
     }
 
     /**
-     * Returns how many locks the registry keeps now: for monitoring.
+     * Returns how many locks the registry keeps now (in use, or used within the idle time): for monitoring. Locks it
+     * has let go of are not counted, even while something still refers to them.
      *
-     * @return the number of locks
+     * @return the number of locks kept
      */
     public int size() {
         return locks.size();
+    }
+
+    /** Returns how many keys the registry knows now: those it keeps, and those let go of and not yet collected. */
+    int keys() {
+        return locks.keys();
+    }
+
+    TtlTimer timer() {
+        return ttlTimer;
     }
 
     /**

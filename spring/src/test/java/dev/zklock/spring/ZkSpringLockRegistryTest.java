@@ -9,9 +9,11 @@ import dev.zklock.recipes.locks.LockStates;
 import dev.zklock.recipes.test.LockActor;
 import dev.zklock.recipes.test.TcpProxy;
 import dev.zklock.recipes.test.ZooKeeperExtension;
+import java.lang.ref.WeakReference;
 import java.time.Duration;
 import java.util.ConcurrentModificationException;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Future;
@@ -226,7 +228,9 @@ final class ZkSpringLockRegistryTest {
 
                 assertThat(registry.size()).isEqualTo(1);
                 assertThat(registry.obtain("held")).isSameAs(held);
-                assertThat(registry.obtain("unused")).isNotSameAs(unused);
+                assertThat(registry.obtain("unused"))
+                        .as("let go of, and still the key's: the test refers to it")
+                        .isSameAs(unused);
                 registry.expireUnusedOlderThan(TimeUnit.HOURS.toMillis(1));
                 assertThat(registry.size()).isEqualTo(2);
             } finally {
@@ -375,6 +379,171 @@ final class ZkSpringLockRegistryTest {
             } finally {
                 held.unlock();
             }
+        }
+    }
+
+    /**
+     * A sweep between a caller's {@code obtain} and its lock: the lock is not in use yet, and nothing in the registry
+     * says the caller has it. Forced interleaving: obtain, sweep, lock, obtain again (nested), re-enter. Allowed: the
+     * nested obtain returns the lock the caller holds, and the re-entry holds at once. Forbidden: another lock for the
+     * key while the caller holds the first (its try queues behind the caller's own node and fails; a {@code lock()}
+     * would wait forever).
+     */
+    @Test
+    void obtain_afterASweepBetweenObtainAndLock_returnsTheLockItsCallerHolds() throws Exception {
+        try (ZkSpringLockRegistry registry = registry(zk.newClient())) {
+            ZkSpringLock lock = registry.obtain("key");
+            registry.expireUnusedOlderThan(0);
+            lock.lock();
+            try {
+                ZkSpringLock again = registry.obtain("key");
+
+                assertThat(again).isSameAs(lock);
+                assertThat(again.tryLock()).as("re-entry").isTrue();
+                again.unlock();
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
+    /**
+     * Nested obtains of a few keys while another thread sweeps without pause: every nested obtain returns the lock its
+     * thread holds, whenever the sweeps fall.
+     */
+    @Test
+    void obtain_nestedUnderSweeps_alwaysReturnsTheLockHeld() throws Exception {
+        AtomicBoolean stop = new AtomicBoolean();
+        try (ZkSpringLockRegistry registry = registry(zk.newClient());
+                LockActor sweeper = LockActor.start("sweeper")) {
+            CompletableFuture<Integer> sweeps = sweeper.submit(() -> {
+                int count = 0;
+                while (!stop.get()) {
+                    registry.expireUnusedOlderThan(0);
+                    count++;
+                }
+                return count;
+            });
+            int others = 0;
+            try {
+                for (int i = 0; i < 150; i++) {
+                    ZkSpringLock lock = registry.obtain("key-" + i % 3);
+                    lock.lock();
+                    try {
+                        ZkSpringLock nested = registry.obtain("key-" + i % 3);
+                        if (nested != lock) {
+                            others++;
+                        } else {
+                            assertThat(nested.tryLock()).isTrue();
+                            nested.unlock();
+                        }
+                    } finally {
+                        lock.unlock();
+                    }
+                }
+            } finally {
+                stop.set(true);
+            }
+            System.out.printf("nested obtains under %d sweeps: %d other locks%n", sweeps.get(), others);
+            assertThat(others).isZero();
+        }
+    }
+
+    /**
+     * Locks used once and never again are let go of on the registry's timer, with no further call: the registry stays
+     * bounded by what is in use.
+     */
+    @Test
+    void setIdleTime_manyKeysUsedOnce_areLetGoOfOnTheRegistrysTimer() throws Exception {
+        try (ZkSpringLockRegistry registry = registry(zk.newClient())) {
+            registry.setIdleTime(Duration.ofMillis(50));
+            for (int i = 0; i < 300; i++) {
+                ZkSpringLock lock = registry.obtain("entity-" + i);
+                lock.lock();
+                lock.unlock();
+            }
+
+            await().atMost(Duration.ofSeconds(10)).until(() -> registry.size() == 0);
+            assertThat(registry.idleTime()).isEqualTo(Duration.ofMillis(50));
+            assertThatThrownBy(() -> registry.setIdleTime(Duration.ofMillis(-1)))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("PT-0.001S");
+        }
+    }
+
+    /** A lock used and let go of is forgotten once nothing refers to it, and its key then gets a new lock that works. */
+    @Test
+    void expireUnusedOlderThan_aLockNoLongerReferenced_isForgottenOnceCollected() throws Exception {
+        try (ZkSpringLockRegistry registry = registry(zk.newClient())) {
+            WeakReference<ZkSpringLock> used = useOnce(registry, "key");
+            registry.expireUnusedOlderThan(0);
+            assertThat(registry.size()).isZero();
+
+            await().until(() -> {
+                System.gc();
+                return used.get() == null;
+            });
+
+            registry.expireUnusedOlderThan(0);
+            assertThat(registry.keys()).isZero();
+            assertThat(registry.obtain("key").tryLock()).isTrue();
+            registry.obtain("key").unlock();
+        }
+    }
+
+    private static WeakReference<ZkSpringLock> useOnce(ZkSpringLockRegistry registry, String key) {
+        ZkSpringLock lock = registry.obtain(key);
+        lock.lock();
+        lock.unlock();
+        return new WeakReference<>(lock);
+    }
+
+    /**
+     * A lock whose cohort keeps its node idle is in use: the registry keeps it while the node may be kept, so the next
+     * lock of the key in this process takes that node instead of queueing behind it through a new lock.
+     */
+    @Test
+    void expireUnusedOlderThan_aLockKeepingAnIdleNode_isKeptUntilTheNodeMayGo() throws Exception {
+        CuratorFramework observer = zk.newClient();
+        try (ZkSpringLockRegistry registry = ZkSpringLockRegistry.builder(zk.newClient())
+                .root(zk.path("locks"))
+                .keepIdle(Duration.ofMillis(500))
+                .build()) {
+            ZkSpringLock lock = registry.obtain("key");
+            lock.lock();
+            lock.unlock();
+            registry.expireUnusedOlderThan(-1);
+            assertThat(registry.size())
+                    .as("kept while its node may be kept idle")
+                    .isOne();
+
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> observer.getChildren().forPath(lock.path()).isEmpty());
+            await().atMost(Duration.ofSeconds(10)).until(() -> {
+                registry.expireUnusedOlderThan(-1);
+                return registry.size() == 0;
+            });
+        }
+    }
+
+    /** A thread acquiring a lock keeps it in use: sweeps in the meantime do not let go of it. */
+    @Test
+    void expireUnusedOlderThan_whileAThreadAcquires_keepsTheLock() throws Exception {
+        try (ZkSpringLockRegistry registry = registry(zk.newClient());
+                ZkSpringLockRegistry another = registry(zk.newClient());
+                LockActor waiter = LockActor.start("waiter")) {
+            ZkSpringLock theirs = another.obtain("key");
+            theirs.lock();
+            ZkSpringLock lock = registry.obtain("key");
+            CompletableFuture<Void> waited = waiter.run(lock::lockInterruptibly);
+            await().until(lock::hasAcquiringThreads);
+
+            registry.expireUnusedOlderThan(-1);
+            assertThat(registry.size()).isOne();
+
+            theirs.unlock();
+            waited.get(10, TimeUnit.SECONDS);
+            waiter.run(lock::unlock).get();
         }
     }
 }
