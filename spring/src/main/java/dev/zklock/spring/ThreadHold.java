@@ -9,13 +9,15 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.scheduling.TaskScheduler;
 
 /**
  * One thread's hold of a {@link ZkSpringLock}: how often the thread entered, the hold's own time to live, and how the
  * hold stands on ZooKeeper ({@link Grant}). Safe for use by multiple threads: the owning thread enters, exits and
- * renews; the registry's timer expires.
+ * renews; the registry's timer expires; the renewal scheduler renews.
  *
  * <p>Implementation notes.
  *
@@ -34,6 +36,11 @@ import org.slf4j.LoggerFactory;
  *   <li>The grant is ended from outside (LOST, then its node deleted) before the owner's last unlock lets the lock go
  *       on: with local hand-off the lock would otherwise pass the node to a local waiter while its delete is on its
  *       way. So the unlock of an expired hold waits until the expiry has run, within one request timeout.
+ *   <li>With the registry's renewal scheduler, a hold with a time to live is renewed every third of it, on the
+ *       scheduler's thread, as Spring's Redis registry renews its locks; a renewal restarts the timer only, so a
+ *       renewal and a restart by the owner (a re-entry or {@code renewLock} with a new time to live, which reschedules
+ *       the renewal) share note 3's generations. The renewal stops when the hold expires or ends
+ *       ({@code ZkSpringLockRegistryTest.setRenewalTaskScheduler_holdWithATtl_isRenewedEveryThirdOfItsTtl}).
  * </ol>
  */
 final class ThreadHold {
@@ -59,27 +66,33 @@ final class ThreadHold {
     private static final long COUNT = Integer.MAX_VALUE;
     private static final long ENDED = 1L << 40;
     private static final long EXPIRED = 1L << 41;
+    private static final Duration MIN_RENEWAL_PERIOD = Duration.ofMillis(1);
 
     private final String lockName;
     private final Grant grant;
     private final TtlTimer timer;
+    private final Supplier<TaskScheduler> renewals; // the registry's renewal scheduler now, or null
     private final AtomicLong word = new AtomicLong(1); // the count, ENDED and EXPIRED: see note 1
     private final CompletableFuture<Void> expiryRun = new CompletableFuture<>(); // done once an expiry ended the grant
 
     private Duration ttl; // guarded by this; null: the hold has none
     private ScheduledFuture<?> pending; // guarded by this
     private long generation; // guarded by this: see note 3
+    private ScheduledFuture<?> renewal; // guarded by this: the scheduler's renewal, every third of ttl
+    private Duration renewedTtl; // guarded by this: the ttl the renewal was scheduled for
 
     /**
      * @param lockName the lock as messages name it: its key and path
      * @param grant how the hold stands on ZooKeeper
      * @param timer the registry's timer
+     * @param renewals the registry's renewal scheduler when asked, or null if it has none
      * @param ttl the hold's time to live, or null for none
      */
-    ThreadHold(String lockName, Grant grant, TtlTimer timer, Duration ttl) {
+    ThreadHold(String lockName, Grant grant, TtlTimer timer, Supplier<TaskScheduler> renewals, Duration ttl) {
         this.lockName = lockName;
         this.grant = grant;
         this.timer = timer;
+        this.renewals = renewals;
         if (ttl != null) {
             restart(ttl);
         }
@@ -132,6 +145,7 @@ final class ThreadHold {
             if (pending != null) {
                 pending.cancel(false);
             }
+            stopRenewal();
         }
         return true;
     }
@@ -186,8 +200,36 @@ final class ThreadHold {
         return ttl;
     }
 
-    /** Starts the time to live anew; false if the hold expired or ended. No timer once the registry is closed. */
+    /**
+     * Starts the time to live anew, and with a renewal scheduler, its renewal every third of it (note 5); false if the
+     * hold expired or ended. No timer, and no renewal, once the registry is closed.
+     */
     private synchronized boolean restart(Duration newTtl) {
+        if (!restartTimer(newTtl)) {
+            return false;
+        }
+        TaskScheduler scheduler = renewals.get();
+        if (pending == null || scheduler == null) {
+            stopRenewal();
+        } else if (renewal == null || !newTtl.equals(renewedTtl)) {
+            stopRenewal();
+            Duration period = newTtl.dividedBy(3);
+            if (period.compareTo(MIN_RENEWAL_PERIOD) < 0) {
+                period = MIN_RENEWAL_PERIOD;
+            }
+            try {
+                renewal = scheduler.scheduleWithFixedDelay(
+                        this::renewOnSchedule, scheduler.getClock().instant().plus(period), period);
+                renewedTtl = newTtl;
+            } catch (RuntimeException rejected) {
+                logger.warn("{}: the renewal scheduler refused the renewal of the hold's ttl", lockName, rejected);
+            }
+        }
+        return true;
+    }
+
+    /** Restarts the timer alone; false if the hold expired or ended. */
+    private synchronized boolean restartTimer(Duration newTtl) {
         if ((word.get() & (EXPIRED | ENDED)) != 0) {
             return false;
         }
@@ -198,6 +240,21 @@ final class ThreadHold {
         ttl = newTtl;
         pending = timer.schedule(() -> expire(current), newTtl);
         return true;
+    }
+
+    /** The renewal scheduler's task: restarts the time to live it has, until the hold expires or ends. */
+    private synchronized void renewOnSchedule() {
+        if (ttl == null || !restartTimer(ttl) || pending == null) {
+            stopRenewal();
+        }
+    }
+
+    private synchronized void stopRenewal() {
+        if (renewal != null) {
+            renewal.cancel(false);
+            renewal = null;
+            renewedTtl = null;
+        }
     }
 
     /** The time to live ran out, on the registry's timer: the hold expires unless it ended or was renewed since. */
@@ -215,6 +272,7 @@ final class ThreadHold {
                 }
             } while (!word.compareAndSet(seen, seen | EXPIRED));
             ranOut = ttl;
+            stopRenewal();
         }
         logger.warn("{}: the hold's ttl of {} ran out; expiring its node {}", lockName, ranOut, grant.node());
         try {

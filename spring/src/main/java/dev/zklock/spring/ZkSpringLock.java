@@ -26,14 +26,27 @@ import org.springframework.integration.support.locks.DistributedLock;
  * re-entry throws {@link IllegalStateException}, and the thread must {@link #unlock()} it. This is what lets
  * {@code LockRegistryLeaderInitiator} step down at its next heartbeat once the lock cannot be stood behind.
  *
- * <p>With a time to live ({@link #lock(Duration)}, {@link #tryLock(Duration, Duration)}), the hold ends by itself when
- * the time runs out unless {@link ZkSpringLockRegistry#renewLock(Object, Duration)} renews it: the node is deleted, so
- * another process may take the lock, and the hold goes {@link LockState#LOST}, as a Redis lock's key expires. The
- * holder learns it at its {@link #unlock()}, which then throws {@link ConcurrentModificationException} as Spring's Redis
- * and JDBC locks do. A re-entry with a time to live sets the hold's time to live anew. A hold without one lasts while the
- * client's session lives. The time to live belongs to one thread's hold, never to the lock: another thread of this
- * process that locks the key after it ran out holds with a state and a time to live of its own, and only the thread
- * whose time ran out hears of it at its unlock.
+ * <p><b>Time to live.</b> A hold may be given a time to live: by {@link #lock(Duration)} and {@link
+ * #tryLock(Duration, Duration)}, or, for the forms without one, by the registry's {@linkplain
+ * ZkSpringLockRegistry#setDefaultTtl(Duration) default}. The time belongs to one thread's hold, never to the lock:
+ * another thread of this process that locks the key after it ran out holds with a state and a time to live of its own,
+ * and only the thread whose time ran out hears of it. When the time runs out the hold ends by itself, as a Redis lock's
+ * key expires: it goes {@link LockState#LOST} at once (the lock's state listeners hear it), then its node is deleted,
+ * so another process may take the lock. The holder learns it from {@link #holdState()}, from a re-entry or a renewal
+ * (refused with {@link IllegalStateException}), and at its last {@link #unlock()}, which throws {@link
+ * ConcurrentModificationException}. The holding thread restarts the time with {@link
+ * ZkSpringLockRegistry#renewLock(Object)} or {@link ZkSpringLockRegistry#renewLock(Object, Duration)} (another thread
+ * is refused, as Spring's contract and its JDBC registry say), and a re-entry with a time to live restarts it with
+ * that; with a {@linkplain ZkSpringLockRegistry#setRenewalTaskScheduler renewal scheduler} every hold with a time to
+ * live is renewed every third of it, as Spring's Redis registry renews. A hold without a time to live lasts while the
+ * client's session lives.
+ *
+ * <p>The time is kept by a timer of the holder's own process (the registry's), not by ZooKeeper, which has no time to
+ * live for an ephemeral node. So: a holder whose process dies frees the key when ZooKeeper expires its session, after
+ * the session timeout, not after the time to live; a holder whose process is paused (a long collection, a stopped VM)
+ * expires late, when the process runs again (a pause longer than the session timeout ends the session and the hold
+ * with it); and after the registry's {@link ZkSpringLockRegistry#close()} time to live is off: a hold keeps no timer and
+ * is renewed no more, and lasts while the session lives. It costs no request until it runs out; then one delete.
  *
  * <h2>Thread safety</h2>
  *
@@ -65,6 +78,7 @@ import org.springframework.integration.support.locks.DistributedLock;
 public final class ZkSpringLock implements DistributedLock {
     private final String key;
     private final ZkReentrantLock lock;
+    private final ZkSpringLockRegistry registry;
     private final TtlTimer ttlTimer;
     private final long keepIdleNanos;
     /** Each thread's hold: an entry from the thread's first acquire to its last unlock. */
@@ -86,6 +100,7 @@ public final class ZkSpringLock implements DistributedLock {
     ZkSpringLock(String key, ZkReentrantLock lock, ZkSpringLockRegistry registry) {
         this.key = key;
         this.lock = lock;
+        this.registry = registry;
         this.ttlTimer = registry.timer();
         this.keepIdleNanos = TtlTimer.saturatedNanos(registry.keepIdle());
     }
@@ -281,14 +296,11 @@ public final class ZkSpringLock implements DistributedLock {
         return lock.path();
     }
 
-    /**
-     * Restarts the current thread's time to live with {@code ttl}, or with the one it has if null; the registry checked
-     * that the thread holds.
-     */
+    /** Restarts the current thread's time to live with {@code ttl}, or with the one it has if null. */
     void renew(Duration ttl) {
         ThreadHold mine = holds.get(Thread.currentThread());
         if (mine == null) {
-            throw new IllegalStateException("lock '" + key + "' at " + lock.path() + " is not held by "
+            throw new IllegalMonitorStateException("lock '" + key + "' at " + lock.path() + " is not held by "
                     + Thread.currentThread().getName() + ": nothing to renew");
         }
         mine.renew(ttl);
@@ -361,7 +373,15 @@ public final class ZkSpringLock implements DistributedLock {
                 return false;
             }
             // recorded before acquiring falls: the registry never sees the lock unused meanwhile
-            holds.put(current, new ThreadHold(describe(), new OwnedGrant(lock.getLockPath()), ttlTimer, ttl));
+            Duration holdTtl = ttl != null ? ttl : registry.defaultTtlOrNull();
+            holds.put(
+                    current,
+                    new ThreadHold(
+                            describe(),
+                            new OwnedGrant(lock.getLockPath()),
+                            ttlTimer,
+                            registry::renewalScheduler,
+                            holdTtl));
             return true;
         } finally {
             acquiring.decrementAndGet();

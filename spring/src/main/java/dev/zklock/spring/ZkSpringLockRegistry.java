@@ -3,12 +3,14 @@ package dev.zklock.spring;
 import dev.zklock.recipes.locks.ZkReentrantLock;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.utils.PathUtils;
 import org.springframework.integration.support.locks.DistributedLock;
 import org.springframework.integration.support.locks.ExpirableLockRegistry;
 import org.springframework.integration.support.locks.RenewableLockRegistry;
+import org.springframework.scheduling.TaskScheduler;
 
 /**
  * Spring Integration's lock registry over zklock: a drop-in for Spring's {@code ZookeeperLockRegistry} with the
@@ -65,6 +67,8 @@ public final class ZkSpringLockRegistry
     private final TtlTimer ttlTimer;
     private final LockTable locks;
     private volatile Duration idleTime = DEFAULT_IDLE_TIME;
+    private volatile Duration defaultTtl; // null: none
+    private volatile TaskScheduler renewalScheduler; // null: none
 
     /**
      * Creates a registry on {@link #DEFAULT_ROOT} with local hand-off. No ZooKeeper call; the client need not be started
@@ -184,8 +188,9 @@ public final class ZkSpringLockRegistry
      * @param lockKey the key
      * @throws NullPointerException if {@code lockKey} is null
      * @throws IllegalArgumentException if {@code lockKey} is not a string or does not make a valid path
-     * @throws IllegalStateException if the current thread does not hold the lock, or its hold expired, is in doubt or
-     *     is lost
+     * @throws IllegalMonitorStateException if the current thread does not hold the lock (Spring's contract: the lock
+     *     must be held by the current thread; the JDBC registry throws the same)
+     * @throws IllegalStateException if the current thread's hold expired, is in doubt or is lost
      */
     @Override
     public void renewLock(Object lockKey) {
@@ -201,8 +206,8 @@ public final class ZkSpringLockRegistry
      * @throws NullPointerException if an argument is null
      * @throws IllegalArgumentException if {@code lockKey} is not a string or does not make a valid path, or {@code ttl}
      *     is not positive
-     * @throws IllegalStateException if the current thread does not hold the lock, or its hold expired, is in doubt or
-     *     is lost
+     * @throws IllegalMonitorStateException if the current thread does not hold the lock
+     * @throws IllegalStateException if the current thread's hold expired, is in doubt or is lost
      */
     @Override
     public void renewLock(Object lockKey, Duration ttl) {
@@ -217,10 +222,62 @@ public final class ZkSpringLockRegistry
         String path = pathOf(lockKey);
         ZkSpringLock lock = locks.find(path);
         if (lock == null || !lock.isHeldByCurrentThread()) {
-            throw new IllegalStateException("lock '" + lockKey + "' at " + path + " is not held by "
+            throw new IllegalMonitorStateException("lock '" + lockKey + "' at " + path + " is not held by "
                     + Thread.currentThread().getName() + ": nothing to renew");
         }
         return lock;
+    }
+
+    /**
+     * Renews every hold with a time to live, taken or renewed from now on, every third of its time to live on
+     * {@code renewalTaskScheduler}, as Spring's Redis registry renews its locks: such a hold then ends only with its
+     * unlock, its session, or the scheduler (shut down, or too late to run). The renewal of a hold stops when the hold
+     * expires or ends. Holds taken before this call are renewed from their next restart on. No ZooKeeper call: a
+     * renewal restarts a timer of this process (see {@link ZkSpringLock}'s time to live).
+     *
+     * @param renewalTaskScheduler runs the renewals; its tasks take microseconds and never block
+     * @throws NullPointerException if {@code renewalTaskScheduler} is null
+     */
+    @Override
+    public void setRenewalTaskScheduler(TaskScheduler renewalTaskScheduler) {
+        this.renewalScheduler = Objects.requireNonNull(renewalTaskScheduler, "renewalTaskScheduler");
+    }
+
+    /**
+     * Gives every hold taken without a time to live of its own ({@code lock()}, {@code lockInterruptibly()},
+     * {@code tryLock()}, {@code tryLock(long, TimeUnit)}) the time to live {@code ttl}, as Spring's Redis and JDBC
+     * registries give theirs; zero gives them none (the default: such a hold lasts while the session lives). Applies to
+     * first acquires from now on; a re-entry without a time to live leaves the hold's as it is. No ZooKeeper call.
+     *
+     * @param ttl the default time to live; zero for none
+     * @throws NullPointerException if {@code ttl} is null
+     * @throws IllegalArgumentException if {@code ttl} is negative
+     */
+    public void setDefaultTtl(Duration ttl) {
+        Objects.requireNonNull(ttl, "ttl");
+        if (ttl.isNegative()) {
+            throw new IllegalArgumentException("default ttl must not be negative, not " + ttl);
+        }
+        this.defaultTtl = ttl.isZero() ? null : ttl;
+    }
+
+    /**
+     * Returns the time to live of holds taken without one of their own; see {@link #setDefaultTtl(Duration)}.
+     *
+     * @return the default time to live, or empty if there is none
+     */
+    public Optional<Duration> defaultTtl() {
+        return Optional.ofNullable(defaultTtl);
+    }
+
+    /** The default time to live, or null for none. */
+    Duration defaultTtlOrNull() {
+        return defaultTtl;
+    }
+
+    /** The renewal scheduler, or null if none was set. */
+    TaskScheduler renewalScheduler() {
+        return renewalScheduler;
     }
 
     /**

@@ -11,12 +11,14 @@ import dev.zklock.recipes.test.TcpProxy;
 import dev.zklock.recipes.test.ZooKeeperExtension;
 import java.lang.ref.WeakReference;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ConcurrentModificationException;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -26,6 +28,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
 
 /**
  * The registry's contract against a real server: keys and paths, reentrancy per thread, local hand-off on and off,
@@ -295,7 +298,7 @@ final class ZkSpringLockRegistryTest {
 
             lock.unlock(); // no exception: the hold never expired
             assertThatThrownBy(() -> registry.renewLock("key"))
-                    .isInstanceOf(IllegalStateException.class)
+                    .isInstanceOf(IllegalMonitorStateException.class)
                     .hasMessageContaining("'key'")
                     .hasMessageContaining("not held");
         }
@@ -544,6 +547,102 @@ final class ZkSpringLockRegistryTest {
             theirs.unlock();
             waited.get(10, TimeUnit.SECONDS);
             waiter.run(lock::unlock).get();
+        }
+    }
+
+    /**
+     * With a renewal scheduler, a hold with a time to live is renewed every third of it, as Spring's Redis registry
+     * renews: it outlives its time to live many times over, and its unlock throws nothing.
+     */
+    @Test
+    void setRenewalTaskScheduler_holdWithATtl_isRenewedEveryThirdOfItsTtl() throws Exception {
+        CuratorFramework observer = zk.newClient();
+        List<Duration> delays = new CopyOnWriteArrayList<>();
+        ThreadPoolTaskScheduler scheduler = new ThreadPoolTaskScheduler() {
+            @Override
+            public ScheduledFuture<?> scheduleWithFixedDelay(Runnable task, Instant startTime, Duration delay) {
+                delays.add(delay);
+                return super.scheduleWithFixedDelay(task, startTime, delay);
+            }
+
+            @Override
+            public ScheduledFuture<?> scheduleWithFixedDelay(Runnable task, Duration delay) {
+                delays.add(delay);
+                return super.scheduleWithFixedDelay(task, delay);
+            }
+        };
+        scheduler.setDaemon(true);
+        scheduler.initialize();
+        try (ZkSpringLockRegistry registry = registry(zk.newClient())) {
+            registry.setRenewalTaskScheduler(scheduler);
+            ZkSpringLock lock = registry.obtain("key");
+            lock.lock(Duration.ofMillis(300));
+            String node = lock.path() + "/"
+                    + observer.getChildren().forPath(lock.path()).get(0);
+
+            await().during(Duration.ofSeconds(1))
+                    .atMost(Duration.ofSeconds(3))
+                    .until(() -> observer.checkExists().forPath(node) != null);
+            assertThat(lock.holdState()).contains(LockState.HELD);
+
+            lock.unlock(); // no exception: renewed, never expired
+            assertThat(delays).containsOnly(Duration.ofMillis(100));
+        } finally {
+            scheduler.shutdown();
+        }
+    }
+
+    /**
+     * Spring's contract: the lock must be held by the current thread. Another thread's {@code renewLock} is refused
+     * with the JDBC registry's exception, and the holder's hold is untouched.
+     */
+    @Test
+    void renewLock_byAThreadThatDoesNotHoldTheLock_throwsIllegalMonitorState() throws Exception {
+        try (ZkSpringLockRegistry registry = registry(zk.newClient());
+                LockActor holder = LockActor.start("holder")) {
+            ZkSpringLock lock = registry.obtain("key");
+            holder.run(() -> lock.lock(Duration.ofSeconds(30))).get();
+
+            assertThatThrownBy(() -> registry.renewLock("key"))
+                    .isInstanceOf(IllegalMonitorStateException.class)
+                    .hasMessageContaining(lock.path())
+                    .hasMessageContaining(Thread.currentThread().getName());
+            assertThatThrownBy(() -> registry.renewLock("key", Duration.ofSeconds(5)))
+                    .isInstanceOf(IllegalMonitorStateException.class);
+            assertThat(holder.submit(lock::holdState).get()).contains(LockState.HELD);
+            holder.run(lock::unlock).get();
+        }
+    }
+
+    /**
+     * The registry's default time to live goes to every hold taken without one of its own, as the Redis and JDBC
+     * registries give theirs; a re-entry without one leaves it as it is.
+     */
+    @Test
+    void setDefaultTtl_holdsTakenWithoutATtl_expireAfterIt() throws Exception {
+        CuratorFramework observer = zk.newClient();
+        try (ZkSpringLockRegistry registry = registry(zk.newClient())) {
+            assertThat(registry.defaultTtl()).isEmpty();
+            registry.setDefaultTtl(Duration.ofMillis(300));
+            ZkSpringLock lock = registry.obtain("key");
+            assertThat(lock.tryLock(5, TimeUnit.SECONDS)).isTrue();
+            lock.lock(); // a re-entry: the ttl runs on
+            String node = lock.path() + "/"
+                    + observer.getChildren().forPath(lock.path()).get(0);
+
+            await().atMost(Duration.ofSeconds(5))
+                    .until(() -> observer.checkExists().forPath(node) == null);
+            assertThat(lock.holdState()).contains(LockState.LOST);
+            lock.unlock();
+            assertThatThrownBy(lock::unlock)
+                    .isInstanceOf(ConcurrentModificationException.class)
+                    .hasMessageContaining("PT0.3S");
+
+            registry.setDefaultTtl(Duration.ZERO);
+            assertThat(registry.defaultTtl()).isEmpty();
+            assertThatThrownBy(() -> registry.setDefaultTtl(Duration.ofSeconds(-1)))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("PT-1S");
         }
     }
 }
