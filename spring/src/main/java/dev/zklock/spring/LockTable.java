@@ -18,8 +18,8 @@ import java.util.function.Function;
  *
  * <ol>
  *   <li>An entry refers to its lock weakly always, so {@code obtain} finds the lock while anything can use it, and
- *       strongly ({@link Entry#kept}) while the table keeps it: while a thread holds or acquires it, while its cohort may
- *       keep an idle node, and for the idle time after its last use. A lock let go of is still its path's until the
+ *       strongly ({@link Entry#kept}) while the table keeps it: while a thread holds or acquires it, while its cohort
+ *       may keep an idle node, and for the idle time after its last use. A lock let go of is still its path's until the
  *       garbage collector finds it unreachable; only then is the entry removed. So no two locks of one path are handed
  *       out while one of them can be used: a thread that holds one and obtains its key again gets the same lock, and
  *       re-enters, instead of queueing behind its own node

@@ -21,20 +21,26 @@ import org.springframework.integration.support.locks.DistributedLock;
  *
  * <p>Exclusive across processes, and with Spring's {@code ZookeeperLockRegistry} and Curator's
  * {@code InterProcessMutex} on the same path (the node layout is Curator's). Reentrant per thread: the thread that
- * locked must unlock, as often as it locked. A re-entry is granted only while the thread's hold stands: a hold in doubt
- * (the connection is suspended) or lost (the session ended, or the time to live ran out) is never entered again, the
- * re-entry throws {@link IllegalStateException}, and the thread must {@link #unlock()} it. This is what lets
- * {@code LockRegistryLeaderInitiator} step down at its next heartbeat once the lock cannot be stood behind.
+ * locked must unlock, as often as it locked. Each thread's hold is its own: its state, its fencing token and its time
+ * to live. A re-entry is granted only while the thread's hold stands: a hold in doubt (the connection is suspended) or
+ * lost is never entered again, the re-entry throws {@link IllegalStateException}, and the thread must {@link #unlock()}
+ * it. This is what lets {@code LockRegistryLeaderInitiator} step down at its next heartbeat once the lock cannot be
+ * stood behind. The check and the count of a re-entry are one step: a time to live that runs out meanwhile either
+ * finds the re-entry counted or makes it throw having counted nothing.
+ *
+ * <p>A hold is lost when its session ends, when the client finds its node deleted, or when its time to live runs out.
+ * The last {@link #unlock()} of a lost hold clears it, so that the thread may lock again, and throws {@link
+ * ConcurrentModificationException}, as Spring's Redis and JDBC locks do when their store lost the lock: the lock was
+ * not ours for a while, and what it protected may have been changed by another holder.
  *
  * <p><b>Time to live.</b> A hold may be given a time to live: by {@link #lock(Duration)} and {@link
  * #tryLock(Duration, Duration)}, or, for the forms without one, by the registry's {@linkplain
  * ZkSpringLockRegistry#setDefaultTtl(Duration) default}. The time belongs to one thread's hold, never to the lock:
  * another thread of this process that locks the key after it ran out holds with a state and a time to live of its own,
  * and only the thread whose time ran out hears of it. When the time runs out the hold ends by itself, as a Redis lock's
- * key expires: it goes {@link LockState#LOST} at once (the lock's state listeners hear it), then its node is deleted,
- * so another process may take the lock. The holder learns it from {@link #holdState()}, from a re-entry or a renewal
- * (refused with {@link IllegalStateException}), and at its last {@link #unlock()}, which throws {@link
- * ConcurrentModificationException}. The holding thread restarts the time with {@link
+ * key expires: it goes {@link LockState#LOST} at once, then its node is deleted, so another process may take the lock.
+ * The holder learns it from {@link #holdState()}, from a re-entry or a renewal (refused with {@link
+ * IllegalStateException}), and at its last unlock, which throws. The holding thread restarts the time with {@link
  * ZkSpringLockRegistry#renewLock(Object)} or {@link ZkSpringLockRegistry#renewLock(Object, Duration)} (another thread
  * is refused, as Spring's contract and its JDBC registry say), and a re-entry with a time to live restarts it with
  * that; with a {@linkplain ZkSpringLockRegistry#setRenewalTaskScheduler renewal scheduler} every hold with a time to
@@ -45,8 +51,9 @@ import org.springframework.integration.support.locks.DistributedLock;
  * live for an ephemeral node. So: a holder whose process dies frees the key when ZooKeeper expires its session, after
  * the session timeout, not after the time to live; a holder whose process is paused (a long collection, a stopped VM)
  * expires late, when the process runs again (a pause longer than the session timeout ends the session and the hold
- * with it); and after the registry's {@link ZkSpringLockRegistry#close()} time to live is off: a hold keeps no timer and
- * is renewed no more, and lasts while the session lives. It costs no request until it runs out; then one delete.
+ * with it); and after the registry's {@link ZkSpringLockRegistry#close()} time to live is off: a hold keeps no timer,
+ * is renewed no more, and lasts while the session lives. A blocking hold's expiry is told to the lock's state
+ * listeners as LOST; a timed try's hold, which belongs to no thread in zklock's engine, is released instead.
  *
  * <h2>Thread safety</h2>
  *
@@ -54,24 +61,35 @@ import org.springframework.integration.support.locks.DistributedLock;
  *
  * <h2>ZooKeeper cost</h2>
  *
- * <p>As {@link ZkReentrantLock}. Without local hand-off an uncontended {@code tryLock} and {@code unlock} cost 3
- * requests (a create and a listing pipelined in one round trip, and a delete) where Spring's {@code
- * ZookeeperLockRegistry} costs 4 (it checks the connection before every {@code tryLock}); with local hand-off (the
- * registry's default) 3 as well: the cohort lists the key's path with a child watch (one read, so that it learns of a
- * deletion before it passes the node on) only once a local thread waits for the node or it is kept idle, and reads
- * the node itself with a watch only once another process waits behind it. A re-entry and an inner unlock cost none
- * (Spring's re-entry: 1). With local hand-off, threads of this process pass the lock among themselves with no request
- * ({@code SpringRequestCountTest}). A time to live costs no request until it runs out; then one delete.
+ * <ul>
+ *   <li>uncontended {@code lock()}, {@code tryLock()} or a timed {@code tryLock}, and {@code unlock}: 3 requests (a
+ *       create and a listing pipelined in one round trip, and a delete), with local hand-off or without; Spring's
+ *       {@code ZookeeperLockRegistry}: 4, for it checks the connection before every try ({@code
+ *       SpringRequestCountTest});
+ *   <li>a re-entry and an inner unlock: none (Spring's re-entry: 1);
+ *   <li>with local hand-off, {@code lock()}, {@code lockInterruptibly()} and {@code tryLock()} pass the lock among the
+ *       threads of this process with no request; the cohort lists the key's path with a child watch (one read, so
+ *       that it learns of a deletion before it passes the node on) only once a local thread waits for the node or it
+ *       is kept idle, and reads the node itself with a watch only once another process waits behind it. A timed try
+ *       takes a node of its own (see failure behaviour), as without local hand-off;
+ *   <li>waiting: as {@link ZkReentrantLock};
+ *   <li>a time to live, and its renewals: no request until it runs out; then one delete.
+ * </ul>
  *
  * <h2>Failure behaviour</h2>
  *
- * <p>{@link #tryLock(long, TimeUnit)} is zklock's timed acquire: it comes back within its time plus one request timeout
- * (two thirds of the session timeout) whatever the network does, a silent partition included, where neither replies
- * nor a disconnect come
- * ({@code ZkSpringLockRegistryTest.tryLock_onASilentPartition_returnsFalseWithinTheTimePlusOneRequestTimeout}), and a
- * try that gives up leaves no node behind. Spring's registry has no bound there. {@link #lock()} waits through
- * connection outages and interrupts (the interrupt flag is set again once it holds); {@link #lockInterruptibly()} waits
- * through outages. The hold's state is {@link #holdState()}; the fencing token of the hold is {@link #fencingToken()}.
+ * <p>The timed tries, {@link #tryLock(long, TimeUnit)} and {@link #tryLock(Duration, Duration)}, come back within
+ * their time and 50 ms whatever the network does, a silent connection included, where neither replies nor a disconnect
+ * come; what a try that gave up sent is cleaned up in the background, its node deleted once the connection answers
+ * again ({@code ZkSpringLockTest.tryLock_onASilentConnection_returnsFalseInTimeAndTheNodeGoesOnReconnect}; before, a
+ * {@code tryLock(1, SECONDS)} on a 15 s session took 10.1 s there, one request timeout more). They take a node of their
+ * own for it, with local hand-off too: zklock's engine bounds an acquire that a thread waits in by its timeout plus one
+ * request timeout (two thirds of the session timeout), and has no cohort for one that no thread waits in. {@link
+ * #lock()} waits through connection outages and interrupts (the interrupt flag is set again once it holds); {@link
+ * #lockInterruptibly()} waits through outages; {@link #tryLock()} waits at most one request timeout for its reply. A
+ * hold is granted only while the client is started and connected and the node is ours. The hold's state is {@link
+ * #holdState()}: IN_DOUBT while the connection is suspended, LOST as above. The fencing token of the hold is {@link
+ * #fencingToken()}.
  *
  * @since 0.1.0
  */
@@ -108,6 +126,8 @@ public final class ZkSpringLock implements DistributedLock {
     /**
      * Acquires the lock, waiting as long as it takes, through interrupts: an interrupt while waiting is remembered and
      * the interrupt flag set again once the lock is held (the JDK's {@code lock()} contract). A re-entry costs nothing.
+     * A first acquire gets the registry's {@linkplain ZkSpringLockRegistry#setDefaultTtl(Duration) default time to
+     * live}, if any.
      *
      * @throws IllegalStateException if the thread's hold is in doubt or lost (unlock it first), or the client is not
      *     started or is closed
@@ -119,8 +139,8 @@ public final class ZkSpringLock implements DistributedLock {
     }
 
     /**
-     * Acquires the lock as {@link #lock()} does, and ends the hold after {@code ttl} unless it is renewed; see the class
-     * documentation.
+     * Acquires the lock as {@link #lock()} does, and ends the hold after {@code ttl} unless it is renewed (a re-entry
+     * restarts the hold's time to live with {@code ttl}); see the class documentation.
      *
      * @param ttl how long the hold lasts unless renewed; positive
      * @throws NullPointerException if {@code ttl} is null
@@ -133,7 +153,8 @@ public final class ZkSpringLock implements DistributedLock {
     }
 
     /**
-     * Acquires the lock, waiting as long as it takes; an interrupt ends the wait, deleting our node.
+     * Acquires the lock, waiting as long as it takes; an interrupt ends the wait, deleting our node. A first acquire
+     * gets the registry's default time to live, if any.
      *
      * @throws InterruptedException if the thread is interrupted before or while waiting (the flag is cleared)
      * @throws IllegalStateException if the thread's hold is in doubt or lost, or the client is not started or is closed
@@ -143,22 +164,26 @@ public final class ZkSpringLock implements DistributedLock {
         enter(
                 () -> {
                     lock.acquire();
-                    return true;
+                    return owned(true);
                 },
                 null);
     }
 
     /**
-     * Acquires the lock if it is free now: a single try that never waits (one round trip, and a delete if another
-     * holds). An interrupt makes it return false with the interrupt flag set.
+     * Acquires the lock if it is free now: a single try that never waits for the lock (one round trip, and a delete if
+     * another holds), through the cohort with local hand-off, so it takes a node the cohort keeps idle with no request.
+     * Unlike the timed forms it waits for its reply: within one request timeout (two thirds of the session timeout) on
+     * a silent connection; {@code tryLock(0, unit)} comes back within 50 ms. An interrupt makes it return false with
+     * the interrupt flag set. A first acquire gets the registry's default time to live, if any.
      *
      * @return {@code true} if the lock is now held
      * @throws IllegalStateException if the thread's hold is in doubt or lost, or the client is not started or is closed
+     * @throws dev.zklock.recipes.locks.ZkLockException if ZooKeeper refuses a request
      */
     @Override
     public boolean tryLock() {
         try {
-            return enter(() -> lock.acquire(Duration.ZERO), null);
+            return enter(() -> owned(lock.acquire(Duration.ZERO)), null);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return false;
@@ -166,26 +191,41 @@ public final class ZkSpringLock implements DistributedLock {
     }
 
     /**
-     * Acquires the lock if it becomes free within {@code time}; returns within {@code time} plus one request timeout
-     * when the connection drops (two on a silent partition; see the class documentation), having left no node behind if
-     * it returns false.
+     * Acquires the lock if it becomes free within {@code time}, and comes back within {@code time} and 50 ms whatever
+     * the network does: a silent connection included, where neither a reply nor a disconnect comes. A re-entry holds at
+     * once. A first acquire takes a node of its own, also with local hand-off, and gives a hold the registry's
+     * {@linkplain ZkSpringLockRegistry#setDefaultTtl(Duration) default time to live}, if any.
      *
-     * @param time the longest time to wait; zero or less makes a single try
+     * <p>If the lock is held elsewhere, the wait ends when:
+     *
+     * <ul>
+     *   <li>the lock is ours (true);
+     *   <li>the time runs out (false): the acquire is withdrawn in the background, which deletes our node, at once or,
+     *       if the connection is silent, once it answers again (the node is ephemeral: at worst it goes with the
+     *       session);
+     *   <li>the thread is interrupted ({@link InterruptedException}, the acquire withdrawn as above).
+     * </ul>
+     *
+     * <p>Cost: as a blocking acquire (3 requests with its unlock, uncontended); none for a re-entry.
+     *
+     * @param time the longest time to wait; zero or less makes a single try, which has 50 ms for its round trip
      * @param unit the unit of {@code time}
      * @return {@code true} if the lock is now held, {@code false} if the time ran out first
      * @throws InterruptedException if the thread is interrupted before or while waiting (the flag is cleared)
      * @throws NullPointerException if {@code unit} is null
      * @throws IllegalStateException if the thread's hold is in doubt or lost, or the client is not started or is closed
+     * @throws dev.zklock.recipes.locks.ZkLockException if ZooKeeper refuses a request
      */
     @Override
     public boolean tryLock(long time, TimeUnit unit) throws InterruptedException {
         Objects.requireNonNull(unit, "unit");
-        return enter(() -> lock.acquire(time, unit), null);
+        return enterTimed(unit.toNanos(time), null);
     }
 
     /**
-     * Acquires the lock as {@link #tryLock(long, TimeUnit)} does, and ends the hold after {@code ttl} unless it is
-     * renewed; see the class documentation.
+     * Acquires the lock as {@link #tryLock(long, TimeUnit)} does, within {@code waitTime} and 50 ms, and ends the hold
+     * after {@code ttl} unless it is renewed (a re-entry restarts the hold's time to live with {@code ttl}); see the
+     * class documentation.
      *
      * @param waitTime the longest time to wait; zero or negative makes a single try
      * @param ttl how long the hold lasts unless renewed; positive
@@ -194,12 +234,13 @@ public final class ZkSpringLock implements DistributedLock {
      * @throws NullPointerException if an argument is null
      * @throws IllegalArgumentException if {@code ttl} is not positive
      * @throws IllegalStateException if the thread's hold is in doubt or lost, or the client is not started or is closed
+     * @throws dev.zklock.recipes.locks.ZkLockException if ZooKeeper refuses a request
      */
     @Override
     public boolean tryLock(Duration waitTime, Duration ttl) throws InterruptedException {
         Objects.requireNonNull(waitTime, "waitTime");
         Duration checkedTtl = requireTtl(ttl);
-        return enter(() -> lock.acquire(waitTime), checkedTtl);
+        return enterTimed(TtlTimer.saturatedNanos(waitTime), checkedTtl);
     }
 
     /**
@@ -307,8 +348,8 @@ public final class ZkSpringLock implements DistributedLock {
     }
 
     /**
-     * Tells whether a thread holds or is acquiring this lock, or its cohort may keep an idle node (within the registry's
-     * keep-idle time of the last use): the registry must not forget it then.
+     * Tells whether a thread holds or is acquiring this lock, or its cohort may keep an idle node (within the
+     * registry's keep-idle time of the last use): the registry must not let go of it then.
      */
     boolean isInUse(long now) {
         return acquiring.get() > 0
@@ -343,7 +384,7 @@ public final class ZkSpringLock implements DistributedLock {
                     enter(
                             () -> {
                                 lock.acquire();
-                                return true;
+                                return owned(true);
                             },
                             ttl);
                     return;
@@ -369,24 +410,31 @@ public final class ZkSpringLock implements DistributedLock {
         }
         acquiring.incrementAndGet();
         try {
-            if (!attempt.run()) {
+            ThreadHold.Grant grant = attempt.run();
+            if (grant == null) {
                 return false;
             }
             // recorded before acquiring falls: the registry never sees the lock unused meanwhile
             Duration holdTtl = ttl != null ? ttl : registry.defaultTtlOrNull();
-            holds.put(
-                    current,
-                    new ThreadHold(
-                            describe(),
-                            new OwnedGrant(lock.getLockPath()),
-                            ttlTimer,
-                            registry::renewalScheduler,
-                            holdTtl));
+            holds.put(current, new ThreadHold(describe(), grant, ttlTimer, registry::renewalScheduler, holdTtl));
             return true;
         } finally {
             acquiring.decrementAndGet();
             lastUsedNanos = System.nanoTime();
         }
+    }
+
+    /** A timed try: a re-entry, or an acquire that comes back within its time whatever the network does. */
+    private boolean enterTimed(long waitNanos, Duration ttl) throws InterruptedException {
+        if (Thread.interrupted()) {
+            throw new InterruptedException("interrupted before trying " + describe());
+        }
+        return enter(() -> TimedTry.attempt(lock, waitNanos), ttl);
+    }
+
+    /** The current thread's hold of the lock, if {@code acquired}. */
+    private ThreadHold.Grant owned(boolean acquired) {
+        return acquired ? new OwnedGrant(lock.getLockPath()) : null;
     }
 
     private String describe() {
@@ -406,9 +454,10 @@ public final class ZkSpringLock implements DistributedLock {
         return "ZkSpringLock[" + key + " at " + lock.path() + "]";
     }
 
+    /** A first acquire: the hold it got, or null if its time ran out. */
     @FunctionalInterface
     private interface Attempt {
-        boolean run() throws InterruptedException;
+        ThreadHold.Grant run() throws InterruptedException;
     }
 
     /** A hold the {@link ZkReentrantLock} keeps for its owning thread (a node of its own, or a cohort's pass). */

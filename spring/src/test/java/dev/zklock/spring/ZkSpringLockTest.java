@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.zklock.recipes.locks.LockState;
 import dev.zklock.recipes.test.LockActor;
+import dev.zklock.recipes.test.TcpProxy;
 import dev.zklock.recipes.test.ZooKeeperExtension;
 import java.time.Duration;
 import java.util.ConcurrentModificationException;
@@ -12,6 +13,8 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.zookeeper.KeeperException;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -19,9 +22,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * What a {@link ZkSpringLock} hold is, against a real server, with local hand-off on and off: its time to live belongs
- * to the hold of one thread, a re-entry and a time to live that runs out never leave a count behind, and an unlock of a
- * hold that was lost throws {@link ConcurrentModificationException}. Every test ends with no lock node of its sessions
- * left ({@link ZooKeeperExtension}).
+ * to the hold of one thread, a re-entry and a time to live that runs out never leave a count behind, an unlock of a
+ * hold that was lost throws {@link ConcurrentModificationException}, and a timed try keeps its time on a silent
+ * connection. Every test ends with no lock node of its sessions left ({@link ZooKeeperExtension}).
  */
 @Timeout(60)
 final class ZkSpringLockTest {
@@ -42,6 +45,14 @@ final class ZkSpringLockTest {
         List<String> children = observer.getChildren().forPath(path);
         assertThat(children).hasSize(1);
         return path + "/" + children.get(0);
+    }
+
+    private static List<String> childrenOf(CuratorFramework observer, String path) throws Exception {
+        try {
+            return observer.getChildren().forPath(path);
+        } catch (KeeperException.NoNodeException reaped) {
+            return List.of(); // an empty container parent, reaped by the server
+        }
     }
 
     private static void awaitGone(CuratorFramework observer, String node) {
@@ -201,10 +212,10 @@ final class ZkSpringLockTest {
     }
 
     /**
-     * A stranger deletes the node of a hold whose cohort watches it (a local thread waits): the hold is lost, the waiter
-     * goes on to a node of its own, and the lost holder's unlock throws, leaving the waiter's hold alone.
+     * A stranger deletes the node of a hold whose cohort watches it (a local thread waits): the hold is lost, the
+     * waiter goes on to a node of its own, and the lost holder's unlock throws, leaving the waiter's hold alone.
      */
-    @org.junit.jupiter.api.Test
+    @Test
     void unlock_afterAStrangerDeletedTheWatchedNode_throwsAndLeavesTheNextHolderAlone() throws Exception {
         CuratorFramework observer = zk.newClient();
         try (ZkSpringLockRegistry registry = registry(zk.newClient(), true);
@@ -225,6 +236,43 @@ final class ZkSpringLockTest {
                     .hasMessageContaining(lock.path());
             assertThat(waiter.submit(lock::holdState).get()).contains(LockState.HELD);
             assertThat(thrownOn(waiter, lock::unlock)).isNull();
+        }
+    }
+
+    /**
+     * A silent connection: the proxy holds back every request and reply, so neither a reply nor a disconnect comes
+     * within the session (15 s, so a request timeout of 10 s). The timed try comes back false within its time and
+     * 100 ms; what it sent is cleaned up in the background once the connection is back: the create reaches the server
+     * then, and its node goes.
+     */
+    @ParameterizedTest(name = "local hand-off: {0}")
+    @ValueSource(booleans = {true, false})
+    void tryLock_onASilentConnection_returnsFalseInTimeAndTheNodeGoesOnReconnect(boolean localHandOff)
+            throws Exception {
+        CuratorFramework observer = zk.newClient();
+        try (TcpProxy proxy = TcpProxy.to(Integer.parseInt(zk.connectString().split(":")[1]))) {
+            CuratorFramework client = zk.newClient(
+                    builder -> builder.connectString(proxy.connectString()).sessionTimeoutMs(15_000));
+            try (ZkSpringLockRegistry registry = registry(client, localHandOff)) {
+                ZkSpringLock lock = registry.obtain("key");
+                proxy.holdRequests();
+                proxy.holdReplies();
+                long started = System.nanoTime();
+
+                boolean acquired = lock.tryLock(1, TimeUnit.SECONDS);
+
+                long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+                System.out.printf("tryLock(1 s) on a silent connection: %s after %d ms%n", acquired, tookMs);
+                assertThat(acquired).isFalse();
+                assertThat(tookMs).isLessThanOrEqualTo(1_100);
+
+                proxy.resume();
+                client.checkExists().forPath("/"); // answered after everything the session sent before it
+                await().atMost(Duration.ofSeconds(10))
+                        .until(() -> childrenOf(observer, lock.path()).isEmpty());
+                assertThat(lock.tryLock(5, TimeUnit.SECONDS)).isTrue();
+                lock.unlock();
+            }
         }
     }
 }
