@@ -23,32 +23,45 @@ import org.springframework.scheduling.TaskScheduler;
  * {@code InterProcessMutex} node layout: this registry and Spring's on one root exclude each other on every key, so a
  * fleet can move one service at a time ({@code SpringInteropTest}). Keys must be strings that make a valid ZooKeeper
  * path, as with Spring's. Locks are reentrant per thread. With local hand-off (on by default; {@link
- * Builder#localHandOff(boolean)}), the threads of this process that lock one key queue behind one node and pass the
- * lock among themselves with no ZooKeeper request, within a bound once another process waits (64 passes or 5 ms; see
- * zklock's {@code ZkLockBuilder}); off, every thread takes its own place in ZooKeeper's queue. {@link
- * DistributedLock#lock(Duration)} and {@link DistributedLock#tryLock(Duration, Duration)} give a hold a time to live,
- * renewed by {@link #renewLock(Object, Duration)}; see {@link ZkSpringLock}.
+ * Builder#localHandOff(boolean)}), the threads of this process that {@code lock()} one key queue behind one node and
+ * pass the lock among themselves with no ZooKeeper request, within a bound once another process waits (64 passes or
+ * 5 ms; see zklock's {@code ZkLockBuilder}); a timed {@code tryLock} takes a node of its own all the same (see {@link
+ * ZkSpringLock}); off, every thread takes its own place in ZooKeeper's queue.
  *
- * <p>{@link #obtain(Object)} returns the same lock for a key until {@link #expireUnusedOlderThan(long)} forgets it;
- * nothing else forgets a key, so a service that locks unboundedly many keys calls it now and then (Spring's
- * {@code LockRegistryLeaderInitiator} and aggregators lock few keys).
+ * <p>Time to live, as {@link ZkSpringLock} says in full: a hold gets one from {@link DistributedLock#lock(Duration)},
+ * {@link DistributedLock#tryLock(Duration, Duration)} or the registry's {@linkplain #setDefaultTtl(Duration) default};
+ * it belongs to that thread's hold; the holding thread renews it ({@link #renewLock(Object, Duration)}), or the
+ * {@linkplain #setRenewalTaskScheduler(TaskScheduler) renewal scheduler} does, every third of it. It is a timer of
+ * this process, not of ZooKeeper.
+ *
+ * <p>{@link #obtain(Object)} returns the same lock for a key for as long as anything can use it. The registry keeps a
+ * lock while a thread holds or acquires it, while its cohort may keep an idle node ({@link Builder#keepIdle}), and for
+ * the {@linkplain #setIdleTime(Duration) idle time} (one minute by default) after its last use, then lets go of it on
+ * its timer, so a service that locks unboundedly many keys stays bounded; {@link #expireUnusedOlderThan(long)} lets go
+ * at once. A lock let go of stays its key's while something refers to it (a caller between {@code obtain} and
+ * {@code lock}, say): the key is forgotten only once the lock is unreachable, so that a thread never holds one lock of
+ * a key and queues behind its own node through another ({@code ZkSpringLockRegistryTest.obtain_nestedUnderSweeps_*}).
  *
  * <h2>Thread safety</h2>
  *
- * <p>Safe for use by multiple threads; ownership of each lock is per thread.
+ * <p>Safe for use by multiple threads; ownership of each lock is per thread. The setters take effect for what comes
+ * after them: the next first acquire (default time to live), the next restart of a time to live (renewal scheduler),
+ * the next sweep (idle time).
  *
  * <h2>ZooKeeper cost</h2>
  *
- * <p>{@code obtain}, {@code expireUnusedOlderThan} and {@code renewLock}: none. Each lock: see {@link ZkSpringLock}
- * (an uncontended {@code tryLock} and {@code unlock}: 3 requests with or without local hand-off, Spring's 4; a
- * re-entrant {@code tryLock}: none, Spring's 1; {@code SpringRequestCountTest}).
+ * <p>{@code obtain}, {@code expireUnusedOlderThan}, {@code renewLock}, the renewals, the sweeps and the setters: none.
+ * Each lock: see {@link ZkSpringLock} (an uncontended {@code lock()} or {@code tryLock} and {@code unlock}: 3 requests
+ * with or without local hand-off, Spring's 4; a re-entry: none, Spring's 1; {@code SpringRequestCountTest}).
  *
  * <h2>Failure behaviour</h2>
  *
  * <p>As zklock's {@link ZkReentrantLock}: a hold is granted only while the client is started and connected and the
- * node is ours; a timed try returns within its time plus one request timeout, a silent partition included (see {@link
- * ZkSpringLock}); a re-entry into a hold in doubt or lost is refused. {@link #close()} stops the timers of holds with
- * a time to live (those holds then last while the session lives); it does not close the client.
+ * node is ours; a re-entry into a hold in doubt or lost is refused, and the last unlock of a lost hold throws {@link
+ * java.util.ConcurrentModificationException}. A timed try comes back within its time and 50 ms whatever the network
+ * does, a silent connection included (see {@link ZkSpringLock}). {@link #close()} stops the registry's timer: holds
+ * keep no time to live from then on and are renewed no more (they last while the session lives), and idle locks are let
+ * go of only by {@code expireUnusedOlderThan}; it does not close the client, and the locks go on working.
  *
  * @since 0.1.0
  */
@@ -71,8 +84,8 @@ public final class ZkSpringLockRegistry
     private volatile TaskScheduler renewalScheduler; // null: none
 
     /**
-     * Creates a registry on {@link #DEFAULT_ROOT} with local hand-off. No ZooKeeper call; the client need not be started
-     * yet.
+     * Creates a registry on {@link #DEFAULT_ROOT} with local hand-off. No ZooKeeper call; the client need not be
+     * started yet.
      *
      * @param client the client of every lock
      * @throws NullPointerException if {@code client} is null
@@ -328,8 +341,9 @@ public final class ZkSpringLockRegistry
     }
 
     /**
-     * Stops the timers of holds with a time to live; those holds then last while the session lives. Does not close the
-     * client, and the locks go on working.
+     * Stops the registry's timer: the holds' times to live are off (those holds then last while the session lives, and
+     * are renewed no more), and idle locks are let go of only by {@link #expireUnusedOlderThan(long)}. Does not close
+     * the client, and the locks go on working. No ZooKeeper call.
      */
     @Override
     public void close() {
