@@ -534,17 +534,17 @@ final class ZkSpringLockRegistryTest {
         try (ZkSpringLockRegistry registry = registry(zk.newClient())) {
             registry.setRenewalTaskScheduler(scheduler);
             ZkSpringLock lock = registry.obtain("key");
-            lock.lock(Duration.ofMillis(300));
+            lock.lock(Duration.ofMillis(600));
             String node = lock.path() + "/"
                     + observer.getChildren().forPath(lock.path()).get(0);
 
-            await().during(Duration.ofSeconds(1))
-                    .atMost(Duration.ofSeconds(3))
+            await().during(Duration.ofMillis(2_000)) // more than three times the ttl
+                    .atMost(Duration.ofSeconds(5))
                     .until(() -> observer.checkExists().forPath(node) != null);
             assertThat(lock.holdState()).contains(LockState.HELD);
 
             lock.unlock(); // no exception: renewed, never expired
-            assertThat(delays).containsOnly(Duration.ofMillis(100));
+            assertThat(delays).containsOnly(Duration.ofMillis(200));
         } finally {
             scheduler.shutdown();
         }
