@@ -105,6 +105,13 @@ public final class ZkLockAutoConfiguration {
                 .localHandOff(registry.isLocalHandOff())
                 .keepIdle(registry.getKeepIdle());
         keyToPath.ifUnique(builder::keyToPath);
-        return builder.build();
+        ZkSpringLockRegistry locks = builder.build();
+        if (registry.getIdleTime() != null) {
+            locks.setIdleTime(registry.getIdleTime());
+        }
+        if (registry.getDefaultTtl() != null) {
+            locks.setDefaultTtl(registry.getDefaultTtl());
+        }
+        return locks;
     }
 }

@@ -214,17 +214,23 @@ final class ZkLockAutoConfigurationTest {
                 .hasMessageContaining("'digest'"));
     }
 
-    /** Bound to the properties; the registry made here applies them once it has their setters (issue 32). */
+    /** The registry Boot makes takes the idle time and the default time to live from the properties, when set. */
     @Test
-    void properties_registryIdleTimeAndDefaultTtl_bind() {
+    void properties_registryIdleTimeAndDefaultTtl_areTheRegistrys() {
         withClient(zk.newClient())
                 .withPropertyValues("zklock.registry.idle-time=10m", "zklock.registry.default-ttl=30s")
                 .run(context -> {
-                    ZkLockProperties.Registry registry =
-                            context.getBean(ZkLockProperties.class).getRegistry();
-                    assertThat(registry.getIdleTime()).isEqualTo(Duration.ofMinutes(10));
-                    assertThat(registry.getDefaultTtl()).isEqualTo(Duration.ofSeconds(30));
+                    ZkSpringLockRegistry registry = context.getBean(ZkSpringLockRegistry.class);
+                    assertThat(registry.idleTime()).isEqualTo(Duration.ofMinutes(10));
+                    assertThat(registry.defaultTtl()).contains(Duration.ofSeconds(30));
                 });
+        withClient(zk.newClient()).run(context -> {
+            ZkSpringLockRegistry registry = context.getBean(ZkSpringLockRegistry.class);
+            assertThat(registry.idleTime())
+                    .as("unset: the registry's own default")
+                    .isEqualTo(Duration.ofMinutes(1));
+            assertThat(registry.defaultTtl()).isEmpty();
+        });
     }
 
     @Test

@@ -1,10 +1,12 @@
 package dev.zklock.spring;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.zklock.recipes.test.ZooKeeperExtension;
 import java.time.Duration;
+import java.util.ConcurrentModificationException;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.imps.CuratorFrameworkState;
 import org.junit.jupiter.api.Test;
@@ -69,16 +71,14 @@ final class ZkLockHealthContributorAutoConfigurationTest {
                     ZkSpringLock lock =
                             context.getBean(ZkSpringLockRegistry.class).obtain("key");
                     lock.lock();
-                    try {
-                        zk.killSession(client);
-                        await().atMost(Duration.ofSeconds(10)).until(() -> indicator
-                                .health()
-                                .getDetails()
-                                .get("holdsLost")
-                                .equals(1L));
-                    } finally {
-                        lock.unlock();
-                    }
+                    zk.killSession(client);
+                    await().atMost(Duration.ofSeconds(10)).until(() -> indicator
+                            .health()
+                            .getDetails()
+                            .get("holdsLost")
+                            .equals(1L));
+                    assertThatThrownBy(lock::unlock) // the unlock of a lost hold clears it and says so
+                            .isInstanceOf(ConcurrentModificationException.class);
                 });
     }
 
