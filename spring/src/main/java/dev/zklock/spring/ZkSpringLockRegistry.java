@@ -40,7 +40,7 @@ import org.springframework.scheduling.TaskScheduler;
  * its timer, so a service that locks unboundedly many keys stays bounded; {@link #expireUnusedOlderThan(long)} lets go
  * at once. A lock let go of stays its key's while something refers to it (a caller between {@code obtain} and
  * {@code lock}, say): the key is forgotten only once the lock is unreachable, so that a thread never holds one lock of
- * a key and queues behind its own node through another ({@code ZkSpringLockRegistryTest.obtain_nestedUnderSweeps_*}).
+ * a key and queues behind its own node through another ({@code ZkSpringLockRegistryTest.obtain_nestedUnderSweeps_alwaysReturnsTheLockHeld}).
  *
  * <h2>Thread safety</h2>
  *
