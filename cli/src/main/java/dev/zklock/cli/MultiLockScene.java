@@ -48,8 +48,7 @@ final class MultiLockScene {
         }
         screen.say("multi-lock: %d timeouts (one transaction per acquire: no deadlock)", timeouts.get());
         CuratorFramework observer = ensemble.newClient("observer");
-        int nodesLeft = observer.getChildren().forPath(one).size()
-                + observer.getChildren().forPath(two).size();
+        int nodesLeft = Outcome.nodesUnder(observer, one) + Outcome.nodesUnder(observer, two);
         Outcome outcome = new Outcome("multi-lock", overlaps.get(), timeouts.get(), nodesLeft);
         screen.say("%s", outcome.line());
         return outcome;

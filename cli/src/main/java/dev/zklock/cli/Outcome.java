@@ -2,6 +2,8 @@ package dev.zklock.cli;
 
 import java.util.List;
 import java.util.Locale;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.zookeeper.KeeperException;
 
 /**
  * What one scene of the demo came to, as its last line says: how often two holders overlapped (for a semaphore: more
@@ -14,6 +16,18 @@ import java.util.Locale;
  * @param nodesLeft lock nodes (and lease nodes) still under the scene's paths at its end
  */
 record Outcome(String scene, int overlaps, int timeouts, int nodesLeft) {
+    /**
+     * Returns the nodes left under {@code parent}: none if the parent is gone (an empty container parent, reaped by the
+     * server). One request.
+     */
+    static int nodesUnder(CuratorFramework observer, String parent) throws Exception {
+        try {
+            return observer.getChildren().forPath(parent).size();
+        } catch (KeeperException.NoNodeException reaped) {
+            return 0;
+        }
+    }
+
     /** Tells whether nothing went wrong. */
     boolean isClean() {
         return overlaps == 0 && timeouts == 0 && nodesLeft == 0;

@@ -11,7 +11,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.locks.InterProcessSemaphoreV2;
 import org.apache.curator.framework.recipes.locks.Lease;
-import org.apache.zookeeper.KeeperException;
 
 /**
  * The semaphore part of the demo: two clients with a {@link ZkSemaphore} and two with Curator's
@@ -79,7 +78,7 @@ final class SemaphoreScene {
         } finally {
             threads.shutdownNow();
         }
-        int nodesLeft = children(observer, path + "/leases") + children(observer, path + "/locks");
+        int nodesLeft = Outcome.nodesUnder(observer, path + "/leases") + Outcome.nodesUnder(observer, path + "/locks");
         screen.say("semaphore: at most %d of %d leases out at once", mostAtOnce.get(), LEASES);
         Outcome outcome = new Outcome("semaphore", overlaps.get(), timeouts.get(), nodesLeft);
         screen.say("%s", outcome.line());
@@ -104,13 +103,5 @@ final class SemaphoreScene {
             lease.close();
         }
         return null;
-    }
-
-    private static int children(CuratorFramework observer, String parent) throws Exception {
-        try {
-            return observer.getChildren().forPath(parent).size();
-        } catch (KeeperException.NoNodeException gone) {
-            return 0;
-        }
     }
 }
