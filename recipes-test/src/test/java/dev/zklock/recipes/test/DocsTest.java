@@ -209,6 +209,14 @@ final class DocsTest {
     }
 
     @Test
+    void readme_isAtMost300Lines_withItsFirstProgramInTheFirst30() throws IOException {
+        List<String> lines = Files.readString(ROOT.resolve("README.md")).lines().toList();
+
+        assertThat(lines).as("README.md's lines").hasSizeLessThanOrEqualTo(300);
+        assertThat(lines.subList(0, 30)).as("README.md's first 30 lines").contains("```java");
+    }
+
+    @Test
     void readme_benchmarkRows_areWholeRowsOfBenchmarksMdCellForCell() throws IOException {
         String readme = Files.readString(ROOT.resolve("README.md"));
         List<List<String>> headline = table(readme.substring(readme.indexOf("## Benchmarks")));
