@@ -478,8 +478,8 @@ final class ZkSpringLockRegistryTest {
                     .as("kept while its node may be kept idle")
                     .isOne();
 
-            await().atMost(Duration.ofSeconds(10))
-                    .until(() -> observer.getChildren().forPath(lock.path()).isEmpty());
+            await().atMost(Duration.ofSeconds(10)).until(() -> ZkSpringLockTest.childrenOf(observer, lock.path())
+                    .isEmpty());
             await().atMost(Duration.ofSeconds(10)).until(() -> {
                 registry.expireUnusedOlderThan(-1);
                 return registry.size() == 0;

@@ -47,7 +47,8 @@ final class ZkSpringLockTest {
         return path + "/" + children.get(0);
     }
 
-    private static List<String> childrenOf(CuratorFramework observer, String path) throws Exception {
+    /** The children of {@code path}; none once the server reaped it (an empty container parent). One request. */
+    static List<String> childrenOf(CuratorFramework observer, String path) throws Exception {
         try {
             return observer.getChildren().forPath(path);
         } catch (KeeperException.NoNodeException reaped) {
