@@ -8,7 +8,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 
 /**
- * The timer of a registry: the time to live of its holds, and the sweep of its idle locks ({@link LockTable}). One
+ * The timer of a registry: the time to live of its holds and their renewals. One
  * daemon thread, started by the first task and gone after a second without one, and at once when the registry closes;
  * tasks run on it one at a time and never block. Safe for use by multiple threads.
  */

@@ -358,18 +358,14 @@ public final class ZkSpringLock implements DistributedLock {
                 || (keepIdleNanos > 0 && now - lastUsedNanos < keepIdleNanos);
     }
 
-    /** Tells whether nobody obtained, locked or unlocked this lock for {@code ageNanos} (any age, negative too). */
-    boolean isUnusedFor(long ageNanos, long now) {
-        return now - lastUsedNanos >= ageNanos;
+    /** Returns when a thread last locked or unlocked this lock (the registry's table sees its obtains). */
+    long lastUsedNanos() {
+        return lastUsedNanos;
     }
 
     /** Tells whether a thread is inside a first acquire of this lock: for tests and monitoring. */
     boolean hasAcquiringThreads() {
         return acquiring.get() > 0;
-    }
-
-    void touch() {
-        lastUsedNanos = System.nanoTime();
     }
 
     void setHooks(Hooks hooks) {

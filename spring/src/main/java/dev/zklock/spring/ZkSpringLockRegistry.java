@@ -1,5 +1,6 @@
 package dev.zklock.spring;
 
+import dev.zklock.recipes.locks.KeyedLocks;
 import dev.zklock.recipes.locks.ZkReentrantLock;
 import java.time.Duration;
 import java.util.Objects;
@@ -37,7 +38,7 @@ import org.springframework.scheduling.TaskScheduler;
  * <p>{@link #obtain(Object)} returns the same lock for a key for as long as anything can use it. The registry keeps a
  * lock while a thread holds or acquires it, while its cohort may keep an idle node ({@link Builder#keepIdle}), and for
  * the {@linkplain #setIdleTime(Duration) idle time} (one minute by default) after its last use, then lets go of it on
- * its timer, so a service that locks unboundedly many keys stays bounded; {@link #expireUnusedOlderThan(long)} lets go
+ * the timer thread of the client's zklock context (zklock's {@code KeyedLocks}), so a service that locks unboundedly many keys stays bounded; {@link #expireUnusedOlderThan(long)} lets go
  * at once. A lock let go of stays its key's while something refers to it (a caller between {@code obtain} and
  * {@code lock}, say): the key is forgotten only once the lock is unreachable, so that a thread never holds one lock of
  * a key and queues behind its own node through another ({@code ZkSpringLockRegistryTest.obtain_nestedUnderSweeps_alwaysReturnsTheLockHeld}).
@@ -72,13 +73,26 @@ public final class ZkSpringLockRegistry
 
     private static final Duration DEFAULT_IDLE_TIME = Duration.ofMinutes(1);
 
+    /** In use: held, acquiring, or its cohort may keep an idle node; used when last locked or unlocked. */
+    private static final KeyedLocks.Usage<ZkSpringLock> USAGE = new KeyedLocks.Usage<>() {
+        @Override
+        public boolean inUse(ZkSpringLock lock, long nowNanos) {
+            return lock.isInUse(nowNanos);
+        }
+
+        @Override
+        public long lastUsedNanos(ZkSpringLock lock) {
+            return lock.lastUsedNanos();
+        }
+    };
+
     private final CuratorFramework client;
     private final String root;
     private final boolean localHandOff;
     private final Duration keepIdle;
     private final ZkLockKeyToPath keyToPath; // null: the root, a slash and the key
     private final TtlTimer ttlTimer;
-    private final LockTable locks;
+    private final KeyedLocks<ZkSpringLock> locks;
     private volatile Duration idleTime = DEFAULT_IDLE_TIME;
     private volatile Duration defaultTtl; // null: none
     private volatile TaskScheduler renewalScheduler; // null: none
@@ -101,7 +115,7 @@ public final class ZkSpringLockRegistry
         this.keepIdle = builder.keepIdle;
         this.keyToPath = builder.keyToPath;
         this.ttlTimer = new TtlTimer(client);
-        this.locks = new LockTable(ttlTimer, DEFAULT_IDLE_TIME.toNanos());
+        this.locks = new KeyedLocks<>(client, DEFAULT_IDLE_TIME, USAGE);
     }
 
     /**
@@ -177,12 +191,8 @@ public final class ZkSpringLockRegistry
      * @throws IllegalArgumentException if {@code idleTime} is negative
      */
     public void setIdleTime(Duration idleTime) {
-        Objects.requireNonNull(idleTime, "idleTime");
-        if (idleTime.isNegative()) {
-            throw new IllegalArgumentException("idle time must not be negative, not " + idleTime);
-        }
+        locks.idleTime(idleTime);
         this.idleTime = idleTime;
-        locks.setIdleNanos(TtlTimer.saturatedNanos(idleTime));
     }
 
     /**
@@ -348,6 +358,7 @@ public final class ZkSpringLockRegistry
     @Override
     public void close() {
         ttlTimer.close();
+        locks.close();
     }
 
     private ZkReentrantLock newLock(String path) {

@@ -1,19 +1,10 @@
 package dev.zklock.recipes.locks;
 
 import dev.zklock.recipes.locks.engine.Checks;
-import dev.zklock.recipes.locks.engine.ClientContext;
 import dev.zklock.recipes.locks.engine.CohortSettings;
-import dev.zklock.recipes.locks.engine.ContextTimer;
-import java.lang.ref.WeakReference;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Iterator;
-import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.utils.ZKPaths;
 
@@ -52,20 +43,11 @@ import org.apache.curator.utils.ZKPaths;
  */
 public final class ZkLockRegistry {
     private static final int MAX_KEY_LENGTH = 512;
-    private static final long MIN_SWEEP_PERIOD_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
-
-    /** Entries one run of the timer looks at, so that a large map does not hold up the client's other timed work. */
-    private static final int SWEEP_STEP = 4096;
 
     private final CuratorFramework client;
     private final String basePath;
-    private final long idleNanos;
-    private final Map<String, Entry> locks = new ConcurrentHashMap<>();
-    private final AtomicInteger keptCount = new AtomicInteger(); // entries whose instance the registry keeps: see Entry
-    private final ContextTimer timer;
+    private final KeyedLocks<ZkReentrantLock> locks;
     private final CohortSettings cohort; // null: locks without local hand-off
-    private final AtomicBoolean sweepScheduled = new AtomicBoolean();
-    private Iterator<Map.Entry<String, Entry>> cursor; // confined to the timer thread: where the last step stopped
 
     /**
      * Creates a registry whose idle locks are forgotten after one minute. No ZooKeeper call.
@@ -96,10 +78,7 @@ public final class ZkLockRegistry {
     private ZkLockRegistry(CuratorFramework client, String basePath, Duration idleTime, CohortSettings cohort) {
         this.client = Objects.requireNonNull(client, "client");
         this.basePath = Checks.lockPath(basePath);
-        Objects.requireNonNull(idleTime, "idleTime");
-        Checks.requireArgument(!idleTime.isNegative(), "idle time must not be negative: %s", idleTime);
-        this.idleNanos = Checks.toNanos(idleTime);
-        this.timer = ClientContext.of(client).timer();
+        this.locks = new KeyedLocks<>(client, idleTime, (lock, now) -> lock.isInUse());
         this.cohort = cohort;
     }
 
@@ -161,32 +140,7 @@ public final class ZkLockRegistry {
      * @throws IllegalArgumentException if {@code key} is empty or longer than 512 characters
      */
     public ZkReentrantLock obtain(String key) {
-        String path = pathOf(key);
-        ZkReentrantLock[] obtained = new ZkReentrantLock[1];
-        locks.compute(path, (p, existing) -> {
-            ZkReentrantLock alive = existing == null ? null : existing.instance.get();
-            Entry current = existing;
-            if (alive == null) { // a new key, or one whose instance nothing can use any more
-                alive = newLock(p);
-                current = new Entry(alive);
-            }
-            keep(current, alive, System.nanoTime());
-            obtained[0] = alive;
-            return current;
-        });
-        if (!sweepScheduled.get() && sweepScheduled.compareAndSet(false, true)) {
-            Sweep.schedule(this, sweepPeriodNanos());
-        }
-        return obtained[0];
-    }
-
-    /** Keeps the instance of {@code entry} from {@code now} on; inside the map's compute for its key. */
-    private void keep(Entry entry, ZkReentrantLock instance, long now) {
-        if (entry.kept == null) {
-            keptCount.incrementAndGet();
-        }
-        entry.kept = instance;
-        entry.lastObtained = now;
+        return locks.obtain(pathOf(key), this::newLock);
     }
 
     /**
@@ -216,74 +170,11 @@ public final class ZkLockRegistry {
      * @return how many locks were let go of
      */
     public int forgetIdle() {
-        long now = System.nanoTime();
-        int forgotten = 0;
-        for (Map.Entry<String, Entry> e : locks.entrySet()) {
-            if (forgetIfIdle(e, now)) {
-                forgotten++;
-            }
-        }
-        return forgotten;
+        return locks.forgetIdle();
     }
 
     private ZkReentrantLock newLock(String path) {
         return cohort == null ? new ZkReentrantLock(client, path) : ZkReentrantLock.withCohort(client, path, cohort);
-    }
-
-    private long sweepPeriodNanos() {
-        return Math.max(idleNanos / 2, MIN_SWEEP_PERIOD_NANOS);
-    }
-
-    /**
-     * One step of the timer's sweep: looks at the next {@value #SWEEP_STEP} entries, going round the map, and forgets
-     * those that are idle, so that one step's cost does not grow with the number of keys; returns whether the round is
-     * over. Runs on the timer thread only.
-     */
-    private boolean sweepStep() {
-        long now = System.nanoTime();
-        for (int i = 0; i < SWEEP_STEP; i++) {
-            if (cursor == null) {
-                cursor = locks.entrySet().iterator();
-            }
-            if (!cursor.hasNext()) {
-                cursor = null;
-                return true;
-            }
-            forgetIfIdle(cursor.next(), now);
-        }
-        return false;
-    }
-
-    /**
-     * Lets go of the entry's instance if it is idle and unused, and forgets the entry once its instance is unreachable,
-     * all seen inside the map's compute for the key, so an {@code obtain} of the key (which computes too) comes either
-     * before the look, and keeps the instance, or after it: then it finds the same instance if anything can still use
-     * it, and makes a new one only if nothing can. A let-go instance found in use (acquired by a caller who kept it) is
-     * kept again. Returns whether it let go of the instance.
-     */
-    private boolean forgetIfIdle(Map.Entry<String, Entry> e, long now) {
-        Entry entry = e.getValue();
-        boolean[] letGo = new boolean[1];
-        locks.computeIfPresent(e.getKey(), (path, current) -> {
-            ZkReentrantLock instance = current.instance.get();
-            if (current != entry || instance == null) {
-                return current == entry ? null : current; // unreachable: no one can use it, so the key is forgotten
-            }
-            boolean inUse = instance.isInUse();
-            if (current.kept == null) {
-                if (inUse) {
-                    keep(current, instance, now);
-                }
-                return current;
-            }
-            letGo[0] = now - current.lastObtained >= idleNanos && !inUse;
-            if (letGo[0]) {
-                current.kept = null;
-                keptCount.decrementAndGet();
-            }
-            return current;
-        });
-        return letGo[0];
     }
 
     /**
@@ -293,12 +184,12 @@ public final class ZkLockRegistry {
      * @return the number of lock instances kept
      */
     public int size() {
-        return keptCount.get();
+        return locks.size();
     }
 
     /** Returns how many keys the registry knows now: those it keeps, and those let go of and not yet collected. */
     int keys() {
-        return locks.size();
+        return locks.keys();
     }
 
     /**
@@ -334,55 +225,6 @@ public final class ZkLockRegistry {
 
     @Override
     public String toString() {
-        return "ZkLockRegistry[" + basePath + ", " + locks.size() + " locks]";
-    }
-
-    /**
-     * The timer's sweep of one registry: it holds the registry weakly, so a registry nobody uses can go, and stops when
-     * the map is empty (the next {@code obtain} of a new key starts it again).
-     */
-    private static final class Sweep implements Runnable {
-        private final WeakReference<ZkLockRegistry> registry;
-
-        private Sweep(ZkLockRegistry registry) {
-            this.registry = new WeakReference<>(registry);
-        }
-
-        static void schedule(ZkLockRegistry registry, long delayNanos) {
-            if (registry.timer.schedule(new Sweep(registry), delayNanos) == null) {
-                registry.sweepScheduled.set(false); // the client is closed
-            }
-        }
-
-        @Override
-        public void run() {
-            ZkLockRegistry swept = registry.get();
-            if (swept == null) {
-                return;
-            }
-            if (!swept.sweepStep()) {
-                schedule(swept, 0); // more of the map to look at: let the timer's other work in first
-                return;
-            }
-            swept.sweepScheduled.set(false);
-            if (!swept.locks.isEmpty() && swept.sweepScheduled.compareAndSet(false, true)) {
-                schedule(swept, swept.sweepPeriodNanos());
-            }
-        }
-    }
-
-    /**
-     * A key's instance: referred to weakly always, so a later {@code obtain} finds it while anything can use it, and
-     * strongly ({@link #kept}) while the registry keeps it. Both fields are read and written only inside the map's
-     * compute for the key.
-     */
-    private static final class Entry {
-        final WeakReference<ZkReentrantLock> instance;
-        ZkReentrantLock kept; // null once the registry has let go of the instance
-        long lastObtained;
-
-        Entry(ZkReentrantLock lock) {
-            this.instance = new WeakReference<>(lock);
-        }
+        return "ZkLockRegistry[" + basePath + ", " + locks.keys() + " locks]";
     }
 }

@@ -7,7 +7,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The one timer thread of one client's {@link ClientContext}: the deadlines of asynchronous acquisitions, the delayed
- * hand-offs of {@link ReleasesInFlight} and the idle sweeps of {@link ZkLockRegistry}. The thread starts with the
+ * hand-offs of {@link ReleasesInFlight} and the idle sweeps of {@code KeyedLocks}. The thread starts with the
  * first task, ends after a few seconds with nothing scheduled, and ends at once when the client closes; a task given
  * after that is dropped. Safe for use by multiple threads; no ZooKeeper call.
  */
