@@ -43,6 +43,17 @@ import org.springframework.scheduling.TaskScheduler;
  * {@code lock}, say): the key is forgotten only once the lock is unreachable, so that a thread never holds one lock of
  * a key and queues behind its own node through another ({@code ZkSpringLockRegistryTest.obtain_nestedUnderSweeps_alwaysReturnsTheLockHeld}).
  *
+ * <h2>Leader election with Spring's {@code LockRegistryLeaderInitiator}</h2>
+ *
+ * <p>A re-entry into a hold in doubt throws, so the initiator's leader steps down at its first heartbeat after its
+ * connection is suspended (two thirds of the session timeout); no other process can lead before the server expires
+ * the session. So the heartbeat, the unlock and the candidate's {@code onRevoked} must fit in the last third of the
+ * session timeout: with a 2 s session and a 100 ms heartbeat the step-down came about 1,470 ms after the network went
+ * silent and the next leader about 500 ms after the old {@code onRevoked} returned, and an {@code onRevoked} that runs
+ * longer still runs when the next term begins ({@code LeaderElectionTest}). On {@code stop()} the initiator unlocks
+ * before it calls {@code onRevoked}: the next leader was granted 2 to 6 ms after the stop, 1 to 2 ms after the old
+ * {@code onRevoked} returned, and nothing makes it wait for that return.
+ *
  * <h2>Thread safety</h2>
  *
  * <p>Safe for use by multiple threads; ownership of each lock is per thread. The setters take effect for what comes

@@ -8,6 +8,7 @@ import dev.zklock.recipes.test.ZooKeeperExtension;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.Lock;
@@ -72,12 +73,46 @@ final class LeaderElectionTest {
         Node next = awaitLeaderOtherThan(leader);
 
         System.out.printf(
-                "session expiry: stepped down %d ms after the network went silent, next leader %d ms after%n",
+                "session expiry: stepped down %d ms after the network went silent, next leader %d ms after, %d us"
+                        + " after the old leader's onRevoked returned%n",
                 TimeUnit.NANOSECONDS.toMillis(terms.endedAt(leader.id) - faultAt),
-                TimeUnit.NANOSECONDS.toMillis(terms.grantedAt(next.id) - faultAt));
+                TimeUnit.NANOSECONDS.toMillis(terms.grantedAt(next.id) - faultAt),
+                terms.revokedToGrantedMicros(leader.id, next.id));
         assertThat(terms.overlaps()).isZero();
+        assertThat(terms.revokedToGrantedMicros(leader.id, next.id))
+                .as("the old leader's onRevoked returned before the next onGranted")
+                .isPositive();
         assertThat(terms.grantedAt(next.id) - terms.endedAt(leader.id))
                 .isLessThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(SESSION_MS));
+        leader.proxy.resume();
+    }
+
+    /**
+     * The bound the initiator needs: its leader steps down at the first heartbeat after its connection is suspended
+     * (two thirds of the session timeout), and the next can lead once the server expires the session; so heartbeat,
+     * unlock and {@code onRevoked} must fit in the last third, or the old leader's {@code onRevoked} still runs when the
+     * next term begins. Here the old leader's {@code onRevoked} works on until the next leader is granted: allowed, the
+     * next is granted while it runs (the initiator does not wait for it, and cannot: the old process is cut off), within
+     * about a third of the session of the step-down. Forbidden: the next never granted.
+     */
+    @Test
+    void leadership_whenOnRevokedOutlastsTheLastThirdOfTheSession_theNextTermBeginsWhileItRuns() throws Exception {
+        startNodes(true);
+        Node leader = awaitLeader();
+        terms.revokeWaitsFor = new CountDownLatch(1);
+
+        leader.proxy.holdRequests();
+        leader.proxy.holdReplies();
+        Node next = awaitLeaderOtherThan(leader);
+        await().atMost(Duration.ofSeconds(10)).until(() -> terms.revokeReturned.containsKey(leader.id));
+
+        long budgetMs = TimeUnit.NANOSECONDS.toMillis(terms.grantedAt(next.id) - terms.endedAt(leader.id));
+        System.out.printf(
+                "slow onRevoked: the next leader granted %d ms after the old leader's onRevoked began, %d us before"
+                        + " it returned%n",
+                budgetMs, -terms.revokedToGrantedMicros(leader.id, next.id));
+        assertThat(terms.revokeReturned.get(leader.id)).isGreaterThan(terms.grantedAt(next.id));
+        assertThat(budgetMs).isLessThan(SESSION_MS / 3 + 1_000); // the last third, and the expiry's ticks
         leader.proxy.resume();
     }
 
@@ -115,9 +150,13 @@ final class LeaderElectionTest {
         leader.close();
         Node next = awaitLeaderOtherThan(leader);
 
+        await().atMost(Duration.ofSeconds(10)).until(() -> terms.revokeReturned.containsKey(leader.id));
         System.out.printf(
-                "leader's close: next leader %d ms after%n",
-                TimeUnit.NANOSECONDS.toMillis(terms.grantedAt(next.id) - closedAt));
+                "leader's close: next leader %d ms after; the old leader's onRevoked returned %d us %s the next"
+                        + " onGranted (the initiator unlocks before onRevoked)%n",
+                TimeUnit.NANOSECONDS.toMillis(terms.grantedAt(next.id) - closedAt),
+                Math.abs(terms.revokedToGrantedMicros(leader.id, next.id)),
+                terms.revokedToGrantedMicros(leader.id, next.id) < 0 ? "after" : "before");
         assertThat(terms.overlaps()).isZero();
         assertThat(terms.grantedAt(next.id) - closedAt).isLessThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(SESSION_MS));
     }
@@ -195,10 +234,15 @@ final class LeaderElectionTest {
         }
     }
 
-    /** The terms of every leader: who leads, since when, and how often a term began while another ran. */
+    /**
+     * The terms of every leader: who leads, since when, how often a term began while another ran, and when each
+     * candidate's {@code onRevoked} began and returned (a term's work can go on until then).
+     */
     private static final class Terms {
         private final java.util.Map<String, Long> granted = new java.util.concurrent.ConcurrentHashMap<>();
         private final java.util.Map<String, Long> ended = new java.util.concurrent.ConcurrentHashMap<>();
+        private final java.util.Map<String, Long> revokeReturned = new java.util.concurrent.ConcurrentHashMap<>();
+        private volatile CountDownLatch revokeWaitsFor; // null: onRevoked returns at once
         private String leader; // guarded by this
         private int overlaps; // guarded by this
 
@@ -208,6 +252,10 @@ final class LeaderElectionTest {
             }
             leader = id;
             granted.put(id, System.nanoTime());
+            CountDownLatch waiting = revokeWaitsFor;
+            if (waiting != null) {
+                waiting.countDown();
+            }
         }
 
         synchronized void ended(String id) {
@@ -215,6 +263,16 @@ final class LeaderElectionTest {
                 leader = null;
                 ended.put(id, System.nanoTime());
             }
+        }
+
+        /** A candidate's {@code onRevoked}: ends its term, and, if told to, works on until the next term begins. */
+        void revoked(String id) throws InterruptedException {
+            ended(id);
+            CountDownLatch waiting = revokeWaitsFor;
+            if (waiting != null) {
+                assertThat(waiting.await(10, TimeUnit.SECONDS)).isTrue();
+            }
+            revokeReturned.put(id, System.nanoTime());
         }
 
         synchronized String leader() {
@@ -232,6 +290,11 @@ final class LeaderElectionTest {
         long endedAt(String id) {
             return ended.get(id);
         }
+
+        /** From the old leader's {@code onRevoked} returning to the next's {@code onGranted}; negative: they overlap. */
+        long revokedToGrantedMicros(String old, String next) {
+            return TimeUnit.NANOSECONDS.toMicros(granted.get(next) - revokeReturned.get(old));
+        }
     }
 
     private record TermCandidate(String getId, Terms terms) implements Candidate {
@@ -247,7 +310,11 @@ final class LeaderElectionTest {
 
         @Override
         public void onRevoked(Context ctx) {
-            terms.ended(getId);
+            try {
+                terms.revoked(getId);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 
