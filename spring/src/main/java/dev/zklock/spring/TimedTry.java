@@ -92,9 +92,9 @@ final class TimedTry {
     }
 
     /**
-     * A hold of a node of its own, which belongs to the hold, not to a thread: its time to live ends it by releasing
-     * it, in the background (the release may wait for a reply), where a thread's hold of the lock is expired
-     * ({@link ZkReentrantLock#expire}); the hold's own state then says LOST ({@link ThreadHold}).
+     * A hold of a node of its own, which belongs to the hold, not to a thread: its time to live expires it as a
+     * thread's hold is expired ({@link LockHold#expire()}: LOST, the listeners told, the node deleted in the
+     * background).
      */
     private static final class AsyncGrant implements ThreadHold.Grant {
         private final LockHold hold;
@@ -122,7 +122,7 @@ final class TimedTry {
 
         @Override
         public void expire() {
-            ForkJoinPool.commonPool().execute(hold::close);
+            hold.expire();
         }
 
         @Override

@@ -19,7 +19,7 @@ import org.springframework.boot.health.contributor.Health;
  * Actuator's view of zklock on one client: DOWN while the client is not started or not connected, UP otherwise, with
  * the details {@code client} (Curator's state), {@code connection} (the last connection state Curator reported),
  * {@code holdsInDoubt} (holds of the client's locks in doubt now, their connection suspended) and {@code holdsLost}
- * (holds lost since the indicator started: a session ended, a node gone, a time to live run out with local hand-off).
+ * (holds lost since the indicator started: a session ended, a node gone, a time to live run out).
  * It hears of holds through zklock's client-wide {@link LockStates} listener and of the connection through one Curator
  * listener, both removed by {@link #close()}. Spring Boot contributes it to Actuator's health as {@code zklock} ({@link
  * ZkLockHealthContributorAutoConfiguration}).

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.zklock.recipes.locks.LockState;
+import dev.zklock.recipes.locks.LockStates;
 import dev.zklock.recipes.test.LockActor;
 import dev.zklock.recipes.test.TcpProxy;
 import dev.zklock.recipes.test.ZooKeeperExtension;
@@ -106,6 +107,31 @@ final class ZkSpringLockTest {
                     .hasMessageContaining("PT0.3S")
                     .hasMessageContaining(lock.path());
             assertThat(a.submit(lock::isHeldByCurrentThread).get()).isFalse();
+        }
+    }
+
+    /**
+     * A timed try's hold (a node of its own, no thread's) whose time to live runs out is expired as a thread's hold is:
+     * the client-wide listeners hear LOST (health counts it), the node goes, the unlock throws. Before, the timer only
+     * released it: the node went, and nothing heard of a lost hold.
+     */
+    @ParameterizedTest(name = "local hand-off: {0}")
+    @ValueSource(booleans = {true, false})
+    void tryLockWithTtl_ttlRunsOut_theHoldIsLostAsAThreadsHoldIs(boolean localHandOff) throws Exception {
+        CuratorFramework client = zk.newClient();
+        CuratorFramework observer = zk.newClient();
+        List<LockState> heard = new java.util.concurrent.CopyOnWriteArrayList<>();
+        LockStates.addListener(client, event -> heard.add(event.state()));
+        try (ZkSpringLockRegistry registry = registry(client, localHandOff);
+                LockActor a = LockActor.start("a")) {
+            ZkSpringLock lock = registry.obtain("key");
+            assertThat(a.submit(() -> lock.tryLock(Duration.ofSeconds(5), TTL)).get())
+                    .isTrue();
+            awaitGone(observer, onlyNode(observer, lock.path()));
+
+            await().atMost(Duration.ofSeconds(10)).until(() -> heard.contains(LockState.LOST));
+            assertThat(a.submit(lock::holdState).get()).contains(LockState.LOST);
+            assertThat(thrownOn(a, lock::unlock)).isInstanceOf(ConcurrentModificationException.class);
         }
     }
 

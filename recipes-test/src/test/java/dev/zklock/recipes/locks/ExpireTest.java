@@ -81,4 +81,41 @@ final class ExpireTest {
         }
         assertThat(lock.participantNodes()).isEmpty();
     }
+
+    /**
+     * {@code LockHold.expire()}: the hold of an async acquire, which no thread owns, ended from outside as a time to
+     * live ends it. Allowed: LOST at the return, listeners told, the other process's waiter in, a later close quiet.
+     * Forbidden: the hold still HELD, the node left behind, a second expire that reports success. A multi-lock's hold,
+     * on several nodes, refuses naming itself.
+     */
+    @Test
+    void expire_ofAnAsyncHold_losesItAtOnceAndLetsTheNextProcessIn() throws Exception {
+        ZkReentrantLock lock = new ZkReentrantLock(zk.newClient(), zk.path("lock"));
+        ZkReentrantLock other = new ZkReentrantLock(zk.newClient(), zk.path("lock"));
+        List<LockState> heard = new CopyOnWriteArrayList<>();
+        lock.addStateListener(event -> heard.add(event.state()));
+        LockHold hold = lock.acquireAsync().get(10, TimeUnit.SECONDS);
+        try (LockActor waiter = LockActor.start("waiter")) {
+            CompletableFuture<Boolean> theirs = waiter.submit(() -> other.acquire(10, TimeUnit.SECONDS));
+            await().until(() -> lock.participantNodes().size() == 2);
+
+            assertThat(hold.expire()).isTrue();
+
+            assertThat(hold.state()).isEqualTo(LockState.LOST);
+            assertThat(heard).contains(LockState.LOST);
+            assertThat(theirs.get(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(hold.expire()).isFalse(); // lost already
+            hold.close();
+            assertThat(lock.participantNodes()).hasSize(1); // theirs only
+            waiter.run(other::release).join();
+        }
+        assertThat(lock.participantNodes()).isEmpty();
+
+        ZkMultiLock multi = new ZkMultiLock(zk.newClient(), List.of(zk.path("a"), zk.path("b")));
+        try (LockHold both = multi.hold(java.time.Duration.ofSeconds(10))) {
+            assertThatThrownBy(both::expire)
+                    .isInstanceOf(UnsupportedOperationException.class)
+                    .hasMessageContaining("several nodes");
+        }
+    }
 }

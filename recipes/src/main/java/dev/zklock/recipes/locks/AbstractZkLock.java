@@ -166,7 +166,12 @@ abstract class AbstractZkLock extends TimedLock {
 
     /** Returns {@code hold} as a value for try-with-resources, whose close runs {@code release}. */
     LockHold holdOf(Hold hold, Runnable release) {
-        return new LockHold(path(), Map.of(path(), hold.token()), hold::state, release);
+        return new LockHold(
+                path(),
+                Map.of(path(), hold.token()),
+                hold::state,
+                release,
+                () -> core.expire(hold.node().path()));
     }
 
     /** An async acquire: the engine's hold as a {@link LockHold} that belongs to itself; cancelling withdraws. */

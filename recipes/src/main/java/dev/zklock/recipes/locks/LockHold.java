@@ -3,6 +3,7 @@ package dev.zklock.recipes.locks;
 import dev.zklock.recipes.locks.engine.Checks;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -27,13 +28,20 @@ public final class LockHold implements AutoCloseable {
     private final Map<String, Long> tokens;
     private final Supplier<LockState> state;
     private final Runnable release;
+    private final BooleanSupplier expire; // null: a hold of several nodes, which is closed, not expired
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    LockHold(String lockName, Map<String, Long> tokens, Supplier<LockState> state, Runnable release) {
+    LockHold(
+            String lockName,
+            Map<String, Long> tokens,
+            Supplier<LockState> state,
+            Runnable release,
+            BooleanSupplier expire) {
         this.lockName = lockName;
         this.tokens = Map.copyOf(tokens);
         this.state = state;
         this.release = release;
+        this.expire = expire;
     }
 
     /**
@@ -100,6 +108,24 @@ public final class LockHold implements AutoCloseable {
                 throw notTheOwner;
             }
         }
+    }
+
+    /**
+     * Ends this hold from any thread, as {@link AbstractZkLock#expire(String)} ends the hold on its node: what a time
+     * to live kept by the holder's own timer does. The hold is {@linkplain LockState#LOST LOST} before this method
+     * returns (the lock's listeners hear it on the calling thread), then its node is deleted, which lets the next
+     * waiter in; a later {@link #close()} only clears the holder's record. With local hand-off, every local holder of
+     * that node loses it. Cost: one delete, sent without waiting.
+     *
+     * @return true if the hold was ended; false if it was released or lost before
+     * @throws UnsupportedOperationException for a multi-lock's hold, which stands on several nodes: close it
+     */
+    public boolean expire() {
+        if (expire == null) {
+            throw new UnsupportedOperationException(
+                    "the hold of " + lockName + " stands on several nodes and is not expired: close it");
+        }
+        return !closed.get() && expire.getAsBoolean();
     }
 
     @Override
