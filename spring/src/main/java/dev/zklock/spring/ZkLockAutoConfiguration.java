@@ -106,6 +106,7 @@ public final class ZkLockAutoConfiguration {
                 .keepIdle(registry.getKeepIdle());
         keyToPath.ifUnique(builder::keyToPath);
         ZkSpringLockRegistry locks = builder.build();
+        locks.setCacheCapacity(registry.getCacheCapacity());
         if (registry.getIdleTime() != null) {
             locks.setIdleTime(registry.getIdleTime());
         }

@@ -265,6 +265,9 @@ public final class ZkLockProperties {
          */
         private Duration idleTime;
 
+        /** How many locks the registry keeps at most (the least recently used unused ones go beyond it). */
+        private int cacheCapacity = 30_000;
+
         /**
          * Time to live of a hold taken without one (lock() and tryLock(...) as Spring's LockRegistry has them); unset
          * keeps the registry's own default.
@@ -323,6 +326,24 @@ public final class ZkLockProperties {
          */
         public void setKeepIdle(Duration keepIdle) {
             this.keepIdle = keepIdle;
+        }
+
+        /**
+         * Returns how many locks the registry keeps at most.
+         *
+         * @return the capacity; 30,000 by default, as Spring's ZooKeeper registry
+         */
+        public int getCacheCapacity() {
+            return cacheCapacity;
+        }
+
+        /**
+         * Sets how many locks the registry keeps at most.
+         *
+         * @param cacheCapacity at least 1
+         */
+        public void setCacheCapacity(int cacheCapacity) {
+            this.cacheCapacity = cacheCapacity;
         }
 
         /**

@@ -38,7 +38,9 @@ import org.springframework.scheduling.TaskScheduler;
  * <p>{@link #obtain(Object)} returns the same lock for a key for as long as anything can use it. The registry keeps a
  * lock while a thread holds or acquires it, while its cohort may keep an idle node ({@link Builder#keepIdle}), and for
  * the {@linkplain #setIdleTime(Duration) idle time} (one minute by default) after its last use, then lets go of it on
- * the timer thread of the client's zklock context (zklock's {@code KeyedLocks}), so a service that locks unboundedly many keys stays bounded; {@link #expireUnusedOlderThan(long)} lets go
+ * the timer thread of the client's zklock context (zklock's {@code KeyedLocks}); beyond the {@linkplain
+ * #setCacheCapacity(int) cache capacity} (30,000 by default, as Spring's) it lets go of the least recently used unused
+ * locks at once. So a service that locks unboundedly many keys stays bounded; {@link #expireUnusedOlderThan(long)} lets go
  * at once. A lock let go of stays its key's while something refers to it (a caller between {@code obtain} and
  * {@code lock}, say): the key is forgotten only once the lock is unreachable, so that a thread never holds one lock of
  * a key and queues behind its own node through another ({@code ZkSpringLockRegistryTest.obtain_nestedUnderSweeps_alwaysReturnsTheLockHeld}).
@@ -84,6 +86,9 @@ public final class ZkSpringLockRegistry
 
     private static final Duration DEFAULT_IDLE_TIME = Duration.ofMinutes(1);
 
+    /** Spring's {@code ZookeeperLockRegistry}'s default cache capacity. */
+    public static final int DEFAULT_CACHE_CAPACITY = 30_000;
+
     /** In use: held, acquiring, or its cohort may keep an idle node; used when last locked or unlocked. */
     private static final KeyedLocks.Usage<ZkSpringLock> USAGE = new KeyedLocks.Usage<>() {
         @Override
@@ -105,6 +110,7 @@ public final class ZkSpringLockRegistry
     private final TtlTimer ttlTimer;
     private final KeyedLocks<ZkSpringLock> locks;
     private volatile Duration idleTime = DEFAULT_IDLE_TIME;
+    private volatile int cacheCapacity = DEFAULT_CACHE_CAPACITY;
     private volatile Duration defaultTtl; // null: none
     private volatile TaskScheduler renewalScheduler; // null: none
 
@@ -127,6 +133,7 @@ public final class ZkSpringLockRegistry
         this.keyToPath = builder.keyToPath;
         this.ttlTimer = new TtlTimer(client);
         this.locks = new KeyedLocks<>(client, DEFAULT_IDLE_TIME, USAGE);
+        locks.capacity(DEFAULT_CACHE_CAPACITY);
     }
 
     /**
@@ -213,6 +220,28 @@ public final class ZkSpringLockRegistry
      */
     public Duration idleTime() {
         return idleTime;
+    }
+
+    /**
+     * Sets how many locks the registry keeps at most, as Spring's registries' {@code setCacheCapacity} does: beyond it,
+     * an {@code obtain} lets go of the least recently used locks that are not in use; a lock in use is kept beyond it
+     * (zklock's {@code KeyedLocks}). The idle time bounds the registry too. No ZooKeeper call.
+     *
+     * @param cacheCapacity at least 1; {@value #DEFAULT_CACHE_CAPACITY} by default, as Spring's ZooKeeper registry
+     * @throws IllegalArgumentException if {@code cacheCapacity} is less than 1
+     */
+    public void setCacheCapacity(int cacheCapacity) {
+        locks.capacity(cacheCapacity);
+        this.cacheCapacity = cacheCapacity;
+    }
+
+    /**
+     * Returns how many locks the registry keeps at most; see {@link #setCacheCapacity(int)}.
+     *
+     * @return the capacity
+     */
+    public int cacheCapacity() {
+        return cacheCapacity;
     }
 
     /**

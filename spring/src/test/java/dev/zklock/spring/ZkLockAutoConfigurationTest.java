@@ -214,14 +214,18 @@ final class ZkLockAutoConfigurationTest {
                 .hasMessageContaining("'digest'"));
     }
 
-    /** The registry Boot makes takes the idle time and the default time to live from the properties, when set. */
+    /** The registry Boot makes takes the idle time, the default time to live and the capacity from the properties. */
     @Test
-    void properties_registryIdleTimeAndDefaultTtl_areTheRegistrys() {
+    void properties_registryIdleTimeDefaultTtlAndCacheCapacity_areTheRegistrys() {
         withClient(zk.newClient())
-                .withPropertyValues("zklock.registry.idle-time=10m", "zklock.registry.default-ttl=30s")
+                .withPropertyValues(
+                        "zklock.registry.idle-time=10m",
+                        "zklock.registry.default-ttl=30s",
+                        "zklock.registry.cache-capacity=500")
                 .run(context -> {
                     ZkSpringLockRegistry registry = context.getBean(ZkSpringLockRegistry.class);
                     assertThat(registry.idleTime()).isEqualTo(Duration.ofMinutes(10));
+                    assertThat(registry.cacheCapacity()).isEqualTo(500);
                     assertThat(registry.defaultTtl()).contains(Duration.ofSeconds(30));
                 });
         withClient(zk.newClient()).run(context -> {
@@ -230,6 +234,7 @@ final class ZkLockAutoConfigurationTest {
                     .as("unset: the registry's own default")
                     .isEqualTo(Duration.ofMinutes(1));
             assertThat(registry.defaultTtl()).isEmpty();
+            assertThat(registry.cacheCapacity()).isEqualTo(ZkSpringLockRegistry.DEFAULT_CACHE_CAPACITY);
         });
     }
 
@@ -261,6 +266,7 @@ final class ZkLockAutoConfigurationTest {
                         "zklock.registry.keep-idle",
                         "zklock.registry.idle-time",
                         "zklock.registry.default-ttl",
+                        "zklock.registry.cache-capacity",
                         "management.health.zklock.enabled");
         assertThat(properties.values())
                 .allSatisfy(fields -> assertThat(fields.path("description").asText())
@@ -270,6 +276,7 @@ final class ZkLockAutoConfigurationTest {
         properties.forEach(
                 (name, fields) -> defaults.put(name, fields.path("defaultValue").asText()));
         assertThat(defaults)
+                .containsEntry("zklock.registry.cache-capacity", "30000")
                 .containsEntry("zklock.session-timeout", "60s")
                 .containsEntry("zklock.connection-timeout", "15s")
                 .containsEntry("zklock.retry.base-sleep", "1s")

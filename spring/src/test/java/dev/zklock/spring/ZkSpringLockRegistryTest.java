@@ -369,6 +369,44 @@ final class ZkSpringLockRegistryTest {
     }
 
     /**
+     * Spring's cache capacity, as its registries' tests pin it: beyond it the least recently used unused locks go
+     * (capacity 4, then 3, then 4 again: the oldest key goes first), a lock held is kept beyond it and obtained again
+     * as the same lock, so its thread re-enters instead of queueing behind its own node; a capacity below 1 is refused.
+     */
+    @Test
+    void setCacheCapacity_obtainsBeyondIt_letGoOfTheLeastRecentlyUsedAndNeverAHeldLock() throws Exception {
+        try (ZkSpringLockRegistry registry = registry(zk.newClient())) {
+            registry.setCacheCapacity(4);
+            registry.obtain("orders:1");
+            registry.obtain("orders:2");
+            registry.obtain("orders:3");
+            registry.setCacheCapacity(3);
+            registry.obtain("orders:4");
+            assertThat(registry.size()).isEqualTo(3);
+            registry.setCacheCapacity(4);
+            registry.obtain("orders:5");
+            assertThat(registry.size()).isEqualTo(4);
+
+            registry.setCacheCapacity(1);
+            ZkSpringLock held = registry.obtain("test");
+            held.lock();
+            try {
+                registry.obtain("test2");
+                ZkSpringLock again = registry.obtain("test");
+                assertThat(again).isSameAs(held);
+                assertThat(again.tryLock(10, TimeUnit.SECONDS)).isTrue();
+                again.unlock();
+            } finally {
+                held.unlock();
+            }
+            assertThat(registry.cacheCapacity()).isOne();
+            assertThatThrownBy(() -> registry.setCacheCapacity(0))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("0");
+        }
+    }
+
+    /**
      * Nested obtains of a few keys while another thread sweeps without pause: every nested obtain returns the lock its
      * thread holds, whenever the sweeps fall.
      */

@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import dev.zklock.recipes.test.LockActor;
 import dev.zklock.recipes.test.ZooKeeperExtension;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -167,5 +168,78 @@ final class KeyedLocksTest {
                 .isInstanceOf(NullPointerException.class)
                 .hasMessageContaining("factory");
         assertThat(table.keys()).as("no entry for a lock not made").isZero();
+    }
+
+    /**
+     * Spring's registries' cache capacity, here as the table's: beyond it, the least recently used locks not in use are
+     * let go of; a lock in use is kept beyond it, and lowering the capacity takes effect at the next obtain.
+     */
+    @Test
+    void capacity_obtainBeyondIt_letsGoOfTheLeastRecentlyUsedNotInUse() {
+        java.util.Set<Object> inUse = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        KeyedLocks<Object> table =
+                new KeyedLocks<>(zk.newClient(), Duration.ofHours(1), (lock, now) -> inUse.contains(lock));
+        table.capacity(4);
+        for (String key : List.of("o1", "o2", "o3")) {
+            table.obtain(key, k -> new Object());
+        }
+        table.capacity(3);
+        table.obtain("o4", k -> new Object());
+        assertThat(table.size()).isEqualTo(3);
+        assertThat(List.of("o1", "o2", "o3", "o4")).filteredOn(table::isKept).containsExactly("o2", "o3", "o4");
+
+        table.capacity(4);
+        table.obtain("o5", k -> new Object());
+        assertThat(List.of("o2", "o3", "o4", "o5")).allMatch(table::isKept);
+
+        table.obtain("o2", k -> new Object()); // used again: now o3 is the least recently used
+        table.obtain("o6", k -> new Object());
+        assertThat(List.of("o2", "o3", "o4", "o5", "o6"))
+                .filteredOn(table::isKept)
+                .containsExactly("o2", "o4", "o5", "o6");
+
+        inUse.add(table.find("o4"));
+        inUse.add(table.find("o5"));
+        inUse.add(table.find("o6"));
+        inUse.add(table.obtain("o7", k -> new Object()));
+        table.capacity(1);
+        table.obtain("o8", k -> new Object());
+        assertThat(List.of("o2", "o4", "o5", "o6", "o7", "o8"))
+                .filteredOn(table::isKept)
+                .as("in use, or just obtained: kept beyond the capacity")
+                .containsExactly("o4", "o5", "o6", "o7", "o8");
+
+        assertThatThrownBy(() -> table.capacity(0))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("0");
+    }
+
+    /** Four threads obtain and use 50 keys at once under a capacity of 17: the table ends with 17 kept, no more. */
+    @Test
+    void capacity_concurrentObtains_neverKeepMoreThanIt() throws Exception {
+        CuratorFramework client = zk.newClient();
+        KeyedLocks<ZkReentrantLock> table =
+                new KeyedLocks<>(client, Duration.ofHours(1), (lock, now) -> lock.isInUse());
+        table.capacity(17);
+        java.util.concurrent.ExecutorService threads = java.util.concurrent.Executors.newFixedThreadPool(4);
+        try {
+            List<java.util.concurrent.Future<?>> done = new java.util.ArrayList<>();
+            for (int i = 0; i < 50; i++) {
+                String key = "orders-" + i;
+                done.add(threads.submit(() -> {
+                    ZkReentrantLock lock = table.obtain(key, k -> new ZkReentrantLock(client, zk.path(k)));
+                    lock.acquire();
+                    lock.release();
+                    return null;
+                }));
+            }
+            for (java.util.concurrent.Future<?> each : done) {
+                each.get(30, java.util.concurrent.TimeUnit.SECONDS);
+            }
+        } finally {
+            threads.shutdown();
+        }
+        assertThat(table.size()).isEqualTo(17);
+        assertThat(table.forgetUnused(-1)).isEqualTo(17);
     }
 }

@@ -8,10 +8,12 @@ import java.time.Duration;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.Objects;
+import java.util.PriorityQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 import org.apache.curator.framework.CuratorFramework;
 
@@ -41,6 +43,12 @@ import org.apache.curator.framework.CuratorFramework;
  *       ms), {@value #SWEEP_STEP} entries a run so that a large table does not hold up the client's other timed work,
  *       for as long as the table has entries, is not closed and its client is open; {@code obtain} never scans the
  *       table.
+ *   <li>A {@linkplain #capacity(int) capacity} bounds the locks kept by count as well: an {@code obtain} that keeps
+ *       one more than it lets go of the least recently used locks not in use (used: obtained, or as the
+ *       {@link Usage} says), as Spring's registries' caches do; a lock in use is kept beyond it. That {@code obtain}
+ *       looks at every entry once, so with a capacity of {@code c} it lets go of {@code c / 64} locks at a time (at
+ *       least one), and the table keeps between {@code c - c / 64} and {@code c} locks (exactly {@code c} below 64)
+ *       ({@code KeyedLocksTest.capacity_obtainBeyondIt_letsGoOfTheLeastRecentlyUsedNotInUse}).
  * </ol>
  *
  * @param <L> the type of the locks
@@ -55,7 +63,9 @@ public final class KeyedLocks<L> implements AutoCloseable {
     private final AtomicBoolean sweepScheduled = new AtomicBoolean();
     private final ContextTimer timer;
     private final Usage<? super L> usage;
+    private final ReentrantLock evicting = new ReentrantLock();
     private volatile long idleNanos;
+    private volatile int capacity = Integer.MAX_VALUE;
     private volatile boolean closed;
     private Iterator<Map.Entry<String, Entry<L>>> cursor; // confined to the timer thread: where the last step stopped
 
@@ -131,6 +141,9 @@ public final class KeyedLocks<L> implements AutoCloseable {
             obtained[0] = alive;
             return current;
         });
+        if (keptCount.get() > capacity) {
+            evictLeastRecentlyUsed(obtained[0]);
+        }
         if (!closed && !sweepScheduled.get() && sweepScheduled.compareAndSet(false, true)) {
             Sweep.schedule(this, sweepPeriodNanos());
         }
@@ -190,6 +203,18 @@ public final class KeyedLocks<L> implements AutoCloseable {
     }
 
     /**
+     * Sets how many locks the table keeps at most, in use or not: beyond it an {@code obtain} lets go of the least
+     * recently used locks not in use (note 4). Locks in use are kept beyond it. The next {@code obtain} uses it.
+     *
+     * @param capacity at least 1; {@link Integer#MAX_VALUE} (the default) for no bound but the idle time
+     * @throws IllegalArgumentException if {@code capacity} is less than 1
+     */
+    public void capacity(int capacity) {
+        Checks.requireArgument(capacity >= 1, "capacity must be at least 1, not %s", capacity);
+        this.capacity = capacity;
+    }
+
+    /**
      * Returns how many locks the table keeps now (in use, or used within the idle time), for monitoring; locks let go
      * of are not counted, even while something still refers to them.
      *
@@ -206,6 +231,12 @@ public final class KeyedLocks<L> implements AutoCloseable {
      */
     public int keys() {
         return locks.size();
+    }
+
+    /** Tells whether the table keeps the lock of {@code key} now; for tests. */
+    boolean isKept(String key) {
+        Entry<L> entry = locks.get(key);
+        return entry != null && entry.kept != null;
     }
 
     /**
@@ -260,6 +291,58 @@ public final class KeyedLocks<L> implements AutoCloseable {
         });
         return letGo[0];
     }
+
+    /**
+     * Lets go of the least recently used locks not in use, so many that the table keeps {@code capacity - capacity /
+     * 64} (note 4); {@code justObtained} is kept. One caller at a time; a caller that finds another at it leaves the
+     * work to it, and the other looks again when done, so an obtain made meanwhile is not missed.
+     */
+    private void evictLeastRecentlyUsed(L justObtained) {
+        while (keptCount.get() > capacity && evicting.tryLock()) {
+            boolean letGo;
+            try {
+                letGo = evictOnce(justObtained);
+            } finally {
+                evicting.unlock();
+            }
+            if (!letGo) {
+                return; // all in use: kept beyond the capacity
+            }
+        }
+    }
+
+    /** One look at every entry, and the oldest let go of; returns whether any was. Under {@link #evicting}. */
+    private boolean evictOnce(L justObtained) {
+        int bound = capacity;
+        int excess = keptCount.get() - (bound - bound / 64);
+        if (excess <= 0 || keptCount.get() <= bound) {
+            return false;
+        }
+        long now = System.nanoTime();
+        // the excess oldest candidates, the newest of them on top
+        PriorityQueue<Candidate<L>> oldest = new PriorityQueue<>((a, b) -> Long.compare(b.lastUse, a.lastUse));
+        for (Map.Entry<String, Entry<L>> e : locks.entrySet()) {
+            Entry<L> entry = e.getValue();
+            L lock = entry.kept;
+            if (lock == null || lock == justObtained || usage.inUse(lock, now)) {
+                continue;
+            }
+            long lastUse = Math.max(entry.lastObtained, usage.lastUsedNanos(lock));
+            if (oldest.size() < excess) {
+                oldest.add(new Candidate<>(e, lastUse));
+            } else if (lastUse - oldest.peek().lastUse < 0) {
+                oldest.poll();
+                oldest.add(new Candidate<>(e, lastUse));
+            }
+        }
+        boolean letGo = false;
+        for (Candidate<L> candidate : oldest) {
+            letGo |= forgetIfUnused(candidate.entry, now - candidate.lastUse, now); // not if used since the look
+        }
+        return letGo;
+    }
+
+    private record Candidate<L>(Map.Entry<String, Entry<L>> entry, long lastUse) {}
 
     private long sweepPeriodNanos() {
         return Math.max(idleNanos / 2, MIN_SWEEP_PERIOD_NANOS);
@@ -322,12 +405,13 @@ public final class KeyedLocks<L> implements AutoCloseable {
 
     /**
      * A key's lock: referred to weakly always, and strongly ({@link #kept}) while the table keeps it. {@code kept} and
-     * {@code lastObtained} are read and written only inside the map's compute for the key.
+     * {@code lastObtained} are written only inside the map's compute for the key; the capacity's look reads them
+     * outside it, and what it picks is decided again inside.
      */
     private static final class Entry<L> {
         final WeakReference<L> instance;
-        L kept; // null once the table has let go of the lock
-        long lastObtained;
+        volatile L kept; // null once the table has let go of the lock
+        volatile long lastObtained;
 
         Entry(L lock) {
             this.instance = new WeakReference<>(lock);
