@@ -39,6 +39,8 @@ import org.springframework.integration.support.locks.DistributedLock;
  * another thread of this process that locks the key after it ran out holds with a state and a time to live of its own,
  * and only the thread whose time ran out hears of it. When the time runs out the hold ends by itself, as a Redis lock's
  * key expires: it goes {@link LockState#LOST} at once, then its node is deleted, so another process may take the lock.
+ * It counts from the lock call, or from 10 ms before the grant if the call waited longer, so that the node's delete
+ * is sent ahead of the time counted from the call's return.
  * The holder learns it from {@link #holdState()}, from a re-entry or a renewal (refused with {@link
  * IllegalStateException}), and at its last unlock, which throws. The holding thread restarts the time with {@link
  * ZkSpringLockRegistry#renewLock(Object)} or {@link ZkSpringLockRegistry#renewLock(Object, Duration)} (another thread
@@ -53,7 +55,7 @@ import org.springframework.integration.support.locks.DistributedLock;
  * expires late, when the process runs again (a pause longer than the session timeout ends the session and the hold
  * with it); and after the registry's {@link ZkSpringLockRegistry#close()} time to live is off: a hold keeps no timer,
  * is renewed no more, and lasts while the session lives. A blocking hold's expiry is told to the lock's state
- * listeners as LOST; a timed try's hold, which belongs to no thread in zklock's engine, is released instead.
+ * listeners as LOST, a timed try's too.
  *
  * <h2>Thread safety</h2>
  *
@@ -405,6 +407,7 @@ public final class ZkSpringLock implements DistributedLock {
             return true;
         }
         acquiring.incrementAndGet();
+        long calledNanos = System.nanoTime();
         try {
             ThreadHold.Grant grant = attempt.run();
             if (grant == null) {
@@ -412,7 +415,10 @@ public final class ZkSpringLock implements DistributedLock {
             }
             // recorded before acquiring falls: the registry never sees the lock unused meanwhile
             Duration holdTtl = ttl != null ? ttl : registry.defaultTtlOrNull();
-            holds.put(current, new ThreadHold(describe(), grant, ttlTimer, registry::renewalScheduler, holdTtl));
+            long ttlStart = ThreadHold.ttlStart(calledNanos, System.nanoTime());
+            holds.put(
+                    current,
+                    new ThreadHold(describe(), grant, ttlTimer, registry::renewalScheduler, holdTtl, ttlStart));
             return true;
         } finally {
             acquiring.decrementAndGet();
