@@ -47,6 +47,13 @@ import org.springframework.scheduling.TaskScheduler;
  *       is up counted from the call's return, and another process that tries the key when that time is up finds it
  *       free; counted from the grant, its try raced the delete and lost 9 of 40 times with local hand-off and 4 of 40
  *       without ({@code ZkSpringLockTest.lockWithTtl_anotherProcessTriesWhenTheTtlIsUp_findsTheKeyFree}).
+ *   <li>A re-entry into a hold whose time to live ran out takes the lock anew, as Spring's JDBC and Redis locks do:
+ *       the expired grant is let go of (its node is gone), the lock is acquired as a first acquire is (at once for
+ *       {@code tryLock()}, within its time for a timed try, waiting for {@code lock()}), and if it is, a new hold
+ *       with a new time to live counts the old one's entries and this one, and is not expired: its unlocks throw
+ *       nothing. If it is not (another process holds the key), the re-entry fails as a try fails, the old hold stays
+ *       expired, and its last unlock throws ({@code ZkSpringLockTest.tryLock_afterTheTtlRanOut_takesTheKeyAnewIfFree}).
+ *       A hold in doubt or lost with its session or its node is never entered again: that re-entry throws.
  * </ol>
  */
 final class ThreadHold {
@@ -85,6 +92,7 @@ final class ThreadHold {
     private final CompletableFuture<Void> expiryRun = new CompletableFuture<>(); // done once an expiry ended the grant
 
     private Duration ttl; // guarded by this; null: the hold has none
+    private boolean grantReleased; // owner only: the grant of an expired hold let go of to take the lock anew
     private ScheduledFuture<?> pending; // guarded by this
     private long generation; // guarded by this: see note 3
     private ScheduledFuture<?> renewal; // guarded by this: the scheduler's renewal, every third of ttl
@@ -104,10 +112,22 @@ final class ThreadHold {
             Supplier<TaskScheduler> renewals,
             Duration ttl,
             long ttlStartNanos) {
+        this(lockName, grant, timer, renewals, ttl, ttlStartNanos, 1);
+    }
+
+    private ThreadHold(
+            String lockName,
+            Grant grant,
+            TtlTimer timer,
+            Supplier<TaskScheduler> renewals,
+            Duration ttl,
+            long ttlStartNanos,
+            long count) {
         this.lockName = lockName;
         this.grant = grant;
         this.timer = timer;
         this.renewals = renewals;
+        word.set(count);
         if (ttl != null) {
             restart(ttl, Math.max(0, System.nanoTime() - ttlStartNanos));
         }
@@ -130,16 +150,21 @@ final class ThreadHold {
      *
      * @param newTtl the time to live to restart the hold's with, or null to leave it as it is
      * @param beforeCount a test seam, run after the checks and before the count
-     * @throws IllegalStateException if the hold expired, is in doubt or is lost
+     * @return true if counted; false, counting nothing, if the hold's time to live has run out: the caller takes the
+     *     lock anew (note 7)
+     * @throws IllegalStateException if the hold is in doubt or lost (its session, its node)
      */
-    void reenter(Duration newTtl, Runnable beforeCount) {
+    boolean reenter(Duration newTtl, Runnable beforeCount) {
+        if (isExpired()) {
+            return false;
+        }
         requireStanding();
         beforeCount.run();
         long seen;
         do {
             seen = word.get();
             if ((seen & EXPIRED) != 0) {
-                throw expiredRefusal();
+                return false;
             }
             if ((seen & COUNT) == COUNT) {
                 throw new IllegalStateException("maximum hold count exceeded for " + lockName);
@@ -148,6 +173,38 @@ final class ThreadHold {
         if (newTtl != null) {
             restart(newTtl); // false: the time ran out just after the count, and the last unlock will say so
         }
+        return true;
+    }
+
+    /** Tells whether the hold's time to live ran out. */
+    boolean isExpired() {
+        return (word.get() & EXPIRED) != 0;
+    }
+
+    /**
+     * Lets go of the grant of a hold whose time to live ran out, once its expiry has run, so that the owner may take
+     * the lock anew (note 7); its count stays, for the owner's unlocks. Owner only; once.
+     */
+    void dropExpiredGrant() {
+        awaitExpiry();
+        if (!grantReleased) {
+            grantReleased = true;
+            grant.release();
+        }
+    }
+
+    /**
+     * The owner took the lock anew after this hold's time to live ran out (note 7): the hold that replaces it, counting
+     * this one's entries and the new one.
+     *
+     * @param renewed the new grant
+     * @param newTtl the new hold's time to live, or null for this one's
+     * @param ttlStartNanos when that time to live starts
+     */
+    ThreadHold takenAnew(Grant renewed, Duration newTtl, long ttlStartNanos) {
+        long count = (word.get() & COUNT) + 1;
+        return new ThreadHold(
+                lockName, renewed, timer, renewals, newTtl != null ? newTtl : ttl(), ttlStartNanos, count);
     }
 
     /**
@@ -188,7 +245,9 @@ final class ThreadHold {
             awaitExpiry();
         }
         LockState before = ranOut ? LockState.LOST : grant.state();
-        grant.release();
+        if (!grantReleased) {
+            grant.release();
+        }
         if (ranOut) {
             throw new ConcurrentModificationException(lockName + " expired after its ttl of " + ttl()
                     + " before it was unlocked: another process may have held it since");
@@ -316,11 +375,8 @@ final class ThreadHold {
 
     /** Refuses a grant on top of a hold that is past its time to live, in doubt, or lost. */
     private void requireStanding() {
-        if ((word.get() & EXPIRED) != 0) {
-            throw expiredRefusal();
-        }
         LockState state = grant.state();
-        if (state != LockState.HELD) {
+        if (state != LockState.HELD && !isExpired()) { // an expiry is the caller's to handle (note 7)
             throw new IllegalStateException(lockName + " is " + state + " for "
                     + Thread.currentThread().getName() + ": unlock it, then lock it again");
         }

@@ -25,8 +25,10 @@ import org.springframework.integration.support.locks.DistributedLock;
  * to live. A re-entry is granted only while the thread's hold stands: a hold in doubt (the connection is suspended) or
  * lost is never entered again, the re-entry throws {@link IllegalStateException}, and the thread must {@link #unlock()}
  * it. This is what lets {@code LockRegistryLeaderInitiator} step down at its next heartbeat once the lock cannot be
- * stood behind. The check and the count of a re-entry are one step: a time to live that runs out meanwhile either
- * finds the re-entry counted or makes it throw having counted nothing.
+ * stood behind. A re-entry into a hold whose time to live ran out takes the lock anew, as Spring's JDBC and Redis
+ * locks do: if the key is free it holds again, with a new time to live, and its unlocks throw nothing; if not, it
+ * fails as a try or a wait fails, and the expired hold's last unlock throws. The check and the count of a re-entry
+ * are one step: a time to live that runs out meanwhile finds the re-entry counted, or makes it take the lock anew.
  *
  * <p>A hold is lost when its session ends, when the client finds its node deleted, or when its time to live runs out.
  * The last {@link #unlock()} of a lost hold clears it, so that the thread may lock again, and throws {@link
@@ -402,9 +404,11 @@ public final class ZkSpringLock implements DistributedLock {
         Thread current = Thread.currentThread();
         ThreadHold mine = holds.get(current);
         if (mine != null) {
-            mine.reenter(ttl, hooks::reentering);
-            lastUsedNanos = System.nanoTime();
-            return true;
+            if (mine.reenter(ttl, hooks::reentering)) {
+                lastUsedNanos = System.nanoTime();
+                return true;
+            }
+            mine.dropExpiredGrant(); // its time to live ran out: the lock is taken anew (ThreadHold note 7)
         }
         acquiring.incrementAndGet();
         long calledNanos = System.nanoTime();
@@ -414,11 +418,18 @@ public final class ZkSpringLock implements DistributedLock {
                 return false;
             }
             // recorded before acquiring falls: the registry never sees the lock unused meanwhile
-            Duration holdTtl = ttl != null ? ttl : registry.defaultTtlOrNull();
             long ttlStart = ThreadHold.ttlStart(calledNanos, System.nanoTime());
             holds.put(
                     current,
-                    new ThreadHold(describe(), grant, ttlTimer, registry::renewalScheduler, holdTtl, ttlStart));
+                    mine != null
+                            ? mine.takenAnew(grant, ttl, ttlStart)
+                            : new ThreadHold(
+                                    describe(),
+                                    grant,
+                                    ttlTimer,
+                                    registry::renewalScheduler,
+                                    ttl != null ? ttl : registry.defaultTtlOrNull(),
+                                    ttlStart));
             return true;
         } finally {
             acquiring.decrementAndGet();
@@ -436,7 +447,7 @@ public final class ZkSpringLock implements DistributedLock {
 
     /** The current thread's hold of the lock, if {@code acquired}. */
     private ThreadHold.Grant owned(boolean acquired) {
-        return acquired ? new OwnedGrant(lock.getLockPath()) : null;
+        return acquired ? new OwnedGrant(lock) : null;
     }
 
     private String describe() {
@@ -460,39 +471,5 @@ public final class ZkSpringLock implements DistributedLock {
     @FunctionalInterface
     private interface Attempt {
         ThreadHold.Grant run() throws InterruptedException;
-    }
-
-    /** A hold the {@link ZkReentrantLock} keeps for its owning thread (a node of its own, or a cohort's pass). */
-    private final class OwnedGrant implements ThreadHold.Grant {
-        private final String node;
-
-        OwnedGrant(String node) {
-            this.node = node;
-        }
-
-        @Override
-        public LockState state() {
-            return lock.holdState().orElse(LockState.LOST);
-        }
-
-        @Override
-        public long token() {
-            return lock.fencingToken();
-        }
-
-        @Override
-        public void release() {
-            lock.release();
-        }
-
-        @Override
-        public void expire() {
-            lock.expire(node);
-        }
-
-        @Override
-        public String node() {
-            return node;
-        }
     }
 }

@@ -212,9 +212,10 @@ final class ZkSpringLockTest {
      *   <caption>Outcomes</caption>
      *   <tr><th>actors</th><th>acceptable</th><th>forbidden</th></tr>
      *   <tr><td>the holder re-enters with a ttl as its ttl runs out, then unlocks once per successful lock</td><td>the
-     *       re-entry throws and one unlock ends the hold (throwing ConcurrentModificationException); or the re-entry
-     *       counts and two unlocks end it, the last throwing</td><td>the re-entry throws, yet counted: the thread still
-     *       holds after its unlocks, and can neither unlock nor lock again</td></tr>
+     *       re-entry counts before the time runs out, and two unlocks end the hold, the last throwing
+     *       ConcurrentModificationException; or it finds the time run out and takes the free key anew, and two unlocks
+     *       end the new hold, neither throwing</td><td>a count left behind: the thread still holds after its unlocks,
+     *       and can neither unlock nor lock again</td></tr>
      * </table>
      */
     @ParameterizedTest(name = "local hand-off: {0}")
@@ -233,16 +234,54 @@ final class ZkSpringLockTest {
                 }
             });
 
-            boolean counted = thrownOn(holder, () -> lock.lock(TTL)) == null;
+            assertThat(thrownOn(holder, () -> lock.lock(Duration.ofSeconds(30))))
+                    .isNull();
             lock.setHooks(new ZkSpringLock.Hooks() {});
 
-            if (counted) {
-                assertThat(thrownOn(holder, lock::unlock)).isNull();
-            }
-            assertThat(thrownOn(holder, lock::unlock)).isInstanceOf(ConcurrentModificationException.class);
+            assertThat(holder.submit(lock::holdState).get()).as("taken anew").contains(LockState.HELD);
+            assertThat(thrownOn(holder, lock::unlock)).isNull();
+            assertThat(thrownOn(holder, lock::unlock)).isNull();
             assertThat(holder.submit(lock::isHeldByCurrentThread).get())
-                    .as("held after as many unlocks as successful locks (re-entry counted: %s)", counted)
+                    .as("held after as many unlocks as locks")
                     .isFalse();
+        }
+    }
+
+    /**
+     * Spring's JDBC and Redis scenarios for a re-entry after the time to live ran out: with the key free, the re-entry
+     * takes it anew and the unlocks throw nothing (JDBC's "reentrant lock after expiration"); with another process
+     * holding it, the re-entry fails as a try does and the expired hold's unlock throws (Redis's "expire two
+     * registries").
+     */
+    @ParameterizedTest(name = "local hand-off: {0}")
+    @ValueSource(booleans = {true, false})
+    void tryLock_afterTheTtlRanOut_takesTheKeyAnewIfFree(boolean localHandOff) throws Exception {
+        CuratorFramework observer = zk.newClient();
+        try (ZkSpringLockRegistry one = registry(zk.newClient(), localHandOff);
+                ZkSpringLockRegistry other = registry(zk.newClient(), localHandOff)) {
+            one.setDefaultTtl(Duration.ofMillis(100));
+            ZkSpringLock lock = one.obtain("free");
+            assertThat(lock.tryLock()).isTrue();
+            awaitGone(observer, onlyNode(observer, lock.path()));
+            assertThat(one.obtain("free").tryLock())
+                    .as("taken anew: the key was free")
+                    .isTrue();
+            lock.unlock();
+            lock.unlock(); // the expired hold's entry: taken anew, nothing to report
+            assertThat(lock.isHeldByCurrentThread()).isFalse();
+
+            ZkSpringLock mine = one.obtain("taken");
+            ZkSpringLock theirs = other.obtain("taken");
+            assertThat(mine.tryLock()).isTrue();
+            assertThat(theirs.tryLock()).isFalse();
+            awaitGone(observer, onlyNode(observer, mine.path()));
+            assertThat(theirs.tryLock()).isTrue();
+            assertThat(mine.tryLock()).as("the other process holds it").isFalse();
+            assertThat(mine.tryLock(50, TimeUnit.MILLISECONDS)).isFalse();
+            theirs.unlock();
+            org.assertj.core.api.Assertions.assertThatThrownBy(mine::unlock)
+                    .isInstanceOf(ConcurrentModificationException.class);
+            assertThat(mine.isHeldByCurrentThread()).isFalse();
         }
     }
 
