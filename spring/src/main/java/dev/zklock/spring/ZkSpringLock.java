@@ -264,8 +264,7 @@ public final class ZkSpringLock implements DistributedLock {
         Thread current = Thread.currentThread();
         ThreadHold mine = holds.get(current);
         if (mine == null) {
-            throw new IllegalMonitorStateException(
-                    "lock '" + key + "' at " + lock.path() + " is not held by " + current.getName());
+            throw notOwned(key, lock.path(), "");
         }
         if (!mine.exit()) {
             return;
@@ -308,8 +307,7 @@ public final class ZkSpringLock implements DistributedLock {
     public long fencingToken() {
         ThreadHold mine = holds.get(Thread.currentThread());
         if (mine == null) {
-            throw new IllegalMonitorStateException("lock '" + key + "' at " + lock.path() + " is not held by "
-                    + Thread.currentThread().getName());
+            throw notOwned(key, lock.path(), "");
         }
         return mine.token();
     }
@@ -345,8 +343,7 @@ public final class ZkSpringLock implements DistributedLock {
     void renew(Duration ttl) {
         ThreadHold mine = holds.get(Thread.currentThread());
         if (mine == null) {
-            throw new IllegalMonitorStateException("lock '" + key + "' at " + lock.path() + " is not held by "
-                    + Thread.currentThread().getName() + ": nothing to renew");
+            throw notOwned(key, lock.path(), ": nothing to renew");
         }
         mine.renew(ttl);
     }
@@ -448,6 +445,12 @@ public final class ZkSpringLock implements DistributedLock {
     /** The current thread's hold of the lock, if {@code acquired}. */
     private ThreadHold.Grant owned(boolean acquired) {
         return acquired ? new OwnedGrant(lock) : null;
+    }
+
+    /** The refusal of a call that needs the current thread's hold, worded as Spring's registries word it. */
+    static IllegalMonitorStateException notOwned(String key, String path, String why) {
+        return new IllegalMonitorStateException("You do not own lock at " + path + ": lock '" + key
+                + "' is not held by " + Thread.currentThread().getName() + why);
     }
 
     private String describe() {

@@ -285,8 +285,7 @@ public final class ZkSpringLockRegistry
         String path = pathOf(lockKey);
         ZkSpringLock lock = locks.find(path);
         if (lock == null || !lock.isHeldByCurrentThread()) {
-            throw new IllegalMonitorStateException("lock '" + lockKey + "' at " + path + " is not held by "
-                    + Thread.currentThread().getName() + ": nothing to renew");
+            throw ZkSpringLock.notOwned(String.valueOf(lockKey), path, ": nothing to renew");
         }
         return lock;
     }

@@ -171,6 +171,26 @@ final class ZkSpringLockTest {
     }
 
     /**
+     * Spring's "two threads, the wrong one unlocks": the other thread's unlock is refused with
+     * IllegalMonitorStateException worded as Spring's registries word it, and the holder's hold is untouched.
+     */
+    @Test
+    void unlock_byAThreadThatDoesNotHold_isRefusedAndTheHoldStands() throws Exception {
+        try (ZkSpringLockRegistry registry = registry(zk.newClient(), true);
+                LockActor other = LockActor.start("other")) {
+            ZkSpringLock lock = registry.obtain("key");
+            lock.lockInterruptibly();
+            assertThat(thrownOn(other, lock::unlock))
+                    .isInstanceOf(IllegalMonitorStateException.class)
+                    .hasMessageContaining("You do not own lock at " + lock.path())
+                    .hasMessageContaining("other");
+            assertThat(lock.holdState()).contains(LockState.HELD);
+            lock.unlock();
+            assertThat(lock.isHeldByCurrentThread()).isFalse();
+        }
+    }
+
+    /**
      * B's own time to live must outlast A's late unlock: A's unlock ends A's hold, never B's timer.
      *
      * <table>
