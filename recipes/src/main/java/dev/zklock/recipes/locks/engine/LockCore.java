@@ -215,6 +215,19 @@ public final class LockCore {
     }
 
     /**
+     * Ends a hold of a node of its own (never a cohort's) without waiting: reports it, and sends the delete of its node
+     * (one request; Curator's guaranteed delete while the connection is down, {@link LockPath#endLater}). Never blocks,
+     * so it may run where nothing may wait for a reply (a leader's step-down).
+     */
+    public void releaseLater(Hold hold) {
+        Checks.requireState(
+                cohort == null, "lock '%s' passes its nodes locally: release its holds with release", path.path());
+        path.metrics().released(path.path(), hold.heldNanos());
+        HoldRecord.released(hold);
+        path.endLater(hold.node());
+    }
+
+    /**
      * Ends the hold that stands on the node at {@code nodePath} from outside its holder: LOST at once, on the calling
      * thread ({@link ConnectionTracker#expire}), then its node deleted without waiting (one request). The holder's
      * release later clears its local record and deletes nothing that is still there.

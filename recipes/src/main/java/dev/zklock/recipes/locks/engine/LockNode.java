@@ -36,6 +36,7 @@ public final class LockNode {
     private volatile boolean front; // granted with no node ranked before it
     private volatile LockState state; // written under this: null until the lock is granted and tracked
     private volatile boolean deletedOutside; // its own watch saw it deleted (OwnNodeWatch)
+    private volatile OwnNodeWatch ownWatch; // the last watch set on the node itself, or null
     private long grantedNanos; // written before the node is handed to the holder
     LockNode previous; // guarded by the client's tracker: its list of held nodes
     LockNode next; // guarded by the client's tracker
@@ -148,6 +149,15 @@ public final class LockNode {
 
     private void deletedOutside() {
         deletedOutside = true;
+    }
+
+    /** The last watch set on the node itself ({@link OwnNodeWatch#set}), or null. */
+    OwnNodeWatch ownWatch() {
+        return ownWatch;
+    }
+
+    void watchedBy(OwnNodeWatch watch) {
+        ownWatch = watch;
     }
 
     /** Tells whether the node's own watch saw it deleted. */

@@ -171,6 +171,21 @@ public final class LockPath {
         return node;
     }
 
+    /**
+     * Keeps a watch on a granted node of ours, so that its delete by another client (an operator, a reaper, an open ACL)
+     * makes its hold LOST at once ({@link OwnNodeWatch}): for a hold that must hear of that even when no one queues
+     * behind it (a leader's term). The watch that vouched for the node while it waited is kept if it still vouches;
+     * otherwise one data read, not waited for. Nothing if the client is not connected on the node's session: its hold
+     * is then IN_DOUBT or LOST already. Never blocks.
+     */
+    public void watchHeld(LockNode node) {
+        ZooKeeperHandle session =
+                client.getZookeeperClient().isConnected() ? ZooKeeperHandle.currentQuietly(client) : null;
+        if (session != null && session.sessionId() == node.sessionId()) {
+            OwnNodeWatch.vouching(node.ownWatch(), session, node);
+        }
+    }
+
     /** What the engine hears of the nodes of this path beside the lock's listeners: a cohort's news. */
     public interface NodeEvents {
         /** The holds of {@code node} moved to {@code state}; on the notifier's thread, so it must not block. */

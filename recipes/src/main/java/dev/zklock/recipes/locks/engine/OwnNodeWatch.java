@@ -58,6 +58,7 @@ final class OwnNodeWatch implements Watcher, AsyncCallback.DataCallback {
      */
     static OwnNodeWatch set(ZooKeeperHandle session, LockNode node) {
         OwnNodeWatch watch = new OwnNodeWatch(node);
+        node.watchedBy(watch);
         session.watchData(node.fixedPath(), watch, watch);
         return watch;
     }

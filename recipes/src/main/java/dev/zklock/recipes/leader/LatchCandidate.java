@@ -1,0 +1,250 @@
+package dev.zklock.recipes.leader;
+
+import dev.zklock.recipes.locks.LockState;
+import dev.zklock.recipes.locks.LockStateEvent;
+import dev.zklock.recipes.locks.engine.Hold;
+import dev.zklock.recipes.locks.engine.LockCore;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.framework.imps.CuratorFrameworkState;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The candidacy of one {@link ZkLeaderLatch}: its terms, one after the other, each a hold of the latch's lock core.
+ * Safe for use by multiple threads.
+ *
+ * <pre>
+ * Implementation notes.
+ *
+ * 1. A term is a hold that the engine's asynchronous acquire grants (LockCore.acquireAsync, no deadline): the engine
+ *    creates the node, waits behind the node just before it, enters again with a new node when its session ends while
+ *    it waits, and admits the grant only while the client is started, the connection up and the node ours and HELD
+ *    (Admission). Nothing here lists, watches a predecessor or decides who leads: one algorithm, in the engine.
+ * 2. Every change is handled on one serial executor (a thread of the latch's own that goes after a second idle): a
+ *    grant, a change of the hold's state, a close, a retry. ZooKeeper's event thread and Curator's connection thread
+ *    only hand news over, so neither waits on a latch, a listener or a user's lock.
+ * 3. A term ends the moment its hold leaves HELD: IN_DOUBT when the connection is suspended or the process seems to
+ *    have paused, LOST at the session's end or when another client deletes the node (LockPath.watchHeld keeps a watch
+ *    on it). The leader is told notLeader, the node's delete is sent (a guaranteed delete while the connection is
+ *    down) and the candidate enters again with a new node, so each term has a new node and a larger epoch
+ *    (LeaderLatchFaultsTest.leader_whenConnectionIsSuspended_stepsDownAndLeadsAgainWithALargerEpoch).
+ * 4. hasLeadership reads the hold's state itself, so it is false from the moment the client's tracker moves the
+ *    hold, before the term's end is handled here.
+ * 5. A grant that comes after the close, or for an acquire the candidate no longer waits for, is released at once.
+ * </pre>
+ */
+final class LatchCandidate {
+    private static final Logger logger = LoggerFactory.getLogger(LatchCandidate.class);
+    private static final long RETRY_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+    private final LockCore core;
+    private final String id;
+    private final LatchListeners listeners;
+    private final ThreadPoolExecutor serial;
+    private final Object monitor = new Object(); // what await waits on; notified at every change of leadership
+    private volatile Thread running; // the serial executor's thread while it runs a task
+    private volatile boolean closed;
+    private volatile Hold term; // the hold of the current term; written on the serial executor only
+    private volatile boolean leading; // told isLeader and not yet notLeader; written on the serial executor only
+    private CompletableFuture<Hold> entering; // confined to the serial executor: the acquire waited for, or null
+
+    LatchCandidate(LockCore core, String id, LatchListeners listeners) {
+        this.core = core;
+        this.id = id;
+        this.listeners = listeners;
+        this.serial = new ThreadPoolExecutor(1, 1, 1, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), task -> {
+            Thread thread =
+                    new Thread(task, "zklock-leader-latch " + core.path().path());
+            thread.setDaemon(true);
+            return thread;
+        });
+        serial.allowCoreThreadTimeOut(true);
+    }
+
+    /** Hands a change of a hold's state over to the serial executor; on the notifier's thread, so it never blocks. */
+    void stateChanged(LockStateEvent event) {
+        post(() -> {
+            Hold now = term;
+            if (now != null
+                    && event.state() != LockState.HELD
+                    && event.node().equals(now.node().path())) {
+                endTerm(event.state().toString());
+            }
+        });
+    }
+
+    /** Enters the election: one asynchronous acquire. */
+    void start() {
+        post(this::enter);
+    }
+
+    /**
+     * Leaves the election: withdraws the acquire waited for, or ends the term (its node's delete sent), telling a
+     * leader notLeader if {@code notify}; then no listener hears anything more. Waits for that to be done unless it
+     * is called on the latch's own thread (from a listener), where it is done right after the listener returns.
+     */
+    void close(boolean notify) {
+        synchronized (monitor) {
+            closed = true;
+            monitor.notifyAll();
+        }
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        post(() -> {
+            CompletableFuture<Hold> waited = entering;
+            entering = null;
+            if (waited != null) {
+                waited.cancel(false);
+            }
+            Hold ended = term;
+            boolean told = leading;
+            leading = false;
+            term = null;
+            if (ended != null) {
+                core.releaseLater(ended);
+            }
+            if (told && notify) {
+                listeners.notLeader();
+            }
+            listeners.clear();
+            done.complete(null);
+        });
+        if (Thread.currentThread() != running) {
+            done.join();
+        }
+    }
+
+    /** Whether this candidate leads now: told isLeader, not closed, and its hold HELD. Monitoring; no ZooKeeper call. */
+    boolean hasLeadership() {
+        return leadingTerm() != null;
+    }
+
+    /** The hold of the current term while this candidate leads, else null. Monitoring; no ZooKeeper call. */
+    Hold leadingTerm() {
+        Hold now = term;
+        return leading && !closed && now != null && now.state() == LockState.HELD ? now : null;
+    }
+
+    /**
+     * Waits until this candidate leads or is closed, and, if {@code timed}, at most {@code nanos}.
+     *
+     * @return whether it leads
+     */
+    boolean awaitLeadership(long nanos, boolean timed) throws InterruptedException {
+        long end = System.nanoTime() + nanos;
+        synchronized (monitor) {
+            while (!closed && !hasLeadership()) {
+                if (!timed) {
+                    monitor.wait();
+                    continue;
+                }
+                long left = end - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                TimeUnit.NANOSECONDS.timedWait(monitor, left);
+            }
+            return !closed;
+        }
+    }
+
+    private void post(Runnable task) {
+        serial.execute(() -> {
+            running = Thread.currentThread();
+            try {
+                task.run();
+            } catch (RuntimeException | Error e) {
+                logger.error("{}: participant '{}' failed to handle a change of its candidacy", path(), id, e);
+            } finally {
+                running = null;
+            }
+        });
+    }
+
+    private void enter() {
+        if (closed || entering != null || term != null) {
+            return;
+        }
+        CompletableFuture<Hold> attempt;
+        try {
+            attempt = core.acquireAsync(null);
+        } catch (IllegalStateException e) {
+            logger.debug("{}: participant '{}' cannot enter: {}", path(), id, e.getMessage());
+            return;
+        }
+        entering = attempt;
+        attempt.whenComplete((hold, failure) -> post(() -> granted(attempt, hold, failure)));
+    }
+
+    private void granted(CompletableFuture<Hold> attempt, Hold hold, Throwable failure) {
+        if (attempt != entering) {
+            if (hold != null) {
+                core.releaseLater(hold); // granted as it was withdrawn
+            }
+            return;
+        }
+        entering = null;
+        if (failure != null) {
+            retryAfter(failure instanceof CompletionException ? failure.getCause() : failure);
+            return;
+        }
+        if (closed) {
+            core.releaseLater(hold);
+            return;
+        }
+        term = hold;
+        core.path().watchHeld(hold.node());
+        if (hold.state() != LockState.HELD) {
+            endTerm(String.valueOf(hold.state()));
+            return;
+        }
+        leading = true;
+        logger.debug("{}: participant '{}' leads with {} (epoch {})", path(), id, hold, hold.token());
+        signal();
+        listeners.isLeader();
+    }
+
+    private void endTerm(String why) {
+        Hold ended = term;
+        boolean told = leading;
+        leading = false;
+        term = null;
+        core.releaseLater(ended);
+        if (told) {
+            logger.warn("{}: participant '{}' steps down, its hold {} is {}; entering again", path(), id, ended, why);
+            listeners.notLeader();
+        }
+        enter();
+    }
+
+    private void retryAfter(Throwable failure) {
+        if (closed || failure instanceof CancellationException) {
+            return;
+        }
+        if (core.path().client().getState() != CuratorFrameworkState.STARTED) {
+            logger.debug("{}: participant '{}' leaves the election: its client is closed", path(), id);
+            return;
+        }
+        logger.warn(
+                "{}: participant '{}' could not enter the election; trying again in {} ms",
+                path(),
+                id,
+                TimeUnit.NANOSECONDS.toMillis(RETRY_NANOS),
+                failure);
+        core.path().context().timer().schedule(() -> post(this::enter), RETRY_NANOS);
+    }
+
+    private void signal() {
+        synchronized (monitor) {
+            monitor.notifyAll();
+        }
+    }
+
+    private String path() {
+        return core.path().path();
+    }
+}
