@@ -60,6 +60,9 @@ import org.apache.curator.framework.recipes.leader.Participant;
  *   <li>{@link #hasLeadership()}, {@link #epoch()}, {@link #getId()}, {@link #getState()}: none.
  * </ul>
  *
+ * <p>So a term of a participant alone, from {@code start} to {@code close}, costs 4 requests, as a Curator
+ * {@code LeaderLatch}'s does ({@code LeaderLatchRequestCountTest}: 3.98 to 4.00 against Curator's 4.00).
+ *
  * <h2>Failure behaviour</h2>
  *
  * <p>A leader's term ends the moment its hold leaves HELD, and the leader is then told {@code notLeader} and enters the
