@@ -6,6 +6,8 @@
  * zklock and Curator participants on one path elect one leader among them; it takes Curator's
  * {@code LeaderLatchListener} as it is, and answers Curator's {@code Participant}. Each term has an epoch, the fencing
  * token of its hold, that grows with every term; a leader steps down as soon as its connection is suspended.
+ * {@link dev.zklock.recipes.leader.ZkLeaderSelector} runs Curator's {@code LeaderSelectorListener} while it leads, on
+ * the layout of Curator's {@code LeaderSelector} (its mutex), so zklock and Curator selectors on one path take turns.
  *
  * <p><b>Null policy.</b> No method of this package accepts {@code null} for a parameter, and a {@code null} argument is
  * rejected with a {@link java.lang.NullPointerException} that names the parameter. No method returns {@code null}.
