@@ -3,12 +3,15 @@ package dev.zklock.recipes.leader;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.zklock.recipes.test.TcpProxy;
 import dev.zklock.recipes.test.ZooKeeperExtension;
 import java.io.Closeable;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.leader.LeaderLatch;
 import org.apache.curator.framework.recipes.leader.LeaderLatchListener;
 import org.apache.curator.framework.recipes.leader.Participant;
@@ -100,5 +103,44 @@ final class LeaderLatchInteropTest {
             latches.get(i).close();
         }
         assertThat(twoLeaders.get()).as("isLeader told while another led").isZero();
+    }
+
+    /**
+     * Actors: a zklock leader on a client through a proxy, a Curator {@code LeaderLatch} waiting behind it on a direct
+     * client. The proxy holds back everything both ways, so the server ends the leader's session. Allowed: the zklock
+     * leader told notLeader (at SUSPENDED) before the Curator latch is told isLeader (after the expiry); the zklock
+     * participant enters again behind it once its connection is back. Forbidden: the Curator latch told isLeader
+     * while the zklock leader has not stepped down.
+     */
+    @Test
+    void zklockLeaderCutOff_stepsDownBeforeTheCuratorParticipantLeads() throws Exception {
+        String path = zk.path("latch");
+        try (TcpProxy proxy = TcpProxy.to(Integer.parseInt(zk.connectString().split(":")[1]))) {
+            CuratorFramework cutOff = zk.newClient(
+                    builder -> builder.connectString(proxy.connectString()).sessionTimeoutMs(4_000));
+            ZkLeaderLatch leader = new ZkLeaderLatch(cutOff, path, "zklock");
+            LeaderEvents leaderHeard = new LeaderEvents(leader);
+            leader.addListener(leaderHeard);
+            leader.start();
+            leaderHeard.next(true);
+            LeaderLatch follower = new LeaderLatch(zk.newClient(), path, "curator");
+            LeaderEvents followerHeard = new LeaderEvents(null);
+            follower.addListener(followerHeard);
+            follower.start();
+            await().until(() -> follower.getParticipants().size() == 2);
+
+            proxy.holdRequests();
+            proxy.holdReplies();
+            long stepDown = leaderHeard.next(false).nanos();
+            long granted = followerHeard.next(true).nanos();
+
+            assertThat(stepDown).isLessThan(granted);
+            proxy.resume();
+            await().atMost(30, TimeUnit.SECONDS).until(() -> follower.getParticipants()
+                    .equals(List.of(new Participant("curator", true), new Participant("zklock", false))));
+            follower.close();
+            leaderHeard.next(true);
+            leader.close();
+        }
     }
 }

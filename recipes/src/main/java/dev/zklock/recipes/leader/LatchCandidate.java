@@ -203,7 +203,7 @@ final class LatchCandidate {
             return;
         }
         leading = true;
-        logger.debug("{}: participant '{}' leads with {} (epoch {})", path(), id, hold, hold.token());
+        logger.debug("{}: participant '{}' leads with {}", path(), id, hold);
         signal();
         listeners.isLeader();
     }

@@ -73,11 +73,14 @@ import org.apache.curator.framework.recipes.leader.Participant;
  *       thirds of the session timeout, or at once when the connection breaks), the hold is IN_DOUBT: the leader steps
  *       down then ({@code LeaderLatchFaultsTest.leader_whenConnectionIsSuspended_stepsDownAndLeadsAgainWithALargerEpoch}),
  *       and the server ends the session, so that another participant can be granted, no sooner than a full session
- *       timeout after the last request it heard from us. <b>The step-down gap</b>: a leader stops leading at least a
- *       third of the session timeout (less the time a request takes on the network) before any other participant
- *       can be granted ({@code LeaderLatchFaultsTest.leader_whenItsConnectionIsCut_stepsDownBeforeAnotherIsGranted}:
- *       with a 4 s session, told 2.65 to 2.67 s after the cut, the next
- *       leader 3.9 to 4.9 s after it, in six runs). A process paused past half its session
+ *       timeout after the last request it heard from us. <b>The step-down gap</b>: a leader stops leading about a
+ *       third of the session timeout before any other participant can be granted, less the time between the last
+ *       request the server heard from us and the last reply we heard from it (a round trip while we talk; up to a
+ *       ping interval, another third, if the last thing we heard was a watch event) and less the time it takes to
+ *       tell the leader ({@code LeaderLatchFaultsTest.leader_whenItsConnectionIsCut_stepsDownBeforeAnotherIsGranted}:
+ *       with a 4 s session, told 2.65 to 2.67 s after the cut, the next leader 3.9 to 4.9 s after it, a gap of 1.25
+ *       to 2.19 s, in six runs). Fence the leader's writes with its epoch for what the gap cannot cover: a pause
+ *       between a check of {@link #hasLeadership()} and the write it allows. A process paused past half its session
  *       reads IN_DOUBT from the first look after the pause ({@link #hasLeadership()} is false) until the client
  *       settles its session;
  *   <li>when the session ends (LOST), the leader steps down if it has not already. A session ended by the server
