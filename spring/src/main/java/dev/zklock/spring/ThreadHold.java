@@ -43,10 +43,12 @@ import org.springframework.scheduling.TaskScheduler;
  *       ({@code ZkSpringLockRegistryTest.setRenewalTaskScheduler_holdWithATtl_isRenewedEveryThirdOfItsTtl}).
  *   <li>A first hold's time to live starts when its lock call started, as a Redis or JDBC lock's starts when the call
  *       reaches the store, or at most {@link #MAX_HEAD_START} before the grant if the call waited longer (a waiter
- *       loses that much of its time at most). So the node's delete is on its way a round trip before the time to live
- *       is up counted from the call's return, and another process that tries the key when that time is up finds it
- *       free; counted from the grant, its try raced the delete and lost 9 of 40 times with local hand-off and 4 of 40
- *       without ({@code ZkSpringLockTest.lockWithTtl_anotherProcessTriesWhenTheTtlIsUp_findsTheKeyFree}).
+ *       loses that much of its time at most), and its timer sends the node's delete {@link #MAX_DELETE_LEAD} before
+ *       the end (a tenth of the time to live, if less), for the timer thread may run late on a busy machine. So the
+ *       delete has reached ZooKeeper when the time to live is up counted from the call's return, and another process
+ *       that tries the key then finds it free; counted from the grant with no lead, its try raced the delete and lost
+ *       9 of 40 times with local hand-off and 4 of 40 without; from the call with no lead, 1 of 20 on a loaded
+ *       machine ({@code ZkSpringLockTest.lockWithTtl_anotherProcessTriesWhenTheTtlIsUp_findsTheKeyFree}).
  *   <li>A re-entry into a hold whose time to live ran out takes the lock anew, as Spring's JDBC and Redis locks do:
  *       the expired grant is let go of (its node is gone), the lock is acquired as a first acquire is (at once for
  *       {@code tryLock()}, within its time for a timed try, waiting for {@code lock()}), and if it is, a new hold
@@ -83,6 +85,9 @@ final class ThreadHold {
 
     /** The most a first hold's time to live starts before its grant (note 6). */
     static final Duration MAX_HEAD_START = Duration.ofMillis(10);
+
+    /** How much before its end a time to live sends its node's delete, at most (note 6). */
+    static final Duration MAX_DELETE_LEAD = Duration.ofMillis(5);
 
     private final String lockName;
     private final Grant grant;
@@ -329,7 +334,8 @@ final class ThreadHold {
         }
         ttl = newTtl;
         long delay = TtlTimer.saturatedNanos(newTtl);
-        pending = timer.schedule(() -> expire(current), delay == Long.MAX_VALUE ? delay : delay - elapsedNanos);
+        long lead = Math.min(MAX_DELETE_LEAD.toNanos(), delay / 10); // note 6
+        pending = timer.schedule(() -> expire(current), delay == Long.MAX_VALUE ? delay : delay - elapsedNanos - lead);
         return true;
     }
 
