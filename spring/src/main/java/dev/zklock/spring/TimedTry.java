@@ -27,7 +27,7 @@ import java.util.concurrent.TimeoutException;
  * <p>The price: such an acquire takes a node of its own, also with local hand-off (the engine has no cohort for an
  * acquire that no thread waits in): a timed try queues in ZooKeeper behind the nodes of this process too, and does not
  * take a node the cohort keeps idle (that node goes when the try's node arrives: one delete, so a try with no time to
- * wait finds it still there). An uncontended try and its unlock cost what a blocking one does: 3 requests.
+ * wait finds it still there). An uncontended try and its unlock cost what a blocking one does: 4 requests.
  */
 final class TimedTry {
     static final long GRACE_MILLIS = 50;

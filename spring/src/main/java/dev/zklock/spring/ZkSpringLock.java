@@ -41,8 +41,9 @@ import org.springframework.integration.support.locks.DistributedLock;
  * another thread of this process that locks the key after it ran out holds with a state and a time to live of its own,
  * and only the thread whose time ran out hears of it. When the time runs out the hold ends by itself, as a Redis lock's
  * key expires: it goes {@link LockState#LOST} at once, then its node is deleted, so another process may take the lock.
- * It counts from the lock call, or from 10 ms before the grant if the call waited longer, so that the node's delete
- * is sent ahead of the time counted from the call's return.
+ * It counts from the lock call, or from 10 ms before the grant if the call waited longer, and the node's delete is
+ * sent 5 ms before its end (a tenth of it, if less), so that the key is free when the time is up counted from the
+ * call's return.
  * The holder learns it from {@link #holdState()}, from a re-entry or a renewal (refused with {@link
  * IllegalStateException}), and at its last unlock, which throws. The holding thread restarts the time with {@link
  * ZkSpringLockRegistry#renewLock(Object)} or {@link ZkSpringLockRegistry#renewLock(Object, Duration)} (another thread
@@ -66,10 +67,10 @@ import org.springframework.integration.support.locks.DistributedLock;
  * <h2>ZooKeeper cost</h2>
  *
  * <ul>
- *   <li>uncontended {@code lock()}, {@code tryLock()} or a timed {@code tryLock}, and {@code unlock}: 3 requests (a
- *       create and a listing pipelined in one round trip, and a delete), with local hand-off or without; Spring's
- *       {@code ZookeeperLockRegistry}: 4, for it checks the connection before every try ({@code
- *       SpringRequestCountTest});
+ *   <li>uncontended {@code lock()}, {@code tryLock()} or a timed {@code tryLock}, and {@code unlock}: 4 requests (a
+ *       create and a listing pipelined in one round trip, the read that sets the watch vouching for the hold, not
+ *       waited for, and a delete), with local hand-off or without; Spring's {@code ZookeeperLockRegistry}: 4, for it
+ *       checks the connection before every try ({@code SpringRequestCountTest});
  *   <li>a re-entry and an inner unlock: none (Spring's re-entry: 1);
  *   <li>with local hand-off, {@code lock()}, {@code lockInterruptibly()} and {@code tryLock()} pass the lock among the
  *       threads of this process with no request; the cohort lists the key's path with a child watch (one read, so
@@ -210,7 +211,7 @@ public final class ZkSpringLock implements DistributedLock {
      *   <li>the thread is interrupted ({@link InterruptedException}, the acquire withdrawn as above).
      * </ul>
      *
-     * <p>Cost: as a blocking acquire (3 requests with its unlock, uncontended); none for a re-entry.
+     * <p>Cost: as a blocking acquire (4 requests with its unlock, uncontended); none for a re-entry.
      *
      * @param time the longest time to wait; zero or less makes a single try, which has 50 ms for its round trip
      * @param unit the unit of {@code time}

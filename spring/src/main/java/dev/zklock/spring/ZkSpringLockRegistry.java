@@ -65,8 +65,8 @@ import org.springframework.scheduling.TaskScheduler;
  * <h2>ZooKeeper cost</h2>
  *
  * <p>{@code obtain}, {@code expireUnusedOlderThan}, {@code renewLock}, the renewals, the sweeps and the setters: none.
- * Each lock: see {@link ZkSpringLock} (an uncontended {@code lock()} or {@code tryLock} and {@code unlock}: 3 requests
- * with or without local hand-off, Spring's 4; a re-entry: none, Spring's 1; {@code SpringRequestCountTest}).
+ * Each lock: see {@link ZkSpringLock} (an uncontended {@code lock()} or {@code tryLock} and {@code unlock}: 4 requests
+ * with or without local hand-off, as Spring's; a re-entry: none, Spring's 1; {@code SpringRequestCountTest}).
  *
  * <h2>Failure behaviour</h2>
  *

@@ -22,7 +22,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * ZooKeeper requests of the semaphores, counted by the server ({@code mntr} packets) for zklock and for Curator on the
- * same server in the same test: an uncontended cycle, and a contended acquisition.
+ * same server in the same test: an uncontended cycle, and a contended acquisition. A lease is a hold, and a watch on
+ * its node vouches for it while it is held ({@code StrangerDeleteTest}): one read, not waited for, and its event at the
+ * lease's own delete; so zklock costs what Curator costs, and at most that read and that event more (before the
+ * voucher, one request fewer and no more events).
  * The paths {@code locks} and {@code leases} are made persistent first, so that the server's container reaper does not
  * add requests of its own.
  */
@@ -34,18 +37,18 @@ final class SemaphoreRequestCountTest {
     private static final int CYCLES = 100;
 
     @Test
-    void cycle_uncontendedSemaphoreMutex_costsFewerRequestsThanCurators() throws Exception {
+    void cycle_uncontendedSemaphoreMutex_costsAsManyRequestsAsCurators() throws Exception {
         CuratorFramework client = clientWithPersistentPaths("zklock", "curator");
         double zklock = perCycle(ZkExclusiveLock.semaphoreMutex(client, zk.path("zklock")));
         double curator = perCycle(new InterProcessSemaphoreMutex(client, zk.path("curator")));
 
         report("uncontended semaphore-mutex cycle", zklock, curator);
         assertThat(curator).isBetween(7.0, 7.1);
-        assertThat(zklock).isBetween(6.0, 6.1).isLessThan(curator);
+        assertThat(zklock).isBetween(7.0, 7.1); // the mutex, the lease and its voucher's read, the lease's delete
     }
 
     @Test
-    void cycle_uncontendedSemaphore_costsFewerRequestsThanCurators() throws Exception {
+    void cycle_uncontendedSemaphore_costsAsManyRequestsAsCurators() throws Exception {
         CuratorFramework client = clientWithPersistentPaths("zklock", "curator");
         ZkSemaphore zklock = new ZkSemaphore(client, zk.path("zklock"), 3);
         InterProcessSemaphoreV2 curator = new InterProcessSemaphoreV2(client, zk.path("curator"), 3);
@@ -65,12 +68,12 @@ final class SemaphoreRequestCountTest {
         double ours = middle.requestsSince(before) / (double) CYCLES;
         double theirs = after.requestsSince(middle) / (double) CYCLES;
         report("uncontended semaphore cycle", ours, theirs);
-        assertThat(ours).isBetween(6.0, 6.1).isLessThan(theirs);
-        assertThat(middle.watchEventsSince(before)).isZero();
+        assertThat(ours).isBetween(7.0, 7.1).isLessThanOrEqualTo(theirs);
+        assertThat(middle.watchEventsSince(before)).isEqualTo(CYCLES); // the voucher, fired by the lease's delete
     }
 
     @Test
-    void acquire_eightClientsThreeLeases_costsFewerRequestsThanCurators() throws Exception {
+    void acquire_eightClientsThreeLeases_costAtMostCuratorsAndTheVoucher() throws Exception {
         clientWithPersistentPaths("zklock", "curator");
         List<InterProcessLock> zklock = new ArrayList<>();
         List<InterProcessLock> curator = new ArrayList<>();
@@ -84,12 +87,13 @@ final class SemaphoreRequestCountTest {
 
         report("8 clients, 3 leases, per acquisition", ours.requestsPerAcquisition(), theirs.requestsPerAcquisition());
         report("8 clients, 3 leases, watch events", ours.eventsPerAcquisition(), theirs.eventsPerAcquisition());
-        assertThat(ours.requestsPerAcquisition()).isLessThan(theirs.requestsPerAcquisition());
-        assertThat(ours.eventsPerAcquisition()).isLessThanOrEqualTo(theirs.eventsPerAcquisition());
+        assertThat(ours.requestsPerAcquisition()).isLessThanOrEqualTo(theirs.requestsPerAcquisition() + 1);
+        // the voucher's event, once per lease; the mutex queue's wakes vary by a hundredth with the interleaving
+        assertThat(ours.eventsPerAcquisition()).isLessThanOrEqualTo(theirs.eventsPerAcquisition() + 1.05);
     }
 
     @Test
-    void acquire_eightClientsSemaphoreMutex_costsFewerRequestsThanCurators() throws Exception {
+    void acquire_eightClientsSemaphoreMutex_costAtMostCuratorsAndTheVoucher() throws Exception {
         clientWithPersistentPaths("zklock", "curator");
         List<InterProcessLock> zklock = new ArrayList<>();
         List<InterProcessLock> curator = new ArrayList<>();
@@ -106,7 +110,7 @@ final class SemaphoreRequestCountTest {
                 ours.requestsPerAcquisition(),
                 theirs.requestsPerAcquisition());
         report("8 clients, semaphore mutex, watch events", ours.eventsPerAcquisition(), theirs.eventsPerAcquisition());
-        assertThat(ours.requestsPerAcquisition()).isLessThan(theirs.requestsPerAcquisition());
+        assertThat(ours.requestsPerAcquisition()).isLessThanOrEqualTo(theirs.requestsPerAcquisition() + 1);
     }
 
     private static double perCycle(InterProcessLock lock) throws Exception {

@@ -127,6 +127,56 @@ final class StrangerDeleteTest {
         assertThat(holder.participantNodes()).isEmpty();
     }
 
+    /**
+     * A hold granted at once, with no one ahead and no one behind, has a voucher too. Actors: holder H alone on the
+     * lock, a stranger, and O, another client. The stranger deletes H's node; then O acquires. Allowed: H's hold turns
+     * LOST (its listeners told) no later than O's grant, and H's release throws nothing and leaves nothing. Forbidden:
+     * H still HELD while O holds: two threads inside at once, as a user sees it.
+     */
+    @ParameterizedTest
+    @EnumSource(
+            value = Waiter.class,
+            names = {"BLOCKING", "ASYNC", "COHORT"})
+    void holdGrantedAtOnce_whoseNodeAnotherClientDeletes_turnsLostBeforeAnotherSessionHolds(Waiter kind)
+            throws Exception {
+        String path = zk.path("lock");
+        ZkReentrantLock holder = waiterLock(kind, path);
+        ZkReentrantLock other = new ZkReentrantLock(zk.newClient(), path);
+        CuratorFramework stranger = zk.newClient();
+        java.util.concurrent.atomic.AtomicLong lostAt = new java.util.concurrent.atomic.AtomicLong();
+        holder.addStateListener(event -> {
+            if (event.state() == LockState.LOST) {
+                lostAt.compareAndSet(0, System.nanoTime());
+            }
+        });
+        try (LockActor h = LockActor.start("h");
+                LockActor o = LockActor.start("o")) {
+            LockHold asyncHold = null;
+            if (kind == Waiter.ASYNC) {
+                asyncHold = holder.acquireAsync().get(10, TimeUnit.SECONDS);
+            } else {
+                h.run(holder::acquire).join();
+            }
+            String node = holder.participantNodes().get(0);
+
+            stranger.delete().forPath(node);
+            assertThat(o.submit(() -> other.acquire(10, TimeUnit.SECONDS)).join())
+                    .isTrue();
+            long otherHolds = System.nanoTime();
+
+            assertThat(lostAt.get()).as("H told LOST before O held").isNotZero().isLessThanOrEqualTo(otherHolds);
+            if (asyncHold != null) {
+                assertThat(asyncHold.state()).isEqualTo(LockState.LOST);
+                asyncHold.close();
+            } else {
+                assertThat(h.submit(holder::holdState).join()).contains(LockState.LOST);
+                h.run(holder::release).join();
+            }
+            o.run(other::release).join();
+        }
+        assertThat(other.participantNodes()).isEmpty();
+    }
+
     /** The waiter's lock on a client of its own: a cohort lock (local hand-off) for the cohort kind. */
     private static ZkReentrantLock waiterLock(Waiter kind, String path) {
         return kind == Waiter.COHORT

@@ -53,11 +53,12 @@ import org.apache.curator.framework.CuratorFramework;
  *
  * <h2>ZooKeeper cost</h2>
  *
- * <p>Semaphore-mutex layout, as {@link ZkSemaphore}: 6 requests for an uncontended acquire and release (Curator's
- * {@code InterProcessSemaphoreMutex}: 7; {@code SemaphoreRequestCountTest}), two round trips to acquire; the mutex's
+ * <p>Semaphore-mutex layout, as {@link ZkSemaphore}: 7 requests for an uncontended acquire and release, one of them the
+ * read that vouches for the lease (Curator's {@code InterProcessSemaphoreMutex}: 7; {@code
+ * SemaphoreRequestCountTest}), two round trips to acquire; the mutex's
  * listing reads the lock path beside in the same request, for the layout check; the mutex's waiters watch one node
  * each, and only its holder watches the leases. Mutex layout, as {@link ZkReentrantLock}: one round trip for an
- * uncontended acquire (2 pipelined requests), one watch and one data read while waiting, no listing to enter right
+ * uncontended acquire (2 pipelined requests, and the voucher's read, not waited for), one watch and one data read while waiting, no listing to enter right
  * behind a node of the same client, no further request when the only node ahead goes, one listing otherwise, one delete
  * to release, and one delete (plus one watch removal) when an acquire gives up.
  *

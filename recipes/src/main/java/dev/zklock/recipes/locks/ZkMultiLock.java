@@ -37,7 +37,8 @@ import org.apache.curator.framework.recipes.locks.InterProcessLock;
  * <h2>ZooKeeper cost</h2>
  *
  * <p>Over paths: an uncontended acquire is one round trip and two requests for any number of paths (one transaction
- * creating every node, and one read-only transaction listing every path, pipelined behind it); release is one
+ * creating every node, and one read-only transaction listing every path, pipelined behind it), and then one data read
+ * per path, not waited for, that sets the watch vouching for its node while it is held; release is one
  * transaction (1 request);
  * re-entry costs nothing; waiting costs, per blocked path, what a {@link ZkReentrantLock} waiter pays. Over locks: the
  * sum of the members' costs.

@@ -40,8 +40,9 @@ import org.apache.curator.framework.recipes.locks.RevocationListener;
  * <h2>ZooKeeper cost</h2>
  *
  * <ul>
- *   <li>uncontended acquire of either lock: one round trip (a create and a listing, pipelined: 2 requests); a
- *       downgrade: the same, and never waits;
+ *   <li>uncontended acquire of either lock: one round trip (a create and a listing, pipelined: 2 requests), and the
+ *       read, not waited for, that sets the watch vouching for the hold ({@link ZkReentrantLock}); a downgrade: the
+ *       same, and never waits;
  *   <li>re-entry, inner releases, and the upgrade check: none;
  *   <li>waiting: a reader holds one watch, on the nearest writer before it, so a write release wakes exactly the
  *       readers behind that writer; a writer watches the node just before it. After the watched node goes: no request

@@ -32,7 +32,13 @@ import org.apache.curator.framework.recipes.locks.RevocationListener;
  * <h2>ZooKeeper cost</h2>
  *
  * <ul>
- *   <li>uncontended acquire: one round trip (a create and a listing, pipelined: 2 requests);
+ *   <li>uncontended acquire: one round trip (a create and a listing, pipelined: 2 requests), and one data read, not
+ *       waited for, that sets the watch on our node which vouches for the hold while it is held (a hold that waited
+ *       keeps the watch that vouched for it while it waited), so that another client's delete of it makes the hold
+ *       LOST before another session can hold ({@code
+ *       StrangerDeleteTest.holdGrantedAtOnce_whoseNodeAnotherClientDeletes_turnsLostBeforeAnotherSessionHolds}); with
+ *       the release's delete, 4 requests per uncontended cycle, as Curator's 3 and that read
+ *       ({@code RequestCountTest});
  *   <li>entering right behind a node of the same client (threads sharing one instance, or other instances on the
  *       client): the create alone, whose sequence shows the node ahead, so no listing carries the queue; behind
  *       another client's node, the create and then one listing;

@@ -48,15 +48,16 @@ import org.apache.curator.utils.ZKPaths;
  *
  * <h2>ZooKeeper cost</h2>
  *
- * <p>An uncontended acquire and return costs 6 requests (Curator's: 7; {@code SemaphoreRequestCountTest}): the mutex's
+ * <p>An uncontended acquire and return costs 7 requests, as Curator's ({@code SemaphoreRequestCountTest}): the mutex's
  * create with its listing pipelined (one round trip), the leases' create with their listing pipelined (one round trip;
- * {@code RequestCountTest}), the mutex's delete (not waited for; one transaction with a check that each lease granted
+ * {@code RequestCountTest}), the read, not waited for, that sets the watch on the lease which vouches for it while it
+ * is held (a stranger's delete of it makes it LOST), the mutex's delete (not waited for; one transaction with a check that each lease granted
  * still stands, so that a lease another client deleted after its listing is LOST before the next acquire can take its
  * place: {@code StrangerDeleteLeaseTest}) and, to return, the lease's delete. Waiting for the
  * mutex costs one watch on the node ahead and, when that node goes, no further request if it was the only one ahead;
  * waiting for a lease costs one child watch on the leases, held only by the mutex's holder (no herd), and one listing
- * per change. With 8 clients looping on 3 leases, an acquisition and its return cost fewer requests and no more watch
- * events than Curator's ({@code SemaphoreRequestCountTest}; the figures of both are in BENCHMARKS.md). Giving up
+ * per change. With 8 clients looping on 3 leases, an acquisition and its return cost as many requests as Curator's,
+ * and one watch event more, the voucher's, fired by the lease's own delete ({@code SemaphoreRequestCountTest}). Giving up
  * deletes what was made.
  *
  * <h2>Failure behaviour</h2>
