@@ -1,0 +1,476 @@
+package dev.zklock.spring;
+
+import dev.zklock.recipes.leader.ZkLeaderLatch;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.recipes.leader.LeaderLatch.CloseMode;
+import org.apache.curator.framework.recipes.leader.LeaderLatchListener;
+import org.apache.zookeeper.common.PathUtils;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.ApplicationEventPublisherAware;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.integration.leader.Candidate;
+import org.springframework.integration.leader.Context;
+import org.springframework.integration.leader.event.DefaultLeaderEventPublisher;
+import org.springframework.integration.leader.event.LeaderEventPublisher;
+
+/**
+ * Leader election for a Spring Integration {@link Candidate} on zklock's {@link ZkLeaderLatch}: the counterpart of
+ * Spring's ZooKeeper {@code LeaderInitiator} and of {@code LockRegistryLeaderInitiator}, which calls the candidate's
+ * {@code onRevoked} before the node that makes it leader is deleted.
+ *
+ * <h2>Semantics</h2>
+ *
+ * <p>{@link #start()} enters one latch, at {@code <root>/<role>} (Spring's ZooKeeper initiator maps a role to its path
+ * the same way, under its namespace), with the candidate's id as the participant id. When the latch leads, the
+ * candidate hears {@code onGranted} and an {@code OnGrantedEvent} is published; when the term ends, it hears
+ * {@code onRevoked} and an {@code OnRevokedEvent} is published. Every grant is followed by exactly one revoke, in
+ * order. {@code OnFailedToAcquireMutexEvent} is never published: a latch waits in the queue for its turn and never
+ * fails an attempt (an entry ZooKeeper refuses is logged and tried again by the latch). Two initiators of one role on
+ * two clients elect one leader ({@code ZkLeaderInitiatorTest.twoApplications_electOneLeader}).
+ *
+ * <p><b>Order on the way out.</b> When the leader steps down of its own accord ({@link #stop()},
+ * {@link Context#yield()}), {@code onRevoked} runs and returns before the delete of its node is sent, so no other
+ * candidate is granted until the old leader's {@code onRevoked} has returned
+ * ({@code ZkLeaderInitiatorTest.stop_ofTheLeader_revokesBeforeTheNextIsGranted},
+ * {@code ZkLeaderInitiatorTest.yield_ofTheLeader_revokesBeforeTheNextIsGranted}). Spring's
+ * {@code LockRegistryLeaderInitiator} unlocks first ({@code LeaderElectionTest}). When the leader is cut off it cannot
+ * wait for anything: it is told at the first sign, the hold's IN_DOUBT, when Curator's client says SUSPENDED, two thirds
+ * of the session timeout after the server last answered. <b>The bound</b>: {@code onRevoked} has then until the server
+ * ends the session, about the last third of the session timeout (less the time between the last request the server
+ * heard and the last reply we heard), before another candidate can be granted
+ * ({@code ZkLeaderInitiatorTest.silentNetwork_stepsTheLeaderDownBeforeTheOtherIsGranted}); work that may outlast that
+ * must be fenced with the term's epoch, {@link LeaderContext#epoch()}. When the session ends or another client deletes
+ * the node, the node is gone already when {@code onRevoked} runs. After any step-down but {@link #stop()} the
+ * candidate enters again with a new node.
+ *
+ * <p><b>A fleet on Spring's ZooKeeper initiator cannot move to this one path by path.</b> Spring's initiator is a
+ * Curator {@code LeaderSelector}: an {@code InterProcessMutex} queue of {@code _c_<uuid>-lock-<sequence>} nodes; this
+ * one is a latch of {@code _c_<uuid>-latch-<sequence>} nodes (Curator's {@code LeaderLatch} layout). Curator's mutex
+ * sorts a child by the text after {@code lock-}, and a latch node, which has none, by its whole name, after every
+ * mutex node: a Spring candidate that queues behind our leader would lead beside it. So the default root,
+ * {@value #DEFAULT_ROOT}, is not Spring's {@code /spring-integration/leader}: stop every Spring initiator of a role
+ * before the first of these starts (a deploy that replaces the whole fleet), or two leaders run for the deploy's length.
+ *
+ * <h2>Thread safety</h2>
+ *
+ * <p>Instances are safe for use by multiple threads. The candidate's callbacks and the events run on one thread of the
+ * initiator's own ({@code zklock-leader-initiator <path>}), one at a time, never on ZooKeeper's or Curator's threads;
+ * {@code onGranted} may do the leader's work on it until interrupted, as Spring's {@link Candidate} contract allows:
+ * the thread is interrupted when the term ends.
+ *
+ * <h2>ZooKeeper cost</h2>
+ *
+ * <p>The latch's: {@link #start()} one round trip with no one ahead, then one data read; a wait one data read; the end
+ * of a term one delete; {@link Context#yield()} one delete and one new entry (one round trip); {@link #stop()} one
+ * delete. {@link Context#isLeader()} and {@link LeaderContext#epoch()} make no call.
+ *
+ * <h2>Failure behaviour</h2>
+ *
+ * <p>As above: IN_DOUBT (suspended connection) and LOST (session ended, node deleted by a stranger) end the term at
+ * once, with {@code onGranted} interrupted if it still runs. An exception from {@code onGranted} other than an
+ * interrupt is logged and the candidate yields; one from {@code onRevoked} or from publishing an event is logged. A
+ * {@link #stop()} waits for {@code onRevoked} to return, so a candidate that ignores interrupts in {@code onGranted}
+ * holds the stop up.
+ *
+ * <h2>Usage</h2>
+ *
+ * <pre>{@code
+ * ZkLeaderInitiator initiator = new ZkLeaderInitiator(client, candidate);
+ * initiator.start();   // or let the application context start it (auto-startup, phase Integer.MAX_VALUE - 1000)
+ * ...
+ * initiator.stop();    // onRevoked returns before the next candidate can be granted
+ * }</pre>
+ *
+ * @since 0.1.0
+ */
+public final class ZkLeaderInitiator implements SmartLifecycle, ApplicationEventPublisherAware {
+    /** The root under which a role's latch lives when none is given: {@value}. */
+    public static final String DEFAULT_ROOT = "/zklock/leader";
+
+    private static final Logger logger = LoggerFactory.getLogger(ZkLeaderInitiator.class);
+
+    /*
+     * Implementation notes.
+     *
+     * 1. Every callback of the candidate, every event, and every end of a latch (stop, yield) runs on `worker`, one
+     *    thread, so grants and revokes are told in order and exactly once: `granted` is written there only.
+     * 2. The latch's own thread only hands news over (isLeader, notLeader): it never waits on the candidate.
+     * 3. A step-down of our own (stop, yield) runs onRevoked first, then closes the latch SILENT, which sends the delete
+     *    of its node: the next candidate can only be granted once the server has that delete
+     *    (ZkLeaderInitiatorTest.stop_ofTheLeader_revokesBeforeTheNextIsGranted). ZkLeaderLatch.close(NOTIFY_LEADER)
+     *    would send the delete before it tells notLeader, which is why it is not used.
+     * 4. A grant for a latch that is no longer the current one, or that has stepped down by the time the worker gets
+     *    to it, is not told: the candidate never hears onGranted for a term already over.
+     * 5. onGranted runs with `granting` set to its thread, so an end of the term interrupts it, and never anything
+     *    else: the interrupt status is cleared under `grantLock` when it returns.
+     */
+    private final CuratorFramework client;
+    private final Candidate candidate;
+    private final String path;
+    private final LeaderContext context = new LeaderContext();
+    private final ThreadPoolExecutor worker;
+    private final ReentrantLock lifecycle = new ReentrantLock();
+    private final Object grantLock = new Object();
+    private volatile LeaderEventPublisher publisher;
+    private volatile ApplicationEventPublisher applicationEvents;
+    private volatile boolean autoStartup = true;
+    private volatile int phase = Integer.MAX_VALUE - 1000;
+    private volatile ZkLeaderLatch latch; // guarded by `lifecycle` for writes outside the worker; null when stopped
+    private volatile boolean granted; // told onGranted and not yet onRevoked; written on the worker only
+    private Thread granting; // guarded by grantLock: the worker while it runs onGranted
+    private volatile Thread workerThread; // the worker's current thread
+
+    /**
+     * Creates an initiator for {@code candidate} under {@link #DEFAULT_ROOT}. No ZooKeeper call.
+     *
+     * @param client the client; it must be started before {@link #start()}
+     * @param candidate the candidate; its role names the latch, its id is the participant id
+     * @throws NullPointerException if an argument, or the candidate's role or id, is null
+     * @throws IllegalArgumentException if the role is empty or makes no valid ZooKeeper path
+     */
+    public ZkLeaderInitiator(CuratorFramework client, Candidate candidate) {
+        this(client, candidate, DEFAULT_ROOT);
+    }
+
+    /**
+     * Creates an initiator for {@code candidate} whose latch is {@code <root>/<role>}. No ZooKeeper call. Bad input
+     * fails here, before any node is made ({@code ZkLeaderInitiatorTest.constructor_withBadInput_failsNamingTheValue}).
+     *
+     * @param client the client; it must be started before {@link #start()}
+     * @param candidate the candidate; its role names the latch, its id is the participant id
+     * @param root the absolute path under which each role's latch lives, without a trailing slash (a single one is
+     *     dropped, as Spring drops it)
+     * @throws NullPointerException if an argument, or the candidate's role or id, is null
+     * @throws IllegalArgumentException if the role is empty or {@code <root>/<role>} is no valid ZooKeeper path
+     */
+    public ZkLeaderInitiator(CuratorFramework client, Candidate candidate, String root) {
+        this.client = Objects.requireNonNull(client, "client");
+        this.candidate = Objects.requireNonNull(candidate, "candidate");
+        Objects.requireNonNull(root, "root");
+        String role = Objects.requireNonNull(candidate.getRole(), "candidate.getRole()");
+        Objects.requireNonNull(candidate.getId(), "candidate.getId()");
+        if (role.isEmpty()) {
+            throw new IllegalArgumentException("candidate role '' is empty: it names the latch under '" + root + "'");
+        }
+        String base = root.endsWith("/") && root.length() > 1 ? root.substring(0, root.length() - 1) : root;
+        this.path = base + "/" + role;
+        try {
+            PathUtils.validatePath(path);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(
+                    "leader path '" + path + "' of root '" + root + "' and role '" + role + "' is invalid: "
+                            + e.getMessage(),
+                    e);
+        }
+        this.worker = new ThreadPoolExecutor(1, 1, 1, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), task -> {
+            Thread thread = new Thread(task, "zklock-leader-initiator " + path);
+            thread.setDaemon(true);
+            workerThread = thread;
+            return thread;
+        });
+        worker.allowCoreThreadTimeOut(true);
+    }
+
+    /**
+     * Enters the election: a new latch is started, in the background. Does nothing if running.
+     *
+     * @throws IllegalStateException if the client is not started or is closed
+     */
+    @Override
+    public void start() {
+        lifecycle.lock();
+        try {
+            if (latch != null) {
+                return;
+            }
+            if (publisher == null && applicationEvents != null) {
+                publisher = new DefaultLeaderEventPublisher(applicationEvents);
+            }
+            latch = enter();
+        } finally {
+            lifecycle.unlock();
+        }
+    }
+
+    /**
+     * Leaves the election. If the candidate leads, {@code onGranted} is interrupted if it still runs, then
+     * {@code onRevoked} runs and returns, then our node's delete is sent. Waits for that (unless called on the
+     * initiator's own thread, from a callback, where it is done right after the callback). Does nothing if not running.
+     */
+    @Override
+    public void stop() {
+        CompletableFuture<Void> done;
+        lifecycle.lock();
+        try {
+            ZkLeaderLatch leaving = latch;
+            if (leaving == null) {
+                return;
+            }
+            latch = null;
+            interruptGranting();
+            done = CompletableFuture.runAsync(() -> leave(leaving, "stopped"), worker);
+        } finally {
+            lifecycle.unlock();
+        }
+        if (Thread.currentThread() != workerThread) {
+            done.join();
+        }
+    }
+
+    @Override
+    public boolean isRunning() {
+        return latch != null;
+    }
+
+    @Override
+    public boolean isAutoStartup() {
+        return autoStartup;
+    }
+
+    /**
+     * Sets whether the application context starts this initiator; true by default, as Spring's initiators.
+     *
+     * @param autoStartup whether to start with the context
+     */
+    public void setAutoStartup(boolean autoStartup) {
+        this.autoStartup = autoStartup;
+    }
+
+    @Override
+    public int getPhase() {
+        return phase;
+    }
+
+    /**
+     * Sets the lifecycle phase; {@code Integer.MAX_VALUE - 1000} by default, as Spring's initiators.
+     *
+     * @param phase the phase
+     */
+    public void setPhase(int phase) {
+        this.phase = phase;
+    }
+
+    /**
+     * Sets the publisher of leadership events; without one, a {@link DefaultLeaderEventPublisher} over the
+     * application's event publisher is made at {@link #start()}, as Spring's {@code LockRegistryLeaderInitiator} does.
+     *
+     * @param publisher the publisher
+     * @throws NullPointerException if {@code publisher} is null
+     */
+    public void setLeaderEventPublisher(LeaderEventPublisher publisher) {
+        this.publisher = Objects.requireNonNull(publisher, "publisher");
+    }
+
+    @Override
+    public void setApplicationEventPublisher(ApplicationEventPublisher applicationEventPublisher) {
+        this.applicationEvents = applicationEventPublisher;
+    }
+
+    /**
+     * Returns the context handed to the candidate, the same object for the initiator's life.
+     *
+     * @return the context
+     */
+    public LeaderContext getContext() {
+        return context;
+    }
+
+    /**
+     * Returns the path of the latch, {@code <root>/<role>}.
+     *
+     * @return the latch path
+     */
+    public String getPath() {
+        return path;
+    }
+
+    @Override
+    public String toString() {
+        return "ZkLeaderInitiator[" + path + ", id '" + candidate.getId() + "', "
+                + (isRunning() ? "running" : "stopped") + "]";
+    }
+
+    private ZkLeaderLatch enter() {
+        ZkLeaderLatch entering = new ZkLeaderLatch(client, path, candidate.getId());
+        entering.addListener(new LeaderLatchListener() {
+            @Override
+            public void isLeader() {
+                worker.execute(() -> grant(entering));
+            }
+
+            @Override
+            public void notLeader() {
+                interruptGranting();
+                worker.execute(() -> revoke(entering, "stepped down"));
+            }
+        });
+        entering.start();
+        return entering;
+    }
+
+    /** On the worker: tells the candidate it leads, if the latch is still ours and still leads. */
+    private void grant(ZkLeaderLatch leading) {
+        if (leading != latch || granted || !leading.hasLeadership()) {
+            return;
+        }
+        granted = true;
+        logger.debug("{}: candidate '{}' leads", path, candidate.getId());
+        synchronized (grantLock) {
+            granting = Thread.currentThread();
+        }
+        boolean failed = false;
+        try {
+            candidate.onGranted(context);
+        } catch (InterruptedException e) {
+            logger.debug("{}: onGranted of candidate '{}' interrupted: its term ended", path, candidate.getId());
+        } catch (RuntimeException e) {
+            logger.warn("{}: onGranted of candidate '{}' threw; it yields", path, candidate.getId(), e);
+            failed = true;
+        } finally {
+            synchronized (grantLock) {
+                granting = null;
+                Thread.interrupted(); // an end of the term meant for onGranted, not for what follows
+            }
+        }
+        publish("OnGranted", () -> publisher.publishOnGranted(this, context, candidate.getRole()));
+        if (failed) {
+            context.yield();
+        }
+    }
+
+    /** On the worker: tells the candidate its term is over, if it was told it began. */
+    private void revoke(ZkLeaderLatch ended, String why) {
+        if (!granted || (ended != latch && latch != null)) {
+            return;
+        }
+        granted = false;
+        logger.debug("{}: candidate '{}' {}: onRevoked", path, candidate.getId(), why);
+        try {
+            candidate.onRevoked(context);
+        } catch (RuntimeException e) {
+            logger.warn("{}: onRevoked of candidate '{}' threw", path, candidate.getId(), e);
+        }
+        publish("OnRevoked", () -> publisher.publishOnRevoked(this, context, candidate.getRole()));
+    }
+
+    /** On the worker: a step-down of our own; onRevoked returns before the node's delete is sent. */
+    private void leave(ZkLeaderLatch leaving, String why) {
+        revoke(leaving, why);
+        leaving.close(CloseMode.SILENT);
+    }
+
+    private void interruptGranting() {
+        synchronized (grantLock) {
+            if (granting != null) {
+                granting.interrupt();
+            }
+        }
+    }
+
+    private void publish(String event, Runnable publishing) {
+        if (publisher == null) {
+            return;
+        }
+        try {
+            publishing.run();
+        } catch (RuntimeException e) {
+            logger.warn("{}: publishing {} for candidate '{}' failed", path, event, candidate.getId(), e);
+        }
+    }
+
+    /**
+     * The {@link Context} of a {@link ZkLeaderInitiator}'s candidate, with the term's epoch. Safe for use by multiple
+     * threads; no method makes a ZooKeeper call.
+     *
+     * @since 0.1.0
+     */
+    public final class LeaderContext implements Context {
+        private LeaderContext() {}
+
+        /**
+         * Tells whether the candidate leads now: it was told {@code onGranted}, not yet {@code onRevoked}, and its
+         * latch's hold is HELD (false from the moment the connection is suspended). No ZooKeeper call.
+         *
+         * @return whether the candidate leads
+         */
+        @Override
+        public boolean isLeader() {
+            ZkLeaderLatch now = latch;
+            return granted && now != null && now.hasLeadership();
+        }
+
+        /**
+         * Gives up leadership so another candidate may take it: if the candidate leads, {@code onGranted} is
+         * interrupted if it still runs, {@code onRevoked} runs and returns, then our node's delete is sent and the
+         * candidate enters again with a new node, behind those already waiting
+         * ({@code ZkLeaderInitiatorTest.yield_ofTheLeader_revokesBeforeTheNextIsGranted}). Returns at once; nothing if
+         * the candidate does not lead.
+         */
+        @Override
+        public void yield() {
+            lifecycle.lock();
+            try {
+                ZkLeaderLatch leading = latch;
+                if (leading == null || !granted) {
+                    return;
+                }
+                interruptGranting();
+                worker.execute(() -> {
+                    lifecycle.lock();
+                    try {
+                        if (latch != leading) {
+                            return; // stopped, or yielded already
+                        }
+                        latch = null;
+                        leave(leading, "yields");
+                        try {
+                            latch = enter();
+                        } catch (IllegalStateException e) {
+                            logger.warn(
+                                    "{}: candidate '{}' yielded and cannot enter again", path, candidate.getId(), e);
+                        }
+                    } finally {
+                        lifecycle.unlock();
+                    }
+                });
+            } finally {
+                lifecycle.unlock();
+            }
+        }
+
+        @Override
+        public String getRole() {
+            return candidate.getRole();
+        }
+
+        /**
+         * Returns the epoch of the current term: the fencing token of the latch's hold, larger for every later term of
+         * the role in any process ({@code ZkLeaderInitiatorTest.yield_ofTheLeader_revokesBeforeTheNextIsGranted}).
+         * Fence what the leader writes with it. No ZooKeeper call.
+         *
+         * @return the epoch
+         * @throws IllegalStateException if the candidate does not lead now
+         */
+        public long epoch() {
+            ZkLeaderLatch now = latch;
+            if (now == null || !granted) {
+                throw new IllegalStateException(
+                        "candidate '" + candidate.getId() + "' of leader path '" + path + "' does not lead now");
+            }
+            return now.epoch();
+        }
+
+        @Override
+        public String toString() {
+            return "LeaderContext[" + path + ", id '" + candidate.getId() + "', leader " + isLeader() + "]";
+        }
+    }
+}

@@ -1,0 +1,411 @@
+package dev.zklock.spring;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.zklock.recipes.test.TcpProxy;
+import dev.zklock.recipes.test.ZooKeeperExtension;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.framework.CuratorFramework;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.integration.leader.Candidate;
+import org.springframework.integration.leader.Context;
+import org.springframework.integration.leader.event.LeaderEventPublisher;
+
+/**
+ * {@link ZkLeaderInitiator}: two applications (a client and an initiator each) of one role on one server with 2 s
+ * sessions (the server's tick is 100 ms).
+ *
+ * <table>
+ *   <caption>Outcomes</caption>
+ *   <tr><th>step-down</th><th>acceptable</th><th>forbidden</th></tr>
+ *   <tr><td>the leader's {@code stop()} or {@code yield()}, its {@code onRevoked} held on a latch</td><td>the leader's
+ *       node stands and the other is not granted while {@code onRevoked} runs; the other granted after it
+ *       returns</td><td>the other's {@code onGranted} before the old {@code onRevoked} returns; two terms at
+ *       once</td></tr>
+ *   <tr><td>the leader's network goes silent</td><td>the leader's {@code onRevoked} (at IN_DOUBT, two thirds of the
+ *       session) returns before the other's {@code onGranted} (after the server expires the session)</td><td>the
+ *       other granted first; no leader within the session timeout after the step-down</td></tr>
+ * </table>
+ */
+@Timeout(60)
+final class ZkLeaderInitiatorTest {
+    private static final int SESSION_MS = 2_000;
+    private static final String ROLE = "billing";
+
+    @RegisterExtension
+    static final ZooKeeperExtension zk = ZooKeeperExtension.serverWithTick(Duration.ofMillis(100));
+
+    private final Terms terms = new Terms();
+    private final List<Node> nodes = new ArrayList<>();
+    private CuratorFramework admin; // made on first use by children()
+
+    @AfterEach
+    void tearDown() {
+        terms.release();
+        nodes.forEach(Node::close);
+        await().atMost(Duration.ofSeconds(10)).until(() -> children().isEmpty());
+    }
+
+    @Test
+    void twoApplications_electOneLeader() throws Exception {
+        Node leader = electLeader(false);
+        Node other = otherThan(leader);
+
+        assertThat(leader.initiator.getContext().isLeader()).isTrue();
+        assertThat(other.initiator.getContext().isLeader()).isFalse();
+        assertThat(other.initiator.getContext().getRole()).isEqualTo(ROLE);
+        assertThat(terms.grantedCount()).isEqualTo(1);
+        assertThat(leader.initiator.getPath()).isEqualTo(zk.path("leader") + "/" + ROLE);
+        assertThatThrownBy(() -> other.initiator.getContext().epoch())
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining(other.id)
+                .hasMessageContaining(ROLE);
+    }
+
+    @Test
+    void stop_ofTheLeader_revokesBeforeTheNextIsGranted() throws Exception {
+        Node leader = electLeader(false);
+
+        handOver(leader, "stop", () -> CompletableFuture.runAsync(leader.initiator::stop));
+
+        assertThat(leader.events).containsExactly("granted " + ROLE, "revoked " + ROLE);
+        assertThat(leader.initiator.isRunning()).isFalse();
+    }
+
+    @Test
+    void yield_ofTheLeader_revokesBeforeTheNextIsGranted() throws Exception {
+        Node leader = electLeader(false);
+        Node next = otherThan(leader);
+        long oldEpoch = terms.epochs.get(leader.id);
+
+        handOver(leader, "yield", () -> {
+            leader.initiator.getContext().yield();
+            return CompletableFuture.completedFuture(null);
+        });
+
+        assertThat(terms.epochs.get(next.id)).isGreaterThan(oldEpoch);
+        await().atMost(Duration.ofSeconds(10)).until(() -> children().size() == 2); // the old leader queues again
+        assertThat(leader.initiator.isRunning()).isTrue();
+        assertThat(leader.initiator.getContext().isLeader()).isFalse();
+    }
+
+    @Test
+    void yield_ofACandidateThatDoesNotLead_doesNothing() throws Exception {
+        Node leader = electLeader(false);
+        Node other = otherThan(leader);
+
+        other.initiator.getContext().yield();
+        leader.initiator.stop();
+        awaitLeaderOtherThan(leader);
+
+        assertThat(terms.grantedCount()).isEqualTo(2);
+        assertThat(other.initiator.getContext().isLeader()).isTrue();
+    }
+
+    @Test
+    void onGranted_thatWorksUntilInterrupted_isInterruptedAtStopAndThenRevoked() throws Exception {
+        CountDownLatch working = new CountDownLatch(1);
+        List<String> calls = new CopyOnWriteArrayList<>();
+        Candidate worker = new Candidate() {
+            @Override
+            public String getRole() {
+                return ROLE;
+            }
+
+            @Override
+            public String getId() {
+                return "worker";
+            }
+
+            @Override
+            public void onGranted(Context ctx) throws InterruptedException {
+                calls.add("granted");
+                working.countDown();
+                new CountDownLatch(1).await(); // the leader's work, until its term ends
+            }
+
+            @Override
+            public void onRevoked(Context ctx) {
+                calls.add("revoked");
+            }
+        };
+        ZkLeaderInitiator initiator = new ZkLeaderInitiator(zk.newClient(), worker, zk.path("leader"));
+        initiator.start();
+        assertThat(working.await(10, TimeUnit.SECONDS)).isTrue();
+
+        initiator.stop();
+
+        assertThat(calls).containsExactly("granted", "revoked");
+        await().atMost(Duration.ofSeconds(10)).until(() -> children().isEmpty());
+    }
+
+    @Test
+    void silentNetwork_stepsTheLeaderDownBeforeTheOtherIsGranted() throws Exception {
+        Node leader = electLeader(true);
+        Node next = otherThan(leader);
+
+        long cutAt = System.nanoTime();
+        leader.proxy.holdRequests();
+        leader.proxy.holdReplies();
+        awaitLeaderOtherThan(leader);
+
+        long revokedMs = TimeUnit.NANOSECONDS.toMillis(terms.revokeReturned.get(leader.id) - cutAt);
+        long grantedMs = TimeUnit.NANOSECONDS.toMillis(terms.grantedAt(next.id) - cutAt);
+        System.out.printf(
+                "silent network: the leader's onRevoked returned %d ms after the cut, the next granted %d ms after"
+                        + " it: %d ms of bound%n",
+                revokedMs, grantedMs, grantedMs - revokedMs);
+        assertThat(terms.revokedToGrantedMicros(leader.id, next.id))
+                .as("the old onRevoked returned before the next onGranted")
+                .isPositive();
+        assertThat(terms.overlaps()).isZero();
+        assertThat(grantedMs - revokedMs).isLessThanOrEqualTo(SESSION_MS);
+        leader.proxy.resume();
+    }
+
+    @Test
+    void constructor_withBadInput_failsNamingTheValue() {
+        CuratorFramework client = zk.newClient();
+        Candidate good = new TermCandidate("a", ROLE, terms);
+        assertThatThrownBy(() -> new ZkLeaderInitiator(null, good))
+                .isInstanceOf(NullPointerException.class)
+                .hasMessageContaining("client");
+        assertThatThrownBy(() -> new ZkLeaderInitiator(client, null))
+                .isInstanceOf(NullPointerException.class)
+                .hasMessageContaining("candidate");
+        assertThatThrownBy(() -> new ZkLeaderInitiator(client, good, null))
+                .isInstanceOf(NullPointerException.class)
+                .hasMessageContaining("root");
+        assertThatThrownBy(() -> new ZkLeaderInitiator(client, new TermCandidate("a", null, terms)))
+                .isInstanceOf(NullPointerException.class)
+                .hasMessageContaining("getRole");
+        assertThatThrownBy(() -> new ZkLeaderInitiator(client, new TermCandidate("a", "", terms)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("role ''");
+        assertThatThrownBy(() -> new ZkLeaderInitiator(client, new TermCandidate("a", "x//y", terms)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("/zklock/leader/x//y");
+        assertThatThrownBy(() -> new ZkLeaderInitiator(client, good, "relative"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'relative/" + ROLE + "'");
+        assertThat(new ZkLeaderInitiator(client, good, "/spring/").getPath()).isEqualTo("/spring/" + ROLE);
+    }
+
+    @Test
+    void start_onAClientNotStarted_throwsAndStaysStopped() {
+        ZkLeaderInitiator initiator =
+                new ZkLeaderInitiator(zk.newUnstartedClient(), new TermCandidate("a", ROLE, terms), zk.path("leader"));
+        assertThatThrownBy(initiator::start).isInstanceOf(IllegalStateException.class);
+        assertThat(initiator.isRunning()).isFalse();
+        initiator.stop(); // nothing to do
+    }
+
+    /**
+     * Steps the leader down with {@code stepDown} while its {@code onRevoked} is held: checks that its node stands and
+     * no one leads meanwhile, then lets {@code onRevoked} return and checks that the next is granted after that.
+     */
+    private void handOver(Node leader, String how, java.util.function.Supplier<CompletableFuture<Void>> stepDown)
+            throws Exception {
+        Node next = otherThan(leader);
+        terms.holdRevokes();
+        long stepDownAt = System.nanoTime();
+        CompletableFuture<Void> stepping = stepDown.get();
+        assertThat(terms.revokeBegan.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(children())
+                .as("the old leader's node stands while its onRevoked runs")
+                .hasSize(2);
+        assertThat(terms.leader()).isNull();
+        terms.release();
+        stepping.get(10, TimeUnit.SECONDS);
+        awaitLeaderOtherThan(leader);
+
+        long gapMicros = terms.revokedToGrantedMicros(leader.id, next.id);
+        System.out.printf(
+                "%s: next leader %d ms after %s() (its onRevoked held by the test), %d us after the old leader's"
+                        + " onRevoked returned%n",
+                how, TimeUnit.NANOSECONDS.toMillis(terms.grantedAt(next.id) - stepDownAt), how, gapMicros);
+        assertThat(gapMicros)
+                .as("the next onGranted after the old onRevoked returned")
+                .isPositive();
+        assertThat(terms.overlaps()).isZero();
+    }
+
+    /** Starts two applications and returns the leader once the other waits behind it. */
+    private Node electLeader(boolean throughProxies) throws Exception {
+        for (String id : List.of("a", "b")) {
+            TcpProxy proxy = ElectionClients.proxy(zk, throughProxies);
+            nodes.add(new Node(id, ElectionClients.client(zk, SESSION_MS, proxy), proxy, terms));
+        }
+        nodes.forEach(node -> node.initiator.start());
+        Node leader = awaitLeader();
+        await().atMost(Duration.ofSeconds(10)).until(() -> children().size() == 2);
+        return leader;
+    }
+
+    /** The latch nodes of the role, read by a client of the test's own, connected straight to the server. */
+    private List<String> children() throws Exception {
+        if (admin == null) {
+            admin = zk.newClient();
+        }
+        String path = zk.path("leader") + "/" + ROLE;
+        return admin.checkExists().forPath(path) == null
+                ? List.of()
+                : admin.getChildren().forPath(path);
+    }
+
+    private Node awaitLeader() {
+        return node(ElectionClients.awaitLeaderOtherThan(terms::leader, null));
+    }
+
+    private void awaitLeaderOtherThan(Node previous) {
+        ElectionClients.awaitLeaderOtherThan(terms::leader, previous.id);
+    }
+
+    private Node otherThan(Node node) {
+        return nodes.stream().filter(n -> n != node).findFirst().orElseThrow();
+    }
+
+    private Node node(String id) {
+        return nodes.stream().filter(n -> n.id.equals(id)).findFirst().orElseThrow();
+    }
+
+    /** One application: a client (through its own proxy, or straight) and an initiator, with its events recorded. */
+    private static final class Node {
+        final String id;
+        final CuratorFramework client;
+        final TcpProxy proxy; // null: connected straight to the server
+        final ZkLeaderInitiator initiator;
+        final List<String> events = new CopyOnWriteArrayList<>();
+
+        Node(String id, CuratorFramework client, TcpProxy proxy, Terms terms) {
+            this.id = id;
+            this.client = client;
+            this.proxy = proxy;
+            this.initiator = new ZkLeaderInitiator(client, new TermCandidate(id, ROLE, terms), zk.path("leader"));
+            initiator.setLeaderEventPublisher(new LeaderEventPublisher() {
+                @Override
+                public void publishOnGranted(Object source, Context context, String role) {
+                    events.add("granted " + role);
+                }
+
+                @Override
+                public void publishOnRevoked(Object source, Context context, String role) {
+                    events.add("revoked " + role);
+                }
+
+                @Override
+                public void publishOnFailedToAcquire(Object source, Context context, String role) {
+                    events.add("failed " + role);
+                }
+            });
+        }
+
+        void close() {
+            if (proxy != null) {
+                proxy.resume();
+            }
+            initiator.stop();
+            if (proxy != null) {
+                await().atMost(Duration.ofSeconds(10))
+                        .until(() -> client.getZookeeperClient().isConnected());
+            }
+        }
+    }
+
+    /** Every candidate's terms: who leads, when each term began and its onRevoked returned, and overlaps. */
+    private static final class Terms {
+        final Map<String, Long> granted = new ConcurrentHashMap<>();
+        final Map<String, Long> epochs = new ConcurrentHashMap<>();
+        final Map<String, Long> revokeReturned = new ConcurrentHashMap<>();
+        final CountDownLatch revokeBegan = new CountDownLatch(1);
+        private volatile CountDownLatch revokeWaitsFor; // null: onRevoked returns at once
+        private String leader; // guarded by this
+        private int overlaps; // guarded by this
+        private int grantedCount; // guarded by this
+
+        synchronized void granted(String id, Context ctx) {
+            if (leader != null) {
+                overlaps++;
+            }
+            leader = id;
+            grantedCount++;
+            granted.put(id, System.nanoTime());
+            epochs.put(id, ((ZkLeaderInitiator.LeaderContext) ctx).epoch());
+        }
+
+        void revoked(String id) throws InterruptedException {
+            synchronized (this) {
+                if (id.equals(leader)) {
+                    leader = null;
+                }
+            }
+            revokeBegan.countDown();
+            CountDownLatch waiting = revokeWaitsFor;
+            if (waiting != null) {
+                assertThat(waiting.await(10, TimeUnit.SECONDS)).isTrue();
+            }
+            revokeReturned.put(id, System.nanoTime());
+        }
+
+        void holdRevokes() {
+            revokeWaitsFor = new CountDownLatch(1);
+        }
+
+        void release() {
+            CountDownLatch waiting = revokeWaitsFor;
+            if (waiting != null) {
+                waiting.countDown();
+            }
+        }
+
+        synchronized String leader() {
+            return leader;
+        }
+
+        synchronized int overlaps() {
+            return overlaps;
+        }
+
+        synchronized int grantedCount() {
+            return grantedCount;
+        }
+
+        long grantedAt(String id) {
+            return granted.get(id);
+        }
+
+        /** From the old leader's {@code onRevoked} returning to the next's {@code onGranted}; negative: overlap. */
+        long revokedToGrantedMicros(String old, String next) {
+            return TimeUnit.NANOSECONDS.toMicros(granted.get(next) - revokeReturned.get(old));
+        }
+    }
+
+    private record TermCandidate(String getId, String getRole, Terms terms) implements Candidate {
+        @Override
+        public void onGranted(Context ctx) {
+            terms.granted(getId, ctx);
+        }
+
+        @Override
+        public void onRevoked(Context ctx) {
+            try {
+                terms.revoked(getId);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}
