@@ -1,5 +1,5 @@
 /**
- * Spring Integration's {@code LockRegistry} over zklock, and its Spring Boot auto-configuration.
+ * Spring Integration's {@code LockRegistry} and leader initiator over zklock, and their Spring Boot auto-configuration.
  *
  * <p>{@link dev.zklock.spring.ZkSpringLockRegistry} is a drop-in for Spring's {@code ZookeeperLockRegistry} (same
  * paths, same root, same node layout, so the two exclude each other on one key), with the time to live of Spring's
@@ -9,13 +9,16 @@
  * dev.zklock.spring.ZkLockCuratorCustomizer}, {@link dev.zklock.spring.ZkLockKeyToPath}); auto-configurations of their
  * own, each on its own dependency, add a health indicator ({@link dev.zklock.spring.ZkLockHealthIndicator}) with
  * Actuator, a Micrometer {@code MeterBinder} ({@link dev.zklock.spring.ZkLockMicrometerBinding}) and observations
- * ({@link dev.zklock.spring.ZkLockObservationBinding}). The starter {@code zklock-spring-boot-starter} brings this
+ * ({@link dev.zklock.spring.ZkLockObservationBinding}). {@link dev.zklock.spring.ZkLeaderInitiator} runs a Spring
+ * Integration {@code Candidate} on zklock's leader latch, calling {@code onRevoked} before its node is deleted; {@link
+ * dev.zklock.spring.ZkLeaderAutoConfiguration} makes one for a single {@code Candidate} bean ({@link
+ * dev.zklock.spring.ZkLeaderProperties}). The starter {@code zklock-spring-boot-starter} brings this
  * module with Curator and Spring Boot.
  *
  * <p><b>Null policy.</b> No method of this package accepts {@code null}; a {@code null} argument is rejected with a
  * {@link java.lang.NullPointerException} that names the parameter.
  *
- * <p><b>Thread safety.</b> The registry, its locks, the health indicator and the bindings are safe for use by multiple
+ * <p><b>Thread safety.</b> The registry, its locks, the leader initiator, the health indicator and the bindings are safe for use by multiple
  * threads; builders and the properties object are not.
  */
 package dev.zklock.spring;

@@ -33,7 +33,8 @@ enum ClientMode {
             ZkLockAutoConfiguration.class,
             ZkLockHealthContributorAutoConfiguration.class,
             ZkLockMetricsAutoConfiguration.class,
-            ZkLockObservationAutoConfiguration.class);
+            ZkLockObservationAutoConfiguration.class,
+            ZkLeaderAutoConfiguration.class);
 
     /** Returns a runner with zklock's auto-configurations and a client given this way. */
     abstract ApplicationContextRunner runner(ZooKeeperExtension zk);

@@ -295,7 +295,8 @@ final class ZkLockAutoConfigurationTest {
                         ZkLockAutoConfiguration.class.getName(),
                         ZkLockHealthContributorAutoConfiguration.class.getName(),
                         ZkLockMetricsAutoConfiguration.class.getName(),
-                        ZkLockObservationAutoConfiguration.class.getName());
+                        ZkLockObservationAutoConfiguration.class.getName(),
+                        ZkLeaderAutoConfiguration.class.getName());
     }
 
     private String resource(String name) throws IOException {
