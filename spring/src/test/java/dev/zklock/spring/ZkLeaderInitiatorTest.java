@@ -15,6 +15,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -22,7 +23,9 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.integration.leader.Candidate;
 import org.springframework.integration.leader.Context;
+import org.springframework.integration.leader.DefaultCandidate;
 import org.springframework.integration.leader.event.LeaderEventPublisher;
+import org.springframework.integration.zookeeper.leader.LeaderInitiator;
 
 /**
  * {@link ZkLeaderInitiator}: two applications (a client and an initiator each) of one role on one server with 2 s
@@ -100,6 +103,60 @@ final class ZkLeaderInitiatorTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> children().size() == 2); // the old leader queues again
         assertThat(leader.initiator.isRunning()).isTrue();
         assertThat(leader.initiator.getContext().isLeader()).isFalse();
+    }
+
+    /** Twenty hand-overs by yield, back and forth: every next onGranted after the old onRevoked returned. */
+    @Test
+    void yield_backAndForth_neverGrantsBeforeTheOldOnRevokedReturned() throws Exception {
+        Node leader = electLeader(false);
+        List<Long> gapsMicros = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            Node next = otherThan(leader);
+            leader.initiator.getContext().yield();
+            awaitLeaderOtherThan(leader);
+            await().atMost(Duration.ofSeconds(10)).until(() -> children().size() == 2);
+            gapsMicros.add(terms.revokedToGrantedMicros(leader.id, next.id));
+            leader = next;
+        }
+
+        List<Long> sorted = gapsMicros.stream().sorted().toList();
+        System.out.printf(
+                "yield x20: next onGranted after the old onRevoked returned by %d us at p50, %d us at the least, %d us"
+                        + " at the most%n",
+                sorted.get(10), sorted.get(0), sorted.get(19));
+        assertThat(gapsMicros).allSatisfy(gap -> assertThat(gap).isPositive());
+        assertThat(terms.overlaps()).isZero();
+        assertThat(terms.grantedCount()).isEqualTo(21);
+    }
+
+    /**
+     * Why the default root is not Spring's: Spring's ZooKeeper {@code LeaderInitiator} (a Curator
+     * {@code LeaderSelector}, the mutex layout) on our leader's path sorts our {@code latch-} node after its own
+     * {@code lock-} node, so its candidate leads beside ours. Forbidden outcome of a shared path, shown here so that the
+     * class doc's reason stays true.
+     */
+    @Test
+    void springsZooKeeperInitiator_onOurLeadersPath_leadsBesideIt() throws Exception {
+        Node ours = new Node("zklock", zk.newClient(), null, terms);
+        nodes.add(ours);
+        ours.initiator.start();
+        awaitLeader();
+        CountDownLatch springGranted = new CountDownLatch(1);
+        DefaultCandidate springCandidate = new DefaultCandidate("spring", ROLE) {
+            @Override
+            public void onGranted(Context ctx) {
+                springGranted.countDown();
+            }
+        };
+        LeaderInitiator spring = new LeaderInitiator(zk.newClient(), springCandidate, zk.path("leader"));
+        spring.start();
+        try {
+            assertThat(springGranted.await(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(ours.initiator.getContext().isLeader()).as("two leaders").isTrue();
+            assertThat(children()).hasSize(2);
+        } finally {
+            spring.stop();
+        }
     }
 
     @Test
@@ -217,8 +274,7 @@ final class ZkLeaderInitiatorTest {
      * Steps the leader down with {@code stepDown} while its {@code onRevoked} is held: checks that its node stands and
      * no one leads meanwhile, then lets {@code onRevoked} return and checks that the next is granted after that.
      */
-    private void handOver(Node leader, String how, java.util.function.Supplier<CompletableFuture<Void>> stepDown)
-            throws Exception {
+    private void handOver(Node leader, String how, Supplier<CompletableFuture<Void>> stepDown) throws Exception {
         Node next = otherThan(leader);
         terms.holdRevokes();
         long stepDownAt = System.nanoTime();
