@@ -2,17 +2,9 @@ package dev.zklock.spring;
 
 import dev.zklock.recipes.leader.ZkLeaderLatch;
 import java.util.Objects;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.recipes.leader.LeaderLatch.CloseMode;
-import org.apache.curator.framework.recipes.leader.LeaderLatchListener;
 import org.apache.zookeeper.common.PathUtils;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.ApplicationEventPublisherAware;
 import org.springframework.context.SmartLifecycle;
@@ -43,7 +35,7 @@ import org.springframework.integration.leader.event.LeaderEventPublisher;
  * ({@code ZkLeaderInitiatorTest.stop_ofTheLeader_revokesBeforeTheNextIsGranted},
  * {@code ZkLeaderInitiatorTest.yield_ofTheLeader_revokesBeforeTheNextIsGranted}: the next {@code onGranted} came 2 to
  * 38 ms after the old {@code onRevoked} returned, on this shared machine, in three runs; over twenty yields back and
- * forth, 4.5 to 4.8 ms at the median, 1.8 ms at the least, 24 and 97 ms at the most, in two runs:
+ * forth, 2.7 to 4.8 ms at the median, 1.6 ms at the least, 24 to 97 ms at the most, in three runs:
  * {@code ZkLeaderInitiatorTest.yield_backAndForth_neverGrantsBeforeTheOldOnRevokedReturned}). Spring's
  * {@code LockRegistryLeaderInitiator} unlocks first, and grants the next while the old {@code onRevoked} still runs
  * ({@code LeaderElectionTest.stop_ofTheLeader_grantsTheNextWhileTheOldOnRevokedStillRuns}). When the leader is cut off it cannot
@@ -52,8 +44,8 @@ import org.springframework.integration.leader.event.LeaderEventPublisher;
  * ends the session, about the last third of the session timeout (less the time between the last request the server
  * heard and the last reply we heard), before another candidate can be granted
  * ({@code ZkLeaderInitiatorTest.silentNetwork_stepsTheLeaderDownBeforeTheOtherIsGranted}: with a 2 s session,
- * {@code onRevoked} returned 1.24 to 1.27 s after the cut and the next was granted 1.87 s after it, 0.60 to 0.63 s
- * later, in three runs); work that may outlast that
+ * {@code onRevoked} returned 1.24 to 1.27 s after the cut and the next was granted 1.83 to 1.87 s after it, 0.56 to
+ * 0.63 s later, in five runs); work that may outlast that
  * must be fenced with the term's epoch, {@link LeaderContext#epoch()}. When the session ends or another client deletes
  * the node, the node is gone already when {@code onRevoked} runs. After any step-down but {@link #stop()} the
  * candidate enters again with a new node.
@@ -103,38 +95,14 @@ public final class ZkLeaderInitiator implements SmartLifecycle, ApplicationEvent
     /** The root under which a role's latch lives when none is given: {@value}. */
     public static final String DEFAULT_ROOT = "/zklock/leader";
 
-    private static final Logger logger = LoggerFactory.getLogger(ZkLeaderInitiator.class);
-
-    /*
-     * Implementation notes.
-     *
-     * 1. Every callback of the candidate, every event, and every end of a latch (stop, yield) runs on `worker`, one
-     *    thread, so grants and revokes are told in order and exactly once: `granted` is written there only.
-     * 2. The latch's own thread only hands news over (isLeader, notLeader): it never waits on the candidate.
-     * 3. A step-down of our own (stop, yield) runs onRevoked first, then closes the latch SILENT, which sends the delete
-     *    of its node: the next candidate can only be granted once the server has that delete
-     *    (ZkLeaderInitiatorTest.stop_ofTheLeader_revokesBeforeTheNextIsGranted). ZkLeaderLatch.close(NOTIFY_LEADER)
-     *    would send the delete before it tells notLeader, which is why it is not used.
-     * 4. A grant for a latch that is no longer the current one, or that has stepped down by the time the worker gets
-     *    to it, is not told: the candidate never hears onGranted for a term already over.
-     * 5. onGranted runs with `granting` set to its thread, so an end of the term interrupts it, and never anything
-     *    else: the interrupt status is cleared under `grantLock` when it returns.
-     */
-    private final CuratorFramework client;
     private final Candidate candidate;
     private final String path;
     private final LeaderContext context = new LeaderContext();
-    private final ThreadPoolExecutor worker;
+    private final CandidateTerms terms;
     private final ReentrantLock lifecycle = new ReentrantLock();
-    private final Object grantLock = new Object();
-    private volatile LeaderEventPublisher publisher;
     private volatile ApplicationEventPublisher applicationEvents;
     private volatile boolean autoStartup = true;
     private volatile int phase = Integer.MAX_VALUE - 1000;
-    private volatile ZkLeaderLatch latch; // guarded by `lifecycle` for writes outside the worker; null when stopped
-    private volatile boolean granted; // told onGranted and not yet onRevoked; written on the worker only
-    private Thread granting; // guarded by grantLock: the worker while it runs onGranted
-    private volatile Thread workerThread; // the worker's current thread
 
     /**
      * Creates an initiator for {@code candidate} under {@link #DEFAULT_ROOT}. No ZooKeeper call.
@@ -160,7 +128,7 @@ public final class ZkLeaderInitiator implements SmartLifecycle, ApplicationEvent
      * @throws IllegalArgumentException if the role is empty or {@code <root>/<role>} is no valid ZooKeeper path
      */
     public ZkLeaderInitiator(CuratorFramework client, Candidate candidate, String root) {
-        this.client = Objects.requireNonNull(client, "client");
+        Objects.requireNonNull(client, "client");
         this.candidate = Objects.requireNonNull(candidate, "candidate");
         Objects.requireNonNull(root, "root");
         String role = Objects.requireNonNull(candidate.getRole(), "candidate.getRole()");
@@ -176,13 +144,7 @@ public final class ZkLeaderInitiator implements SmartLifecycle, ApplicationEvent
             throw new IllegalArgumentException("leader path '" + path + "' of root '" + root + "' and role '" + role
                     + "' is invalid: " + e.getMessage());
         }
-        this.worker = new ThreadPoolExecutor(1, 1, 1, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), task -> {
-            Thread thread = new Thread(task, "zklock-leader-initiator " + path);
-            thread.setDaemon(true);
-            workerThread = thread;
-            return thread;
-        });
-        worker.allowCoreThreadTimeOut(true);
+        this.terms = new CandidateTerms(client, candidate, path, context, this);
     }
 
     /**
@@ -194,13 +156,10 @@ public final class ZkLeaderInitiator implements SmartLifecycle, ApplicationEvent
     public void start() {
         lifecycle.lock();
         try {
-            if (latch != null) {
-                return;
+            if (!terms.hasPublisher() && applicationEvents != null) {
+                terms.setPublisher(new DefaultLeaderEventPublisher(applicationEvents));
             }
-            if (publisher == null && applicationEvents != null) {
-                publisher = new DefaultLeaderEventPublisher(applicationEvents);
-            }
-            latch = enter();
+            terms.start();
         } finally {
             lifecycle.unlock();
         }
@@ -213,27 +172,12 @@ public final class ZkLeaderInitiator implements SmartLifecycle, ApplicationEvent
      */
     @Override
     public void stop() {
-        CompletableFuture<Void> done;
-        lifecycle.lock();
-        try {
-            ZkLeaderLatch leaving = latch;
-            if (leaving == null) {
-                return;
-            }
-            latch = null;
-            interruptGranting();
-            done = CompletableFuture.runAsync(() -> leave(leaving, "stopped"), worker);
-        } finally {
-            lifecycle.unlock();
-        }
-        if (Thread.currentThread() != workerThread) {
-            done.join();
-        }
+        terms.stop();
     }
 
     @Override
     public boolean isRunning() {
-        return latch != null;
+        return terms.isRunning();
     }
 
     @Override
@@ -272,7 +216,7 @@ public final class ZkLeaderInitiator implements SmartLifecycle, ApplicationEvent
      * @throws NullPointerException if {@code publisher} is null
      */
     public void setLeaderEventPublisher(LeaderEventPublisher publisher) {
-        this.publisher = Objects.requireNonNull(publisher, "publisher");
+        terms.setPublisher(Objects.requireNonNull(publisher, "publisher"));
     }
 
     @Override
@@ -304,94 +248,6 @@ public final class ZkLeaderInitiator implements SmartLifecycle, ApplicationEvent
                 + (isRunning() ? "running" : "stopped") + "]";
     }
 
-    private ZkLeaderLatch enter() {
-        ZkLeaderLatch entering = new ZkLeaderLatch(client, path, candidate.getId());
-        entering.addListener(new LeaderLatchListener() {
-            @Override
-            public void isLeader() {
-                worker.execute(() -> grant(entering));
-            }
-
-            @Override
-            public void notLeader() {
-                interruptGranting();
-                worker.execute(() -> revoke(entering, "stepped down"));
-            }
-        });
-        entering.start();
-        return entering;
-    }
-
-    /** On the worker: tells the candidate it leads, if the latch is still ours and still leads. */
-    private void grant(ZkLeaderLatch leading) {
-        if (leading != latch || granted || !leading.hasLeadership()) {
-            return;
-        }
-        granted = true;
-        logger.debug("{}: candidate '{}' leads", path, candidate.getId());
-        synchronized (grantLock) {
-            granting = Thread.currentThread();
-        }
-        boolean failed = false;
-        try {
-            candidate.onGranted(context);
-        } catch (InterruptedException e) {
-            logger.debug("{}: onGranted of candidate '{}' interrupted: its term ended", path, candidate.getId());
-        } catch (RuntimeException e) {
-            logger.warn("{}: onGranted of candidate '{}' threw; it yields", path, candidate.getId(), e);
-            failed = true;
-        } finally {
-            synchronized (grantLock) {
-                granting = null;
-                Thread.interrupted(); // an end of the term meant for onGranted, not for what follows
-            }
-        }
-        publish("OnGranted", () -> publisher.publishOnGranted(this, context, candidate.getRole()));
-        if (failed) {
-            context.yield();
-        }
-    }
-
-    /** On the worker: tells the candidate its term is over, if it was told it began. */
-    private void revoke(ZkLeaderLatch ended, String why) {
-        if (!granted || (ended != latch && latch != null)) {
-            return;
-        }
-        granted = false;
-        logger.debug("{}: candidate '{}' {}: onRevoked", path, candidate.getId(), why);
-        try {
-            candidate.onRevoked(context);
-        } catch (RuntimeException e) {
-            logger.warn("{}: onRevoked of candidate '{}' threw", path, candidate.getId(), e);
-        }
-        publish("OnRevoked", () -> publisher.publishOnRevoked(this, context, candidate.getRole()));
-    }
-
-    /** On the worker: a step-down of our own; onRevoked returns before the node's delete is sent. */
-    private void leave(ZkLeaderLatch leaving, String why) {
-        revoke(leaving, why);
-        leaving.close(CloseMode.SILENT);
-    }
-
-    private void interruptGranting() {
-        synchronized (grantLock) {
-            if (granting != null) {
-                granting.interrupt();
-            }
-        }
-    }
-
-    private void publish(String event, Runnable publishing) {
-        if (publisher == null) {
-            return;
-        }
-        try {
-            publishing.run();
-        } catch (RuntimeException e) {
-            logger.warn("{}: publishing {} for candidate '{}' failed", path, event, candidate.getId(), e);
-        }
-    }
-
     /**
      * The {@link Context} of a {@link ZkLeaderInitiator}'s candidate, with the term's epoch. Safe for use by multiple
      * threads; no method makes a ZooKeeper call.
@@ -409,8 +265,7 @@ public final class ZkLeaderInitiator implements SmartLifecycle, ApplicationEvent
          */
         @Override
         public boolean isLeader() {
-            ZkLeaderLatch now = latch;
-            return granted && now != null && now.hasLeadership();
+            return terms.isLeader();
         }
 
         /**
@@ -418,38 +273,11 @@ public final class ZkLeaderInitiator implements SmartLifecycle, ApplicationEvent
          * interrupted if it still runs, {@code onRevoked} runs and returns, then our node's delete is sent and the
          * candidate enters again with a new node, behind those already waiting
          * ({@code ZkLeaderInitiatorTest.yield_ofTheLeader_revokesBeforeTheNextIsGranted}). Returns at once; nothing if
-         * the candidate does not lead.
+         * the candidate does not lead ({@code ZkLeaderInitiatorTest.yield_ofACandidateThatDoesNotLead_doesNothing}).
          */
         @Override
         public void yield() {
-            lifecycle.lock();
-            try {
-                ZkLeaderLatch leading = latch;
-                if (leading == null || !granted) {
-                    return;
-                }
-                interruptGranting();
-                worker.execute(() -> {
-                    lifecycle.lock();
-                    try {
-                        if (latch != leading) {
-                            return; // stopped, or yielded already
-                        }
-                        latch = null;
-                        leave(leading, "yields");
-                        try {
-                            latch = enter();
-                        } catch (IllegalStateException e) {
-                            logger.warn(
-                                    "{}: candidate '{}' yielded and cannot enter again", path, candidate.getId(), e);
-                        }
-                    } finally {
-                        lifecycle.unlock();
-                    }
-                });
-            } finally {
-                lifecycle.unlock();
-            }
+            terms.yieldLeadership();
         }
 
         @Override
@@ -466,12 +294,7 @@ public final class ZkLeaderInitiator implements SmartLifecycle, ApplicationEvent
          * @throws IllegalStateException if the candidate does not lead now
          */
         public long epoch() {
-            ZkLeaderLatch now = latch;
-            if (now == null || !granted) {
-                throw new IllegalStateException(
-                        "candidate '" + candidate.getId() + "' of leader path '" + path + "' does not lead now");
-            }
-            return now.epoch();
+            return terms.epoch();
         }
 
         @Override
