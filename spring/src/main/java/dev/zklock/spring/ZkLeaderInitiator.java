@@ -47,8 +47,12 @@ import org.springframework.integration.leader.event.LeaderEventPublisher;
  * {@code onRevoked} returned 1.24 to 1.27 s after the cut and the next was granted 1.83 to 1.87 s after it, 0.56 to
  * 0.63 s later, in five runs); work that may outlast that
  * must be fenced with the term's epoch, {@link LeaderContext#epoch()}. When the session ends or another client deletes
- * the node, the node is gone already when {@code onRevoked} runs. After any step-down but {@link #stop()} the
- * candidate enters again with a new node.
+ * the node, the node is gone already when {@code onRevoked} runs, and the next candidate may be granted first: a
+ * session the server ends while the connection is up leaves no gap
+ * ({@code ZkLeaderInitiatorTest.sessionExpiry_ofTheLeader_revokesItAndTheOtherLeadsWithALargerEpoch}: the next granted
+ * 107 ms before the old {@code onRevoked} returned), which is what the epoch is for. After any step-down but
+ * {@link #stop()} the candidate enters again with a new node ({@code ZkLeaderInitiatorTest.stop_thenStartAgain_leadsAgain}
+ * shows a stopped one started again).
  *
  * <p><b>A fleet on Spring's ZooKeeper initiator cannot move to this one path by path.</b> Spring's initiator is a
  * Curator {@code LeaderSelector}: an {@code InterProcessMutex} queue of {@code _c_<uuid>-lock-<sequence>} nodes; this
@@ -76,7 +80,8 @@ import org.springframework.integration.leader.event.LeaderEventPublisher;
  *
  * <p>As above: IN_DOUBT (suspended connection) and LOST (session ended, node deleted by a stranger) end the term at
  * once, with {@code onGranted} interrupted if it still runs. An exception from {@code onGranted} other than an
- * interrupt is logged and the candidate yields; one from {@code onRevoked} or from publishing an event is logged. A
+ * interrupt is logged and the candidate yields ({@code ZkLeaderInitiatorTest.onGranted_thatThrows_yieldsToTheOther});
+ * one from {@code onRevoked} or from publishing an event is logged. A
  * {@link #stop()} waits for {@code onRevoked} to return, so a candidate that ignores interrupts in {@code onGranted}
  * holds the stop up.
  *

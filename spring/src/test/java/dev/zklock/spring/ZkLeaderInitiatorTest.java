@@ -233,6 +233,71 @@ final class ZkLeaderInitiatorTest {
         leader.proxy.resume();
     }
 
+    /**
+     * A session the server ends while the connection is up leaves no gap (the latch's documented case): the next may be
+     * granted before the old leader hears of it, so the epoch is what fences. Acceptable: the old leader told
+     * {@code onRevoked} once, entering again, the next epoch larger. Forbidden: the old leader still leading.
+     */
+    @Test
+    void sessionExpiry_ofTheLeader_revokesItAndTheOtherLeadsWithALargerEpoch() throws Exception {
+        Node leader = electLeader(false);
+        Node next = otherThan(leader);
+        long oldEpoch = terms.epochs.get(leader.id);
+
+        zk.expireSession(leader.client);
+        awaitLeaderOtherThan(leader);
+        await().atMost(Duration.ofSeconds(10)).until(() -> terms.revokeReturned.containsKey(leader.id));
+        await().atMost(Duration.ofSeconds(10)).until(() -> children().size() == 2);
+
+        System.out.printf(
+                "session expiry: the next granted %d us after the old leader's onRevoked returned (negative: before)%n",
+                terms.revokedToGrantedMicros(leader.id, next.id));
+        assertThat(terms.epochs.get(next.id)).isGreaterThan(oldEpoch);
+        assertThat(leader.initiator.getContext().isLeader()).isFalse();
+        assertThat(leader.events).containsExactly("granted " + ROLE, "revoked " + ROLE);
+    }
+
+    @Test
+    void onGranted_thatThrows_yieldsToTheOther() throws Exception {
+        Candidate thrower = new TermCandidate("thrower", ROLE, terms) {
+            @Override
+            public void onGranted(Context ctx) {
+                throw new IllegalStateException("cannot take up the work");
+            }
+        };
+        ZkLeaderInitiator failing = new ZkLeaderInitiator(zk.newClient(), thrower, zk.path("leader"));
+        failing.start();
+        try {
+            Node other = new Node("b", zk.newClient(), null, terms);
+            nodes.add(other);
+            other.initiator.start();
+            awaitLeader();
+
+            assertThat(terms.leader()).isEqualTo("b");
+            assertThat(other.initiator.getContext().isLeader()).isTrue();
+            await().atMost(Duration.ofSeconds(10)).until(() -> children().size() == 2);
+        } finally {
+            failing.stop();
+        }
+    }
+
+    @Test
+    void stop_thenStartAgain_leadsAgain() throws Exception {
+        Node node = new Node("a", zk.newClient(), null, terms);
+        nodes.add(node);
+        node.initiator.start();
+        awaitLeader();
+        long firstEpoch = terms.epochs.get("a");
+
+        node.initiator.stop();
+        await().atMost(Duration.ofSeconds(10)).until(() -> children().isEmpty());
+        node.initiator.start();
+        await().atMost(Duration.ofSeconds(10)).until(() -> terms.grantedCount() == 2);
+
+        assertThat(terms.epochs.get("a")).isGreaterThan(firstEpoch);
+        assertThat(node.events).containsExactly("granted " + ROLE, "revoked " + ROLE, "granted " + ROLE);
+    }
+
     @Test
     void constructor_withBadInput_failsNamingTheValue() {
         CuratorFramework client = zk.newClient();
@@ -449,16 +514,36 @@ final class ZkLeaderInitiatorTest {
         }
     }
 
-    private record TermCandidate(String getId, String getRole, Terms terms) implements Candidate {
+    private static class TermCandidate implements Candidate {
+        private final String id;
+        private final String role;
+        private final Terms terms;
+
+        TermCandidate(String id, String role, Terms terms) {
+            this.id = id;
+            this.role = role;
+            this.terms = terms;
+        }
+
+        @Override
+        public String getId() {
+            return id;
+        }
+
+        @Override
+        public String getRole() {
+            return role;
+        }
+
         @Override
         public void onGranted(Context ctx) {
-            terms.granted(getId, ctx);
+            terms.granted(id, ctx);
         }
 
         @Override
         public void onRevoked(Context ctx) {
             try {
-                terms.revoked(getId);
+                terms.revoked(id);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
