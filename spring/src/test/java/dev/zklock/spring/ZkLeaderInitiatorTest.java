@@ -9,9 +9,7 @@ import dev.zklock.recipes.test.ZooKeeperExtension;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -51,7 +49,7 @@ final class ZkLeaderInitiatorTest {
     @RegisterExtension
     static final ZooKeeperExtension zk = ZooKeeperExtension.serverWithTick(Duration.ofMillis(100));
 
-    private final Terms terms = new Terms();
+    private final InitiatorTerms terms = new InitiatorTerms();
     private final List<Node> nodes = new ArrayList<>();
     private CuratorFramework admin; // made on first use by children()
 
@@ -259,7 +257,7 @@ final class ZkLeaderInitiatorTest {
 
     @Test
     void onGranted_thatThrows_yieldsToTheOther() throws Exception {
-        Candidate thrower = new TermCandidate("thrower", ROLE, terms) {
+        Candidate thrower = new RecordingCandidate("thrower", ROLE, terms) {
             @Override
             public void onGranted(Context ctx) {
                 throw new IllegalStateException("cannot take up the work");
@@ -301,7 +299,7 @@ final class ZkLeaderInitiatorTest {
     @Test
     void constructor_withBadInput_failsNamingTheValue() {
         CuratorFramework client = zk.newClient();
-        Candidate good = new TermCandidate("a", ROLE, terms);
+        Candidate good = new RecordingCandidate("a", ROLE, terms);
         assertThatThrownBy(() -> new ZkLeaderInitiator(null, good))
                 .isInstanceOf(NullPointerException.class)
                 .hasMessageContaining("client");
@@ -311,13 +309,13 @@ final class ZkLeaderInitiatorTest {
         assertThatThrownBy(() -> new ZkLeaderInitiator(client, good, null))
                 .isInstanceOf(NullPointerException.class)
                 .hasMessageContaining("root");
-        assertThatThrownBy(() -> new ZkLeaderInitiator(client, new TermCandidate("a", null, terms)))
+        assertThatThrownBy(() -> new ZkLeaderInitiator(client, new RecordingCandidate("a", null, terms)))
                 .isInstanceOf(NullPointerException.class)
                 .hasMessageContaining("getRole");
-        assertThatThrownBy(() -> new ZkLeaderInitiator(client, new TermCandidate("a", "", terms)))
+        assertThatThrownBy(() -> new ZkLeaderInitiator(client, new RecordingCandidate("a", "", terms)))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("role ''");
-        assertThatThrownBy(() -> new ZkLeaderInitiator(client, new TermCandidate("a", "x//y", terms)))
+        assertThatThrownBy(() -> new ZkLeaderInitiator(client, new RecordingCandidate("a", "x//y", terms)))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("/zklock/leader/x//y");
         assertThatThrownBy(() -> new ZkLeaderInitiator(client, good, "relative"))
@@ -328,8 +326,8 @@ final class ZkLeaderInitiatorTest {
 
     @Test
     void start_onAClientNotStarted_throwsAndStaysStopped() {
-        ZkLeaderInitiator initiator =
-                new ZkLeaderInitiator(zk.newUnstartedClient(), new TermCandidate("a", ROLE, terms), zk.path("leader"));
+        ZkLeaderInitiator initiator = new ZkLeaderInitiator(
+                zk.newUnstartedClient(), new RecordingCandidate("a", ROLE, terms), zk.path("leader"));
         assertThatThrownBy(initiator::start).isInstanceOf(IllegalStateException.class);
         assertThat(initiator.isRunning()).isFalse();
         initiator.stop(); // nothing to do
@@ -411,11 +409,11 @@ final class ZkLeaderInitiatorTest {
         final ZkLeaderInitiator initiator;
         final List<String> events = new CopyOnWriteArrayList<>();
 
-        Node(String id, CuratorFramework client, TcpProxy proxy, Terms terms) {
+        Node(String id, CuratorFramework client, TcpProxy proxy, InitiatorTerms terms) {
             this.id = id;
             this.client = client;
             this.proxy = proxy;
-            this.initiator = new ZkLeaderInitiator(client, new TermCandidate(id, ROLE, terms), zk.path("leader"));
+            this.initiator = new ZkLeaderInitiator(client, new RecordingCandidate(id, ROLE, terms), zk.path("leader"));
             initiator.setLeaderEventPublisher(new LeaderEventPublisher() {
                 @Override
                 public void publishOnGranted(Object source, Context context, String role) {
@@ -442,110 +440,6 @@ final class ZkLeaderInitiatorTest {
             if (proxy != null) {
                 await().atMost(Duration.ofSeconds(10))
                         .until(() -> client.getZookeeperClient().isConnected());
-            }
-        }
-    }
-
-    /** Every candidate's terms: who leads, when each term began and its onRevoked returned, and overlaps. */
-    private static final class Terms {
-        final Map<String, Long> granted = new ConcurrentHashMap<>();
-        final Map<String, Long> epochs = new ConcurrentHashMap<>();
-        final Map<String, Long> revokeReturned = new ConcurrentHashMap<>();
-        final CountDownLatch revokeBegan = new CountDownLatch(1);
-        private volatile CountDownLatch revokeWaitsFor; // null: onRevoked returns at once
-        private String leader; // guarded by this
-        private int overlaps; // guarded by this
-        private int grantedCount; // guarded by this
-
-        synchronized void granted(String id, Context ctx) {
-            if (leader != null) {
-                overlaps++;
-            }
-            leader = id;
-            grantedCount++;
-            granted.put(id, System.nanoTime());
-            epochs.put(id, ((ZkLeaderInitiator.LeaderContext) ctx).epoch());
-        }
-
-        void revoked(String id) throws InterruptedException {
-            synchronized (this) {
-                if (id.equals(leader)) {
-                    leader = null;
-                }
-            }
-            revokeBegan.countDown();
-            CountDownLatch waiting = revokeWaitsFor;
-            if (waiting != null) {
-                assertThat(waiting.await(10, TimeUnit.SECONDS)).isTrue();
-            }
-            revokeReturned.put(id, System.nanoTime());
-        }
-
-        void holdRevokes() {
-            revokeWaitsFor = new CountDownLatch(1);
-        }
-
-        void release() {
-            CountDownLatch waiting = revokeWaitsFor;
-            if (waiting != null) {
-                waiting.countDown();
-            }
-        }
-
-        synchronized String leader() {
-            return leader;
-        }
-
-        synchronized int overlaps() {
-            return overlaps;
-        }
-
-        synchronized int grantedCount() {
-            return grantedCount;
-        }
-
-        long grantedAt(String id) {
-            return granted.get(id);
-        }
-
-        /** From the old leader's {@code onRevoked} returning to the next's {@code onGranted}; negative: overlap. */
-        long revokedToGrantedMicros(String old, String next) {
-            return TimeUnit.NANOSECONDS.toMicros(granted.get(next) - revokeReturned.get(old));
-        }
-    }
-
-    private static class TermCandidate implements Candidate {
-        private final String id;
-        private final String role;
-        private final Terms terms;
-
-        TermCandidate(String id, String role, Terms terms) {
-            this.id = id;
-            this.role = role;
-            this.terms = terms;
-        }
-
-        @Override
-        public String getId() {
-            return id;
-        }
-
-        @Override
-        public String getRole() {
-            return role;
-        }
-
-        @Override
-        public void onGranted(Context ctx) {
-            terms.granted(id, ctx);
-        }
-
-        @Override
-        public void onRevoked(Context ctx) {
-            try {
-                terms.revoked(id);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
             }
         }
     }
