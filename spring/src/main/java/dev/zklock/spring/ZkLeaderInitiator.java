@@ -33,9 +33,9 @@ import org.springframework.integration.leader.event.LeaderEventPublisher;
  * {@link Context#yield()}), {@code onRevoked} runs and returns before the delete of its node is sent, so no other
  * candidate is granted until the old leader's {@code onRevoked} has returned
  * ({@code ZkLeaderInitiatorTest.stop_ofTheLeader_revokesBeforeTheNextIsGranted},
- * {@code ZkLeaderInitiatorTest.yield_ofTheLeader_revokesBeforeTheNextIsGranted}: the next {@code onGranted} came 2 to
- * 38 ms after the old {@code onRevoked} returned, on this shared machine, in three runs; over twenty yields back and
- * forth, 2.7 to 4.8 ms at the median, 1.6 ms at the least, 24 to 97 ms at the most, in three runs:
+ * {@code ZkLeaderInitiatorTest.yield_ofTheLeader_revokesBeforeTheNextIsGranted}: the next {@code onGranted} came 1.1
+ * to 38 ms after the old {@code onRevoked} returned, on this shared machine, in five runs; over twenty yields back and
+ * forth, 1.5 to 5.7 ms at the median, 1.1 ms at the least, 2.9 to 97 ms at the most, in five runs:
  * {@code ZkLeaderInitiatorTest.yield_backAndForth_neverGrantsBeforeTheOldOnRevokedReturned}). Spring's
  * {@code LockRegistryLeaderInitiator} unlocks first, and grants the next while the old {@code onRevoked} still runs
  * ({@code LeaderElectionTest.stop_ofTheLeader_grantsTheNextWhileTheOldOnRevokedStillRuns}). When the leader is cut off it cannot
@@ -44,13 +44,13 @@ import org.springframework.integration.leader.event.LeaderEventPublisher;
  * ends the session, about the last third of the session timeout (less the time between the last request the server
  * heard and the last reply we heard), before another candidate can be granted
  * ({@code ZkLeaderInitiatorTest.silentNetwork_stepsTheLeaderDownBeforeTheOtherIsGranted}: with a 2 s session,
- * {@code onRevoked} returned 1.24 to 1.27 s after the cut and the next was granted 1.83 to 1.87 s after it, 0.56 to
- * 0.63 s later, in five runs); work that may outlast that
+ * {@code onRevoked} returned 1.11 to 1.27 s after the cut and the next was granted 1.72 to 1.92 s after it, 0.56 to
+ * 0.67 s later, in seven runs); work that may outlast that
  * must be fenced with the term's epoch, {@link LeaderContext#epoch()}. When the session ends or another client deletes
  * the node, the node is gone already when {@code onRevoked} runs, and the next candidate may be granted first: a
  * session the server ends while the connection is up leaves no gap
  * ({@code ZkLeaderInitiatorTest.sessionExpiry_ofTheLeader_revokesItAndTheOtherLeadsWithALargerEpoch}: the next granted
- * 107 ms before the old {@code onRevoked} returned), which is what the epoch is for. After any step-down but
+ * 95 to 107 ms before the old {@code onRevoked} returned, in two runs), which is what the epoch is for. After any step-down but
  * {@link #stop()} the candidate enters again with a new node ({@code ZkLeaderInitiatorTest.stop_thenStartAgain_leadsAgain}
  * shows a stopped one started again).
  *
