@@ -254,8 +254,10 @@ final class ThreadHold {
             grant.release();
         }
         if (ranOut) {
-            throw new ConcurrentModificationException(lockName + " expired after its ttl of " + ttl()
-                    + " before it was unlocked: another process may have held it since");
+            // worded as Spring's Redis and JDBC registries word it, so that what watches their logs finds it
+            throw new ConcurrentModificationException("Lock was released in the store due to expiration: " + lockName
+                    + " expired after its ttl of " + ttl() + " before it was unlocked; another process may have held it"
+                    + " since");
         }
         if (before == LockState.LOST) {
             throw new ConcurrentModificationException(lockName + " was lost before it was unlocked (its session ended"
