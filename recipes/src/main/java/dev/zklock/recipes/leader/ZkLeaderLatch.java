@@ -12,10 +12,12 @@ import java.nio.charset.StandardCharsets;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.leader.LeaderLatch;
 import org.apache.curator.framework.recipes.leader.LeaderLatch.CloseMode;
@@ -55,6 +57,7 @@ import org.apache.curator.framework.recipes.leader.Participant;
  *       with it); when that node goes, leadership is taken with no further request if it was the only node ahead,
  *       else after one listing;
  *   <li>{@link #close()}: one delete (of our node, or of the node of an entry still waiting, with one watch removal);
+ *   <li>{@link #leader()}: two round trips (one listing, one data read of the first node); see {@link #leader()};
  *   <li>{@link #getLeader()}: one listing and one data read; {@link #getParticipants()}: one listing and one data read
  *       per participant, as Curator's;
  *   <li>{@link #hasLeadership()}, {@link #epoch()}, {@link #getId()}, {@link #getState()}: none.
@@ -308,6 +311,39 @@ public final class ZkLeaderLatch implements Closeable {
      */
     public Participant getLeader() throws InterruptedException {
         return Participants.leader(path);
+    }
+
+    /**
+     * Returns who leads and in which term: the id and epoch of the participant whose node is first, zklock's or
+     * Curator's ({@code LeaderReadTest.leader_ofALatch_isTheLeadersIdAndEpoch},
+     * {@code LeaderReadTest.leader_ofACuratorLatch_isItsIdAndTheEpochOfItsNode}); empty with no node
+     * ({@code LeaderReadTest.leader_onAPathNoOneUses_isEmpty}). Two round trips, one listing then one data read of the
+     * first node (whose stat gives the creation zxid the epoch is made of), and one more read per node at the front
+     * gone meanwhile: not one, for a listing gives names only, neither data nor creation zxids, and a read needs the
+     * name first. The leader itself knows both for nothing ({@link #getId()}, {@link #epoch()}); a
+     * {@link ZkLeaderObserver} keeps them at no request per read.
+     *
+     * @return the leader, or empty if no participant stands
+     * @throws IllegalStateException if the client is not started or is closed
+     * @throws InterruptedException if the thread is interrupted meanwhile
+     * @throws dev.zklock.recipes.locks.ZkLockException if ZooKeeper refuses a request
+     */
+    public Optional<Leader> leader() throws InterruptedException {
+        return Participants.current(path);
+    }
+
+    /**
+     * Starts a {@link ZkLeaderObserver} of this latch's election on its client: {@code listener} hears each term's
+     * GRANTED and REVOKED, in order, on the observer's thread. The observer is apart from the latch: close it. One
+     * listing and one data read to start.
+     *
+     * @param listener told each change
+     * @return the observer
+     * @throws NullPointerException if {@code listener} is null
+     * @throws IllegalStateException if the client is not started or is closed
+     */
+    public ZkLeaderObserver observe(Consumer<LeaderChanged> listener) {
+        return ZkLeaderObserver.observe(path.client(), path.path(), listener);
     }
 
     /**

@@ -7,10 +7,12 @@ import dev.zklock.recipes.locks.engine.LockPath;
 import java.io.Closeable;
 import java.util.Collection;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.leader.CancelLeadershipException;
 import org.apache.curator.framework.recipes.leader.LeaderSelectorListener;
@@ -272,6 +274,34 @@ public final class ZkLeaderSelector implements Closeable {
      */
     public Participant getLeader() throws InterruptedException {
         return Participants.leader(path);
+    }
+
+    /**
+     * Returns who leads and in which term: the id and epoch of the participant whose mutex node is first, zklock's or
+     * Curator's ({@code LeaderReadTest.leader_ofASelector_isTheLeadersIdAndEpoch}); empty with no node. Two round trips,
+     * as {@link ZkLeaderLatch#leader()}, for the same reason.
+     *
+     * @return the leader, or empty if no participant stands
+     * @throws IllegalStateException if the client is not started or is closed
+     * @throws InterruptedException if the thread is interrupted meanwhile
+     * @throws dev.zklock.recipes.locks.ZkLockException if ZooKeeper refuses a request
+     */
+    public Optional<Leader> leader() throws InterruptedException {
+        return Participants.current(path);
+    }
+
+    /**
+     * Starts a {@link ZkLeaderObserver} of this selector's election on its client: {@code listener} hears each term's
+     * GRANTED and REVOKED, in order, on the observer's thread ({@code ZkLeaderObserverTest.observe_ofASelector_hearsItsTerms}).
+     * The observer is apart from the selector: close it. One listing and one data read to start.
+     *
+     * @param listener told each change
+     * @return the observer
+     * @throws NullPointerException if {@code listener} is null
+     * @throws IllegalStateException if the client is not started or is closed
+     */
+    public ZkLeaderObserver observe(Consumer<LeaderChanged> listener) {
+        return ZkLeaderObserver.observe(client, path.path(), listener);
     }
 
     /**

@@ -8,6 +8,9 @@
  * token of its hold, that grows with every term; a leader steps down as soon as its connection is suspended.
  * {@link dev.zklock.recipes.leader.ZkLeaderSelector} runs Curator's {@code LeaderSelectorListener} while it leads, on
  * the layout of Curator's {@code LeaderSelector} (its mutex), so zklock and Curator selectors on one path take turns.
+ * Both say who leads and in which term, {@link dev.zklock.recipes.leader.Leader}, in two round trips.
+ * {@link dev.zklock.recipes.leader.ZkLeaderObserver} watches either kind of election, participant or not, and tells each
+ * {@link dev.zklock.recipes.leader.LeaderChanged} in order on a thread of its own.
  *
  * <p><b>Null policy.</b> No method of this package accepts {@code null} for a parameter, and a {@code null} argument is
  * rejected with a {@link java.lang.NullPointerException} that names the parameter. No method returns {@code null}.

@@ -272,6 +272,19 @@ public final class ZooKeeperHandle {
         return reply;
     }
 
+    /**
+     * Reads a node's stat and leaves {@code watcher} on it whether or not it exists: it fires once when the node is
+     * made, changed or deleted. {@link Reply.NodeStat}, or {@link Reply.Failed} with {@code NONODE} (the watch stays,
+     * to hear of the create). Only for a node that may not exist yet: on one that does, a data read.
+     */
+    public CompletableFuture<Reply> watchExists(String path, Watcher watcher) {
+        CompletableFuture<Reply> reply = new CompletableFuture<>();
+        AsyncCallback.StatCallback callback =
+                (rc, p, ctx, stat) -> reply.complete(rc == 0 ? new Reply.NodeStat(stat) : failed(rc));
+        send().exists(path, watcher, callback, null);
+        return reply;
+    }
+
     /** Reads a node's stat, with no watch: {@link Reply.NodeStat} or {@link Reply.Failed}. */
     public CompletableFuture<Reply> exists(String path) {
         CompletableFuture<Reply> reply = new CompletableFuture<>();

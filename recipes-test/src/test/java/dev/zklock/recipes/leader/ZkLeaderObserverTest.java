@@ -1,0 +1,201 @@
+package dev.zklock.recipes.leader;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.zklock.recipes.test.TcpProxy;
+import dev.zklock.recipes.test.ZooKeeperExtension;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.state.ConnectionState;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * {@link ZkLeaderObserver}: the order of what it tells, on its own thread; what it tells after an outage in which
+ * leaders came and went; its end with its client; bad input. The extension checks after each test that no watch is
+ * left on any client.
+ */
+@Timeout(90)
+final class ZkLeaderObserverTest {
+    private static final int SESSION_MS = 4_000;
+
+    @RegisterExtension
+    static final ZooKeeperExtension zk = ZooKeeperExtension.server();
+
+    /**
+     * Actors: an observer that is no participant, started before the path exists; latches a, b, c, queued in that
+     * order; the test closes the leader once the observer told its GRANTED. Allowed: GRANTED a, REVOKED a, GRANTED b,
+     * REVOKED b, GRANTED c, REVOKED c, each with the epoch the latch had, all on one thread of the observer. Forbidden:
+     * another order; a call on ZooKeeper's event thread.
+     */
+    @Test
+    void observe_leadersClosedOneByOne_toldGrantedThenRevokedInOrder() throws Exception {
+        String path = zk.path("latch");
+        Changes changes = new Changes();
+        try (ZkLeaderObserver observer = ZkLeaderObserver.observe(zk.newClient(), path, changes)) {
+            List<ZkLeaderLatch> latches = new ArrayList<>();
+            for (String id : List.of("a", "b", "c")) {
+                ZkLeaderLatch latch = new ZkLeaderLatch(zk.newClient(), path, id);
+                latch.start();
+                latches.add(latch);
+                int size = latches.size();
+                await().until(() -> latch.getParticipants().size() == size);
+            }
+            for (ZkLeaderLatch latch : latches) {
+                latch.await();
+                Leader term = new Leader(latch.getId(), latch.epoch());
+                assertThat(changes.next()).isEqualTo(LeaderChanged.granted(term));
+                assertThat(observer.current()).contains(term);
+                latch.close();
+                assertThat(changes.next()).isEqualTo(LeaderChanged.revoked(term));
+            }
+            assertThat(observer.current()).isEmpty();
+        }
+        assertThat(changes.threads).hasSize(1);
+        assertThat(changes.threads.iterator().next()).startsWith("zklock-leader-observer");
+        assertThat(changes.isQuiet()).isTrue();
+    }
+
+    @Test
+    void observe_ofASelector_hearsItsTerms() throws Exception {
+        String path = zk.path("leader");
+        HeldSelector held = new HeldSelector(zk.newClient(), path, "s");
+        ZkLeaderSelector selector = held.selector;
+        Changes changes = new Changes();
+        try (ZkLeaderObserver observer = selector.observe(changes)) {
+            selector.start();
+            held.awaitLeading();
+            Leader term = new Leader("s", selector.epoch());
+
+            assertThat(changes.next()).isEqualTo(LeaderChanged.granted(term));
+            held.endTerm();
+            assertThat(changes.next()).isEqualTo(LeaderChanged.revoked(term));
+        }
+        selector.close();
+    }
+
+    /**
+     * Actors: an observer on a client through a proxy that holds back the server's replies (the session lives);
+     * latches first, second, third on direct clients. While the observer is cut off, first and then second close, so
+     * third leads. Allowed, once the observer's client is connected again: REVOKED first, GRANTED third, then REVOKED
+     * third when it closes. Forbidden: anything told of second, which led only during the outage; a GRANTED before the
+     * REVOKED of the term before.
+     */
+    @Test
+    void observe_afterAnOutage_reportsOnlyTheLeaderThatStands() throws Exception {
+        String path = zk.path("latch");
+        try (TcpProxy proxy = TcpProxy.to(Integer.parseInt(zk.connectString().split(":")[1]))) {
+            CuratorFramework observerClient = zk.newClient(
+                    builder -> builder.connectString(proxy.connectString()).sessionTimeoutMs(SESSION_MS));
+            CountDownLatch suspended = new CountDownLatch(1);
+            observerClient.getConnectionStateListenable().addListener((client, state) -> {
+                if (state == ConnectionState.SUSPENDED) {
+                    suspended.countDown();
+                }
+            });
+            List<ZkLeaderLatch> latches = new ArrayList<>();
+            for (String id : List.of("first", "second", "third")) {
+                ZkLeaderLatch latch = new ZkLeaderLatch(zk.newClient(), path, id);
+                latch.start();
+                latches.add(latch);
+                int size = latches.size();
+                await().until(() -> latch.getParticipants().size() == size);
+            }
+            Changes changes = new Changes();
+            ZkLeaderObserver observer = ZkLeaderObserver.observe(observerClient, path, changes);
+            latches.get(0).await();
+            Leader first = new Leader("first", latches.get(0).epoch());
+            assertThat(changes.next()).isEqualTo(LeaderChanged.granted(first));
+
+            proxy.holdReplies();
+            latches.get(0).close();
+            latches.get(1).await();
+            latches.get(1).close();
+            latches.get(2).await();
+            Leader third = new Leader("third", latches.get(2).epoch());
+            assertThat(suspended.await(30, TimeUnit.SECONDS)).isTrue();
+            proxy.resume();
+
+            assertThat(changes.next()).isEqualTo(LeaderChanged.revoked(first));
+            assertThat(changes.next()).isEqualTo(LeaderChanged.granted(third));
+            assertThat(observer.current()).contains(third);
+            latches.get(2).close();
+            assertThat(changes.next()).isEqualTo(LeaderChanged.revoked(third));
+            observer.close();
+            assertThat(changes.isQuiet()).isTrue();
+        }
+    }
+
+    @Test
+    void observe_whenTheClientCloses_stopsAndLeavesNoThread() throws Exception {
+        String path = zk.path("latch");
+        CuratorFramework client = zk.newClient();
+        Changes changes = new Changes();
+        try (ZkLeaderLatch latch = new ZkLeaderLatch(zk.newClient(), path, "a")) {
+            latch.start();
+            latch.await();
+            ZkLeaderObserver observer = ZkLeaderObserver.observe(client, path, changes);
+            changes.next();
+
+            client.close();
+
+            await().until(() -> Thread.getAllStackTraces().keySet().stream()
+                    .noneMatch(thread -> thread.getName().equals("zklock-leader-observer " + path)));
+            assertThat(observer.current()).isEmpty();
+            observer.close(); // does nothing more
+        }
+        assertThat(changes.isQuiet()).isTrue();
+    }
+
+    @Test
+    void observe_withBadInput_throwsNamingTheValueAndLeavesNothing() throws Exception {
+        CuratorFramework client = zk.newClient();
+        String path = zk.path("latch");
+        assertThatThrownBy(() -> ZkLeaderObserver.observe(null, path, change -> {}))
+                .isInstanceOf(NullPointerException.class)
+                .hasMessageContaining("client");
+        assertThatThrownBy(() -> ZkLeaderObserver.observe(client, "relative", change -> {}))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'relative'");
+        assertThatThrownBy(() -> ZkLeaderObserver.observe(client, path, null))
+                .isInstanceOf(NullPointerException.class)
+                .hasMessageContaining("listener");
+        assertThatThrownBy(() -> ZkLeaderObserver.observe(zk.newUnstartedClient(), path, change -> {}))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("LATENT")
+                .hasMessageContaining(path);
+        assertThat(client.checkExists().forPath(path)).isNull();
+    }
+
+    /** Records each change with the thread it was told on. */
+    private static final class Changes implements Consumer<LeaderChanged> {
+        private final BlockingQueue<LeaderChanged> told = new LinkedBlockingQueue<>();
+        final Set<String> threads = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+        @Override
+        public void accept(LeaderChanged change) {
+            threads.add(Thread.currentThread().getName());
+            told.add(change);
+        }
+
+        LeaderChanged next() throws InterruptedException {
+            LeaderChanged next = told.poll(30, TimeUnit.SECONDS);
+            assertThat(next).as("a change within 30 s").isNotNull();
+            return next;
+        }
+
+        boolean isQuiet() {
+            return told.isEmpty();
+        }
+    }
+}
