@@ -22,6 +22,13 @@ final class LeaderEvents implements LeaderLatchListener {
         this.latch = latch;
     }
 
+    /** Returns events added as a listener of {@code latch}, which read its epoch at each {@code isLeader}. */
+    static LeaderEvents listenedTo(ZkLeaderLatch latch) {
+        LeaderEvents events = new LeaderEvents(latch);
+        latch.addListener(events);
+        return events;
+    }
+
     /** Has {@code isLeader} read the epoch of {@code latch}. */
     void readEpochOf(ZkLeaderLatch latch) {
         this.latch = latch;

@@ -1,5 +1,6 @@
 package dev.zklock.recipes.leader;
 
+import static dev.zklock.recipes.leader.LeaderEvents.listenedTo;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -209,12 +210,6 @@ final class LeaderLatchFaultsTest {
         follower.close();
         leaderHeard.next(true);
         leader.close();
-    }
-
-    private static LeaderEvents listenedTo(ZkLeaderLatch latch) {
-        LeaderEvents events = new LeaderEvents(latch);
-        latch.addListener(events);
-        return events;
     }
 
     /** The nodes under {@code path} in queue order (by the sequence at the end of each name). */

@@ -36,6 +36,9 @@ import org.slf4j.LoggerFactory;
  * 4. hasLeadership reads the hold's state itself, so it is false from the moment the client's tracker moves the
  *    hold, before the term's end is handled here.
  * 5. A grant that comes after the close, or for an acquire the candidate no longer waits for, is released at once.
+ * 6. A yield is a term's end by choice: endTerm sends the node's delete, then the new entry's create, on one session
+ *    and in that order, so the next participant hears of the delete before our new node is there, and is granted with
+ *    no request of its own (LeaderHandOverTest.yield_ofTheLeader_passesLeadershipToTheNext).
  * </pre>
  */
 final class LatchCandidate {
@@ -89,6 +92,14 @@ final class LatchCandidate {
      * is called on the latch's own thread (from a listener), where it is done right after the listener returns.
      */
     void close(boolean notify) {
+        close(notify, false);
+    }
+
+    /**
+     * Leaves the election as {@link #close(boolean)}, and with {@code waitForDelete} waits for the delete of the
+     * leader's node to be answered (at most one request timeout): for a shutdown hook, which the JVM does not outlive.
+     */
+    void close(boolean notify, boolean waitForDelete) {
         synchronized (monitor) {
             closed = true;
             monitor.notifyAll();
@@ -104,13 +115,34 @@ final class LatchCandidate {
             boolean told = leading;
             leading = false;
             term = null;
-            if (ended != null) {
+            if (ended != null && waitForDelete) {
+                core.release(ended, ended.heldNanos());
+            } else if (ended != null) {
                 core.releaseLater(ended);
             }
             if (told && notify) {
                 listeners.notLeader();
             }
             listeners.clear();
+            done.complete(null);
+        });
+        if (Thread.currentThread() != running) {
+            done.join();
+        }
+    }
+
+    /**
+     * Ends the current term if this candidate leads, telling listeners notLeader, and enters again at the back of the
+     * queue: the delete of its node is sent and then the create of a new one, on one session, so the participant next
+     * in line is granted on that delete (a candidate alone leads again, with a larger epoch). Nothing if it does not
+     * lead. Waits for the delete and the create to be sent, unless called on the latch's own thread.
+     */
+    void yieldTerm() {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        post(() -> {
+            if (leading && term != null && !closed) {
+                endTerm(null);
+            }
             done.complete(null);
         });
         if (Thread.currentThread() != running) {
@@ -214,7 +246,10 @@ final class LatchCandidate {
         leading = false;
         term = null;
         core.releaseLater(ended);
-        if (told) {
+        if (told && why == null) {
+            logger.debug("{}: participant '{}' yields its term {}; entering again", path(), id, ended);
+            listeners.notLeader();
+        } else if (told) {
             logger.warn("{}: participant '{}' steps down, its hold {} is {}; entering again", path(), id, ended, why);
             listeners.notLeader();
         }

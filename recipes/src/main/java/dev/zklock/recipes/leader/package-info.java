@@ -8,7 +8,8 @@
  * token of its hold, that grows with every term; a leader steps down as soon as its connection is suspended.
  * {@link dev.zklock.recipes.leader.ZkLeaderSelector} runs Curator's {@code LeaderSelectorListener} while it leads, on
  * the layout of Curator's {@code LeaderSelector} (its mutex), so zklock and Curator selectors on one path take turns.
- * Both say who leads and in which term, {@link dev.zklock.recipes.leader.Leader}, in two round trips.
+ * Both say who leads and in which term, {@link dev.zklock.recipes.leader.Leader}, in two round trips; a latch hands
+ * leadership over on one delete ({@code yield}, {@code close}, or a shutdown hook).
  * {@link dev.zklock.recipes.leader.ZkLeaderObserver} watches either kind of election, participant or not, and tells each
  * {@link dev.zklock.recipes.leader.LeaderChanged} in order on a thread of its own.
  *
