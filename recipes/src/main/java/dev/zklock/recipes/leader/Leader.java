@@ -18,6 +18,8 @@ public record Leader(String participantId, long epoch) {
     /**
      * Checks the parts.
      *
+     * @param participantId the leader's id
+     * @param epoch the epoch of its term
      * @throws NullPointerException if {@code participantId} is null
      * @throws IllegalArgumentException if {@code epoch} is not positive
      */

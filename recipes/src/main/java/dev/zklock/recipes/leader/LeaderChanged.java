@@ -24,6 +24,9 @@ public record LeaderChanged(Kind kind, String participant, long epoch) {
     /**
      * Checks the parts.
      *
+     * @param kind whether the term began or ended
+     * @param participant the id of the leader of that term
+     * @param epoch the epoch of that term
      * @throws NullPointerException if {@code kind} or {@code participant} is null
      */
     public LeaderChanged {
