@@ -22,7 +22,8 @@ import picocli.CommandLine.Spec;
  * Clients on their own sessions contend for each kind of lock. First a {@link ZkReentrantLock}: the screen shows who
  * holds it with its fencing token and who waits, and, halfway through, the holder's session expires and the lock moves
  * on. Then a cohort lock ({@link CohortScene}), a semaphore shared with Curator's ({@link SemaphoreScene}), a
- * read/write lock ({@link ReadWriteScene}) and a multi-lock ({@link MultiLockScene}). Each scene ends with its outcome
+ * read/write lock ({@link ReadWriteScene}), a multi-lock ({@link MultiLockScene}) and a leader election with a crash
+ * and two hand-overs ({@link LeaderScene}). Each scene ends with its outcome
  * line ({@link Outcome}), and the demo with their sum: overlaps, timeouts and nodes left, all 0 on locks that work.
  */
 @Command(
@@ -30,7 +31,8 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         description = "Clients contend for each kind of lock on an embedded ZooKeeper (or --connect): a reentrant"
                 + " lock with a session expiry, a cohort lock passed locally among threads, a semaphore shared with"
-                + " Curator's, a read/write lock with a downgrade, and a multi-lock; shows holders, waiters and"
+                + " Curator's, a read/write lock with a downgrade, a multi-lock, and a leader election with a crash and"
+                + " two hand-overs; shows holders, waiters and"
                 + " fencing tokens, and ends with the overlaps, timeouts and nodes left (all 0).")
 final class DemoCommand implements Callable<Integer> {
     private static final String[] NAMES = {"alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi"};
@@ -106,7 +108,8 @@ final class DemoCommand implements Callable<Integer> {
                     new SemaphoreScene(ensemble, screen, ZKPaths.makePath(base, "downloads"), rounds, holdMs / 4)
                             .play(),
                     new ReadWriteScene(ensemble, screen, ZKPaths.makePath(base, "catalog")).play(),
-                    new MultiLockScene(ensemble, screen, ZKPaths.makePath(base, "accounts"), rounds).play());
+                    new MultiLockScene(ensemble, screen, ZKPaths.makePath(base, "accounts"), rounds).play(),
+                    new LeaderScene(ensemble, screen, ZKPaths.makePath(base, "leader")).play());
             Outcome total = Outcome.total(outcomes);
             say("%s", total.line());
             return total.isClean() && tokenRegressions.get() == 0 ? 0 : 1;

@@ -1,5 +1,6 @@
 package dev.zklock.cli;
 
+import dev.zklock.recipes.leader.ZkLeaderObserver;
 import java.io.PrintWriter;
 import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
@@ -21,6 +22,8 @@ import picocli.CommandLine.Spec;
  * Shows a live lock's holders and queue in order, for zklock's locks and Curator's alike: each node's kind, whether it
  * holds or waits, its session, age and data. With {@code --watch} it draws the queue again each time it changes, woken
  * by a child watch on the lock path (no polling). Costs one listing and one data read per lock node for each drawing.
+ * For a leader election (a latch's path, or any path with {@code --leader}) it also shows who leads and the epoch of
+ * the term, as {@link ZkLeaderObserver#leaderOf} reads them: two more reads.
  */
 @Command(
         name = "inspect",
@@ -31,12 +34,15 @@ import picocli.CommandLine.Spec;
             "Works on locks made by zklock and by Curator's InterProcessMutex and InterProcessReadWriteLock, and on",
             "semaphores (ZkSemaphore, InterProcessSemaphoreV2, and both libraries' semaphore mutexes): their leases",
             "and the queue of their internal mutex.",
+            "A leader latch's path (zklock's or Curator's) also shows the leader and the epoch of its term;",
+            "--leader shows them for a selector's path, whose nodes are a mutex's.",
             "An existing path without lock nodes is a free lock; a missing path, or one whose children are",
             "not lock nodes, is an error (status 1)."
         })
 final class InspectCommand implements Callable<Integer> {
     private static final int SESSION_TIMEOUT_MS = 30_000;
     private static final String CLEAR_SCREEN = "\033[H\033[2J";
+    private static final String LATCH_LOCK_NAME = "latch-"; // Curator's LeaderLatch names its nodes so, as zklock's
 
     @Spec
     CommandSpec spec;
@@ -54,12 +60,19 @@ final class InspectCommand implements Callable<Integer> {
     boolean json;
 
     @Option(
+            names = "--leader",
+            description = "also show who leads the election at PATH and the epoch of the term (always, on a latch's"
+                    + " path)")
+    boolean leader;
+
+    @Option(
             names = "--timeout-ms",
             defaultValue = "5000",
             description = "give up when ZooKeeper cannot be reached within this time (default: ${DEFAULT-VALUE})")
     int timeoutMs;
 
     private PrintWriter out;
+    private CuratorFramework client;
 
     @Override
     public Integer call() throws Exception {
@@ -68,6 +81,7 @@ final class InspectCommand implements Callable<Integer> {
         try (CuratorFramework client =
                 Clients.connect(connectString.text(), "zklock-inspect", SESSION_TIMEOUT_MS, timeoutMs)) {
             LockQueueReader reader = new LockQueueReader(client, path);
+            this.client = client;
             return watch ? watch(client, reader) : once(reader);
         }
     }
@@ -149,7 +163,7 @@ final class InspectCommand implements Callable<Integer> {
         return snapshot.orElseThrow(() -> new CommandFailure("no lock at '" + path + "': the path does not exist"));
     }
 
-    private void draw(LockQueueSnapshot snapshot) {
+    private void draw(LockQueueSnapshot snapshot) throws InterruptedException {
         if (json) {
             out.println(SnapshotFormat.json(snapshot));
         } else {
@@ -157,8 +171,23 @@ final class InspectCommand implements Callable<Integer> {
                 out.print(System.console() != null ? CLEAR_SCREEN : System.lineSeparator());
             }
             out.print(SnapshotFormat.text(snapshot));
+            if (isElection(snapshot)) {
+                out.println(ZkLeaderObserver.leaderOf(client, path)
+                        .map(now -> "leader: '" + now.participantId() + "', epoch " + now.epoch())
+                        .orElse("leader: none"));
+            }
         }
         out.flush();
+    }
+
+    /** A latch's path (its first node is named latch-), or any lock's queue with --leader. */
+    private boolean isElection(LockQueueSnapshot snapshot) {
+        if (snapshot.isSemaphore()) {
+            return false;
+        }
+        return leader
+                || (!snapshot.nodes().isEmpty()
+                        && snapshot.nodes().get(0).node().lockName().equals(LATCH_LOCK_NAME));
     }
 
     private void note(String message) {

@@ -7,8 +7,8 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * {@code zklock demo}, as a newcomer first runs it (an embedded server, the default options): every scene plays, the
- * cohort passes its node locally and lets another client in, zklock's and Curator's semaphores share the leases, and
- * every outcome line reads 0 overlaps, 0 timeouts, nothing left.
+ * cohort passes its node locally and lets another client in, zklock's and Curator's semaphores share the leases, a
+ * leader is elected, crashes and hands over, and every outcome line reads 0 overlaps, 0 timeouts, nothing left.
  */
 @Timeout(180)
 final class DemoCommandTest {
@@ -32,6 +32,11 @@ final class DemoCommandTest {
                 .contains("semaphore done: overlaps 0, timeouts 0, nodes left 0")
                 .contains("read/write lock done: overlaps 0, timeouts 0, nodes left 0")
                 .contains("multi-lock done: overlaps 0, timeouts 0, nodes left 0")
+                .contains("crash: alice's session ends")
+                .contains("bob    leads")
+                .contains("hand-over: bob closed, carol leads")
+                .contains("hand-over: carol yielded, alice leads")
+                .contains("leader election done: overlaps 0, timeouts 0, nodes left 0")
                 .contains("demo done: overlaps 0, timeouts 0, nodes left 0");
     }
 }

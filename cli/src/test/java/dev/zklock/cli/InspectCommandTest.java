@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.zklock.recipes.leader.ZkLeaderLatch;
 import dev.zklock.recipes.locks.ZkLease;
 import dev.zklock.recipes.locks.ZkReentrantLock;
 import dev.zklock.recipes.locks.ZkSemaphore;
@@ -20,6 +21,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.recipes.leader.LeaderLatch;
 import org.apache.curator.framework.recipes.locks.InterProcessLock;
 import org.apache.curator.framework.recipes.locks.InterProcessMutex;
 import org.apache.curator.framework.recipes.locks.InterProcessReadWriteLock;
@@ -54,6 +56,40 @@ final class InspectCommandTest {
             assertThat(rows.get(0)).contains("holds", "exclusive", session(holder));
             assertThat(rows.get(1)).contains("waits", "exclusive", session(first));
             assertThat(rows.get(2)).contains("waits", "exclusive", session(second));
+        }
+    }
+
+    @Test
+    void inspect_leaderLatchPath_showsTheLeaderAndItsEpoch() throws Exception {
+        String path = zk.path("latch");
+        try (ZkLeaderLatch alice = new ZkLeaderLatch(zk.newClient(), path, "alice");
+                LeaderLatch bob = new LeaderLatch(zk.newClient(), path, "bob")) {
+            alice.start();
+            alice.await();
+            bob.start();
+            await().until(() -> alice.getParticipants().size() == 2);
+
+            CommandRun run = CommandRun.of("inspect", "--connect", zk.connectString(), path);
+
+            assertThat(run.exitCode()).as(run.err()).isZero();
+            assertThat(run.out()).contains(path + ": 1 holder, 1 waiting");
+            assertThat(run.out()).contains("leader: 'alice', epoch " + alice.epoch());
+            assertThat(rows(run.out()).get(1)).contains("waits", "-latch-", "bob");
+        }
+    }
+
+    @Test
+    void inspect_selectorPathWithLeaderOption_showsTheLeaderAndItsEpoch() throws Exception {
+        String path = zk.path("selector");
+        try (Queue queue = new Queue()) {
+            queue.hold("holder", c -> new InterProcessMutex(c, path));
+
+            CommandRun plain = CommandRun.of("inspect", "--connect", zk.connectString(), path);
+            CommandRun run = CommandRun.of("inspect", "--connect", zk.connectString(), "--leader", path);
+
+            assertThat(plain.out()).doesNotContain("leader:");
+            assertThat(run.exitCode()).as(run.err()).isZero();
+            assertThat(run.out()).containsPattern("leader: '[^']*', epoch [1-9][0-9]*");
         }
     }
 

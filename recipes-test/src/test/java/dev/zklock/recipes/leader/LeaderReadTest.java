@@ -79,6 +79,22 @@ final class LeaderReadTest {
         ZkLeaderLatch latch = new ZkLeaderLatch(zk.newClient(), zk.path("nobody/here"), "a");
 
         assertThat(latch.leader()).isEmpty();
+        assertThat(ZkLeaderObserver.leaderOf(zk.newClient(), zk.path("nobody/here")))
+                .isEmpty();
+    }
+
+    @Test
+    void leaderOf_aLatchsPath_isWhatTheLatchSays() throws Exception {
+        String path = zk.path("latch");
+        try (ZkLeaderLatch latch = new ZkLeaderLatch(zk.newClient(), path, "a")) {
+            latch.start();
+            latch.await();
+
+            assertThat(ZkLeaderObserver.leaderOf(zk.newClient(), path)).contains(new Leader("a", latch.epoch()));
+        }
+        assertThatThrownBy(() -> ZkLeaderObserver.leaderOf(zk.newClient(), "relative"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'relative'");
     }
 
     @Test

@@ -109,6 +109,26 @@ public final class ZkLeaderObserver implements Closeable {
         return observer;
     }
 
+    /**
+     * Returns who leads the election at {@code electionPath} now, as one look of an observer but with no watch left:
+     * for a tool that asks once ({@code LeaderReadTest.leaderOf_aLatchsPath_isWhatTheLatchSays}). Two round trips, as
+     * {@link ZkLeaderLatch#leader()}.
+     *
+     * @param client the client to use, started; its namespace applies
+     * @param electionPath the path of a latch's or a selector's election, absolute
+     * @return the leader, or empty if no participant stands
+     * @throws NullPointerException if an argument is null
+     * @throws IllegalArgumentException if {@code electionPath} is not a valid ZooKeeper path
+     * @throws IllegalStateException if the client is not started or is closed
+     * @throws InterruptedException if the thread is interrupted meanwhile
+     * @throws dev.zklock.recipes.locks.ZkLockException if ZooKeeper refuses a request
+     */
+    public static Optional<Leader> leaderOf(CuratorFramework client, String electionPath) throws InterruptedException {
+        Objects.requireNonNull(client, "client");
+        Checks.lockPath(electionPath);
+        return Participants.current(new LockPath(client, electionPath, "", LockDriver.exclusive(), null));
+    }
+
     private void start() {
         client.getConnectionStateListenable().addListener(connection);
         try {
