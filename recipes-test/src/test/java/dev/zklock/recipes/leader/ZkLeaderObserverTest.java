@@ -136,6 +136,46 @@ final class ZkLeaderObserverTest {
         }
     }
 
+    /**
+     * Actors: an observer whose session the server ends while a leads; b queued behind a. a closes once the observer's
+     * client is on a new session. Allowed: REVOKED a, GRANTED b, told through the watch the observer sets on the new
+     * session. Forbidden: nothing told (a watch lost with the old session and never set again).
+     */
+    @Test
+    void observe_afterItsSessionEnds_watchesOnTheNewSession() throws Exception {
+        String path = zk.path("latch");
+        CuratorFramework observerClient = zk.newClient(builder -> builder.sessionTimeoutMs(SESSION_MS));
+        CountDownLatch reconnected = new CountDownLatch(1);
+        observerClient.getConnectionStateListenable().addListener((client, state) -> {
+            if (state == ConnectionState.RECONNECTED) {
+                reconnected.countDown();
+            }
+        });
+        ZkLeaderLatch a = new ZkLeaderLatch(zk.newClient(), path, "a");
+        try (ZkLeaderLatch b = new ZkLeaderLatch(zk.newClient(), path, "b")) {
+            a.start();
+            a.await();
+            b.start();
+            await().until(() -> b.getParticipants().size() == 2);
+            Changes changes = new Changes();
+            try (ZkLeaderObserver observer = ZkLeaderObserver.observe(observerClient, path, changes)) {
+                Leader first = new Leader("a", a.epoch());
+                assertThat(changes.next()).isEqualTo(LeaderChanged.granted(first));
+
+                zk.expireSession(observerClient);
+                assertThat(reconnected.await(30, TimeUnit.SECONDS)).isTrue();
+                await().until(() -> observerClient.getZookeeperClient().isConnected());
+                a.close();
+
+                assertThat(changes.next()).isEqualTo(LeaderChanged.revoked(first));
+                b.await();
+                assertThat(changes.next()).isEqualTo(LeaderChanged.granted(new Leader("b", b.epoch())));
+                assertThat(observer.current()).contains(new Leader("b", b.epoch()));
+            }
+            assertThat(changes.isQuiet()).isTrue();
+        }
+    }
+
     @Test
     void observe_whenTheClientCloses_stopsAndLeavesNoThread() throws Exception {
         String path = zk.path("latch");

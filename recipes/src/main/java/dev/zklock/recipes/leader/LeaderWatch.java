@@ -5,10 +5,10 @@ import dev.zklock.recipes.locks.engine.LockPath;
 import dev.zklock.recipes.locks.engine.Reply;
 import dev.zklock.recipes.locks.engine.ZooKeeperHandle;
 import java.nio.charset.StandardCharsets;
-import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -41,8 +41,10 @@ import org.slf4j.LoggerFactory;
  *    order of ZkLeaderObserverTest.observe_leadersClosedOneByOne_toldGrantedThenRevokedInOrder.
  * 3. Only the leader's node is watched while there is one (no herd: a change behind it costs nothing); with none, the
  *    path's children are (or, with no path, its create), so the first participant is seen.
- * 4. The watches set are kept with their session (confined to the serial executor), so that the close removes each
- *    one left (one request each, not waited for); a new session has none of the old one's.
+ * 4. The watches set are kept with their session and their kind (confined to the serial executor): one path can
+ *    have both, a data watch from an exists that found the path and a child watch from a later look, and a delete
+ *    fires both. So the close removes each one left (one request each, not waited for); a new session has none of the
+ *    old one's (ZkLeaderObserverTest.observe_afterItsSessionEnds_watchesOnTheNewSession).
  * 5. A look that fails with the connection tells nothing: the RECONNECTED that follows asks for a look.
  * </pre>
  */
@@ -55,7 +57,8 @@ final class LeaderWatch {
     private final ThreadPoolExecutor serial;
     private final Watcher watcher = this::fired;
     private final AtomicBoolean pending = new AtomicBoolean();
-    private final Map<String, Boolean> watches = new HashMap<>(); // confined to serial: fixed path, a child watch
+    private final Set<String> dataWatches = new HashSet<>(); // confined to serial: fixed paths with a data watch
+    private final Set<String> childWatches = new HashSet<>(); // confined to serial: fixed paths with a child watch
     private volatile Thread running; // the serial executor's thread while it runs a task
     private volatile boolean stopped;
     private volatile Leader told; // the term told GRANTED and not yet REVOKED; written on the serial executor only
@@ -89,8 +92,9 @@ final class LeaderWatch {
     }
 
     /**
-     * Stops: the listener hears nothing more, and with {@code removeWatches} each watch left is removed. Waits for
-     * that unless called on the observer's own thread; the thread then ends.
+     * Stops: the listener hears nothing more, and with {@code removeWatches} each watch left is removed, waited for
+     * unless called on the observer's own thread; the thread then ends. Without (the client is closing, and its
+     * session with it), never waits: the client's close is not held up by a look under way.
      */
     void stop(boolean removeWatches) {
         stopped = true;
@@ -99,9 +103,10 @@ final class LeaderWatch {
             serial.execute(() -> {
                 ZooKeeperHandle session = removeWatches ? ZooKeeperHandle.currentQuietly(path.client()) : null;
                 if (session != null && session.sessionId() == watchSession) {
-                    watches.forEach((node, children) -> path.removeWatch(session, node, watcher, children));
+                    dataWatches.forEach(node -> path.removeWatch(session, node, watcher, false));
+                    childWatches.forEach(node -> path.removeWatch(session, node, watcher, true));
                 }
-                watches.clear();
+                forgetWatches();
                 told = null;
                 done.complete(null);
             });
@@ -109,7 +114,7 @@ final class LeaderWatch {
             return;
         }
         serial.shutdown();
-        if (Thread.currentThread() != running) {
+        if (removeWatches && Thread.currentThread() != running) {
             done.join();
         }
     }
@@ -123,7 +128,16 @@ final class LeaderWatch {
             return;
         }
         String node = event.getPath();
-        post(() -> watches.remove(node));
+        post(
+                () -> { // a delete fires both kinds; a create or a data change a data watch (exists sets one)
+                    if (type != Watcher.Event.EventType.NodeChildrenChanged) {
+                        dataWatches.remove(node);
+                    }
+                    if (type == Watcher.Event.EventType.NodeChildrenChanged
+                            || type == Watcher.Event.EventType.NodeDeleted) {
+                        childWatches.remove(node);
+                    }
+                });
         look();
     }
 
@@ -137,7 +151,7 @@ final class LeaderWatch {
             return; // RECONNECTED asks again
         }
         if (session.sessionId() != watchSession) {
-            watches.clear();
+            forgetWatches();
             watchSession = session.sessionId();
         }
         Reply listing = reply(session.children(fixedPath));
@@ -150,7 +164,7 @@ final class LeaderWatch {
             String node = ZKPaths.makePath(fixedPath, name);
             Reply read = reply(session.readData(node, watcher));
             if (read instanceof Reply.Data data) {
-                watches.put(node, false);
+                dataWatches.add(node);
                 String id = data.data() == null ? "" : new String(data.data(), StandardCharsets.UTF_8);
                 tell(node, new Leader(id, FencingToken.of(data.stat().getCzxid(), 0)));
                 return;
@@ -166,19 +180,24 @@ final class LeaderWatch {
     private void watchForAParticipant(ZooKeeperHandle session) {
         Reply children = reply(session.watchChildren(fixedPath, watcher));
         if (children instanceof Reply.Children c) {
-            watches.put(fixedPath, true);
+            childWatches.add(fixedPath);
             if (!c.children().isEmpty()) {
                 look(); // one joined since the listing
             }
         } else if (children.code() == Code.NONODE) {
             Reply exists = reply(session.watchExists(fixedPath, watcher));
             if (exists.code() == Code.OK || exists.code() == Code.NONODE) {
-                watches.put(fixedPath, false);
+                dataWatches.add(fixedPath);
             }
             if (exists.code() == Code.OK) {
                 look(); // made since the listing
             }
         }
+    }
+
+    private void forgetWatches() {
+        dataWatches.clear();
+        childWatches.clear();
     }
 
     private void tell(String node, Leader leader) {

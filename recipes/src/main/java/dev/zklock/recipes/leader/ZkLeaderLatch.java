@@ -394,8 +394,9 @@ public final class ZkLeaderLatch implements Closeable {
 
     /**
      * Starts a {@link ZkLeaderObserver} of this latch's election on its client: {@code listener} hears each term's
-     * GRANTED and REVOKED, in order, on the observer's thread. The observer is apart from the latch: close it. One
-     * listing and one data read to start.
+     * GRANTED and REVOKED, in order, on the observer's thread
+     * ({@code ZkLeaderObserverTest.observe_leadersClosedOneByOne_toldGrantedThenRevokedInOrder}). The observer is apart
+     * from the latch: close it. One listing and one data read to start.
      *
      * @param listener told each change
      * @return the observer
