@@ -60,7 +60,7 @@ import org.apache.curator.framework.recipes.leader.Participant;
  *       {@link #yield()}: one delete, then a new entry as {@link #start()}'s, sent behind it. Either passes leadership in one
  *       round trip: the next participant watches our node and is granted on its delete with no request of its own
  *       ({@code LeaderHandOverTest.closeAndYield_passLeadershipOnOneDeleteEach}: from the call to the next
- *       participant's {@code isLeader}, 1.7 to 3.9 ms at p50 over 20 hand-overs each in nine runs on one 2-core
+ *       participant's {@code isLeader}, 1.4 to 3.9 ms at p50 over 20 hand-overs each in twelve runs on one 2-core
  *       machine shared with other builds, and at most 62 ms, once, under that load; 30 ms or less in the other runs);
  *   <li>{@link #leader()}: two round trips (one listing, one data read of the first node); see {@link #leader()};
  *   <li>{@link #getLeader()}: one listing and one data read; {@link #getParticipants()}: one listing and one data read
