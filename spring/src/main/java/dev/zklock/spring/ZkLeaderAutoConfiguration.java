@@ -1,6 +1,6 @@
 package dev.zklock.spring;
 
-import dev.zklock.recipes.leader.ZkLeaderLatch;
+import dev.zklock.recipes.leader.ZkLeaderSelector;
 import org.apache.curator.framework.CuratorFramework;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -33,7 +33,7 @@ import org.springframework.integration.leader.event.LeaderEventPublisher;
  * @since 0.1.0
  */
 @AutoConfiguration(after = ZkLockAutoConfiguration.class)
-@ConditionalOnClass({CuratorFramework.class, Candidate.class, ZkLeaderLatch.class})
+@ConditionalOnClass({CuratorFramework.class, Candidate.class, ZkLeaderSelector.class})
 @ConditionalOnSingleCandidate(CuratorFramework.class)
 @EnableConfigurationProperties(ZkLeaderProperties.class)
 public final class ZkLeaderAutoConfiguration {

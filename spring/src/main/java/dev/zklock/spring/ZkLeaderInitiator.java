@@ -1,6 +1,6 @@
 package dev.zklock.spring;
 
-import dev.zklock.recipes.leader.ZkLeaderLatch;
+import dev.zklock.recipes.leader.ZkLeaderSelector;
 import java.util.Objects;
 import java.util.concurrent.locks.ReentrantLock;
 import org.apache.curator.framework.CuratorFramework;
@@ -14,67 +14,69 @@ import org.springframework.integration.leader.event.DefaultLeaderEventPublisher;
 import org.springframework.integration.leader.event.LeaderEventPublisher;
 
 /**
- * Leader election for a Spring Integration {@link Candidate} on zklock's {@link ZkLeaderLatch}: the counterpart of
- * Spring's ZooKeeper {@code LeaderInitiator} and of {@code LockRegistryLeaderInitiator}, which calls the candidate's
- * {@code onRevoked} before the node that makes it leader is deleted.
+ * Leader election for a Spring Integration {@link Candidate} on zklock's {@link ZkLeaderSelector}: the counterpart of
+ * Spring's ZooKeeper {@code LeaderInitiator}, on its paths and nodes, and of {@code LockRegistryLeaderInitiator}, which
+ * calls the candidate's {@code onRevoked} before the node that makes it leader is deleted.
  *
  * <h2>Semantics</h2>
  *
- * <p>{@link #start()} enters one latch, at {@code <root>/<role>} (Spring's ZooKeeper initiator maps a role to its path
- * the same way, under its namespace), with the candidate's id as the participant id. When the latch leads, the
+ * <p>{@link #start()} starts one selector, at {@code <root>/<role>} ({@value #DEFAULT_ROOT}{@code /<role>} by default,
+ * as Spring's ZooKeeper initiator), with the candidate's id as the participant id (the data of its node, as Spring sets
+ * it on its {@code LeaderSelector}), requeued after every term. Each term is the selector's {@code takeLeadership}: the
  * candidate hears {@code onGranted} and an {@code OnGrantedEvent} is published once it returns, as Spring's ZooKeeper
- * initiator does; when the term ends, it hears {@code onRevoked} and an {@code OnRevokedEvent} is published
- * ({@code ZkLeaderInitiatorTest.stop_ofTheLeader_revokesBeforeTheNextIsGranted}). Every grant is followed by exactly one revoke, in
- * order. {@code OnFailedToAcquireMutexEvent} is never published: a latch waits in the queue for its turn and never
- * fails an attempt (an entry ZooKeeper refuses is logged and tried again by the latch). Two initiators of one role on
- * two clients elect one leader ({@code ZkLeaderInitiatorTest.twoApplications_electOneLeader}).
+ * initiator does; when the term ends, it hears {@code onRevoked} and an {@code OnRevokedEvent} is published, and only
+ * then does {@code takeLeadership} return and the node go
+ * ({@code ZkLeaderInitiatorTest.stop_ofTheLeader_revokesBeforeTheNextIsGranted}). Every grant is followed by exactly
+ * one revoke, in order. {@code OnFailedToAcquireMutexEvent} is never published: a selector waits in the queue for its
+ * turn and never fails an attempt (an entry ZooKeeper refuses is logged and tried again). Two initiators of one role
+ * on two clients elect one leader ({@code ZkLeaderInitiatorTest.twoApplications_electOneLeader}).
  *
- * <p><b>Order on the way out.</b> When the leader steps down of its own accord ({@link #stop()},
- * {@link Context#yield()}), {@code onRevoked} runs and returns before the delete of its node is sent, so no other
- * candidate is granted until the old leader's {@code onRevoked} has returned
- * ({@code ZkLeaderInitiatorTest.stop_ofTheLeader_revokesBeforeTheNextIsGranted},
- * {@code ZkLeaderInitiatorTest.yield_ofTheLeader_revokesBeforeTheNextIsGranted}: the next {@code onGranted} came 1.1
- * to 38 ms after the old {@code onRevoked} returned, on this shared machine, in five runs; over twenty yields back and
- * forth, 1.5 to 5.7 ms at the median, 1.1 ms at the least, 2.9 to 97 ms at the most, in five runs:
- * {@code ZkLeaderInitiatorTest.yield_backAndForth_neverGrantsBeforeTheOldOnRevokedReturned}). Spring's
- * {@code LockRegistryLeaderInitiator} unlocks first, and grants the next while the old {@code onRevoked} still runs
- * ({@code LeaderElectionTest.stop_ofTheLeader_grantsTheNextWhileTheOldOnRevokedStillRuns}). When the leader is cut off it cannot
- * wait for anything: it is told at the first sign, the hold's IN_DOUBT, when Curator's client says SUSPENDED, two thirds
- * of the session timeout after the server last answered. <b>The bound</b>: {@code onRevoked} has then until the server
- * ends the session, about the last third of the session timeout (less the time between the last request the server
- * heard and the last reply we heard), before another candidate can be granted
- * ({@code ZkLeaderInitiatorTest.silentNetwork_stepsTheLeaderDownBeforeTheOtherIsGranted}: with a 2 s session,
- * {@code onRevoked} returned 1.11 to 1.27 s after the cut and the next was granted 1.72 to 1.92 s after it, 0.56 to
- * 0.67 s later, in seven runs); work that may outlast that
- * must be fenced with the term's epoch, {@link LeaderContext#epoch()}. When the session ends or another client deletes
- * the node, the node is gone already when {@code onRevoked} runs, and the next candidate may be granted first: a
- * session the server ends while the connection is up leaves no gap
- * ({@code ZkLeaderInitiatorTest.sessionExpiry_ofTheLeader_revokesItAndTheOtherLeadsWithALargerEpoch}: the next granted
- * 95 to 107 ms before the old {@code onRevoked} returned, in two runs), which is what the epoch is for. After any step-down but
- * {@link #stop()} the candidate enters again with a new node ({@code ZkLeaderInitiatorTest.stop_thenStartAgain_leadsAgain}
- * shows a stopped one started again).
+ * <p><b>Beside Spring's ZooKeeper initiator.</b> The nodes are Curator's {@code LeaderSelector}'s, the mutex's {@code
+ * _c_<uuid>-lock-<sequence>} with the candidate's id as data, so Spring's ZooKeeper {@code LeaderInitiator} and this
+ * one on one role's path elect one leader among them and take turns, and each lists the other's candidate by its id: a
+ * fleet moves from Spring's initiator to this one an application at a time ({@code
+ * ZkLeaderInitiatorTest.springsZooKeeperInitiator_onOurPath_takesTurnsWithOursOneLeaderAtATime}: ten hand-overs by
+ * yield and by stop, never two leaders, each next {@code onGranted} 1.1 to 25 ms after the old {@code onRevoked}
+ * returned, in five runs). Unlike Spring's, a root must be absolute (Spring adds the leading slash).
  *
- * <p><b>A fleet on Spring's ZooKeeper initiator cannot move to this one path by path.</b> Spring's initiator is a
- * Curator {@code LeaderSelector}: an {@code InterProcessMutex} queue of {@code _c_<uuid>-lock-<sequence>} nodes; this
- * one is a latch of {@code _c_<uuid>-latch-<sequence>} nodes (Curator's {@code LeaderLatch} layout). Curator's mutex
- * sorts a child by the text after {@code lock-}, and a latch node, which has none, by its whole name, after every
- * mutex node: a Spring candidate that queues behind our leader leads beside it
- * ({@code ZkLeaderInitiatorTest.springsZooKeeperInitiator_onOurLeadersPath_leadsBesideIt}). So the default root,
- * {@value #DEFAULT_ROOT}, is not Spring's {@code /spring-integration/leader}: stop every Spring initiator of a role
- * before the first of these starts (a deploy that replaces the whole fleet), or two leaders run for the deploy's length.
+ * <p><b>Order on the way out.</b> When the leader steps down of its own accord ({@link #stop()}, {@link
+ * Context#yield()}), {@code onRevoked} runs and returns before the delete of its node is sent, so no other candidate is
+ * granted until the old leader's {@code onRevoked} has returned ({@code
+ * ZkLeaderInitiatorTest.stop_ofTheLeader_revokesBeforeTheNextIsGranted}, {@code
+ * ZkLeaderInitiatorTest.yield_ofTheLeader_revokesBeforeTheNextIsGranted}, {@code
+ * ZkLeaderInitiatorTest.yield_backAndForth_neverGrantsBeforeTheOldOnRevokedReturned}: on this shared machine, in five
+ * runs, the next {@code onGranted} came 1.6 to 3.8 ms after the old {@code onRevoked} returned on a stop or a yield;
+ * over twenty yields back and forth, 1.7 to 3.1 ms at the median, 1.1 ms at the least, 2.4 to 26 ms at the most).
+ * Spring's {@code LockRegistryLeaderInitiator} unlocks first, and grants the next while the old {@code onRevoked} still
+ * runs ({@code LeaderElectionTest.stop_ofTheLeader_grantsTheNextWhileTheOldOnRevokedStillRuns}). When the leader is cut
+ * off it cannot wait for anything: it is told at the first sign, the hold's IN_DOUBT, when Curator's client says
+ * SUSPENDED, two thirds of the session timeout after the server last answered (the selector interrupts the term).
+ * <b>The bound</b>: {@code onRevoked} has then until the server ends the session, about the last third of the session
+ * timeout (less the time between the last request the server heard and the last reply we heard), before another
+ * candidate can be granted ({@code ZkLeaderInitiatorTest.silentNetwork_stepsTheLeaderDownBeforeTheOtherIsGranted}: with
+ * a 2 s session, {@code onRevoked} returned 1.23 to 1.26 s after the cut and the next was granted 1.83 to 1.91 s after
+ * it, 0.59 to 0.66 s later, in five runs); work that may outlast that must be fenced with the term's epoch, {@link
+ * LeaderContext#epoch()}. When the session ends or another client deletes the node, the node is gone already when
+ * {@code onRevoked} runs, and the next candidate may be granted first: a session the server ends while the connection
+ * is up leaves no gap ({@code
+ * ZkLeaderInitiatorTest.sessionExpiry_ofTheLeader_revokesItAndTheOtherLeadsWithALargerEpoch}: the next granted 87 to
+ * 103 ms before the old {@code onRevoked} returned, in five runs), which is what the epoch is for. After any step-down
+ * but {@link #stop()} the candidate enters again with a new node ({@code
+ * ZkLeaderInitiatorTest.stop_thenStartAgain_leadsAgain} shows a stopped one started again).
  *
  * <h2>Thread safety</h2>
  *
  * <p>Instances are safe for use by multiple threads. The candidate's callbacks and the events run on one thread of the
- * initiator's own ({@code zklock-leader-initiator <path>}), one at a time, never on ZooKeeper's or Curator's threads;
+ * initiator's own ({@code zklock-leader-initiator <path>}), one at a time, never on ZooKeeper's or Curator's threads
+ * nor on the selector's ({@code zklock-leader-selector <path>}, which waits out each term);
  * {@code onGranted} may do the leader's work on it until interrupted, as Spring's {@link Candidate} contract allows:
  * the thread is interrupted when the term ends.
  *
  * <h2>ZooKeeper cost</h2>
  *
- * <p>The latch's: {@link #start()} one round trip with no one ahead, then one data read; a wait one data read; the end
- * of a term one delete; {@link Context#yield()} one delete and one new entry (one round trip); {@link #stop()} one
- * delete. {@link Context#isLeader()} and {@link LeaderContext#epoch()} make no call.
+ * <p>The selector's: a term one round trip to enter with no one ahead, one data read that watches the node ahead while
+ * waiting; the end of a term one delete; {@link Context#yield()} one delete and one new entry (one round trip);
+ * {@link #stop()} one delete. {@link Context#isLeader()} and {@link LeaderContext#epoch()} make no call.
  *
  * <h2>Failure behaviour</h2>
  *
@@ -97,8 +99,11 @@ import org.springframework.integration.leader.event.LeaderEventPublisher;
  * @since 0.1.0
  */
 public final class ZkLeaderInitiator implements SmartLifecycle, ApplicationEventPublisherAware {
-    /** The root under which a role's latch lives when none is given: {@value}. */
-    public static final String DEFAULT_ROOT = "/zklock/leader";
+    /**
+     * The root under which a role's election lives when none is given: {@value}, Spring Integration's ZooKeeper
+     * initiator's.
+     */
+    public static final String DEFAULT_ROOT = "/spring-integration/leader";
 
     private final Candidate candidate;
     private final String path;
@@ -113,7 +118,7 @@ public final class ZkLeaderInitiator implements SmartLifecycle, ApplicationEvent
      * Creates an initiator for {@code candidate} under {@link #DEFAULT_ROOT}. No ZooKeeper call.
      *
      * @param client the client; it must be started before {@link #start()}
-     * @param candidate the candidate; its role names the latch, its id is the participant id
+     * @param candidate the candidate; its role names the election, its id is the participant id
      * @throws NullPointerException if an argument, or the candidate's role or id, is null
      * @throws IllegalArgumentException if the role is empty or makes no valid ZooKeeper path
      */
@@ -122,12 +127,12 @@ public final class ZkLeaderInitiator implements SmartLifecycle, ApplicationEvent
     }
 
     /**
-     * Creates an initiator for {@code candidate} whose latch is {@code <root>/<role>}. No ZooKeeper call. Bad input
+     * Creates an initiator for {@code candidate} whose election is {@code <root>/<role>}. No ZooKeeper call. Bad input
      * fails here, before any node is made ({@code ZkLeaderInitiatorTest.constructor_withBadInput_failsNamingTheValue}).
      *
      * @param client the client; it must be started before {@link #start()}
-     * @param candidate the candidate; its role names the latch, its id is the participant id
-     * @param root the absolute path under which each role's latch lives, without a trailing slash (a single one is
+     * @param candidate the candidate; its role names the election, its id is the participant id
+     * @param root the absolute path under which each role's election lives, without a trailing slash (a single one is
      *     dropped, as Spring drops it)
      * @throws NullPointerException if an argument, or the candidate's role or id, is null
      * @throws IllegalArgumentException if the role is empty or {@code <root>/<role>} is no valid ZooKeeper path
@@ -139,7 +144,8 @@ public final class ZkLeaderInitiator implements SmartLifecycle, ApplicationEvent
         String role = Objects.requireNonNull(candidate.getRole(), "candidate.getRole()");
         Objects.requireNonNull(candidate.getId(), "candidate.getId()");
         if (role.isEmpty()) {
-            throw new IllegalArgumentException("candidate role '' is empty: it names the latch under '" + root + "'");
+            throw new IllegalArgumentException(
+                    "candidate role '' is empty: it names the election under '" + root + "'");
         }
         String base = root.endsWith("/") && root.length() > 1 ? root.substring(0, root.length() - 1) : root;
         this.path = base + "/" + role;
@@ -153,7 +159,7 @@ public final class ZkLeaderInitiator implements SmartLifecycle, ApplicationEvent
     }
 
     /**
-     * Enters the election: a new latch is started, in the background. Does nothing if running.
+     * Enters the election: a new selector is started, in the background. Does nothing if running.
      *
      * @throws IllegalStateException if the client is not started or is closed
      */
@@ -239,9 +245,9 @@ public final class ZkLeaderInitiator implements SmartLifecycle, ApplicationEvent
     }
 
     /**
-     * Returns the path of the latch, {@code <root>/<role>}.
+     * Returns the path of the election, {@code <root>/<role>}.
      *
-     * @return the latch path
+     * @return the election path
      */
     public String getPath() {
         return path;
@@ -264,7 +270,7 @@ public final class ZkLeaderInitiator implements SmartLifecycle, ApplicationEvent
 
         /**
          * Tells whether the candidate leads now: it was told {@code onGranted}, not yet {@code onRevoked}, and its
-         * latch's hold is HELD (false from the moment the connection is suspended). No ZooKeeper call.
+         * selector's hold is HELD (false from the moment the connection is suspended). No ZooKeeper call.
          *
          * @return whether the candidate leads
          */
@@ -276,7 +282,7 @@ public final class ZkLeaderInitiator implements SmartLifecycle, ApplicationEvent
         /**
          * Gives up leadership so another candidate may take it: if the candidate leads, {@code onGranted} is
          * interrupted if it still runs, {@code onRevoked} runs and returns, then our node's delete is sent and the
-         * candidate enters again with a new node, behind those already waiting
+         * candidate enters again with a new node, after the old one's delete, behind those already waiting
          * ({@code ZkLeaderInitiatorTest.yield_ofTheLeader_revokesBeforeTheNextIsGranted}). Returns at once; nothing if
          * the candidate does not lead ({@code ZkLeaderInitiatorTest.yield_ofACandidateThatDoesNotLead_doesNothing}).
          */
@@ -291,8 +297,8 @@ public final class ZkLeaderInitiator implements SmartLifecycle, ApplicationEvent
         }
 
         /**
-         * Returns the epoch of the current term: the fencing token of the latch's hold, larger for every later term of
-         * the role in any process ({@code ZkLeaderInitiatorTest.yield_ofTheLeader_revokesBeforeTheNextIsGranted}).
+         * Returns the epoch of the current term: the fencing token of the selector's hold, larger for every later term
+         * of the role in any process ({@code ZkLeaderInitiatorTest.yield_ofTheLeader_revokesBeforeTheNextIsGranted}).
          * Fence what the leader writes with it. No ZooKeeper call.
          *
          * @return the epoch

@@ -3,7 +3,7 @@ package dev.zklock.spring;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
- * The {@code zklock.leader.*} properties of {@link ZkLeaderAutoConfiguration}: where the leader initiator's latch
+ * The {@code zklock.leader.*} properties of {@link ZkLeaderAutoConfiguration}: where the leader initiator's election
  * lives and how the application context starts it. Not thread-safe: Spring binds it once at start-up.
  *
  * @since 0.1.0
@@ -11,8 +11,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 @ConfigurationProperties("zklock.leader")
 public final class ZkLeaderProperties {
     /**
-     * Absolute path under which the candidate's role names the latch (root/role). Not Spring Integration's
-     * /spring-integration/leader: its ZooKeeper initiator's nodes and zklock's cannot share a path.
+     * Absolute path under which the candidate's role names the election (root/role): Spring Integration's ZooKeeper
+     * initiator's, /spring-integration/leader, whose candidates elect one leader with zklock's on one path.
      */
     private String root = ZkLeaderInitiator.DEFAULT_ROOT;
 
@@ -26,7 +26,7 @@ public final class ZkLeaderProperties {
     public ZkLeaderProperties() {}
 
     /**
-     * Returns the root of the latch paths.
+     * Returns the root of the election paths.
      *
      * @return the root
      */
@@ -35,7 +35,7 @@ public final class ZkLeaderProperties {
     }
 
     /**
-     * Sets the root of the latch paths.
+     * Sets the root of the election paths.
      *
      * @param root the root
      */

@@ -10,10 +10,10 @@
  * own, each on its own dependency, add a health indicator ({@link dev.zklock.spring.ZkLockHealthIndicator}) with
  * Actuator, a Micrometer {@code MeterBinder} ({@link dev.zklock.spring.ZkLockMicrometerBinding}) and observations
  * ({@link dev.zklock.spring.ZkLockObservationBinding}). {@link dev.zklock.spring.ZkLeaderInitiator} runs a Spring
- * Integration {@code Candidate} on zklock's leader latch, calling {@code onRevoked} before its node is deleted; {@link
- * dev.zklock.spring.ZkLeaderAutoConfiguration} makes one for a single {@code Candidate} bean ({@link
- * dev.zklock.spring.ZkLeaderProperties}). The starter {@code zklock-spring-boot-starter} brings this
- * module with Curator and Spring Boot.
+ * Integration {@code Candidate} on zklock's leader selector, on Spring's ZooKeeper initiator's paths and nodes,
+ * calling {@code onRevoked} before its node is deleted; {@link dev.zklock.spring.ZkLeaderAutoConfiguration} makes one
+ * for a single {@code Candidate} bean ({@link dev.zklock.spring.ZkLeaderProperties}). The starter
+ * {@code zklock-spring-boot-starter} brings this module with Curator and Spring Boot.
  *
  * <p><b>Null policy.</b> No method of this package accepts {@code null}; a {@code null} argument is rejected with a
  * {@link java.lang.NullPointerException} that names the parameter.

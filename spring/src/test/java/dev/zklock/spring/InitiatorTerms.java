@@ -27,7 +27,9 @@ final class InitiatorTerms {
         leader = id;
         grantedCount++;
         granted.put(id, System.nanoTime());
-        epochs.put(id, ((ZkLeaderInitiator.LeaderContext) ctx).epoch());
+        if (ctx instanceof ZkLeaderInitiator.LeaderContext ours) { // Spring's own initiator's context has none
+            epochs.put(id, ours.epoch());
+        }
     }
 
     void revoked(String id) throws InterruptedException {

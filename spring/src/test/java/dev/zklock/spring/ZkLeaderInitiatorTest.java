@@ -21,7 +21,6 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.integration.leader.Candidate;
 import org.springframework.integration.leader.Context;
-import org.springframework.integration.leader.DefaultCandidate;
 import org.springframework.integration.leader.event.LeaderEventPublisher;
 import org.springframework.integration.zookeeper.leader.LeaderInitiator;
 
@@ -128,32 +127,60 @@ final class ZkLeaderInitiatorTest {
     }
 
     /**
-     * Why the default root is not Spring's: Spring's ZooKeeper {@code LeaderInitiator} (a Curator
-     * {@code LeaderSelector}, the mutex layout) on our leader's path sorts our {@code latch-} node after its own
-     * {@code lock-} node, so its candidate leads beside ours. Forbidden outcome of a shared path, shown here so that the
-     * class doc's reason stays true.
+     * Spring's ZooKeeper {@code LeaderInitiator} (a Curator {@code LeaderSelector}) and ours on one path, the
+     * migration's mixed fleet: ten hand-overs, each side stepping down in turn by {@code yield()} and by
+     * {@code stop()} then {@code start()}. Acceptable: one leader at a time, each next {@code onGranted} after the old
+     * {@code onRevoked} returned, both sides granted, each listed by its candidate's id. Forbidden: two leaders.
      */
     @Test
-    void springsZooKeeperInitiator_onOurLeadersPath_leadsBesideIt() throws Exception {
+    void springsZooKeeperInitiator_onOurPath_takesTurnsWithOursOneLeaderAtATime() throws Exception {
         Node ours = new Node("zklock", zk.newClient(), null, terms);
         nodes.add(ours);
-        ours.initiator.start();
-        awaitLeader();
-        CountDownLatch springGranted = new CountDownLatch(1);
-        DefaultCandidate springCandidate = new DefaultCandidate("spring", ROLE) {
-            @Override
-            public void onGranted(Context ctx) {
-                springGranted.countDown();
-            }
-        };
-        LeaderInitiator spring = new LeaderInitiator(zk.newClient(), springCandidate, zk.path("leader"));
-        spring.start();
+        LeaderInitiator spring = new LeaderInitiator(
+                zk.newClient(), new RecordingCandidate("spring", ROLE, terms), zk.path("leader") + "/");
         try {
-            assertThat(springGranted.await(10, TimeUnit.SECONDS)).isTrue();
-            assertThat(ours.initiator.getContext().isLeader()).as("two leaders").isTrue();
-            assertThat(children()).hasSize(2);
+            ours.initiator.start();
+            awaitLeader();
+            spring.start();
+            await().atMost(Duration.ofSeconds(10)).until(() -> children().size() == 2);
+            assertThat(spring.getContext().getParticipants())
+                    .extracting(participant -> participant.getId())
+                    .containsExactlyInAnyOrder("zklock", "spring");
+            List<String> leaders = new ArrayList<>(List.of(terms.leader()));
+            List<Long> gapsMicros = new ArrayList<>();
+            for (int round = 0; round < 10; round++) {
+                String old = terms.leader();
+                boolean byYield = round % 4 < 2; // each side yields, then each side stops and starts again
+                if (old.equals("spring")) {
+                    stepDown(spring.getContext()::yield, spring::stop, spring::start, byYield);
+                } else {
+                    stepDown(ours.initiator.getContext()::yield, ours.initiator::stop, ours.initiator::start, byYield);
+                }
+                String next = ElectionClients.awaitLeaderOtherThan(terms::leader, old);
+                await().atMost(Duration.ofSeconds(10)).until(() -> children().size() == 2);
+                gapsMicros.add(terms.revokedToGrantedMicros(old, next));
+                leaders.add(next);
+            }
+
+            System.out.printf(
+                    "Spring's initiator and ours, 10 hand-overs: leaders %s; next onGranted after the old onRevoked"
+                            + " returned by %s us%n",
+                    leaders, gapsMicros);
+            assertThat(terms.overlaps()).as("two leaders at once").isZero();
+            assertThat(gapsMicros).allSatisfy(gap -> assertThat(gap).isPositive());
+            assertThat(leaders).contains("zklock", "spring");
+            assertThat(terms.grantedCount()).isEqualTo(11);
         } finally {
             spring.stop();
+        }
+    }
+
+    private static void stepDown(Runnable yield, Runnable stop, Runnable start, boolean byYield) {
+        if (byYield) {
+            yield.run();
+        } else {
+            stop.run();
+            start.run();
         }
     }
 
@@ -317,7 +344,7 @@ final class ZkLeaderInitiatorTest {
                 .hasMessageContaining("role ''");
         assertThatThrownBy(() -> new ZkLeaderInitiator(client, new RecordingCandidate("a", "x//y", terms)))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("/zklock/leader/x//y");
+                .hasMessageContaining("/spring-integration/leader/x//y");
         assertThatThrownBy(() -> new ZkLeaderInitiator(client, good, "relative"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("'relative/" + ROLE + "'");
@@ -374,7 +401,7 @@ final class ZkLeaderInitiatorTest {
         return leader;
     }
 
-    /** The latch nodes of the role, read by a client of the test's own, connected straight to the server. */
+    /** The mutex nodes of the role, read by a client of the test's own, connected straight to the server. */
     private List<String> children() throws Exception {
         if (admin == null) {
             admin = zk.newClient();
