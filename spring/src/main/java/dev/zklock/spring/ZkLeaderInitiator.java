@@ -31,38 +31,39 @@ import org.springframework.integration.leader.event.LeaderEventPublisher;
  * turn and never fails an attempt (an entry ZooKeeper refuses is logged and tried again). Two initiators of one role
  * on two clients elect one leader ({@code ZkLeaderInitiatorTest.twoApplications_electOneLeader}).
  *
- * <p><b>Beside Spring's ZooKeeper initiator.</b> The nodes are Curator's {@code LeaderSelector}'s, the mutex's {@code
- * _c_<uuid>-lock-<sequence>} with the candidate's id as data, so Spring's ZooKeeper {@code LeaderInitiator} and this
- * one on one role's path elect one leader among them and take turns, and each lists the other's candidate by its id: a
- * fleet moves from Spring's initiator to this one an application at a time ({@code
- * ZkLeaderInitiatorTest.springsZooKeeperInitiator_onOurPath_takesTurnsWithOursOneLeaderAtATime}: ten hand-overs by
- * yield and by stop, never two leaders, each next {@code onGranted} 1.1 to 25 ms after the old {@code onRevoked}
- * returned, in five runs). Unlike Spring's, a root must be absolute (Spring adds the leading slash).
+ * <p><b>Beside Spring's ZooKeeper initiator.</b> The nodes are Curator's {@code LeaderSelector}'s, the mutex's
+ * {@code _c_<uuid>-lock-<sequence>} with the candidate's id as data, so Spring's ZooKeeper {@code LeaderInitiator} and
+ * this one on one role's path elect one leader among them and take turns, and each lists the other's candidate by its
+ * id: a fleet moves from Spring's initiator to this one an application at a time
+ * ({@code ZkLeaderInitiatorTest.springsZooKeeperInitiator_onOurPath_takesTurnsWithOursOneLeaderAtATime}: ten hand-overs
+ * by yield and by stop, never two leaders, each next {@code onGranted} 1.0 to 25 ms after the old {@code onRevoked}
+ * returned, in seven runs). Unlike Spring's, a root must be absolute (Spring adds the leading slash).
  *
- * <p><b>Order on the way out.</b> When the leader steps down of its own accord ({@link #stop()}, {@link
- * Context#yield()}), {@code onRevoked} runs and returns before the delete of its node is sent, so no other candidate is
- * granted until the old leader's {@code onRevoked} has returned ({@code
- * ZkLeaderInitiatorTest.stop_ofTheLeader_revokesBeforeTheNextIsGranted}, {@code
- * ZkLeaderInitiatorTest.yield_ofTheLeader_revokesBeforeTheNextIsGranted}, {@code
- * ZkLeaderInitiatorTest.yield_backAndForth_neverGrantsBeforeTheOldOnRevokedReturned}: on this shared machine, in five
- * runs, the next {@code onGranted} came 1.6 to 3.8 ms after the old {@code onRevoked} returned on a stop or a yield;
- * over twenty yields back and forth, 1.7 to 3.1 ms at the median, 1.1 ms at the least, 2.4 to 26 ms at the most).
- * Spring's {@code LockRegistryLeaderInitiator} unlocks first, and grants the next while the old {@code onRevoked} still
- * runs ({@code LeaderElectionTest.stop_ofTheLeader_grantsTheNextWhileTheOldOnRevokedStillRuns}). When the leader is cut
- * off it cannot wait for anything: it is told at the first sign, the hold's IN_DOUBT, when Curator's client says
- * SUSPENDED, two thirds of the session timeout after the server last answered (the selector interrupts the term).
- * <b>The bound</b>: {@code onRevoked} has then until the server ends the session, about the last third of the session
- * timeout (less the time between the last request the server heard and the last reply we heard), before another
- * candidate can be granted ({@code ZkLeaderInitiatorTest.silentNetwork_stepsTheLeaderDownBeforeTheOtherIsGranted}: with
- * a 2 s session, {@code onRevoked} returned 1.23 to 1.26 s after the cut and the next was granted 1.83 to 1.91 s after
- * it, 0.59 to 0.66 s later, in five runs); work that may outlast that must be fenced with the term's epoch, {@link
- * LeaderContext#epoch()}. When the session ends or another client deletes the node, the node is gone already when
- * {@code onRevoked} runs, and the next candidate may be granted first: a session the server ends while the connection
- * is up leaves no gap ({@code
- * ZkLeaderInitiatorTest.sessionExpiry_ofTheLeader_revokesItAndTheOtherLeadsWithALargerEpoch}: the next granted 87 to
- * 103 ms before the old {@code onRevoked} returned, in five runs), which is what the epoch is for. After any step-down
- * but {@link #stop()} the candidate enters again with a new node ({@code
- * ZkLeaderInitiatorTest.stop_thenStartAgain_leadsAgain} shows a stopped one started again).
+ * <p><b>Order on the way out.</b> When the leader steps down of its own accord ({@link #stop()},
+ * {@link Context#yield()}), {@code onRevoked} runs and returns before the delete of its node is sent, so no other
+ * candidate is granted until the old leader's {@code onRevoked} has returned
+ * ({@code ZkLeaderInitiatorTest.stop_ofTheLeader_revokesBeforeTheNextIsGranted},
+ * {@code ZkLeaderInitiatorTest.yield_ofTheLeader_revokesBeforeTheNextIsGranted},
+ * {@code ZkLeaderInitiatorTest.yield_backAndForth_neverGrantsBeforeTheOldOnRevokedReturned}: on this shared machine, in
+ * seven runs, the next {@code onGranted} came 1.0 to 3.8 ms after the old {@code onRevoked} returned on a stop or a
+ * yield; over twenty yields back and forth, 1.2 to 3.1 ms at the median, 0.8 ms at the least, 1.6 to 26 ms at the
+ * most). Spring's {@code LockRegistryLeaderInitiator} unlocks first, and grants the next while the old
+ * {@code onRevoked} still runs
+ * ({@code LeaderElectionTest.stop_ofTheLeader_grantsTheNextWhileTheOldOnRevokedStillRuns}). When the leader is cut off
+ * it cannot wait for anything: it is told at the first sign, the hold's IN_DOUBT, when Curator's client says SUSPENDED,
+ * two thirds of the session timeout after the server last answered (the selector interrupts the term). <b>The
+ * bound</b>: {@code onRevoked} has then until the server ends the session, about the last third of the session timeout
+ * (less the time between the last request the server heard and the last reply we heard), before another candidate can
+ * be granted ({@code ZkLeaderInitiatorTest.silentNetwork_stepsTheLeaderDownBeforeTheOtherIsGranted}: with a 2 s
+ * session, {@code onRevoked} returned 1.23 to 1.26 s after the cut and the next was granted 1.81 to 1.91 s after it,
+ * 0.57 to 0.66 s later, in seven runs); work that may outlast that must be fenced with the term's epoch,
+ * {@link LeaderContext#epoch()}. When the session ends or another client deletes the node, the node is gone already
+ * when {@code onRevoked} runs, and the next candidate may be granted first: a session the server ends while the
+ * connection is up leaves no gap
+ * ({@code ZkLeaderInitiatorTest.sessionExpiry_ofTheLeader_revokesItAndTheOtherLeadsWithALargerEpoch}: the next granted
+ * 87 to 103 ms before the old {@code onRevoked} returned, in seven runs), which is what the epoch is for. After any
+ * step-down but {@link #stop()} the candidate enters again with a new node
+ * ({@code ZkLeaderInitiatorTest.stop_thenStartAgain_leadsAgain} shows a stopped one started again).
  *
  * <h2>Thread safety</h2>
  *
@@ -101,7 +102,7 @@ import org.springframework.integration.leader.event.LeaderEventPublisher;
 public final class ZkLeaderInitiator implements SmartLifecycle, ApplicationEventPublisherAware {
     /**
      * The root under which a role's election lives when none is given: {@value}, Spring Integration's ZooKeeper
-     * initiator's.
+     * initiator's ({@code ZkLeaderInitiatorTest.defaultRoot_isSpringsZooKeeperInitiators}).
      */
     public static final String DEFAULT_ROOT = "/spring-integration/leader";
 

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.zklock.recipes.test.TcpProxy;
 import dev.zklock.recipes.test.ZooKeeperExtension;
+import java.lang.reflect.Field;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -349,6 +350,15 @@ final class ZkLeaderInitiatorTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("'relative/" + ROLE + "'");
         assertThat(new ZkLeaderInitiator(client, good, "/spring/").getPath()).isEqualTo("/spring/" + ROLE);
+    }
+
+    /** The default path is Spring's ZooKeeper initiator's, read from its own constant: one election by default. */
+    @Test
+    void defaultRoot_isSpringsZooKeeperInitiators() throws Exception {
+        Field springNamespace = LeaderInitiator.class.getDeclaredField("DEFAULT_NAMESPACE");
+        springNamespace.setAccessible(true);
+        ZkLeaderInitiator initiator = new ZkLeaderInitiator(zk.newClient(), new RecordingCandidate("a", ROLE, terms));
+        assertThat(initiator.getPath()).isEqualTo(springNamespace.get(null) + ROLE);
     }
 
     @Test
