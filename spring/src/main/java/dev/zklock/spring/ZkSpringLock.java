@@ -42,8 +42,8 @@ import org.springframework.integration.support.locks.DistributedLock;
  * and only the thread whose time ran out hears of it. When the time runs out the hold ends by itself, as a Redis lock's
  * key expires: it goes {@link LockState#LOST} at once, then its node is deleted, so another process may take the lock.
  * It counts from the lock call, or from 10 ms before the grant if the call waited longer, and the node's delete is
- * sent 5 ms before its end (a tenth of it, if less), so that the key is free when the time is up counted from the
- * call's return.
+ * sent a tenth of it before its end (at most 50 ms), so that the key is free when the time is up counted from the
+ * call's return: a hold with a time to live lasts nine tenths of it at the least.
  * The holder learns it from {@link #holdState()}, from a re-entry or a renewal (refused with {@link
  * IllegalStateException}), and at its last unlock, which throws. The holding thread restarts the time with {@link
  * ZkSpringLockRegistry#renewLock(Object)} or {@link ZkSpringLockRegistry#renewLock(Object, Duration)} (another thread
