@@ -443,19 +443,20 @@ final class ZkReadWriteLockTest {
             ServerCounters before = zk.counters();
             holder.writeLock().release();
             assertThat(written.get()).isTrue();
+            // the new holder's release: its reply comes after those of everything it sent, the read that sets its
+            // voucher included (not waited for), so the counts below are whole when it returns
+            actor.run(waiter.writeLock()::release).join();
             ServerCounters after = zk.counters();
 
             System.out.printf(
-                    "[requests] write hand-off: %d requests, %d watch events%n",
+                    "[requests] write hand-off and the new holder's release: %d requests, %d watch events%n",
                     after.requestsSince(before), after.watchEventsSince(before));
             // the delete, and one listing: after a writer goes, a writer lists (a Curator downgrade may hide there);
-            // and
-            // the read that sets the new holder's voucher: the watch its wait set on its own node is not carried over
-            // to the node the listing grants (a request to save). The events: the waiter's watch on the holder's node,
-            // and the holder's own voucher, fired by its delete.
-            assertThat(after.requestsSince(before)).isEqualTo(3);
-            assertThat(after.watchEventsSince(before)).isEqualTo(2);
-            actor.run(waiter.writeLock()::release).join();
+            // the read that sets the new holder's voucher (the watch its wait set on its own node is not carried over
+            // to the node the listing grants: a request to save); and the new holder's delete. The events: the
+            // waiter's watch on the holder's node, and each holder's own voucher, fired by its own delete.
+            assertThat(after.requestsSince(before)).isEqualTo(4);
+            assertThat(after.watchEventsSince(before)).isEqualTo(3);
         }
     }
 }
