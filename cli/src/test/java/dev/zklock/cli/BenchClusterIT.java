@@ -34,6 +34,7 @@ final class BenchClusterIT {
                         && row.path("group").asText().startsWith("ZkReentrantLock"))
                 .findFirst()
                 .orElseThrow();
-        assertThat(requests.path("zklock").asDouble(Double.NaN)).isBetween(3.0, 3.1);
+        // a create and a listing, the read that sets the hold's voucher, and a delete
+        assertThat(requests.path("zklock").asDouble(Double.NaN)).isBetween(4.0, 4.1);
     }
 }
