@@ -141,7 +141,8 @@ final class RequestCountTest {
     /**
      * A semaphore's uncontended acquire takes two round trips, the mutex's create with its listing and then the lease's
      * create with its listing, each pair sent back to back (LeaseAcquisition, note 4), and a third burst lets the mutex
-     * go without waiting for the reply. Sent one after the other, the lease's create and listing would take one more.
+     * go without waiting for the reply, with the read that sets the lease's voucher (or just before it, as a burst of its
+     * own). Sent one after the other, the lease's create and listing would take one more round trip.
      * Counted at a TCP proxy between the client and the server.
      */
     @Test
@@ -162,9 +163,11 @@ final class RequestCountTest {
                     observer.getChildren().forPath(zk.path("sem") + "/locks").isEmpty());
             long bursts = proxy.requestBursts() - before;
 
+            // the lease's voucher read and the mutex's delete are sent back to back, neither waited for: one burst
+            // or two, as the socket writes them; the waits are the first two only
             assertThat(bursts)
-                    .as("mutex create + listing, lease create + listing, mutex delete")
-                    .isEqualTo(3);
+                    .as("mutex create + listing, lease create + listing, lease voucher read and mutex delete")
+                    .isBetween(3L, 4L);
             lease.close();
         }
     }
