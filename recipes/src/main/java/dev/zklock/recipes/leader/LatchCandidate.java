@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
  *    grant, a change of the hold's state, a close, a retry. ZooKeeper's event thread and Curator's connection thread
  *    only hand news over, so neither waits on a latch, a listener or a user's lock.
  * 3. A term ends the moment its hold leaves HELD: IN_DOUBT when the connection is suspended or the process seems to
- *    have paused, LOST at the session's end or when another client deletes the node (LockPath.watchHeld keeps a watch
+ *    have paused, LOST at the session's end or when another client deletes the node (LockPath.track keeps a watch
  *    on it). The leader is told notLeader, the node's delete is sent (a guaranteed delete while the connection is
  *    down) and the candidate enters again with a new node, so each term has a new node and a larger epoch
  *    (LeaderLatchFaultsTest.leader_whenConnectionIsSuspended_stepsDownAndLeadsAgainWithALargerEpoch).
@@ -229,7 +229,6 @@ final class LatchCandidate {
             return;
         }
         term = hold;
-        core.path().watchHeld(hold.node());
         if (hold.state() != LockState.HELD) {
             endTerm(String.valueOf(hold.state()));
             return;

@@ -48,7 +48,6 @@ public final class LockPath {
     private volatile ClientContext context; // looked up once; a client's context lasts as long as the client
     private final List<LockStateListener> listeners;
     private volatile RevocationWatch revocation; // null: holds are not revocable, and cost no request for it
-    private volatile boolean unvouched; // a semaphore's mutex: no watch vouches for a hold granted at once
     private volatile NodeEvents nodeEvents; // the lock object's cohort, told of its nodes' news; null without one
     private volatile byte[] nodeData; // Curator's choice for our nodes' data, taken from its builder on first use
     private volatile List<ACL> nodeAcl; // and the ACL the client's provider gives; then reused
@@ -82,7 +81,7 @@ public final class LockPath {
     /** The internal mutex of the semaphore at {@code semaphorePath}: {@code <semaphorePath>/locks}, guarded. */
     static LockPath semaphoreMutex(CuratorFramework client, String semaphorePath, String lockName) {
         String checked = Checks.lockPath(semaphorePath);
-        LockPath mutex = new LockPath(
+        return new LockPath(
                 client,
                 ZKPaths.makePath(checked, LeaseQueue.LOCK_PARENT),
                 lockName,
@@ -90,8 +89,6 @@ public final class LockPath {
                 null,
                 new CopyOnWriteArrayList<>(),
                 checked);
-        mutex.unvouched();
-        return mutex;
     }
 
     private LockPath(
@@ -163,45 +160,20 @@ public final class LockPath {
 
     /**
      * Starts the hold of a node just granted: its state is tracked by the client's one connection listener; a watch on
-     * the node itself vouches for it while it is held ({@link #watchHeld}: the watch that vouched while it waited, or,
-     * for a node granted at once, one data read, not waited for), so that its delete by another client makes the hold
-     * LOST before another session can hold ({@code
-     * StrangerDeleteTest.holdGrantedAtOnce_whoseNodeAnotherClientDeletes_turnsLostBeforeAnotherSessionHolds}); and, if
-     * the lock was made revocable, its data is watched for revocation requests (one request).
+     * the node itself vouches for it while it is held ({@link OwnNodeWatch#vouchHeld}), but for a semaphore's internal
+     * mutex, held only while its lease is taken; and, if the lock was made revocable, its data is watched for
+     * revocation requests (one request).
      */
     public LockNode track(LockNode node) {
         context().tracker().track(node);
-        if (!unvouched) {
-            watchHeld(node);
+        if (semaphorePath == null) {
+            OwnNodeWatch.vouchHeld(client, node);
         }
         RevocationWatch revocation = this.revocation;
         if (revocation != null) {
             revocation.watch(this, node);
         }
         return node;
-    }
-
-    /**
-     * Keeps a watch on a granted node of ours, so that its delete by another client (an operator, a reaper, an open ACL)
-     * makes its hold LOST at once ({@link OwnNodeWatch}), also when no one queues behind it. The watch that vouched for the node while it waited is kept if it still vouches;
-     * otherwise one data read, not waited for. Nothing if the client is not connected on the node's session: its hold
-     * is then IN_DOUBT or LOST already. Never blocks.
-     */
-    public void watchHeld(LockNode node) {
-        ZooKeeperHandle session =
-                client.getZookeeperClient().isConnected() ? ZooKeeperHandle.currentQuietly(client) : null;
-        if (session != null && session.sessionId() == node.sessionId()) {
-            OwnNodeWatch.vouching(node.ownWatch(), session, node);
-        }
-    }
-
-    /**
-     * Sets no watch on a node granted at once ({@link #track}): for a semaphore's internal mutex, held only while a
-     * lease is taken (the lease is the hold a user sees, and is vouched for; the leases the mutex let in are checked
-     * again when it lets go, {@link #endLater(LockNode, List)}). Call before the first acquire.
-     */
-    void unvouched() {
-        unvouched = true;
     }
 
     /** What the engine hears of the nodes of this path beside the lock's listeners: a cohort's news. */

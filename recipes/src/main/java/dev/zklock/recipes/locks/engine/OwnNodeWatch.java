@@ -2,6 +2,7 @@ package dev.zklock.recipes.locks.engine;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
+import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.AsyncCallback;
 import org.apache.zookeeper.KeeperException.Code;
 import org.apache.zookeeper.WatchedEvent;
@@ -61,6 +62,21 @@ final class OwnNodeWatch implements Watcher, AsyncCallback.DataCallback {
         node.watchedBy(watch);
         session.watchData(node.fixedPath(), watch, watch);
         return watch;
+    }
+
+    /**
+     * Keeps a watch on {@code node}, just granted, so that its delete by another client (an operator, a reaper, an open
+     * ACL) makes its hold LOST before another session can hold, also when no one queues behind it ({@code
+     * StrangerDeleteTest.holdGrantedAtOnce_whoseNodeAnotherClientDeletes_turnsLostBeforeAnotherSessionHolds}): the
+     * watch that vouched for it while it waited if it still vouches, else one data read, not waited for. Nothing if the
+     * client is not connected on the node's session: its hold is then IN_DOUBT or LOST already. Never blocks.
+     */
+    static void vouchHeld(CuratorFramework client, LockNode node) {
+        ZooKeeperHandle session =
+                client.getZookeeperClient().isConnected() ? ZooKeeperHandle.currentQuietly(client) : null;
+        if (session != null && session.sessionId() == node.sessionId()) {
+            vouching(node.ownWatch(), session, node);
+        }
     }
 
     /** The read's reply, on ZooKeeper's event thread. */
