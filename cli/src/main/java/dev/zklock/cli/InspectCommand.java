@@ -23,7 +23,8 @@ import picocli.CommandLine.Spec;
  * holds or waits, its session, age and data. With {@code --watch} it draws the queue again each time it changes, woken
  * by a child watch on the lock path (no polling). Costs one listing and one data read per lock node for each drawing.
  * For a leader election (a latch's path, or any path with {@code --leader}) it also shows who leads and the epoch of
- * the term, as {@link ZkLeaderObserver#leaderOf} reads them: two more reads.
+ * the term, as {@link ZkLeaderObserver#leaderOf} reads them: two more reads; with {@code --json}, as its {@code leader}
+ * field ({@code null} while nobody leads).
  */
 @Command(
         name = "inspect",
@@ -34,7 +35,8 @@ import picocli.CommandLine.Spec;
             "Works on locks made by zklock and by Curator's InterProcessMutex and InterProcessReadWriteLock, and on",
             "semaphores (ZkSemaphore, InterProcessSemaphoreV2, and both libraries' semaphore mutexes): their leases",
             "and the queue of their internal mutex.",
-            "A leader latch's path (zklock's or Curator's) also shows the leader and the epoch of its term;",
+            "A leader latch's path (zklock's or Curator's) also shows the leader and the epoch of its term",
+            "(in --json, the field leader: participant and epoch, null while nobody leads);",
             "--leader shows them for a selector's path, whose nodes are a mutex's.",
             "An existing path without lock nodes is a free lock; a missing path, or one whose children are",
             "not lock nodes, is an error (status 1)."
@@ -165,7 +167,10 @@ final class InspectCommand implements Callable<Integer> {
 
     private void draw(LockQueueSnapshot snapshot) throws InterruptedException {
         if (json) {
-            out.println(SnapshotFormat.json(snapshot));
+            out.println(
+                    isElection(snapshot)
+                            ? SnapshotFormat.json(snapshot, ZkLeaderObserver.leaderOf(client, path))
+                            : SnapshotFormat.json(snapshot));
         } else {
             if (watch) {
                 out.print(System.console() != null ? CLEAR_SCREEN : System.lineSeparator());

@@ -1,5 +1,6 @@
 package dev.zklock.cli;
 
+import dev.zklock.recipes.leader.Leader;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
@@ -7,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /** Renders a {@link LockQueueSnapshot}: a table for people, one line of JSON for scripts. */
 final class SnapshotFormat {
@@ -46,6 +48,23 @@ final class SnapshotFormat {
 
     /** Returns the queue as one line of JSON: path, time, counts and the nodes in queue order. */
     static String json(LockQueueSnapshot snapshot) {
+        return Json.write(jsonObject(snapshot));
+    }
+
+    /**
+     * Returns the queue of a leader election as one line of JSON: {@link #json}'s fields and {@code leader}, the
+     * participant id and the epoch of its term ({@code null} while nobody leads).
+     */
+    static String json(LockQueueSnapshot snapshot, Optional<Leader> leader) {
+        Map<String, Object> object = jsonObject(snapshot);
+        object.put(
+                "leader",
+                leader.map(now -> Json.object("participant", now.participantId(), "epoch", now.epoch()))
+                        .orElse(null));
+        return Json.write(object);
+    }
+
+    private static Map<String, Object> jsonObject(LockQueueSnapshot snapshot) {
         List<Map<String, Object>> nodes = new ArrayList<>();
         for (LockQueueSnapshot.Node node : snapshot.nodes()) {
             nodes.add(Json.object(
@@ -58,13 +77,13 @@ final class SnapshotFormat {
                     "ageMs", node.ageMillis(snapshot.takenAtMillis()),
                     "data", printable(node.data(), DATA_JSON)));
         }
-        return Json.write(Json.object(
+        return Json.object(
                 "path", snapshot.path(),
                 "time", Instant.ofEpochMilli(snapshot.takenAtMillis()).toString(),
                 "holders", snapshot.holders(),
                 "waiters", snapshot.waiters(),
                 "otherChildren", snapshot.otherChildren(),
-                "nodes", nodes));
+                "nodes", nodes);
     }
 
     /** Returns "free", "1 holder, 2 waiting", or for a semaphore "semaphore, 3 leases out, 1 waiting for a lease, ...". */

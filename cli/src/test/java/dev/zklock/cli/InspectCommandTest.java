@@ -75,6 +75,16 @@ final class InspectCommandTest {
             assertThat(run.out()).contains(path + ": 1 holder, 1 waiting");
             assertThat(run.out()).contains("leader: 'alice', epoch " + alice.epoch());
             assertThat(rows(run.out()).get(1)).contains("waits", "-latch-", "bob");
+
+            JsonNode json = CommandRun.of("inspect", "--json", "--connect", zk.connectString(), path)
+                    .json();
+            assertThat(json.path("leader").path("participant").asText()).isEqualTo("alice");
+            assertThat(json.path("leader").path("epoch").asLong()).isEqualTo(alice.epoch());
+            alice.yield();
+            await().until(bob::hasLeadership);
+            JsonNode next = CommandRun.of("inspect", "--json", "--connect", zk.connectString(), path)
+                    .json();
+            assertThat(next.path("leader").path("participant").asText()).isEqualTo("bob");
         }
     }
 
@@ -88,6 +98,11 @@ final class InspectCommandTest {
             CommandRun run = CommandRun.of("inspect", "--connect", zk.connectString(), "--leader", path);
 
             assertThat(plain.out()).doesNotContain("leader:");
+            assertThat(CommandRun.of("inspect", "--json", "--connect", zk.connectString(), path)
+                            .json()
+                            .has("leader"))
+                    .as("a lock that is no election has no leader field")
+                    .isFalse();
             assertThat(run.exitCode()).as(run.err()).isZero();
             assertThat(run.out()).containsPattern("leader: '[^']*', epoch [1-9][0-9]*");
         }
