@@ -72,10 +72,7 @@ final class LatchCandidate {
     /** Hands a change of a hold's state over to the serial executor; on the notifier's thread, so it never blocks. */
     void stateChanged(LockStateEvent event) {
         post(() -> {
-            Hold now = term;
-            if (now != null
-                    && event.state() != LockState.HELD
-                    && event.node().equals(now.node().path())) {
+            if (StepDown.endsTerm(event, term, core.path().client())) {
                 endTerm(event.state().toString());
             }
         });
@@ -269,6 +266,7 @@ final class LatchCandidate {
                 id,
                 TimeUnit.NANOSECONDS.toMillis(RETRY_NANOS),
                 failure);
+        UnhandledErrors.report(core.path().client(), path() + ": participant '" + id + "' could not enter", failure);
         core.path().context().timer().schedule(() -> post(this::enter), RETRY_NANOS);
     }
 

@@ -11,7 +11,11 @@ import dev.zklock.recipes.locks.engine.LockCore;
 import dev.zklock.recipes.locks.engine.LockPath;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.leader.LeaderSelectorListener;
@@ -30,7 +34,8 @@ import org.slf4j.LoggerFactory;
  * 1. One task at a time (ourTask, guarded by this), as Curator's selector: requeue submits one only when none is
  *    queued or running; with autoRequeue a task that ends submits the next before it releases the mutex.
  * 2. A term ends when takeLeadership returns or throws, or when its thread is interrupted: by interruptLeadership, by
- *    the close, by a listener's CancelLeadershipException, and by the hold leaving HELD (IN_DOUBT at SUSPENDED, LOST):
+ *    the close, by yield (which has the selector enter again once the mutex is released, so the delete is sent before
+ *    the new create), by a listener's CancelLeadershipException, and by the hold leaving HELD (IN_DOUBT at SUSPENDED, LOST):
  *    the step-down of ZkLeaderSelectorTest.leader_whenConnectionIsSuspended_isInterrupted. hasLeadership reads the
  *    hold's state, so it is false from the moment the hold moves.
  * 3. Each term takes a node of its own, with the id as its data (read at the term's start, as Curator reads it at
@@ -49,8 +54,10 @@ final class SelectorWork {
     private final BooleanSupplier autoRequeue;
     private Future<?> ourTask; // guarded by this
     private Thread ourThread; // guarded by this
+    private boolean yielded; // guarded by this: the term under way ends by yield, and the selector enters again
     private volatile Hold term; // the hold of the term under way, or null
     private volatile boolean leading;
+    private volatile CompletableFuture<Void> taskOver = CompletableFuture.completedFuture(null); // of the last task
 
     SelectorWork(
             CuratorFramework client,
@@ -93,8 +100,36 @@ final class SelectorWork {
         }
     }
 
+    /**
+     * Ends the term under way by choice if this selector leads: interrupts its thread and has the selector enter again
+     * once the mutex is released, with or without auto-requeue. Returns whether it led.
+     */
+    synchronized boolean yieldTerm() {
+        if (!leading) {
+            return false;
+        }
+        yielded = true;
+        cancel();
+        return true;
+    }
+
     synchronized void closed() {
         ourTask = null;
+    }
+
+    /**
+     * Waits at most {@code nanos} for the last task to be over: its {@code takeLeadership} returned and its mutex's
+     * delete answered. Returns whether it is.
+     */
+    boolean awaitTaskOver(long nanos) throws InterruptedException {
+        try {
+            taskOver.get(nanos, TimeUnit.NANOSECONDS);
+            return true;
+        } catch (TimeoutException e) {
+            return false;
+        } catch (ExecutionException e) {
+            return true; // never completed exceptionally
+        }
     }
 
     /** The hold of the current term while this selector leads, else null. No ZooKeeper call. */
@@ -104,8 +139,10 @@ final class SelectorWork {
     }
 
     private void work(String id) throws InterruptedException {
+        CompletableFuture<Void> over = new CompletableFuture<>();
         synchronized (this) {
             ourThread = Thread.currentThread();
+            taskOver = over;
         }
         LockCore core = coreFor(id);
         Hold held = null;
@@ -132,6 +169,7 @@ final class SelectorWork {
                     }
                 }
             }
+            over.complete(null);
             if (requeue) {
                 requeue(id);
             }
@@ -151,7 +189,9 @@ final class SelectorWork {
     private synchronized boolean done() {
         ourTask = null;
         ourThread = null;
-        return autoRequeue.getAsBoolean() && started.getAsBoolean();
+        boolean again = yielded || autoRequeue.getAsBoolean();
+        yielded = false;
+        return again && started.getAsBoolean();
     }
 
     private LockCore coreFor(String id) {
@@ -165,9 +205,7 @@ final class SelectorWork {
     /** On the notifier's thread: interrupting a thread does not block. */
     private void stateChanged(LockStateEvent event) {
         Hold now = term;
-        if (now != null
-                && event.state() != LockState.HELD
-                && event.node().equals(now.node().path())) {
+        if (StepDown.endsTerm(event, now, client)) {
             logger.warn("{}: the leader's hold {} is {}; interrupting takeLeadership", path, now, event.state());
             cancel();
         }

@@ -10,9 +10,17 @@ import java.util.concurrent.atomic.AtomicReference;
 final class ShutdownClose {
     private final AtomicReference<Thread> hook = new AtomicReference<>();
 
-    /** Registers a hook that runs {@code close}; nothing if one is registered. */
+    /**
+     * Registers a hook that unregisters itself (nothing on the JVM's own hook thread; run by a test, it does) and then
+     * runs {@code close}, which closes the participant unless it is closed already; nothing if one is registered.
+     */
     void register(String name, Runnable close) {
-        Thread thread = new Thread(close, name);
+        Thread thread = new Thread(
+                () -> {
+                    remove();
+                    close.run();
+                },
+                name);
         if (hook.compareAndSet(null, thread)) {
             Runtime.getRuntime().addShutdownHook(thread);
         }

@@ -90,7 +90,10 @@ import org.apache.curator.framework.recipes.leader.Participant;
  *       to 2.19 s, in six runs). Fence the leader's writes with its epoch for what the gap cannot cover: a pause
  *       between a check of {@link #hasLeadership()} and the write it allows. A process paused past half its session
  *       reads IN_DOUBT from the first look after the pause ({@link #hasLeadership()} is false) until the client
- *       settles its session;
+ *       settles its session. A client whose error policy is Curator's {@code SessionConnectionStateErrorPolicy}
+ *       keeps the term instead, with no {@code notLeader}, through a suspension its session survives, as Curator's
+ *       latch does ({@code LeaderCuratorScenariosTest.latchAndSelector_withTheSessionErrorPolicy_keepTheirTermsThroughASuspension}),
+ *       and steps down only at LOST: the bound is the session's end then;
  *   <li>when the session ends (LOST), the leader steps down if it has not already. A session ended by the server
  *       while its connection is up (closed from outside, not timed out) leaves no gap: the next participant may be
  *       granted before the leader's client hears of it
@@ -280,7 +283,6 @@ public final class ZkLeaderLatch implements Closeable {
                 id,
                 now);
         shutdown.register("zklock-leader-latch-shutdown " + path.path(), () -> {
-            shutdown.remove(); // nothing on the JVM's own hook thread; run by a test, it unregisters
             if (state.compareAndSet(State.STARTED, State.CLOSED)) {
                 candidate.close(closeMode == CloseMode.NOTIFY_LEADER, true);
             }

@@ -8,8 +8,10 @@ import java.io.Closeable;
 import java.util.Collection;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
@@ -43,7 +45,10 @@ import org.apache.curator.utils.ThreadUtils;
  * <h2>ZooKeeper cost</h2>
  *
  * <p>A term costs what a {@code ZkReentrantLock} acquire and release cost: one round trip to enter when no one is ahead,
- * one data read that watches the node ahead while waiting, one delete at the end. {@link #getLeader()}: one listing and
+ * one data read that watches the node ahead while waiting, one delete at the end. {@link #yield()}: that delete, then
+ * a new entry sent behind it; with {@link #close()} and the {@linkplain #closeOnShutdown() shutdown hook}, it passes
+ * leadership in one round trip once {@code takeLeadership} returns, for the next participant is granted on the delete
+ * with no request of its own. {@link #getLeader()}: one listing and
  * one data read; {@link #getParticipants()}: one listing and one data read per participant.
  * {@link #hasLeadership()}, {@link #epoch()}: none.
  *
@@ -54,6 +59,8 @@ import org.apache.curator.utils.ThreadUtils;
  * and LOST) interrupts the leader's thread. Beyond Curator, the leader's thread is interrupted as soon as its hold
  * leaves HELD, whatever the listener does: IN_DOUBT when the connection is suspended (two thirds of the session
  * timeout without a reply), LOST when the session ends or another client deletes the node
+ * (IN_DOUBT not with Curator's {@code SessionConnectionStateErrorPolicy}, as for the latch:
+ * {@code LeaderCuratorScenariosTest.latchAndSelector_withTheSessionErrorPolicy_keepTheirTermsThroughASuspension})
  * ({@code ZkLeaderSelectorTest.leader_whenConnectionIsSuspended_isInterrupted},
  * {@code ZkLeaderSelectorTest.leader_whenSessionExpires_isInterruptedAndAnotherLeads}), and {@link #hasLeadership()} is
  * false from that moment. The step-down gap is the latch's: see {@link ZkLeaderLatch}. {@link #close()} interrupts the term
@@ -87,6 +94,7 @@ public final class ZkLeaderSelector implements Closeable {
     private final Relay relay;
     private final AtomicReference<State> state = new AtomicReference<>(State.LATENT);
     private final AtomicBoolean autoRequeue = new AtomicBoolean();
+    private final ShutdownClose shutdown = new ShutdownClose();
     private volatile String id = "";
 
     /**
@@ -105,6 +113,30 @@ public final class ZkLeaderSelector implements Closeable {
                 new CloseableExecutorService(
                         Executors.newSingleThreadExecutor(ThreadUtils.newThreadFactory("ZkLeaderSelector")), true),
                 listener);
+    }
+
+    /**
+     * Creates a selector whose terms run on {@code executor}, as Curator's deprecated constructor of the same shape:
+     * {@code threadFactory} is not used, and {@link #close()} interrupts the term under way but does not shut
+     * {@code executor} down. No ZooKeeper call.
+     *
+     * @param client the client to use
+     * @param leaderPath the path of the election, absolute, relative to the client's namespace
+     * @param threadFactory unused, as by Curator
+     * @param executor runs the terms
+     * @param listener told to take leadership, and of the client's connection states
+     * @throws NullPointerException if an argument other than {@code threadFactory} is null
+     * @throws IllegalArgumentException if {@code leaderPath} is not a valid ZooKeeper path
+     * @deprecated as Curator's: give an {@link ExecutorService} instead
+     */
+    @Deprecated
+    public ZkLeaderSelector(
+            CuratorFramework client,
+            String leaderPath,
+            ThreadFactory threadFactory,
+            Executor executor,
+            LeaderSelectorListener listener) {
+        this(client, leaderPath, new CloseableExecutorService(new BorrowedExecutor(executor), true), listener);
     }
 
     /**
@@ -226,9 +258,75 @@ public final class ZkLeaderSelector implements Closeable {
                 path.path(),
                 id,
                 was == State.LATENT ? "LATENT (never started)" : was);
+        leave();
+    }
+
+    private void leave() {
+        shutdown.remove();
         client.getConnectionStateListenable().removeListener(relay);
         executor.close();
         work.closed();
+    }
+
+    /**
+     * Gives up the current term, if this selector leads, and enters the election again at the back of the queue,
+     * whether or not it {@linkplain #autoRequeue() requeues automatically}: the term's thread is interrupted, and once
+     * {@code takeLeadership} returns, the mutex's delete is sent and then the new entry's create, so the participant
+     * next in line is granted on that delete with no request of its own
+     * ({@code SelectorHandOverTest.yield_ofTheLeader_passesLeadershipToTheNext}); a selector alone leads again, with a
+     * larger epoch ({@code SelectorHandOverTest.yield_ofASelectorAlone_leadsAgainWithALargerEpoch}). As with
+     * {@link #interruptLeadership()}, the term ends only when {@code takeLeadership} returns, as its contract asks on an
+     * interrupt. Nothing if it does not lead. Returns at once; one delete, then a new entry (a create and a listing,
+     * pipelined).
+     *
+     * @return whether it led, and so yields
+     * @throws IllegalStateException if the selector is not started or is closed
+     */
+    public boolean yield() {
+        State now = state.get();
+        Checks.requireState(
+                now == State.STARTED,
+                "leader selector '%s' of participant '%s' cannot yield: it is %s",
+                path.path(),
+                id,
+                now);
+        return work.yieldTerm();
+    }
+
+    /**
+     * Adds a JVM shutdown hook that closes this selector and waits, at most one request timeout, for its term to end
+     * and the delete of its mutex node to be answered, so that a deploy's restart passes leadership at once instead of
+     * after the session times out; the hook is removed when the selector is closed, so none outlives it
+     * ({@code SelectorHandOverTest.closeOnShutdown_hookClosesTheSelectorAndCloseRemovesIt}). The hook is
+     * registered as {@link ZkLeaderLatch#closeOnShutdown()} registers it. A second call does nothing. No ZooKeeper call.
+     *
+     * @return this selector
+     * @throws IllegalStateException if the selector is closed
+     */
+    public ZkLeaderSelector closeOnShutdown() {
+        State now = state.get();
+        Checks.requireState(
+                now != State.CLOSED,
+                "leader selector '%s' of participant '%s' cannot close on shutdown: it is %s",
+                path.path(),
+                id,
+                now);
+        shutdown.register("zklock-leader-selector-shutdown " + path.path(), () -> {
+            if (state.compareAndSet(State.STARTED, State.CLOSED)) {
+                leave();
+            }
+            try {
+                work.awaitTaskOver(path.requestTimeoutNanos());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        return this;
+    }
+
+    /** The shutdown hook, or null: tests run it rather than exit. */
+    Thread shutdownHook() {
+        return shutdown.hook();
     }
 
     /**
