@@ -31,7 +31,9 @@ import picocli.CommandLine.Spec;
             "object each, a lock that keeps its node cached, the semaphore-mutex layout, a semaphore of 3 leases,",
             "readers and writers at once, multi-locks over 1, 4 and 8 paths and in crossed orders, and the ZooKeeper",
             "requests and watch events the servers counted; on a JVM of release 21 or later, virtual threads",
-            "through a cohort lock, a plain lock and a registry's keys."
+            "through a cohort lock, a plain lock and a registry's keys; leader elections (latch, selector, Spring's",
+            "initiators): the next leader after a hand-over and after kill -9 of the leader's process, a cut leader's",
+            "revocation, requests per term."
         })
 final class BenchCommand implements Callable<Integer> {
     @Spec
@@ -83,9 +85,10 @@ final class BenchCommand implements Callable<Integer> {
     @Option(
             names = "--recipes",
             split = ",",
-            defaultValue = "reentrant,exclusive,semaphore,readwrite,multi,spring,virtual",
-            description = "recipes to measure: reentrant, exclusive, semaphore, readwrite, multi, spring, virtual"
-                    + " (virtual threads, on a JVM of release 21 or later) (default: ${DEFAULT-VALUE})")
+            defaultValue = "reentrant,exclusive,semaphore,readwrite,multi,spring,leader,virtual",
+            description =
+                    "recipes to measure: reentrant, exclusive, semaphore, readwrite, multi, spring, leader"
+                            + " (leadership: hand-over, cut connection, kill -9), virtual (virtual threads, on a JVM of release 21 or later) (default: ${DEFAULT-VALUE})")
     List<String> recipes;
 
     @Option(

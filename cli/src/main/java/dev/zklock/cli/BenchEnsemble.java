@@ -89,6 +89,11 @@ final class BenchEnsemble implements AutoCloseable {
         return description;
     }
 
+    /** Returns the connect string of the servers. */
+    ConnectString connectString() {
+        return connectString;
+    }
+
     /** Returns how the servers' counters are read, for the report. */
     String counting() {
         return counting == ServerReadings.Method.MNTR ? "mntr" : "stat, server by server";

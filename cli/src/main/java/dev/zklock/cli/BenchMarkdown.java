@@ -44,6 +44,26 @@ final class BenchMarkdown {
                     + " object pass the lock among themselves in memory, with no ZooKeeper request.",
             "- **requests per acquisition** (per cycle): the ZooKeeper requests the servers counted (`mntr`) in a"
                     + " counting window over the acquisitions (cycles) in it; **watch events per release** likewise.",
+            "- **leadership rows**: two participants of one recipe on two clients take turns; a **term** is one"
+                    + " participant's leadership, and **requests per term** are the requests the server counted for"
+                    + " the two clients' sessions over the hand-overs of a round, per hand-over. **next leader after"
+                    + " the hand-over call**: from the leader's own way of giving up (a latch's `close()`, a"
+                    + " selector's return from `takeLeadership`, an initiator's `yield()`) to the other's grant"
+                    + " (`isLeader`, `takeLeadership`, `onGranted`). **leader revoked after its connection is cut**:"
+                    + " a leader on a client with a "
+                    + LeaderScenario.SESSION_MS / 1000
+                    + " s session whose bytes a proxy then holds back both ways, to the revocation its recipe"
+                    + " delivers (`notLeader`, the interrupt of `takeLeadership`, `onRevoked`); **leader's client"
+                    + " SUSPENDED** beside it: to the same client's SUSPENDED, Curator's word for a connection"
+                    + " silent for two thirds of the session timeout. **next leader after"
+                    + " kill -9**: a leader in a child JVM with a "
+                    + LeaderScenario.SESSION_MS / 1000
+                    + " s session, killed with SIGKILL so that its session is never closed, to the grant of a"
+                    + " participant queued behind it. The cut and the kill happen once per side in each of the"
+                    + " first "
+                    + BenchPlan.LEADER_FAULT_ROUNDS
+                    + " measured round(s), so their p50 is over that many; the server expires sessions on the grain"
+                    + " of its tick.",
             "- **p50**, **p99**: the median and the 99th percentile over all rounds.",
             "- **floor**: the same work on the same server with no lock library (raw create and delete, a bare"
                     + " queue of nodes and watches): the least any lock can cost. **baseline**: the JDK's fair"

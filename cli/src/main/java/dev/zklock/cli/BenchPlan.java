@@ -14,7 +14,7 @@ import java.util.List;
 final class BenchPlan {
     /** The recipes a run can measure, by their names on the command line, in the order they run. */
     static final List<String> RECIPES =
-            List.of("reentrant", "exclusive", "semaphore", "readwrite", "multi", "spring", "virtual");
+            List.of("reentrant", "exclusive", "semaphore", "readwrite", "multi", "spring", "leader", "virtual");
 
     /** The threads of one application on one key in the rows against Spring's registry, as the issue sets them. */
     static final List<Integer> SPRING_THREADS = List.of(8, 32);
@@ -73,6 +73,12 @@ final class BenchPlan {
      */
     static final double FLOOR_ALLOWANCE = 1.1;
 
+    /**
+     * The measured rounds of the leadership rows that add a cut connection and a {@code kill -9} to their hand-overs,
+     * per side: each costs about a session timeout and a child JVM's start, so few.
+     */
+    static final int LEADER_FAULT_ROUNDS = 1;
+
     /** The path counts of the uncontended multi-lock rows. */
     static final List<Integer> MULTI_PATHS = List.of(1, 4, 8);
 
@@ -110,6 +116,7 @@ final class BenchPlan {
                 case "readwrite" -> scenarios.addAll(readWrite(rawFloor));
                 case "multi" -> scenarios.addAll(multi(rawFloor));
                 case "spring" -> scenarios.addAll(spring());
+                case "leader" -> scenarios.addAll(leader(LEADER_FAULT_ROUNDS));
                 case VIRTUAL -> scenarios.addAll(VirtualThreads.isAvailable() ? virtualThreads() : List.of());
                 default -> throw new AssertionError("recipe '" + recipe + "' has no scenarios");
             }
@@ -202,6 +209,25 @@ final class BenchPlan {
         }
         scenarios.add(LockScenario.clients(Recipe.springRegistry(), SPRING_APPLICATIONS)
                 .target(LockScenario.ACQUISITIONS_PER_SECOND, Target.ratioAtLeast(1.2)));
+        return scenarios;
+    }
+
+    /**
+     * The four leadership pairs with the issue's bounds on zklock's figures: the next leader at most 50 ms after a
+     * hand-over; the leader revoked at most two thirds of the session timeout and 100 ms after its connection is cut
+     * (rounded to the millisecond); the next leader at most the session timeout and 1 s after a {@code kill -9}. Each
+     * side sees a cut and a kill in each of the first {@code faultRounds} measured rounds.
+     */
+    static List<Scenario> leader(int faultRounds) {
+        List<Scenario> scenarios = new ArrayList<>();
+        for (LeaderPair pair : LeaderPair.values()) {
+            scenarios.add(LeaderScenario.of(pair, faultRounds)
+                    .target(LeaderScenario.HAND_OVER_P50, Target.atMost(50))
+                    .target(
+                            LeaderScenario.REVOKED_AFTER_CUT,
+                            Target.atMost(Math.round(LeaderScenario.SESSION_MS * 2 / 3.0) + 100))
+                    .target(LeaderScenario.NEXT_AFTER_KILL, Target.atMost(LeaderScenario.SESSION_MS + 1_000)));
+        }
         return scenarios;
     }
 

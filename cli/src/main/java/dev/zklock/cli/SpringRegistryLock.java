@@ -37,14 +37,23 @@ final class SpringRegistryLock implements InterProcessLock {
      */
     static InterProcessLock spring(CuratorFramework client, String path) {
         ZKPaths.PathAndNode rootAndKey = ZKPaths.getPathAndNode(path);
-        ZookeeperLockRegistry registry = new ZookeeperLockRegistry(client, rootAndKey.getPath());
+        return new SpringRegistryLock(
+                springRegistry(client, rootAndKey.getPath()).obtain(rootAndKey.getNode()));
+    }
+
+    /**
+     * Returns Spring's {@link ZookeeperLockRegistry} on {@code root}, its connection check on an executor of its own as
+     * Spring makes it (one thread that times out when idle), with daemon threads so that the bench's JVM can end.
+     */
+    static ZookeeperLockRegistry springRegistry(CuratorFramework client, String root) {
+        ZookeeperLockRegistry registry = new ZookeeperLockRegistry(client, root);
         ThreadPoolTaskExecutor executor = new ThreadPoolTaskExecutor();
         executor.setAllowCoreThreadTimeOut(true);
         executor.setDaemon(true);
         executor.setThreadNamePrefix("spring-lock-check-");
         executor.initialize();
         registry.setMutexTaskExecutor(executor);
-        return new SpringRegistryLock(registry.obtain(rootAndKey.getNode()));
+        return registry;
     }
 
     @Override
