@@ -86,9 +86,9 @@ final class BenchCommand implements Callable<Integer> {
             names = "--recipes",
             split = ",",
             defaultValue = "reentrant,exclusive,semaphore,readwrite,multi,spring,leader,virtual",
-            description =
-                    "recipes to measure: reentrant, exclusive, semaphore, readwrite, multi, spring, leader"
-                            + " (leadership: hand-over, cut connection, kill -9), virtual (virtual threads, on a JVM of release 21 or later) (default: ${DEFAULT-VALUE})")
+            description = "recipes to measure: reentrant, exclusive, semaphore, readwrite, multi, spring, leader"
+                    + " (leadership: hand-over, cut connection, kill -9), virtual (virtual threads, on a JVM of"
+                    + " release 21 or later) (default: ${DEFAULT-VALUE})")
     List<String> recipes;
 
     @Option(

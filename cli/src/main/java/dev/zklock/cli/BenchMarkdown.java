@@ -44,7 +44,9 @@ final class BenchMarkdown {
                     + " object pass the lock among themselves in memory, with no ZooKeeper request.",
             "- **requests per acquisition** (per cycle): the ZooKeeper requests the servers counted (`mntr`) in a"
                     + " counting window over the acquisitions (cycles) in it; **watch events per release** likewise.",
-            "- **leadership rows**: two participants of one recipe on two clients take turns; a **term** is one"
+            "- **leadership rows**: two participants of one recipe on two clients take turns (for at most "
+                    + LeaderScenario.MOST_HAND_OVER_TIME.toMillis()
+                    + " ms per side and round); a **term** is one"
                     + " participant's leadership, and **requests per term** are the requests the server counted for"
                     + " the two clients' sessions over the hand-overs of a round, per hand-over. **next leader after"
                     + " the hand-over call**: from the leader's own way of giving up (a latch's `close()`, a"

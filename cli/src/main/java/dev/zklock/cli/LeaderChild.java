@@ -114,8 +114,9 @@ final class LeaderChild implements AutoCloseable {
     }
 
     /**
-     * The child's main: {@code <pair key> <side> <connect string> <path> <id> <session ms>}. Says {@code session <id
-     * in hex> <negotiated timeout in ms>} once connected and {@code granted} each time it leads, then waits for its standard input to close.
+     * The child's main: {@code <pair key> <side> <connect string> <path> <id> <session ms>}. Says {@code session <id in
+     * hex> <negotiated timeout in ms>} once connected and {@code granted} each time it leads, then waits for its
+     * standard input to close.
      */
     public static void main(String[] args) throws Exception {
         if (args.length != 6) {

@@ -29,7 +29,7 @@ import org.springframework.integration.zookeeper.leader.LeaderInitiator;
 enum LeaderPair {
     /** {@code ZkLeaderLatch} against Curator's {@code LeaderLatch}: a term is given up by {@code close()}. */
     LATCH("latch", "ZkLeaderLatch vs LeaderLatch", "close()"),
-    /** {@code ZkLeaderSelector} against Curator's {@code LeaderSelector}: a term ends when {@code takeLeadership} returns. */
+    /** {@code ZkLeaderSelector} against Curator's {@code LeaderSelector}: a term ends as its task returns. */
     SELECTOR("selector", "ZkLeaderSelector vs LeaderSelector", "takeLeadership returns"),
     /** zklock's {@code ZkLeaderInitiator} against Spring Integration's ZooKeeper {@code LeaderInitiator}. */
     INITIATOR("initiator", "ZkLeaderInitiator vs LeaderInitiator (Spring, ZooKeeper)", "yield()"),
@@ -146,7 +146,7 @@ enum LeaderPair {
         return RecipeContestant.entersAgain(selector::start, handOvers::release, selector::close);
     }
 
-    /** zklock's {@code ZkLeaderInitiator} or Spring's ZooKeeper {@code LeaderInitiator} on the path's parent and name. */
+    /** zklock's {@code ZkLeaderInitiator} or Spring's ZooKeeper {@code LeaderInitiator}: root and role of the path. */
     private static Contestant initiator(boolean zklock, CuratorFramework client, String path, String id, TermLog log) {
         ZKPaths.PathAndNode rootAndRole = ZKPaths.getPathAndNode(path);
         LoggedCandidate candidate = new LoggedCandidate(id, rootAndRole.getNode(), log);
@@ -156,7 +156,7 @@ enum LeaderPair {
         return RecipeContestant.entersAgain(initiator::start, candidate::yieldLeadership, initiator::stop);
     }
 
-    /** Spring's {@code LockRegistryLeaderInitiator} over zklock's registry or Spring's, on the path's parent and key. */
+    /** Spring's {@code LockRegistryLeaderInitiator} over zklock's registry or Spring's: root and key from the path. */
     private static Contestant registryInitiator(
             boolean zklock, CuratorFramework client, String path, String id, TermLog log) {
         ZKPaths.PathAndNode rootAndKey = ZKPaths.getPathAndNode(path);

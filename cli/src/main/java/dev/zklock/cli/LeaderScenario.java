@@ -21,19 +21,20 @@ import org.apache.zookeeper.data.Stat;
 
 /**
  * One leadership pair ({@link LeaderPair}), zklock's recipe against its counterpart on the same server, side after side
- * in each round. Every round, for about the round's time: two contestants on two clients of the pool take turns, each
- * term given up by the recipe's own call ({@code close()}, a return from {@code takeLeadership}, {@code yield()}) and
- * timed from that call to the other's grant, the pair's ZooKeeper requests counted by the server over those terms. In
- * the first {@code faultRounds} measured rounds (not the warm-up), two faults as well, each on an election of its own:
- * a leader on a client with a {@link #SESSION_MS} session behind a {@link TcpProxy} whose bytes are then held back both
- * ways, timed to the leader's revocation as its recipe delivers it (its listener's {@code notLeader}, the interrupt of
- * {@code takeLeadership}, {@code onRevoked}); and a leader in a child JVM ({@link LeaderChild}) killed by SIGKILL,
- * timed to the grant of a contestant queued behind it in this process. Confined to the bench's thread.
+ * in each round. Every round, for the round's time or {@link #MOST_HAND_OVER_TIME}, whichever is shorter: two
+ * contestants on two clients of the pool take turns, each term given up by the recipe's own call ({@code close()}, a
+ * return from {@code takeLeadership}, {@code yield()}) and timed from that call to the other's grant, the pair's
+ * ZooKeeper requests counted by the server over those terms. In the first {@code faultRounds} measured rounds (not the
+ * warm-up), two faults as well, each on an election of its own: a leader on a client with a {@link #SESSION_MS}
+ * session behind a {@link TcpProxy} whose bytes are then held back both ways, timed to the leader's revocation as its
+ * recipe delivers it (its listener's {@code notLeader}, the interrupt of {@code takeLeadership}, {@code onRevoked})
+ * and to its client's SUSPENDED; and a leader in a child JVM ({@link LeaderChild}) killed by SIGKILL, timed to the
+ * grant of a contestant queued behind it in this process. Confined to the bench's thread.
  *
  * <p>What a side measured goes into its {@link Measurement} as: the hand-overs in {@code handOffNanos}, the kills in
  * {@code acquireNanos}, the cuts in {@code releaseNanos}, the cut client's SUSPENDED in {@code exclusiveAcquireNanos},
- * the terms as its acquisitions (and the acquisitions the
- * requests were counted over), faults that ended in no grant or no revocation within their bound as its timeouts.
+ * the terms as its acquisitions (and the acquisitions the requests were counted over), faults that ended in no grant
+ * or no revocation within their bound as its timeouts.
  */
 final class LeaderScenario implements Scenario {
     /** The session of the cut leader and of the killed one: short, so the fault rows take seconds. */
@@ -45,6 +46,13 @@ final class LeaderScenario implements Scenario {
     static final String REVOKED_AFTER_CUT = "leader revoked after its connection is cut, p50 (ms)";
     static final String NEXT_AFTER_KILL = "next leader after kill -9 of the leader's process, p50 (ms)";
     static final String REQUESTS_PER_TERM = "requests per term";
+
+    /**
+     * The longest a side hands over in one round: hundreds of hand-overs for the recipes that hand over in a
+     * millisecond or two, and a few for the registries' initiator (its heartbeat), so that the leadership rows of a
+     * full bench take about 90 s, faults included.
+     */
+    static final Duration MOST_HAND_OVER_TIME = Duration.ofMillis(500);
 
     private static final Duration GRANT_TIMEOUT = Duration.ofSeconds(30);
     private static final Duration CHILD_TIMEOUT = Duration.ofSeconds(60);
@@ -142,7 +150,8 @@ final class LeaderScenario implements Scenario {
         Histogram suspensions = Measurement.histogram();
         Histogram killed = Measurement.histogram();
         long start = System.nanoTime();
-        HandOvers terms = handOvers(ensemble, side, duration, handOvers);
+        Duration time = duration.compareTo(MOST_HAND_OVER_TIME) < 0 ? duration : MOST_HAND_OVER_TIME;
+        HandOvers terms = handOvers(ensemble, side, time, handOvers);
         long elapsed = System.nanoTime() - start;
         int missed = 0;
         if (faults) {
