@@ -7,7 +7,9 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -26,17 +28,29 @@ final class LeaderChild implements AutoCloseable {
     /** How every line the child writes for the bench begins; other lines (logging) are skipped. */
     static final String PREFIX = "zklock-leader-child ";
 
+    /** What the reader of the child's output adds when the output ends; the child never says it. */
+    private static final String ENDED = "(the output ended)";
+
     private static final List<String> JVM_OPTIONS =
             List.of("-Xmx128m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xshare:auto");
 
+    /** The most lines of the child's standard error kept to explain a child that failed. */
+    private static final int ERROR_LINES = 20;
+
     private final Process process;
     private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+    private final Deque<String> errors = new ArrayDeque<>(); // the last lines of its standard error; guarded by itself
 
     private LeaderChild(Process process) {
         this.process = process;
-        Thread reader = new Thread(this::readLines, "zklock-bench-leader-child-" + process.pid());
-        reader.setDaemon(true);
-        reader.start();
+        daemon(this::readLines, "zklock-bench-leader-child-" + process.pid());
+        daemon(this::readErrors, "zklock-bench-leader-child-errors-" + process.pid());
+    }
+
+    private static void daemon(Runnable task, String name) {
+        Thread thread = new Thread(task, name);
+        thread.setDaemon(true);
+        thread.start();
     }
 
     /**
@@ -50,9 +64,7 @@ final class LeaderChild implements AutoCloseable {
         command.addAll(JVM_OPTIONS);
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), LeaderChild.class.getName()));
         command.addAll(List.of(pair.key(), side.name(), connectString, path, id, String.valueOf(sessionMs)));
-        Process process = new ProcessBuilder(command)
-                .redirectError(ProcessBuilder.Redirect.DISCARD)
-                .start();
+        Process process = new ProcessBuilder(command).start();
         return new LeaderChild(process);
     }
 
@@ -69,15 +81,21 @@ final class LeaderChild implements AutoCloseable {
     /**
      * Waits up to {@code timeout} for the child to say {@code word} and returns what follows it on the line.
      *
-     * @throws IllegalStateException naming the child if it did not say it in time or ended first
+     * @throws IllegalStateException naming the child, with the last lines of its standard error, if it did not say it
+     *     in time or ended first
      */
     String await(String word, Duration timeout) throws InterruptedException {
         long end = System.nanoTime() + timeout.toNanos();
         while (true) {
             String line = lines.poll(Math.max(1, end - System.nanoTime()), TimeUnit.NANOSECONDS);
-            if (line == null) {
+            if (line == null || line.equals(ENDED)) {
+                String said;
+                synchronized (errors) {
+                    said = String.join(System.lineSeparator(), errors);
+                }
                 throw new IllegalStateException("leader child " + pid() + " did not say '" + word + "' within "
-                        + timeout.toMillis() + " ms (alive: " + process.isAlive() + ")");
+                        + timeout.toMillis() + " ms (alive: " + process.isAlive() + "); its last error lines:"
+                        + System.lineSeparator() + said);
             }
             if (line.startsWith(word + " ") || line.equals(word)) {
                 return line.substring(word.length()).strip();
@@ -110,7 +128,24 @@ final class LeaderChild implements AutoCloseable {
         } catch (IOException e) {
             // the child ended: nothing more to read
         }
-        lines.add("ended");
+        lines.add(ENDED);
+    }
+
+    private void readErrors() {
+        try (BufferedReader in =
+                new BufferedReader(new InputStreamReader(process.getErrorStream(), StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = in.readLine()) != null) {
+                synchronized (errors) {
+                    errors.addLast(line);
+                    if (errors.size() > ERROR_LINES) {
+                        errors.removeFirst();
+                    }
+                }
+            }
+        } catch (IOException e) {
+            // the child ended: nothing more to read
+        }
     }
 
     /**

@@ -2,8 +2,11 @@ package dev.zklock.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 
 /** Which scenarios a run measures for the recipes on the command line, in which order, and where the floor runs. */
@@ -122,5 +125,39 @@ final class BenchPlanTest {
         assertThatThrownBy(() -> BenchPlan.of(List.of("readwrite", "barrier"), CLIENTS, THREADS))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("'barrier'");
+    }
+
+    @Test
+    void of_leader_runsTheFourPairsWithTheIssuesBoundsOnZklocksFigures() {
+        List<Scenario> plan = BenchPlan.of(List.of("leader"), CLIENTS, THREADS);
+        Measurement none = new Measurement(
+                0,
+                0,
+                0,
+                0,
+                Measurement.histogram(),
+                Measurement.histogram(),
+                Measurement.histogram(),
+                Measurement.histogram(),
+                Measurement.histogram(),
+                List.of(),
+                0,
+                OptionalLong.empty(),
+                OptionalLong.empty(),
+                0);
+
+        assertThat(plan)
+                .extracting(Scenario::key)
+                .containsExactly("leader-latch", "leader-selector", "leader-initiator", "leader-registry-initiator");
+        for (Scenario scenario : plan) {
+            List<BenchRow> rows = scenario.rows(Map.of(Side.ZKLOCK, none, Side.CURATOR, none));
+            assertThat(rows)
+                    .filteredOn(row -> row.target() != null)
+                    .extracting(BenchRow::metric, row -> row.target().toString())
+                    .containsExactly(
+                            tuple(LeaderScenario.HAND_OVER_P50, "<= 50"),
+                            tuple(LeaderScenario.REVOKED_AFTER_CUT, "<= 1433"),
+                            tuple(LeaderScenario.NEXT_AFTER_KILL, "<= 3000"));
+        }
     }
 }
