@@ -44,7 +44,7 @@ public final class QueueTails {
                 now.newestSent = null;
             }
             ahead[0] = now.newestSent != null ? now.newestSent : now.newest;
-            now.inFlight.add(prefix);
+            now.inFlight = Tail.with(now.inFlight, prefix);
             now.newestSent = prefix;
             return now;
         });
@@ -64,7 +64,7 @@ public final class QueueTails {
         String[] before = new String[1];
         tails.computeIfPresent(path, (p, tail) -> {
             tail.sent(prefix);
-            if (tail.gone.remove(prefix)) {
+            if (tail.wasGone(prefix)) {
                 // Its delete was sent before this reply was read (a runner took the node from the listing): it must
                 // never be taken for a node that still stands.
                 tail.forgetNewest();
@@ -87,9 +87,9 @@ public final class QueueTails {
                 tail.forgetNewest();
             }
             String prefix = name.length() > SEQUENCE_DIGITS ? name.substring(0, name.length() - SEQUENCE_DIGITS) : name;
-            if (tail.inFlight.contains(prefix)) {
+            if (tail.inFlight != null && tail.inFlight.contains(prefix)) {
                 tail.sent(prefix); // taken from a listing before its create's reply was read here
-                tail.gone.add(prefix);
+                tail.gone = Tail.with(tail.gone, prefix);
             }
             return tail.isEmpty() ? null : tail;
         });
@@ -109,20 +109,43 @@ public final class QueueTails {
         }
     }
 
-    /** One path's entry; guarded by the map (changed only inside its compute functions). */
+    /**
+     * One path's entry; guarded by the map (changed only inside its compute functions). The sets are made when a create
+     * is sent and dropped once empty, so a path where this client only holds its newest node keeps the entry's fields
+     * alone (48 bytes and the map's node), where two empty sets kept their tables: a class histogram of 3,000 locks
+     * held on distinct paths by one client counted 4 sets and 10 map nodes a held lock with them, 1.6 and 6.6 without.
+     */
     private static final class Tail {
         long sessionId;
-        final Set<String> inFlight = new HashSet<>(); // the prefixes of creates sent whose node is not known yet
-        final Set<String> gone = new HashSet<>(); // creates whose node was deleted before their reply was read here
+        Set<String> inFlight; // the prefixes of creates sent whose node is not known yet; null if none
+        Set<String> gone; // creates whose node was deleted before their reply was read here; null if none
         String newestSent; // the prefix of the newest create in flight, or null
         String newest; // the newest node made whose delete is not sent yet, or null
         long newestSequence = -1; // its sequence
 
+        static Set<String> with(Set<String> set, String prefix) {
+            Set<String> now = set == null ? new HashSet<>(4) : set;
+            now.add(prefix);
+            return now;
+        }
+
         void sent(String prefix) {
-            inFlight.remove(prefix);
+            if (inFlight != null && inFlight.remove(prefix) && inFlight.isEmpty()) {
+                inFlight = null;
+            }
             if (prefix.equals(newestSent)) {
                 newestSent = null;
             }
+        }
+
+        boolean wasGone(String prefix) {
+            if (gone == null || !gone.remove(prefix)) {
+                return false;
+            }
+            if (gone.isEmpty()) {
+                gone = null;
+            }
+            return true;
         }
 
         void forgetNewest() {
@@ -131,7 +154,7 @@ public final class QueueTails {
         }
 
         boolean isEmpty() {
-            return inFlight.isEmpty() && gone.isEmpty() && newest == null;
+            return inFlight == null && gone == null && newest == null;
         }
     }
 }
