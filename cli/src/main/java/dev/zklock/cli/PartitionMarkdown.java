@@ -3,7 +3,10 @@ package dev.zklock.cli;
 import dev.zklock.recipes.test.history.History;
 import dev.zklock.recipes.test.history.HistoryEvent;
 import dev.zklock.recipes.test.history.ReportRow;
+import dev.zklock.recipes.test.partition.LeadershipChecker;
+import dev.zklock.recipes.test.partition.LeadershipResult;
 import dev.zklock.recipes.test.partition.NemesisFault;
+import dev.zklock.recipes.test.partition.PartitionWorkloads;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -99,7 +102,20 @@ final class PartitionMarkdown {
         out.append(table(rows)).append('\n');
         out.append("What the columns mean:\n\n");
         LEGEND.forEach(line -> out.append("- ").append(line).append('\n'));
-        out.append("\n## Faults\n\n").append(faults(history)).append('\n');
+        out.append("\n## Elections\n\n")
+                .append(
+                        "Each election's terms as `LeadershipChecker` judges them: a term cut off (its session ended, its")
+                .append(
+                        " connection suspended or lost) must be told revoked; epochs grow; each client JVM's observer of")
+                .append(" each latch is at most one event behind after a heal.\n\n")
+                .append(LeadershipResult.table(LeadershipChecker.check(
+                                history,
+                                PartitionWorkloads.leaderKeys(),
+                                PartitionWorkloads.observedElections(),
+                                run.sessionTimeout())
+                        .values()))
+                .append('\n');
+        out.append("## Faults\n\n").append(faults(history)).append('\n');
         out.append("## Timeline\n\n")
                 .append("One lane per lock path, each hold a bar in its holder's row coloured by client JVM, overlaps")
                 .append(" shaded red (orange when explained), fault windows shaded across all lanes.\n\n")

@@ -78,7 +78,7 @@ final class CuratorTargets {
 
     /** Says which node the current thread's hold is. */
     @FunctionalInterface
-    private interface NodeOfHold {
+    interface NodeOfHold {
         String node() throws Exception;
     }
 
@@ -94,7 +94,7 @@ final class CuratorTargets {
         };
     }
 
-    private static OptionalLong creationZxid(CuratorFramework client, NodeOfHold node) throws InterruptedException {
+    static OptionalLong creationZxid(CuratorFramework client, NodeOfHold node) throws InterruptedException {
         try {
             Stat stat = client.checkExists().forPath(node.node());
             return stat == null ? OptionalLong.empty() : OptionalLong.of(stat.getCzxid());
@@ -109,7 +109,7 @@ final class CuratorTargets {
         return new Target.Held(token, event -> false, Optional::empty, release);
     }
 
-    private static String nodeOf(InterProcessMutex mutex) throws ReflectiveOperationException {
+    static String nodeOf(InterProcessMutex mutex) throws ReflectiveOperationException {
         return (String) LOCK_PATH.invoke(mutex);
     }
 
@@ -127,7 +127,7 @@ final class CuratorTargets {
         }
     }
 
-    private static Field field(Class<?> owner, String name) {
+    static Field field(Class<?> owner, String name) {
         try {
             Field field = owner.getDeclaredField(name);
             field.setAccessible(true);

@@ -1,5 +1,6 @@
 package dev.zklock.recipes.test.partition;
 
+import dev.zklock.recipes.leader.ZkLeaderObserver;
 import dev.zklock.recipes.test.history.HistoryWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,6 +20,9 @@ import org.apache.curator.retry.ExponentialBackoffRetry;
  * thread {@code k} (from 1, in the order of {@link PartitionWorkloads}) {@code <id>.t<k>}, and the JVM itself, for its
  * sessions, {@code <id>}. Every line is flushed when written, so a {@code kill -9} or a SIGSTOP loses nothing recorded.
  *
+ * <p>A {@code ZkLeaderObserver} on each library's latch election records every leader change it tells ({@link
+ * #OBSERVER_SUFFIX}).
+ *
  * <p>At the end the threads finish their iteration (a hold is released), the client is closed (its session ends, and its
  * presence node with it) and {@code main} exits 0. The fenced sets' final reads are the observer's.
  *
@@ -26,6 +30,13 @@ import org.apache.curator.retry.ExponentialBackoffRetry;
  * hold (its token), and a create per session (the presence node).
  */
 public final class PartitionClient {
+    /**
+     * The process name, after the client id, of the JVM's {@code ZkLeaderObserver}s on {@link
+     * PartitionWorkloads#observedElections}: each records each change as {@code <id>.obs ok leader <election> <GRANTED or
+     * REVOKED> <participant> <epoch>}.
+     */
+    static final String OBSERVER_SUFFIX = ".obs";
+
     private final ClientOptions options;
     private final CuratorFramework client;
 
@@ -78,6 +89,18 @@ public final class PartitionClient {
                 }
             });
             client.start();
+            List<ZkLeaderObserver> observers = new ArrayList<>();
+            for (String election : PartitionWorkloads.observedElections()) {
+                observers.add(ZkLeaderObserver.observe(
+                        client,
+                        election,
+                        change -> history.record(
+                                options.id() + OBSERVER_SUFFIX,
+                                "ok",
+                                "leader",
+                                election,
+                                change.kind().name() + " " + change.participant() + " " + change.epoch())));
+            }
             List<Thread> threads = new ArrayList<>();
             for (int k = 0; k < workers.size(); k++) {
                 Thread thread = new Thread(workers.get(k), options.id() + ".t" + (k + 1));
@@ -91,6 +114,7 @@ public final class PartitionClient {
                 }
             } finally {
                 threads.forEach(Thread::interrupt);
+                observers.forEach(ZkLeaderObserver::close);
                 client.close();
             }
         }
@@ -117,7 +141,8 @@ public final class PartitionClient {
             if (!workload.runsOn(options.id())) {
                 continue;
             }
-            List<Target> targets = workload.targets().apply(client, workload.key());
+            List<Target> targets =
+                    workload.targets().make(client, workload.key(), options.id() + ".t" + (workers.size() + 1));
             for (int i = 0; i < targets.size(); i++) {
                 String process = options.id() + ".t" + (workers.size() + 1);
                 SplittableRandom random =
@@ -132,7 +157,8 @@ public final class PartitionClient {
                         random,
                         stop,
                         this::sessionId,
-                        workload.maxOutsideMillis());
+                        workload.maxOutsideMillis(),
+                        workload.maxHoldMillis());
                 targets.get(i).addStateListener(worker::stateChanged);
                 workers.add(worker);
             }

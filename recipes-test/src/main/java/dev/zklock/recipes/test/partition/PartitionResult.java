@@ -40,6 +40,7 @@ import java.util.stream.Stream;
  * @param report the checkers, as configured for the run (session timeout, leases, timeouts)
  * @param rows the report's rows, one per lock kind and library
  * @param mutex the mutual-exclusion checker's result per lock path
+ * @param leadership the leadership checker's result per election ({@link PartitionWorkloads#leaderKeys})
  * @param faultsMade the faults made, by kind
  * @param faultsFailed the faults that could not be made, by kind
  * @param exitCodes each JVM's exit code by node ({@code c1}, {@code obs}), empty if it was still running after the
@@ -55,6 +56,7 @@ public record PartitionResult(
         HistoryReport report,
         List<ReportRow> rows,
         Map<String, CheckResult> mutex,
+        Map<String, LeadershipResult> leadership,
         Map<NemesisFault, Integer> faultsMade,
         Map<NemesisFault, Integer> faultsFailed,
         Map<String, OptionalInt> exitCodes) {
@@ -68,6 +70,7 @@ public record PartitionResult(
         counterFinals = Map.copyOf(counterFinals);
         rows = List.copyOf(rows);
         mutex = Map.copyOf(mutex);
+        leadership = Map.copyOf(leadership);
         faultsMade = Map.copyOf(faultsMade);
         faultsFailed = Map.copyOf(faultsFailed);
         exitCodes = Map.copyOf(exitCodes);
@@ -139,21 +142,33 @@ public record PartitionResult(
                 report,
                 report.rows(history, counters),
                 mutex.check(history),
+                LeadershipChecker.check(
+                        history,
+                        PartitionWorkloads.leaderKeys(),
+                        PartitionWorkloads.observedElections(),
+                        sessionTimeout),
                 made(history),
                 failed(history),
                 exitCodes);
     }
 
-    /** Returns the summary: the faults table and one row per lock kind and library, as Markdown. */
+    /**
+     * Returns the summary: the faults table, one row per lock kind and library, and a table of the elections (terms,
+     * revocations, epochs, observers), as Markdown.
+     */
     public String summary() {
-        return report.render(history, counterFinals);
+        StringBuilder out = new StringBuilder(report.render(history, counterFinals));
+        out.append('\n').append(LeadershipResult.table(leadership.values()));
+        return out.toString();
     }
 
     /**
      * Returns each violation of a zklock lock kind, one line each: an unexplained overlap, a lost or duplicated fenced
      * element, a hold said HELD after its session expired, a dishonest hold (HELD past another grant after a cut, or
      * granted while its client said its connection was suspended), a linearizability verdict INVALID that no explained
-     * overlap accounts for, a liveness violation. Curator's rows are reported, never judged.
+     * overlap accounts for, a liveness violation, an election's term cut off with no revocation, an epoch that did
+     * not grow, an observer behind by more than one event after a heal or telling a leader that is gone
+     * ({@link LeadershipChecker}). Curator's rows and elections are reported, never judged.
      *
      * @return the violations; empty for a clean run
      */
@@ -179,6 +194,11 @@ public record PartitionResult(
             if (libraryOf(key).equals(JUDGED_LIBRARY) && result.verdict() == Verdict.INVALID && !explained) {
                 found.add(key + ": not linearizable, " + result.detail()
                         + result.witness().map(w -> "; overlap " + w).orElse(""));
+            }
+        });
+        leadership.forEach((key, result) -> {
+            if (libraryOf(key).equals(JUDGED_LIBRARY)) {
+                found.addAll(result.violations());
             }
         });
         return found;

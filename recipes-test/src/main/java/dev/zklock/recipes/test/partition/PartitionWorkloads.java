@@ -31,6 +31,10 @@ import org.apache.curator.utils.ZKPaths;
  *   <tr><td>/partitions/zklock/cohort-alone</td><td>the same, in the first client (c1) only: nobody else waits, so
  *       its two threads, which come back at once after a release, pass the node between them without bound, and a
  *       fault finds them passing (a pass while the connection is suspended must wait for it)</td><td>2 (exclusive), c1 only</td></tr>
+ *   <tr><td>/partitions/zklock/latch</td><td>{@code ZkLeaderLatch}, one participant per client JVM (its id the
+ *       thread's process name); a release yields</td><td>1 (exclusive)</td></tr>
+ *   <tr><td>/partitions/zklock/selector</td><td>{@code ZkLeaderSelector}, auto-requeued; a release returns from
+ *       {@code takeLeadership}</td><td>1 (exclusive)</td></tr>
  *   <tr><td>/partitions/curator/mutex</td><td>{@code InterProcessMutex}</td><td>1 (exclusive)</td></tr>
  *   <tr><td>/partitions/curator/semaphore-mutex</td><td>{@code InterProcessSemaphoreMutex}</td>
  *       <td>1 (exclusive)</td></tr>
@@ -40,7 +44,16 @@ import org.apache.curator.utils.ZKPaths;
  *       <td>1 (exclusive)</td></tr>
  *   <tr><td>/partitions/curator/semaphore</td><td>{@code InterProcessSemaphoreV2}, {@value #LEASES} leases</td>
  *       <td>1 (lease)</td></tr>
+ *   <tr><td>/partitions/curator/latch</td><td>{@code LeaderLatch}; a release closes it, the next acquire starts
+ *       another</td><td>1 (exclusive)</td></tr>
+ *   <tr><td>/partitions/curator/selector</td><td>{@code LeaderSelector}, auto-requeued, cancelled at SUSPENDED and
+ *       LOST</td><td>1 (exclusive)</td></tr>
  * </table>
+ *
+ * <p>The four elections ({@link #leaderKeys}) are the leadership workloads ({@link LeaderTargets}): a term is a hold,
+ * its epoch the token, its leader holds it up to {@link Worker#MAX_TERM_MS} ms, and {@link LeadershipChecker} judges
+ * their terms beyond the lock checkers: every term cut off is told revoked, epochs grow, and each client JVM's {@code
+ * ZkLeaderObserver} on each latch ({@link #observedElections}) keeps up after a heal.
  *
  * <p>A holder in exclusive or write mode writes the key's unfenced counter and fenced set, in the store directory
  * shared by the run's client JVMs ({@link #counterFile}, {@link #fencedDir}).
@@ -68,14 +81,65 @@ public final class PartitionWorkloads {
             new Workload("zklock", "multi", List.of(Mode.EXCLUSIVE), ZkTargets::multi),
             new Workload("zklock", "semaphore", List.of(Mode.LEASE), ZkTargets::semaphore),
             new Workload("zklock", "cohort", List.of(Mode.EXCLUSIVE, Mode.EXCLUSIVE), ZkTargets::cohort),
-            new Workload("zklock", "cohort-alone", List.of(Mode.EXCLUSIVE, Mode.EXCLUSIVE), ZkTargets::cohort, true),
+            new Workload(
+                    "zklock",
+                    "cohort-alone",
+                    List.of(Mode.EXCLUSIVE, Mode.EXCLUSIVE),
+                    (client, key, process) -> ZkTargets.cohort(client, key),
+                    true),
+            leader("zklock", "latch", LeaderTargets::zklockLatch),
+            leader("zklock", "selector", LeaderTargets::zklockSelector),
             new Workload("curator", "mutex", List.of(Mode.EXCLUSIVE), CuratorTargets::mutex),
             new Workload("curator", "semaphore-mutex", List.of(Mode.EXCLUSIVE), CuratorTargets::semaphoreMutex),
             new Workload("curator", "read-write", List.of(Mode.READ, Mode.WRITE), CuratorTargets::readWrite),
             new Workload("curator", "multi", List.of(Mode.EXCLUSIVE), CuratorTargets::multi),
-            new Workload("curator", "semaphore", List.of(Mode.LEASE), CuratorTargets::semaphore));
+            new Workload("curator", "semaphore", List.of(Mode.LEASE), CuratorTargets::semaphore),
+            leader("curator", "latch", LeaderTargets::curatorLatch),
+            leader("curator", "selector", LeaderTargets::curatorSelector));
 
     private PartitionWorkloads() {}
+
+    /** A leadership workload: one participant per client JVM, named after its thread, a term judged as a hold. */
+    private static Workload leader(String library, String kind, Participant participant) {
+        return new Workload(
+                library,
+                kind,
+                List.of(Mode.EXCLUSIVE),
+                (client, key, process) -> List.of(participant.make(client, key, process)));
+    }
+
+    /**
+     * Returns the keys of the leadership workloads: elections whose terms are holds.
+     *
+     * @return {@code /partitions/<library>/latch} and {@code /partitions/<library>/selector} of both libraries
+     */
+    public static List<String> leaderKeys() {
+        return ALL.stream()
+                .filter(w -> w.kind().equals("latch") || w.kind().equals("selector"))
+                .map(Workload::key)
+                .toList();
+    }
+
+    /**
+     * Returns the elections every client JVM's {@code ZkLeaderObserver}s watch: each library's latch.
+     *
+     * @return {@code /partitions/zklock/latch} and {@code /partitions/curator/latch}
+     */
+    public static List<String> observedElections() {
+        return List.of(ROOT + "/zklock/latch", ROOT + "/curator/latch");
+    }
+
+    /** Makes one participant of an election, named {@code process}. */
+    @FunctionalInterface
+    interface Participant {
+        Target make(CuratorFramework client, String key, String process);
+    }
+
+    /** Makes the targets of one workload in one client JVM; {@code process} names its first thread. */
+    @FunctionalInterface
+    interface Targets {
+        List<Target> make(CuratorFramework client, String key, String process);
+    }
 
     /**
      * Returns the key of every workload, in the order of their threads.
@@ -164,20 +228,19 @@ public final class PartitionWorkloads {
      * @param library {@code zklock} or {@code curator}
      * @param kind the lock kind, the last segment of the key
      * @param modes the mode of each of its threads
-     * @param targets makes one target per thread from the client and the key
+     * @param targets makes one target per thread from the client, the key and the first thread's process name
      * @param firstClientOnly whether only the first client runs it (a lock no other client contends for)
      */
-    record Workload(
-            String library,
-            String kind,
-            List<Mode> modes,
-            BiFunction<CuratorFramework, String, List<Target>> targets,
-            boolean firstClientOnly) {
+    record Workload(String library, String kind, List<Mode> modes, Targets targets, boolean firstClientOnly) {
         Workload(
                 String library,
                 String kind,
                 List<Mode> modes,
                 BiFunction<CuratorFramework, String, List<Target>> targets) {
+            this(library, kind, modes, (client, key, process) -> targets.apply(client, key), false);
+        }
+
+        Workload(String library, String kind, List<Mode> modes, Targets targets) {
             this(library, kind, modes, targets, false);
         }
 
@@ -193,6 +256,11 @@ public final class PartitionWorkloads {
          */
         int maxOutsideMillis() {
             return firstClientOnly ? 0 : Worker.MAX_OUTSIDE_MS;
+        }
+
+        /** Returns the longest a worker holds: a leader's term {@link Worker#MAX_TERM_MS}, a lock's hold less. */
+        int maxHoldMillis() {
+            return kind.equals("latch") || kind.equals("selector") ? Worker.MAX_TERM_MS : Worker.MAX_HOLD_MS;
         }
 
         /** Whether the client {@code clientId} runs this workload: every client, or the first ({@code c1}) alone. */

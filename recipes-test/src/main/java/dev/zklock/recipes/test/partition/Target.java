@@ -37,6 +37,15 @@ interface Target {
         return false;
     }
 
+    /**
+     * Leaves the lock object for good, when the worker's run is over and before the client closes: a leader election's
+     * participant withdraws (else a selector that requeues itself would try again on a closed client). Nothing for a
+     * lock, whose holds the worker has released.
+     *
+     * @throws Exception whatever the participant's close throws
+     */
+    default void close() throws Exception {}
+
     /** Gives a hold back. */
     @FunctionalInterface
     interface Release {

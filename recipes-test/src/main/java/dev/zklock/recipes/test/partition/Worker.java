@@ -34,7 +34,14 @@ import org.apache.curator.framework.state.ConnectionState;
  */
 final class Worker implements Runnable {
     static final Duration ACQUIRE_TIMEOUT = Duration.ofSeconds(2);
-    private static final int MAX_HOLD_MS = 20;
+    /** The longest a worker holds, unless its workload says otherwise (a leader's term: {@link #MAX_TERM_MS}). */
+    static final int MAX_HOLD_MS = 20;
+    /**
+     * The longest a leadership workload's leader holds its term: longer than a lock's hold, as a leader leads for a
+     * while, so that an observer has a change to keep up with every few dozen milliseconds, not every few.
+     */
+    static final int MAX_TERM_MS = 200;
+
     private static final int MAX_COUNTER_PAUSE_MS = 5;
     private static final int MAX_BACKOFF_MS = 50;
     /** The longest a worker stays outside between a release and its next acquire, unless its workload says 0. */
@@ -52,6 +59,7 @@ final class Worker implements Runnable {
     private final BooleanSupplier stop;
     private final LongSupplier session;
     private final int maxOutsideMillis;
+    private final int maxHoldMillis;
     private volatile Inside inside; // the hold in the critical section now, or null
 
     Worker(
@@ -64,7 +72,8 @@ final class Worker implements Runnable {
             SplittableRandom random,
             BooleanSupplier stop,
             LongSupplier session,
-            int maxOutsideMillis) {
+            int maxOutsideMillis,
+            int maxHoldMillis) {
         this.process = process;
         this.key = key;
         this.mode = mode;
@@ -77,6 +86,7 @@ final class Worker implements Runnable {
         this.stop = stop;
         this.session = session;
         this.maxOutsideMillis = maxOutsideMillis;
+        this.maxHoldMillis = maxHoldMillis;
     }
 
     @Override
@@ -87,6 +97,16 @@ final class Worker implements Runnable {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        } finally {
+            closeTarget();
+        }
+    }
+
+    private void closeTarget() {
+        try {
+            target.close();
+        } catch (Exception e) {
+            record("info", "close", "-"); // the participant could not withdraw: its session's end will
         }
     }
 
@@ -138,7 +158,7 @@ final class Worker implements Runnable {
                 count();
                 add(now.held());
             }
-            pause(MAX_HOLD_MS);
+            pause(maxHoldMillis);
         } finally {
             release(now);
         }

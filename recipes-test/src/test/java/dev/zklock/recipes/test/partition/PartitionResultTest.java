@@ -92,6 +92,7 @@ final class PartitionResultTest {
                 mutex,
                 Map.of(),
                 Map.of(),
+                Map.of(),
                 exits);
     }
 

@@ -107,7 +107,8 @@ final class WorkerTest {
                         throw new IllegalStateException(e);
                     }
                 },
-                Worker.MAX_OUTSIDE_MS);
+                Worker.MAX_OUTSIDE_MS,
+                Worker.MAX_HOLD_MS);
     }
 
     /** The target, whose holds are released only once {@code letGo} opens; {@code inside} hears each release begin. */
