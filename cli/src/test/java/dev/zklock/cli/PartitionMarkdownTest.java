@@ -53,7 +53,9 @@ final class PartitionMarkdownTest {
                 .contains("![timeline of the run](partitions.png)")
                 .contains("```\n./zklock torture --partitions --minutes 10 --seed 42\n```\n")
                 .contains("| cut | 1 | 1 | 0 |")
-                .contains("| kill | 0 | 0 | 0 |");
+                .contains("| kill | 0 | 0 | 0 |")
+                .contains("## Elections\n")
+                .contains("| zklock/latch | 0 | 0 | 0 | 0 |");
         PartitionMarkdown.LEGEND.forEach(line -> assertThat(md).contains("- " + line + "\n"));
         assertThat(md.indexOf("| reentrant | zklock |")).isLessThan(md.indexOf("| mutex | curator |"));
     }

@@ -27,13 +27,14 @@ import java.util.TreeMap;
  *       have recorded a {@code state} IN_DOUBT or LOST before the term ended.
  *   <li><b>Epochs strictly growing</b>: in the order of their grants, each term's epoch (its token) is larger than
  *       every epoch granted before it on the election, whichever process held it.
- *   <li><b>The observer never behind by more than one event after a heal</b>: the history's events of an election
- *       are each term's GRANTED (its grant) and REVOKED (its revocation or its release, whichever came first),
- *       ordered by epoch, GRANTED before REVOKED. At each checkpoint, {@link #SETTLE_NANOS session timeout} after a
- *       heal or just before the next fault starts, whichever is first, an observer ({@code <client>.obs ok leader}
- *       lines) whose client's connection had been up for {@link #SETTLE_NANOS} is behind by the history's events
- *       before the checkpoint that come after the last event it told. At most one; and an observer that has told
- *       nothing by a checkpoint is <em>silent</em> there (it missed every term so far).
+ *   <li><b>The observer never behind by more than one event after a heal</b>: an event is a change of leader, a term
+ *       granted (a hand-over is one change, its REVOKED and GRANTED told together after one look). At each
+ *       checkpoint, a session timeout after a heal or just before the next fault starts, whichever is first, an
+ *       observer ({@code <client>.obs ok leader} lines) whose client's connection had been up for {@link
+ *       #SETTLE_NANOS} is behind by the terms granted by the checkpoint with an epoch larger than that of the last
+ *       change it told. At most one: the term granted as the checkpoint came may not be told yet, an earlier one must
+ *       be. An observer that has told nothing by a checkpoint is <em>silent</em> there (it missed every term so
+ *       far).
  *   <li><b>Never a leader that is gone</b>: an observer's GRANTED is stale if its epoch is not larger than one it
  *       told GRANTED before, or if the observer process saw the term's session end more than {@link #SETTLE_NANOS}
  *       before it (the node went with the session).
@@ -323,22 +324,12 @@ public final class LeadershipChecker {
             }
         }
 
-        /** The history's events before {@code at} that come after {@code last}, ordered by epoch. */
+        /** The changes of leader the history has by {@code at} past {@code last}: the terms granted with a larger epoch. */
         private long behindOf(Told last, long at) { // last: not null
-            long count = 0;
-            for (Term term : terms) {
-                if (term.epoch().isEmpty() || term.grant() > at) {
-                    continue;
-                }
-                long epoch = term.epoch().getAsLong();
-                boolean ended = Math.min(term.revoked(), term.end()) <= at;
-                if (epoch > last.epoch()) {
-                    count += ended ? 2 : 1;
-                } else if (epoch == last.epoch() && last.granted() && ended) {
-                    count++;
-                }
-            }
-            return count;
+            return terms.stream()
+                    .filter(t -> t.grant() <= at && t.epoch().isPresent())
+                    .filter(t -> t.epoch().getAsLong() > last.epoch())
+                    .count();
         }
 
         List<String> stale() {

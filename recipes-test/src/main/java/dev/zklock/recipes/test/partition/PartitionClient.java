@@ -158,6 +158,7 @@ public final class PartitionClient {
                         stop,
                         this::sessionId,
                         workload.maxOutsideMillis(),
+                        workload.minHoldMillis(),
                         workload.maxHoldMillis());
                 targets.get(i).addStateListener(worker::stateChanged);
                 workers.add(worker);

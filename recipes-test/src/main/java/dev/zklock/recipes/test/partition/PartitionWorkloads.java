@@ -51,7 +51,7 @@ import org.apache.curator.utils.ZKPaths;
  * </table>
  *
  * <p>The four elections ({@link #leaderKeys}) are the leadership workloads ({@link LeaderTargets}): a term is a hold,
- * its epoch the token, its leader holds it up to {@link Worker#MAX_TERM_MS} ms, and {@link LeadershipChecker} judges
+ * its epoch the token, its leader holds it {@link Worker#MIN_TERM_MS} to {@link Worker#MAX_TERM_MS} ms, and {@link LeadershipChecker} judges
  * their terms beyond the lock checkers: every term cut off is told revoked, epochs grow, and each client JVM's {@code
  * ZkLeaderObserver} on each latch ({@link #observedElections}) keeps up after a heal.
  *
@@ -114,10 +114,7 @@ public final class PartitionWorkloads {
      * @return {@code /partitions/<library>/latch} and {@code /partitions/<library>/selector} of both libraries
      */
     public static List<String> leaderKeys() {
-        return ALL.stream()
-                .filter(w -> w.kind().equals("latch") || w.kind().equals("selector"))
-                .map(Workload::key)
-                .toList();
+        return ALL.stream().filter(Workload::isElection).map(Workload::key).toList();
     }
 
     /**
@@ -260,7 +257,17 @@ public final class PartitionWorkloads {
 
         /** Returns the longest a worker holds: a leader's term {@link Worker#MAX_TERM_MS}, a lock's hold less. */
         int maxHoldMillis() {
-            return kind.equals("latch") || kind.equals("selector") ? Worker.MAX_TERM_MS : Worker.MAX_HOLD_MS;
+            return isElection() ? Worker.MAX_TERM_MS : Worker.MAX_HOLD_MS;
+        }
+
+        /** Returns the least a worker holds: a leader's term {@link Worker#MIN_TERM_MS}, a lock's hold 0. */
+        int minHoldMillis() {
+            return isElection() ? Worker.MIN_TERM_MS : 0;
+        }
+
+        /** Whether this is a leadership workload, a latch's or a selector's election. */
+        boolean isElection() {
+            return kind.equals("latch") || kind.equals("selector");
         }
 
         /** Whether the client {@code clientId} runs this workload: every client, or the first ({@code c1}) alone. */

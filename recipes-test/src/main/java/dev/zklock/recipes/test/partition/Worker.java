@@ -38,9 +38,11 @@ final class Worker implements Runnable {
     static final int MAX_HOLD_MS = 20;
     /**
      * The longest a leadership workload's leader holds its term: longer than a lock's hold, as a leader leads for a
-     * while, so that an observer has a change to keep up with every few dozen milliseconds, not every few.
+     * while, so that an observer has a change to keep up with every hundred milliseconds or so, not every few.
      */
     static final int MAX_TERM_MS = 200;
+    /** The least a leadership workload's leader holds its term: two changes of leader are 100 ms apart at least. */
+    static final int MIN_TERM_MS = 100;
 
     private static final int MAX_COUNTER_PAUSE_MS = 5;
     private static final int MAX_BACKOFF_MS = 50;
@@ -59,6 +61,7 @@ final class Worker implements Runnable {
     private final BooleanSupplier stop;
     private final LongSupplier session;
     private final int maxOutsideMillis;
+    private final int minHoldMillis;
     private final int maxHoldMillis;
     private volatile Inside inside; // the hold in the critical section now, or null
 
@@ -73,6 +76,7 @@ final class Worker implements Runnable {
             BooleanSupplier stop,
             LongSupplier session,
             int maxOutsideMillis,
+            int minHoldMillis,
             int maxHoldMillis) {
         this.process = process;
         this.key = key;
@@ -86,6 +90,7 @@ final class Worker implements Runnable {
         this.stop = stop;
         this.session = session;
         this.maxOutsideMillis = maxOutsideMillis;
+        this.minHoldMillis = minHoldMillis;
         this.maxHoldMillis = maxHoldMillis;
     }
 
@@ -158,7 +163,8 @@ final class Worker implements Runnable {
                 count();
                 add(now.held());
             }
-            pause(maxHoldMillis);
+            TimeUnit.MILLISECONDS.sleep(minHoldMillis); // the work's own time, as pause's
+            pause(maxHoldMillis - minHoldMillis);
         } finally {
             release(now);
         }

@@ -72,7 +72,7 @@ final class LeadershipCheckerTest {
     void check_observerOneEventBehindAfterAHeal_passes() {
         line(50, "c3", "info", "connection", "-", "CONNECTED");
         twoTermsAroundAHealToldTheFirst();
-        told(2_550, "c3", "REVOKED", "c1.t1", 5); // the GRANTED of epoch 9 not told by the checkpoint
+        told(2_550, "c3", "REVOKED", "c1.t1", 5); // the change to epoch 9 not told by the checkpoint
 
         LeadershipResult result = check();
 
@@ -86,8 +86,9 @@ final class LeadershipCheckerTest {
         line(50, "c3", "info", "connection", "-", "CONNECTED");
         fault(1_000, 2_000);
         term("c1.t1", "1a", 100, 5, 2_500);
-        term("c2.t1", "2a", 2_600, 9, 9_000);
-        told(200, "c3", "GRANTED", "c1.t1", 5); // neither the REVOKED of 5 nor the GRANTED of 9 told
+        term("c2.t1", "2a", 2_600, 9, 2_800);
+        term("c1.t1", "1a", 2_900, 12, 9_000);
+        told(200, "c3", "GRANTED", "c1.t1", 5); // neither the change to 9 nor the one to 12 told
 
         LeadershipResult result = check();
 

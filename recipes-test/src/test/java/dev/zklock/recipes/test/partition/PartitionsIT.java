@@ -12,8 +12,10 @@ import org.junit.jupiter.api.Timeout;
  * One short partition run of the real workloads, judged from outside: a real ensemble in namespaces, 3 client JVMs,
  * every kind of fault at least once, a fixed seed. For every zklock lock kind: no unexplained overlap, no lost or
  * duplicated fenced element, no linearizability verdict INVALID that an explained overlap does not account for, no
- * liveness violation; every lock kind of both libraries made grants. Curator's rows are printed beside zklock's, not
- * judged. Needs root (network namespaces), as CI's runner has.
+ * liveness violation; for zklock's elections (its latch and selector, run as leadership workloads by the same JVMs: more
+ * threads, not more time), no term cut off without its revocation, no epoch that did not grow, no observer behind by
+ * more than one event after a heal ({@link LeadershipChecker}); every lock kind and election of both libraries made
+ * grants. Curator's rows are printed beside zklock's, not judged. Needs root (network namespaces), as CI's runner has.
  */
 @Timeout(300)
 final class PartitionsIT {

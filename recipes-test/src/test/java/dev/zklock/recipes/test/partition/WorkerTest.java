@@ -108,6 +108,7 @@ final class WorkerTest {
                     }
                 },
                 Worker.MAX_OUTSIDE_MS,
+                0,
                 Worker.MAX_HOLD_MS);
     }
 
