@@ -15,6 +15,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.LongFunction;
 import java.util.function.LongSupplier;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.leader.CancelLeadershipException;
@@ -107,6 +108,7 @@ final class LeaderTargets {
         selector.setId(process);
         selector.autoRequeue();
         terms.epoch = () -> epochOf(selector::epoch).orElse(-1);
+        terms.leading = ours -> leads(selector.hasLeadership(), selector::epoch, ours);
         return terms.target(selector::start, selector::close);
     }
 
@@ -216,6 +218,8 @@ final class LeaderTargets {
         private final SynchronousQueue<Term> offered = new SynchronousQueue<>();
         private volatile LockStateListener listener = event -> {};
         private volatile LongSupplier epoch = () -> -1;
+        /** Asks the participant, as a careful leader asks before it acts, whether it leads in the term of an epoch. */
+        private volatile LongFunction<LockState> leading = ours -> LockState.HELD;
 
         Terms(String key, boolean cancelOnTrouble) {
             this.key = key;
@@ -263,9 +267,7 @@ final class LeaderTargets {
                     return Optional.of(new Held(
                             term.epoch,
                             event -> !cancelOnTrouble,
-                            () -> cancelOnTrouble
-                                    ? Optional.empty()
-                                    : Optional.of(term.revoked ? LockState.IN_DOUBT : LockState.HELD),
+                            () -> cancelOnTrouble ? Optional.empty() : Optional.of(term.state(leading)),
                             term.released::countDown));
                 }
 
@@ -297,6 +299,14 @@ final class LeaderTargets {
 
         Term(OptionalLong epoch) {
             this.epoch = epoch;
+        }
+
+        /** IN_DOUBT once its leader thread was interrupted, or once the participant says it does not lead in it. */
+        LockState state(LongFunction<LockState> leading) {
+            if (revoked || epoch.isEmpty()) {
+                return revoked ? LockState.IN_DOUBT : LockState.HELD;
+            }
+            return leading.apply(epoch.getAsLong());
         }
     }
 }
