@@ -15,7 +15,9 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.state.ConnectionState;
+import org.apache.curator.retry.RetryOneTime;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -133,6 +135,38 @@ final class ZkLeaderObserverTest {
             assertThat(changes.next()).isEqualTo(LeaderChanged.revoked(third));
             observer.close();
             assertThat(changes.isQuiet()).isTrue();
+        }
+    }
+
+    /**
+     * Actors: an observer on a client started while its server does not answer (the proxy holds the replies), so its
+     * first look finds no connection; latch a leads meanwhile; then the replies go through and the client is CONNECTED
+     * for the first time. Allowed: GRANTED a once the connection is up, then REVOKED a when it closes. Forbidden: nothing
+     * told until some later reconnection (the partition rig, seed 30: observers told nothing for 76 s, as only
+     * RECONNECTED made them look again).
+     */
+    @Test
+    void observe_onAClientNotYetConnected_tellsTheLeaderOnceItConnects() throws Exception {
+        String path = zk.path("latch");
+        try (TcpProxy proxy = TcpProxy.to(Integer.parseInt(zk.connectString().split(":")[1]));
+                CuratorFramework client =
+                        CuratorFrameworkFactory.newClient(proxy.connectString(), new RetryOneTime(100))) {
+            proxy.holdReplies();
+            client.start();
+            Changes changes = new Changes();
+            try (ZkLeaderObserver observer = ZkLeaderObserver.observe(client, path, changes)) {
+                ZkLeaderLatch latch = new ZkLeaderLatch(zk.newClient(), path, "a");
+                latch.start();
+                latch.await();
+                Leader a = new Leader("a", latch.epoch());
+                assertThat(client.getZookeeperClient().isConnected()).isFalse();
+
+                proxy.resume();
+
+                assertThat(changes.next()).isEqualTo(LeaderChanged.granted(a));
+                latch.close();
+                assertThat(changes.next()).isEqualTo(LeaderChanged.revoked(a));
+            }
         }
     }
 

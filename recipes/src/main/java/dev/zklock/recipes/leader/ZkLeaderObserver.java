@@ -75,8 +75,8 @@ public final class ZkLeaderObserver implements Closeable {
         this.path = new LockPath(client, electionPath, "", LockDriver.exclusive(), null);
         this.watch = new LeaderWatch(path, listener);
         this.connection = (c, state) -> {
-            if (state == ConnectionState.RECONNECTED) {
-                watch.look();
+            if (state == ConnectionState.RECONNECTED || state == ConnectionState.CONNECTED) {
+                watch.look(); // CONNECTED: the client's first connection, for an observer started before it
             }
         };
         this.closing = (c, event) -> {
