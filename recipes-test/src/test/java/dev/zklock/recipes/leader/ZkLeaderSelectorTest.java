@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.curator.framework.CuratorFramework;
@@ -247,6 +248,43 @@ final class ZkLeaderSelectorTest {
     }
 
     /** A listener that records each term's epoch; it returns at once, or, {@link #holding()}, waits for an interrupt. */
+    /**
+     * Actors: an auto-requeued selector that leads on a thread of the test's own executor, until its client is closed
+     * under it. Allowed: the term ends and the selector stops trying, its executor idle after a few tasks. Forbidden: a
+     * requeue after every refused acquire, without end (the partition rig: 529,000 log lines in seconds).
+     */
+    @Test
+    void autoRequeue_whenItsClientIsClosed_stopsTrying() throws Exception {
+        String path = zk.path("leader");
+        CuratorFramework client = zk.newClient();
+        ThreadPoolExecutor executor =
+                new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>());
+        CountDownLatch leading = new CountDownLatch(1);
+        ZkLeaderSelector selector = new ZkLeaderSelector(client, path, executor, new LeaderSelectorListenerAdapter() {
+            @Override
+            public void takeLeadership(CuratorFramework leader) throws Exception {
+                leading.countDown();
+                Thread.currentThread().join(); // until interrupted
+            }
+        });
+        try {
+            selector.autoRequeue();
+            selector.start();
+            assertThat(leading.await(30, TimeUnit.SECONDS)).isTrue();
+
+            client.close();
+
+            await().until(() ->
+                    executor.getActiveCount() == 0 && executor.getQueue().isEmpty());
+            assertThat(executor.getCompletedTaskCount())
+                    .as("the selector's tasks")
+                    .isLessThanOrEqualTo(3);
+        } finally {
+            selector.close();
+            executor.shutdownNow();
+        }
+    }
+
     private static final class Terms extends LeaderSelectorListenerAdapter {
         final BlockingQueue<Long> taken = new LinkedBlockingQueue<>();
         final AtomicInteger interrupted = new AtomicInteger();

@@ -18,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.imps.CuratorFrameworkState;
 import org.apache.curator.framework.recipes.leader.LeaderSelectorListener;
 import org.apache.curator.utils.CloseableExecutorService;
 import org.slf4j.Logger;
@@ -153,7 +154,13 @@ final class SelectorWork {
             if (held.state() == LockState.HELD) { // else it moved before the term was known: it ends at once
                 lead(id);
             }
-        } catch (ZkLockException | IllegalStateException e) {
+        } catch (IllegalStateException e) {
+            if (client.getState() == CuratorFrameworkState.STARTED) {
+                logger.warn("{}: participant '{}' could not take the mutex", path, id, e);
+            } else {
+                logger.debug("{}: participant '{}' leaves the election: its client is closed", path, id);
+            }
+        } catch (ZkLockException e) {
             logger.warn("{}: participant '{}' could not take the mutex", path, id, e);
         } finally {
             leading = false;
@@ -191,7 +198,9 @@ final class SelectorWork {
         ourThread = null;
         boolean again = yielded || autoRequeue.getAsBoolean();
         yielded = false;
-        return again && started.getAsBoolean();
+        // A closed client refuses every acquire at once: requeued, the selector would spin (the partition rig saw one
+        // write 529,000 log lines in seconds).
+        return again && started.getAsBoolean() && client.getState() == CuratorFrameworkState.STARTED;
     }
 
     private LockCore coreFor(String id) {
