@@ -9,13 +9,19 @@ import org.apache.curator.framework.recipes.leader.LeaderLatchListener;
 
 /**
  * A {@link LeaderLatchListener} that records what it is told, in order, with the time ({@link System#nanoTime()}) and,
- * for a zklock latch's {@code isLeader}, the epoch read inside the callback. Tests take the events one at a time.
+ * for a zklock latch's {@code isLeader}, the epoch read inside the callback; and, as a {@link LeaderTermListener}, the
+ * epoch and cause of each term's end. Tests take the events one at a time.
  */
-final class LeaderEvents implements LeaderLatchListener {
+final class LeaderEvents implements LeaderTermListener {
     /** One call: {@code isLeader} or {@code notLeader}, when, and the epoch (0 if none was read). */
     record Told(boolean leader, long nanos, long epoch) {}
 
+    /** One term's end as a {@link LeaderTermListener} hears it. */
+    record Ended(long epoch, TermEnd why) {}
+
     private final BlockingQueue<Told> told = new LinkedBlockingQueue<>();
+    private final BlockingQueue<Long> granted = new LinkedBlockingQueue<>();
+    private final BlockingQueue<Ended> ended = new LinkedBlockingQueue<>();
     private volatile ZkLeaderLatch latch; // read for its epoch at isLeader; null for a Curator latch
 
     LeaderEvents(ZkLeaderLatch latch) {
@@ -52,6 +58,30 @@ final class LeaderEvents implements LeaderLatchListener {
     @Override
     public void notLeader() {
         told.add(new Told(false, System.nanoTime(), 0));
+    }
+
+    @Override
+    public void granted(long epoch) {
+        granted.add(epoch);
+    }
+
+    @Override
+    public void revoked(long epoch, TermEnd why) {
+        ended.add(new Ended(epoch, why));
+    }
+
+    /** Takes the epoch of the next {@code granted}, waiting at most 30 s; fails if none comes. */
+    long nextGranted() throws InterruptedException {
+        Long next = granted.poll(30, TimeUnit.SECONDS);
+        assertThat(next).as("a granted within 30 s").isNotNull();
+        return next;
+    }
+
+    /** Takes the next {@code revoked}, waiting at most 30 s; fails if none comes. */
+    Ended nextEnd() throws InterruptedException {
+        Ended next = ended.poll(30, TimeUnit.SECONDS);
+        assertThat(next).as("a revoked within 30 s").isNotNull();
+        return next;
     }
 
     /** Takes the next event, waiting at most 30 s; fails if none comes or it is not of the kind expected. */

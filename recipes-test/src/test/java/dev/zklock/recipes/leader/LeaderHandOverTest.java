@@ -11,6 +11,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.recipes.leader.LeaderLatch;
 import org.apache.curator.framework.recipes.leader.Participant;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -28,7 +29,8 @@ final class LeaderHandOverTest {
     static final ZooKeeperExtension zk = ZooKeeperExtension.server();
 
     /**
-     * Actors: leader a, participant b behind it, each on its own client. a yields. Allowed: a told notLeader, b told
+     * Actors: leader a, participant b behind it, each on its own client. a yields. Allowed: a told notLeader (its term
+     * revoked as YIELDED, and at its close that notifies as CLOSED, each with the term's epoch), b told
      * isLeader with a larger epoch, a queued behind b, and a leading again once b closes. Forbidden: a leading on; b
      * leading while a has not stepped down.
      */
@@ -48,14 +50,19 @@ final class LeaderHandOverTest {
 
         assertThat(a.hasLeadership()).isFalse();
         long stepDown = aHeard.next(false).nanos();
+        assertThat(aHeard.nextGranted()).isEqualTo(aEpoch);
+        assertThat(aHeard.nextEnd()).isEqualTo(new LeaderEvents.Ended(aEpoch, TermEnd.YIELDED));
         LeaderEvents.Told bLeads = bHeard.next(true);
         assertThat(stepDown).isLessThan(bLeads.nanos());
         assertThat(bLeads.epoch()).isGreaterThan(aEpoch);
         await().until(() ->
                 a.getParticipants().equals(List.of(new Participant("b", true), new Participant("a", false))));
         b.yield(); // b queues behind a
-        assertThat(aHeard.next(true).epoch()).isGreaterThan(bLeads.epoch());
-        a.close();
+        long aAgain = aHeard.next(true).epoch();
+        assertThat(aAgain).isGreaterThan(bLeads.epoch());
+        assertThat(aHeard.nextGranted()).isEqualTo(aAgain);
+        a.close(LeaderLatch.CloseMode.NOTIFY_LEADER);
+        assertThat(aHeard.nextEnd()).isEqualTo(new LeaderEvents.Ended(aAgain, TermEnd.CLOSED));
         b.close();
     }
 

@@ -100,8 +100,11 @@ final class LeaderLatchFaultsTest {
         proxy.holdReplies();
         long stepDown = heard.next(false).nanos();
         assertThat(leader.hasLeadership()).isFalse();
+        assertThat(heard.nextEnd()).isEqualTo(new LeaderEvents.Ended(firstEpoch, TermEnd.IN_DOUBT));
         proxy.resume();
         long secondEpoch = heard.next(true).epoch();
+        assertThat(heard.nextGranted()).isEqualTo(firstEpoch);
+        assertThat(heard.nextGranted()).isEqualTo(secondEpoch);
 
         System.out.printf(
                 "connection quiet: told notLeader after %d ms (two thirds of the %d ms session: %d ms)%n",
@@ -203,6 +206,7 @@ final class LeaderLatchFaultsTest {
         observer.delete().forPath(ZKPaths.makePath(path, nodesOf(path).get(0)));
 
         leaderHeard.next(false);
+        assertThat(leaderHeard.nextEnd()).isEqualTo(new LeaderEvents.Ended(leaderEpoch, TermEnd.LOST));
         assertThat(followerHeard.next(true).epoch()).isGreaterThan(leaderEpoch);
         await().until(() -> follower.getParticipants()
                 .equals(List.of(new Participant("follower", true), new Participant("leader", false))));

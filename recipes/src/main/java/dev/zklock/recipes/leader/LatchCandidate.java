@@ -73,7 +73,7 @@ final class LatchCandidate {
     void stateChanged(LockStateEvent event) {
         post(() -> {
             if (StepDown.endsTerm(event, term, core.path().client())) {
-                endTerm(event.state().toString());
+                endTerm(TermEnd.of(event.state()));
             }
         });
     }
@@ -118,7 +118,7 @@ final class LatchCandidate {
                 core.releaseLater(ended);
             }
             if (told && notify) {
-                listeners.notLeader();
+                listeners.notLeader(ended.token(), TermEnd.CLOSED);
             }
             listeners.clear();
             done.complete(null);
@@ -138,7 +138,7 @@ final class LatchCandidate {
         CompletableFuture<Void> done = new CompletableFuture<>();
         post(() -> {
             if (leading && term != null && !closed) {
-                endTerm(null);
+                endTerm(TermEnd.YIELDED);
             }
             done.complete(null);
         });
@@ -227,27 +227,27 @@ final class LatchCandidate {
         }
         term = hold;
         if (hold.state() != LockState.HELD) {
-            endTerm(String.valueOf(hold.state()));
+            endTerm(TermEnd.of(hold.state()));
             return;
         }
         leading = true;
         logger.debug("{}: participant '{}' leads with {}", path(), id, hold);
         signal();
-        listeners.isLeader();
+        listeners.isLeader(hold.token());
     }
 
-    private void endTerm(String why) {
+    private void endTerm(TermEnd why) {
         Hold ended = term;
         boolean told = leading;
         leading = false;
         term = null;
         core.releaseLater(ended);
-        if (told && why == null) {
+        if (told && why == TermEnd.YIELDED) {
             logger.debug("{}: participant '{}' yields its term {}; entering again", path(), id, ended);
-            listeners.notLeader();
+            listeners.notLeader(ended.token(), why);
         } else if (told) {
             logger.warn("{}: participant '{}' steps down, its hold {} is {}; entering again", path(), id, ended, why);
-            listeners.notLeader();
+            listeners.notLeader(ended.token(), why);
         }
         enter();
     }

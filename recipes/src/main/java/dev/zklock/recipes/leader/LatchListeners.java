@@ -44,12 +44,24 @@ final class LatchListeners {
         entries.clear();
     }
 
-    void isLeader() {
-        tell("isLeader", LeaderLatchListener::isLeader);
+    /** Tells {@code isLeader}, then a {@link LeaderTermListener}'s {@code granted(epoch)} in the same call. */
+    void isLeader(long epoch) {
+        tell("isLeader", listener -> {
+            listener.isLeader();
+            if (listener instanceof LeaderTermListener terms) {
+                terms.granted(epoch);
+            }
+        });
     }
 
-    void notLeader() {
-        tell("notLeader", LeaderLatchListener::notLeader);
+    /** Tells {@code notLeader}, then a {@link LeaderTermListener}'s {@code revoked(epoch, why)} in the same call. */
+    void notLeader(long epoch, TermEnd why) {
+        tell("notLeader", listener -> {
+            listener.notLeader();
+            if (listener instanceof LeaderTermListener terms) {
+                terms.revoked(epoch, why);
+            }
+        });
     }
 
     private void tell(String what, Consumer<LeaderLatchListener> call) {

@@ -425,7 +425,8 @@ public final class ZkLeaderLatch implements Closeable {
 
     /**
      * Adds a listener, told {@code isLeader} and {@code notLeader} on the latch's own thread, in order; adding it again
-     * does nothing. It must not block that thread for long: the latch's step-downs wait behind it (give an executor).
+     * does nothing. It must not block that thread for long: the latch's step-downs wait behind it (give an executor). A
+     * {@link LeaderTermListener} hears each term's epoch and why it ended too.
      *
      * @param listener the listener
      * @throws NullPointerException if {@code listener} is null

@@ -1,5 +1,7 @@
 package dev.zklock.recipes.test.partition;
 
+import dev.zklock.recipes.leader.LeaderTermListener;
+import dev.zklock.recipes.leader.TermEnd;
 import dev.zklock.recipes.leader.ZkLeaderLatch;
 import dev.zklock.recipes.leader.ZkLeaderSelector;
 import dev.zklock.recipes.locks.FencingToken;
@@ -20,7 +22,6 @@ import java.util.function.LongSupplier;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.leader.CancelLeadershipException;
 import org.apache.curator.framework.recipes.leader.LeaderLatch;
-import org.apache.curator.framework.recipes.leader.LeaderLatchListener;
 import org.apache.curator.framework.recipes.leader.LeaderSelector;
 import org.apache.curator.framework.recipes.leader.LeaderSelectorListener;
 import org.apache.curator.framework.recipes.locks.InterProcessMutex;
@@ -31,8 +32,9 @@ import org.apache.curator.framework.state.ConnectionState;
  * the leader's yield (a latch's {@code yield()}, a selector's {@code takeLeadership} returning), the term's epoch is the
  * hold's token, and the hold's state is HELD while the participant leads in that term and IN_DOUBT from the moment it
  * does not (its {@code notLeader}, or its selector's thread interrupted): the term was <em>revoked</em>. zklock's latch
- * and selector say that a term ended, not why, so a revoked term is recorded IN_DOUBT whether the connection was
- * suspended or the session lost. Curator's participants follow the client's connection, as its locks do; a term's
+ * says why ({@code LeaderTermListener}: LOST is recorded LOST, a suspension IN_DOUBT); its selector says that a term
+ * ended, not why, so a selector's revoked term is recorded IN_DOUBT whether the connection was suspended or the
+ * session lost. Curator's participants follow the client's connection, as its locks do; a term's
  * token is the epoch a zklock participant would have had on its node ({@code FencingToken.of(czxid, 0)}, what the
  * observer tells), its node's creation zxid read with one request after the term begins.
  *
@@ -83,13 +85,14 @@ final class LeaderTargets {
 
             @Override
             public void addStateListener(LockStateListener listener) {
-                latch.addListener(new LeaderLatchListener() {
+                latch.addListener(new LeaderTermListener() {
                     @Override
-                    public void isLeader() {}
+                    public void granted(long epoch) {}
 
                     @Override
-                    public void notLeader() {
-                        listener.stateChanged(revoked(key));
+                    public void revoked(long epoch, TermEnd why) {
+                        listener.stateChanged(
+                                revokedAs(key, why == TermEnd.LOST ? LockState.LOST : LockState.IN_DOUBT));
                     }
                 });
             }
@@ -203,7 +206,11 @@ final class LeaderTargets {
     }
 
     private static LockStateEvent revoked(String key) {
-        return new LockStateEvent(key, key, 0, 0, LockState.HELD, LockState.IN_DOUBT);
+        return revokedAs(key, LockState.IN_DOUBT);
+    }
+
+    private static LockStateEvent revokedAs(String key, LockState state) {
+        return new LockStateEvent(key, key, 0, 0, LockState.HELD, state);
     }
 
     /**
