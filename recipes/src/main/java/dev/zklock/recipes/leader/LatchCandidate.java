@@ -28,11 +28,14 @@ import org.slf4j.LoggerFactory;
  * 2. Every change is handled on one serial executor (a thread of the latch's own that goes after a second idle): a
  *    grant, a change of the hold's state, a close, a retry. ZooKeeper's event thread and Curator's connection thread
  *    only hand news over, so neither waits on a latch, a listener or a user's lock.
- * 3. A term ends the moment its hold leaves HELD: IN_DOUBT when the connection is suspended or the process seems to
- *    have paused, LOST at the session's end or when another client deletes the node (LockPath.track keeps a watch
- *    on it). The leader is told notLeader, the node's delete is sent (a guaranteed delete while the connection is
- *    down) and the candidate enters again with a new node, so each term has a new node and a larger epoch
- *    (LeaderLatchFaultsTest.leader_whenConnectionIsSuspended_stepsDownAndLeadsAgainWithALargerEpoch).
+ * 3. A leader is told notLeader the moment its hold leaves HELD. IN_DOUBT (the connection suspended, or the process
+ *    seemingly paused) pauses the term: the node is kept, as Curator's latch keeps it, and the term resumes with its
+ *    epoch, told isLeader, if the hold is HELD again, which the engine says only once it found the node standing on
+ *    the same session after the reconnect: no one can have led meanwhile, for the node stood first throughout
+ *    (LeaderLatchFaultsTest.leader_whenConnectionIsSuspended_stepsDownAndLeadsAgainOnItsNode). LOST (the session's
+ *    end, or another client's delete of the node: LockPath.track keeps a watch on it) ends the term: the node's
+ *    delete is sent (a guaranteed delete while the connection is down) and the candidate enters again with a new
+ *    node, whose epoch is larger.
  * 4. hasLeadership reads the hold's state itself, so it is false from the moment the client's tracker moves the
  *    hold, before the term's end is handled here.
  * 5. A grant that comes after the close, or for an acquire the candidate no longer waits for, is released at once.
@@ -54,6 +57,7 @@ final class LatchCandidate {
     private volatile boolean closed;
     private volatile Hold term; // the hold of the current term; written on the serial executor only
     private volatile boolean leading; // told isLeader and not yet notLeader; written on the serial executor only
+    private boolean paused; // confined to the serial executor: the term's hold went IN_DOUBT, its node kept
     private CompletableFuture<Hold> entering; // confined to the serial executor: the acquire waited for, or null
 
     LatchCandidate(LockCore core, String id, LatchListeners listeners) {
@@ -72,8 +76,18 @@ final class LatchCandidate {
     /** Hands a change of a hold's state over to the serial executor; on the notifier's thread, so it never blocks. */
     void stateChanged(LockStateEvent event) {
         post(() -> {
-            if (StepDown.endsTerm(event, term, core.path().client())) {
-                endTerm(TermEnd.of(event.state()));
+            Hold now = term;
+            if (now != null
+                    && paused
+                    && event.state() == LockState.HELD
+                    && event.node().equals(now.node().path())) {
+                resumeTerm(now);
+            } else if (StepDown.endsTerm(event, now, core.path().client())) {
+                if (event.state() == LockState.IN_DOUBT) {
+                    pauseTerm(now);
+                } else {
+                    endTerm(TermEnd.LOST);
+                }
             }
         });
     }
@@ -111,6 +125,7 @@ final class LatchCandidate {
             Hold ended = term;
             boolean told = leading;
             leading = false;
+            paused = false;
             term = null;
             if (ended != null && waitForDelete) {
                 core.release(ended, ended.heldNanos());
@@ -131,13 +146,14 @@ final class LatchCandidate {
     /**
      * Ends the current term if this candidate leads, telling listeners notLeader, and enters again at the back of the
      * queue: the delete of its node is sent and then the create of a new one, on one session, so the participant next
-     * in line is granted on that delete (a candidate alone leads again, with a larger epoch). Nothing if it does not
-     * lead. Waits for the delete and the create to be sent, unless called on the latch's own thread.
+     * in line is granted on that delete (a candidate alone leads again, with a larger epoch). A term paused by a
+     * suspension is given up too (its node's delete is sent when the connection is back). Nothing if it holds no term.
+     * Waits for the delete and the create to be sent, unless called on the latch's own thread.
      */
     void yieldTerm() {
         CompletableFuture<Void> done = new CompletableFuture<>();
         post(() -> {
-            if (leading && term != null && !closed) {
+            if (term != null && !closed) { // leading, or paused by a suspension: either way the node goes
                 endTerm(TermEnd.YIELDED);
             }
             done.complete(null);
@@ -226,8 +242,12 @@ final class LatchCandidate {
             return;
         }
         term = hold;
-        if (hold.state() != LockState.HELD) {
-            endTerm(TermEnd.of(hold.state()));
+        if (hold.state() == LockState.LOST) {
+            endTerm(TermEnd.LOST);
+            return;
+        }
+        if (hold.state() == LockState.IN_DOUBT) {
+            paused = true; // it leads once the hold is HELD, if its node is found standing
             return;
         }
         leading = true;
@@ -236,10 +256,37 @@ final class LatchCandidate {
         listeners.isLeader(hold.token());
     }
 
+    /**
+     * Pauses the term whose hold went IN_DOUBT: the leader is told notLeader at once, its node is kept, and the term
+     * resumes ({@link #resumeTerm}) if the hold is HELD again once the connection is back; it ends if LOST.
+     */
+    private void pauseTerm(Hold now) {
+        boolean told = leading;
+        leading = false;
+        paused = true;
+        if (told) {
+            logger.warn("{}: participant '{}' steps down, its hold {} is IN_DOUBT; it keeps its node", path(), id, now);
+            listeners.notLeader(now.token(), TermEnd.IN_DOUBT);
+        }
+    }
+
+    /** Resumes a paused term: its node was found standing on the same session, so no one can have led since. */
+    private void resumeTerm(Hold now) {
+        paused = false;
+        if (closed || now.state() != LockState.HELD) {
+            return;
+        }
+        leading = true;
+        logger.info("{}: participant '{}' leads again with {}", path(), id, now);
+        signal();
+        listeners.isLeader(now.token());
+    }
+
     private void endTerm(TermEnd why) {
         Hold ended = term;
         boolean told = leading;
         leading = false;
+        paused = false;
         term = null;
         core.releaseLater(ended);
         if (told && why == TermEnd.YIELDED) {

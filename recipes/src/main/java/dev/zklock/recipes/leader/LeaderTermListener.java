@@ -14,8 +14,9 @@ import org.apache.curator.framework.recipes.leader.LeaderLatchListener;
  */
 public interface LeaderTermListener extends LeaderLatchListener {
     /**
-     * This participant leads, in the term of {@code epoch} ({@link ZkLeaderLatch#epoch()}: larger than every earlier
-     * term's on the path, in any process).
+     * This participant leads, in the term of {@code epoch} ({@link ZkLeaderLatch#epoch()}: larger than every other
+     * participant's earlier term on the path, in any process; a term that resumes after a suspension, on its node, is
+     * granted again with the epoch it had).
      *
      * @param epoch the term's epoch
      */

@@ -11,7 +11,8 @@ public enum TermEnd {
     /**
      * The connection was suspended (no answer for two thirds of the session timeout, or a broken connection), or the
      * process seems to have paused: the node may still stand, but the leader can no longer know that it leads. The
-     * latch enters the election again.
+     * latch keeps its node, and the term resumes with its epoch ({@code granted} again) if the node is found standing on
+     * the same session once the connection is back; else the participant enters again.
      */
     IN_DOUBT,
     /** The session ended, or another client deleted the leader's node: someone else may lead already. */

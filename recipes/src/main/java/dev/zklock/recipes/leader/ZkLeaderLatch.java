@@ -73,13 +73,16 @@ import org.apache.curator.framework.recipes.leader.Participant;
  *
  * <h2>Failure behaviour</h2>
  *
- * <p>A leader's term ends the moment its hold leaves HELD, and the leader is then told {@code notLeader} and enters the
- * election again with a new node (a term never resumes, so every {@code isLeader} has a larger epoch):
+ * <p>A leader is told {@code notLeader} the moment its hold leaves HELD. A suspension pauses its term: the node is kept,
+ * as Curator's latch keeps it, and the leader is told {@code isLeader} again, with the same epoch, if the node is found
+ * standing on the same session once the connection is back (no one can have led meanwhile: the node stood first
+ * throughout); a lost session or node ends the term, and the participant enters again with a new node and a larger
+ * epoch:
  *
  * <ul>
  *   <li>when the connection is suspended (Curator's client says SUSPENDED when the server has not answered for two
  *       thirds of the session timeout, or at once when the connection breaks), the hold is IN_DOUBT: the leader steps
- *       down then ({@code LeaderLatchFaultsTest.leader_whenConnectionIsSuspended_stepsDownAndLeadsAgainWithALargerEpoch}),
+ *       down then ({@code LeaderLatchFaultsTest.leader_whenConnectionIsSuspended_stepsDownAndLeadsAgainOnItsNode}),
  *       and the server ends the session, so that another participant can be granted, no sooner than a full session
  *       timeout after the last request it heard from us. <b>The step-down gap</b>: a leader stops leading about a
  *       third of the session timeout before any other participant can be granted, less the time between the last
@@ -247,8 +250,8 @@ public final class ZkLeaderLatch implements Closeable {
      * Gives up the current term, if this participant leads, and enters the election again at the back of the queue:
      * listeners hear {@code notLeader}, and the participant next in line leads on our node's delete
      * ({@code LeaderHandOverTest.yield_ofTheLeader_passesLeadershipToTheNext}); a participant alone leads again, with a
-     * larger epoch ({@code LeaderHandOverTest.yield_ofALatchAlone_leadsAgainWithALargerEpoch}). Nothing if it does not
-     * lead. Returns once the delete and the new create are sent, not answered (at once from a listener on the latch's
+     * larger epoch ({@code LeaderHandOverTest.yield_ofALatchAlone_leadsAgainWithALargerEpoch}). A term paused by a
+     * suspension is given up too. Nothing if it holds no term. Returns once the delete and the new create are sent, not answered (at once from a listener on the latch's
      * thread). One delete, then a new entry (a create and a listing, pipelined) sent behind it on the same session.
      *
      * @throws IllegalStateException if the latch is not started or is closed

@@ -21,7 +21,8 @@ import java.util.TreeMap;
  *       the end of the history): the time a holder's next look needs to hear what its client heard. Its holder must
  *       have recorded a {@code state} IN_DOUBT or LOST before the term ended.
  *   <li><b>Epochs strictly growing</b>: in the order of their grants, each term's epoch (its token) is larger than
- *       every epoch granted before it on the election, whichever process held it.
+ *       every epoch granted before it on the election, whichever process held it; but a latch's term that resumes on
+ *       its node after a suspension (the same process and session right after it) keeps its epoch.
  *   <li><b>The observer never behind by more than one event after a heal</b>: an event is a change of leader, a term
  *       granted (a hand-over is one change, its REVOKED and GRANTED told together after one look). At each
  *       checkpoint, a session timeout after a heal or just before the next fault starts, whichever is first, an
@@ -102,7 +103,10 @@ public final class LeadershipChecker {
                 continue;
             }
             long epoch = term.epoch().getAsLong();
-            if (epoch <= highest) {
+            boolean resumed = epoch == highest // a latch's term paused by a suspension goes on, on its node
+                    && term.process().equals(highestTerm.process())
+                    && term.session().equals(highestTerm.session());
+            if (epoch < highest || (epoch == highest && !resumed)) {
                 found.add(term + " after " + highestTerm);
             } else {
                 highest = epoch;

@@ -69,6 +69,15 @@ final class LeadershipCheckerTest {
     }
 
     @Test
+    void check_termResumedOnItsNodeAfterASuspension_keepsItsEpochButAnotherSessionMayNot() {
+        term("c1.t1", "1a", 100, 7, 200);
+        term("c1.t1", "1a", 300, 7, 400); // resumed: the same process and session, its node kept
+        term("c2.t1", "2a", 500, 7, 600); // another session with that epoch: a regression
+
+        assertThat(check().epochRegressions()).singleElement().asString().startsWith("c2.t1 epoch 7");
+    }
+
+    @Test
     void check_observerOneEventBehindAfterAHeal_passes() {
         line(50, "c3", "info", "connection", "-", "CONNECTED");
         twoTermsAroundAHealToldTheFirst();
