@@ -57,7 +57,7 @@ final class LatchCandidate {
     private volatile boolean closed;
     private volatile Hold term; // the hold of the current term; written on the serial executor only
     private volatile boolean leading; // told isLeader and not yet notLeader; written on the serial executor only
-    private boolean paused; // confined to the serial executor: the term's hold went IN_DOUBT, its node kept
+    // A term (non-null) while not leading is paused: its hold went IN_DOUBT, its node kept (pauseTerm, resumeTerm).
     private CompletableFuture<Hold> entering; // confined to the serial executor: the acquire waited for, or null
 
     LatchCandidate(LockCore core, String id, LatchListeners listeners) {
@@ -78,7 +78,7 @@ final class LatchCandidate {
         post(() -> {
             Hold now = term;
             if (now != null
-                    && paused
+                    && !leading // a term paused by a suspension: its hold went IN_DOUBT, its node kept
                     && event.state() == LockState.HELD
                     && event.node().equals(now.node().path())) {
                 resumeTerm(now);
@@ -125,7 +125,6 @@ final class LatchCandidate {
             Hold ended = term;
             boolean told = leading;
             leading = false;
-            paused = false;
             term = null;
             if (ended != null && waitForDelete) {
                 core.release(ended, ended.heldNanos());
@@ -247,8 +246,7 @@ final class LatchCandidate {
             return;
         }
         if (hold.state() == LockState.IN_DOUBT) {
-            paused = true; // it leads once the hold is HELD, if its node is found standing
-            return;
+            return; // paused: it leads once the hold is HELD, if its node is found standing
         }
         leading = true;
         logger.debug("{}: participant '{}' leads with {}", path(), id, hold);
@@ -263,7 +261,6 @@ final class LatchCandidate {
     private void pauseTerm(Hold now) {
         boolean told = leading;
         leading = false;
-        paused = true;
         if (told) {
             logger.warn("{}: participant '{}' steps down, its hold {} is IN_DOUBT; it keeps its node", path(), id, now);
             listeners.notLeader(now.token(), TermEnd.IN_DOUBT);
@@ -272,7 +269,6 @@ final class LatchCandidate {
 
     /** Resumes a paused term: its node was found standing on the same session, so no one can have led since. */
     private void resumeTerm(Hold now) {
-        paused = false;
         if (closed || now.state() != LockState.HELD) {
             return;
         }
@@ -286,14 +282,15 @@ final class LatchCandidate {
         Hold ended = term;
         boolean told = leading;
         leading = false;
-        paused = false;
         term = null;
         core.releaseLater(ended);
-        if (told && why == TermEnd.YIELDED) {
+        if (why == TermEnd.YIELDED) {
             logger.debug("{}: participant '{}' yields its term {}; entering again", path(), id, ended);
-            listeners.notLeader(ended.token(), why);
-        } else if (told) {
-            logger.warn("{}: participant '{}' steps down, its hold {} is {}; entering again", path(), id, ended, why);
+        } else {
+            logger.warn(
+                    "{}: participant '{}' ends its term, its hold {} is {}; entering again", path(), id, ended, why);
+        }
+        if (told) {
             listeners.notLeader(ended.token(), why);
         }
         enter();

@@ -1,7 +1,5 @@
 package dev.zklock.recipes.leader;
 
-import dev.zklock.recipes.locks.LockState;
-
 /**
  * Why a leader's term ended, as a {@link LeaderTermListener} hears it.
  *
@@ -20,10 +18,5 @@ public enum TermEnd {
     /** The leader gave its term up by {@link ZkLeaderLatch#yield()}, and entered the election again. */
     YIELDED,
     /** The latch was closed with {@code CloseMode.NOTIFY_LEADER} (a silent close, the default, tells no listener). */
-    CLOSED;
-
-    /** The end of a term whose hold moved to {@code state}, IN_DOUBT or LOST. */
-    static TermEnd of(LockState state) {
-        return state == LockState.LOST ? LOST : IN_DOUBT;
-    }
+    CLOSED
 }
