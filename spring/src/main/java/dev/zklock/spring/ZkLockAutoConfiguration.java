@@ -2,9 +2,13 @@ package dev.zklock.spring;
 
 import dev.zklock.recipes.locks.ZkReentrantLock;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -36,13 +40,16 @@ import org.springframework.integration.support.locks.LockRegistry;
 @ConditionalOnClass({CuratorFramework.class, LockRegistry.class, ZkReentrantLock.class})
 @EnableConfigurationProperties(ZkLockProperties.class)
 public final class ZkLockAutoConfiguration {
+    private static final Logger LOGGER = LoggerFactory.getLogger(ZkLockAutoConfiguration.class);
+
     /** Made by Spring. */
     public ZkLockAutoConfiguration() {}
 
     /**
      * The client zklock starts when the application has none: from {@code zklock.connect-string}, with the timeouts,
      * namespace and authentication of the properties and Curator's exponential back-off of {@code zklock.retry.*},
-     * then adjusted by every {@link ZkLockCuratorCustomizer} bean in order; closed with the context.
+     * then adjusted by every {@link ZkLockCuratorCustomizer} bean in order, and connected (waited for at most
+     * {@code zklock.connection-timeout}); closed with the context.
      *
      * @param properties the {@code zklock.*} properties
      * @param customizers the customizer beans
@@ -59,7 +66,24 @@ public final class ZkLockAutoConfiguration {
         customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
         CuratorFramework client = builder.build();
         client.start();
+        awaitConnection(client, properties.getConnectionTimeout());
         return client;
+    }
+
+    /**
+     * Waits, at most {@code timeout}, for the client's first connection, so that a lock taken right after the context
+     * starts finds the client connected (a clean-clone build's StarterTest saw {@code tryLock()} refused 0.9 s after
+     * the start); if ZooKeeper cannot be reached by then the application starts all the same, and its locks wait for
+     * the connection or time out. On the thread that starts the context.
+     */
+    private static void awaitConnection(CuratorFramework client, Duration timeout) {
+        try {
+            if (!client.blockUntilConnected(Math.toIntExact(timeout.toMillis()), TimeUnit.MILLISECONDS)) {
+                LOGGER.warn("zklock: no connection to ZooKeeper within {}; starting all the same", timeout);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private static CuratorFrameworkFactory.Builder clientBuilder(ZkLockProperties properties) {
