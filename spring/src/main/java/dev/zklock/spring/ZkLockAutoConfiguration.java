@@ -72,8 +72,8 @@ public final class ZkLockAutoConfiguration {
 
     /**
      * Waits, at most {@code timeout}, for the client's first connection, so that a lock taken right after the context
-     * starts finds the client connected (a clean-clone build's StarterTest saw {@code tryLock()} refused 0.9 s after
-     * the start); if ZooKeeper cannot be reached by then the application starts all the same, and its locks wait for
+     * starts finds the client connected (a clean-clone build saw the starter's test refused a {@code tryLock()} 0.9 s
+     * after the start); if ZooKeeper cannot be reached by then the application starts all the same, and its locks wait for
      * the connection or time out. On the thread that starts the context.
      */
     private static void awaitConnection(CuratorFramework client, Duration timeout) {
