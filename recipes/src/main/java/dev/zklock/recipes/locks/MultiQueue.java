@@ -91,6 +91,7 @@ final class MultiQueue implements MultiLockMembers {
             deleteAll(nodes);
         } finally {
             nodes.forEach(context.frontNodes()::released);
+            first.hooks().released(first.path(), nodes.get(0).name());
             releases.forEach(context.releases()::end);
         }
     }

@@ -5,7 +5,10 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import org.apache.curator.framework.CuratorFramework;
@@ -26,6 +29,10 @@ import org.slf4j.LoggerFactory;
  *   <li>the connection is down, or the node IN_DOUBT: the acquire waits, within its deadline, for the client's
  *       {@link ConnectionTracker} to settle the node (HELD or LOST), as a plain acquire waits for a connection.
  * </ul>
+ *
+ * <p>Before the rule, a grant waits while this client releases a node beside one of its nodes made by the same session
+ * ({@link ReleasesInFlight}): a courtesy that keeps a hand-off among threads of one client after the releasing thread's
+ * delete has its reply, at most one request timeout.
  *
  * <p>The check reads local state only: no ZooKeeper call. The waiting forms wait on the tracker's change future, so a
  * blocking form parks its thread and an asynchronous form holds no thread. Stateless.
@@ -151,6 +158,7 @@ public final class Admission {
             nodes.forEach(node -> node.queue().track(node));
             Verdict verdict;
             try {
+                awaitReleasesBeside(nodes, deadline);
                 verdict = await(nodes, deadline);
             } catch (InterruptedException e) {
                 drop(nodes);
@@ -220,27 +228,64 @@ public final class Admission {
                 return;
             }
             nodes.forEach(node -> node.queue().track(node));
-            whenDecided(nodes, deadline).thenAccept(verdict -> {
-                if (verdict == Verdict.ADMIT) {
-                    if (!result.complete(nodes)) {
-                        dropLater(nodes); // cancelled while it was being admitted
-                    }
-                    return;
-                }
-                dropLater(nodes);
-                if (verdict == Verdict.CLOSED) {
-                    result.completeExceptionally(closed(nodes.get(0)));
-                } else if (verdict == Verdict.WAIT || deadline.hasPassed()) {
-                    result.completeExceptionally(timedOut.get());
-                } else if (!result.isDone()) {
-                    logger.warn(
-                            "{}: {} lost before it was granted; entering again",
-                            nodes.get(0).lockPath(),
-                            nodes);
-                    tryLater(deadline, take, timedOut, result, current);
-                }
-            });
+            afterReleasesBeside(nodes, deadline)
+                    .thenCompose(over -> whenDecided(nodes, deadline))
+                    .thenAccept(verdict -> {
+                        if (verdict == Verdict.ADMIT) {
+                            if (!result.complete(nodes)) {
+                                dropLater(nodes); // cancelled while it was being admitted
+                            }
+                            return;
+                        }
+                        dropLater(nodes);
+                        if (verdict == Verdict.CLOSED) {
+                            result.completeExceptionally(closed(nodes.get(0)));
+                        } else if (verdict == Verdict.WAIT || deadline.hasPassed()) {
+                            result.completeExceptionally(timedOut.get());
+                        } else if (!result.isDone()) {
+                            logger.warn(
+                                    "{}: {} lost before it was granted; entering again",
+                                    nodes.get(0).lockPath(),
+                                    nodes);
+                            tryLater(deadline, take, timedOut, result, current);
+                        }
+                    });
         });
+    }
+
+    /**
+     * Completes once this client no longer releases a node beside one of {@code nodes} made by the same session
+     * ({@link ReleasesInFlight#afterSiblingsOf}), at once if there is none; at the latest one request timeout after the
+     * call, and no later than one request timeout after the deadline, so the acquire keeps its bound.
+     */
+    private static CompletableFuture<Void> afterReleasesBeside(List<LockNode> nodes, Deadline deadline) {
+        CompletableFuture<Void> all = null;
+        for (LockNode node : nodes) {
+            LockPath queue = node.queue();
+            long requestTimeout = queue.requestTimeoutNanos();
+            long bound = deadline.isForever()
+                    ? requestTimeout
+                    : Math.min(requestTimeout, deadline.waitNanos(requestTimeout, System.nanoTime()));
+            CompletableFuture<Void> one =
+                    queue.context().releases().afterSiblingsOf(node.fixedPath(), node.sessionId(), bound);
+            if (!one.isDone()) {
+                all = all == null ? one : all.thenCombine(one, (first, second) -> null);
+            }
+        }
+        return all == null ? CompletableFuture.completedFuture(null) : all;
+    }
+
+    /** As {@link #afterReleasesBeside}, on the calling thread. */
+    private static void awaitReleasesBeside(List<LockNode> nodes, Deadline deadline) throws InterruptedException {
+        CompletableFuture<Void> over = afterReleasesBeside(nodes, deadline);
+        if (over.isDone()) {
+            return;
+        }
+        try {
+            over.get(2 * nodes.get(0).queue().requestTimeoutNanos(), TimeUnit.NANOSECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            // Completed by the client's timer within one request timeout; if not, the courtesy is not waited for.
+        }
     }
 
     /** Ends holds that were not admitted: stops tracking them and deletes their nodes on the calling thread. */

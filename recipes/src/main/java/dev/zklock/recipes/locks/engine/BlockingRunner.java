@@ -200,9 +200,6 @@ public final class BlockingRunner {
         if (reply.code() == Code.NONODE) {
             clearWatch();
             boolean fromFront = ClientContext.isReleasingFromFront(watch.name());
-            if (!releaseOver(path, session.sessionId()) && deadline.hasPassed()) {
-                return feed(new Event.TimedOut());
-            }
             OwnNodeWatch.Status ours = own == null ? OwnNodeWatch.Status.SPENT : own.settled(deadline);
             return feed(
                     ours == OwnNodeWatch.Status.GONE
@@ -241,18 +238,6 @@ public final class BlockingRunner {
 
     private String ourNodeName(int queue) {
         return acquisition.ourNode(queue);
-    }
-
-    /**
-     * Waits until this client no longer releases {@code path} ({@link ReleasesInFlight}): a delete in flight, answered
-     * within one request timeout. False if it is not over by the deadline, or by one request timeout under a deadline
-     * that never passes (the client's timer that looks went with its close, say): the wait for our turn then goes on
-     * without it, for the order it keeps is a courtesy to the releasing thread, not a safety rule.
-     */
-    private boolean releaseOver(String path, long sessionId) throws InterruptedException {
-        CompletableFuture<Void> release = first.context().releases().after(path, sessionId);
-        return release.isDone()
-                || deadline.await(release.thenApply(over -> Boolean.TRUE), first.requestTimeoutNanos()) != null;
     }
 
     /** Tells the acquisition {@code event}, after telling it that the deadline passed if it did and it does not know. */

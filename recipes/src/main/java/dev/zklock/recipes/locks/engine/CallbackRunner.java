@@ -255,14 +255,11 @@ public final class CallbackRunner extends AsyncSteps {
             clearWatch(nodeWatcher);
             if (reply.code() == Code.NONODE) {
                 boolean fromFront = ClientContext.isReleasingFromFront(watch.name());
-                first.context()
-                        .releases()
-                        .after(path, session.sessionId())
-                        .thenRun(() -> feed(
-                                own != null && own.status() == OwnNodeWatch.Status.GONE
-                                        ? new Event.OwnGone()
-                                        : new Event.WatchedGone(
-                                                fromFront, own != null && own.status() == OwnNodeWatch.Status.STANDS)));
+                feed(
+                        own != null && own.status() == OwnNodeWatch.Status.GONE
+                                ? new Event.OwnGone()
+                                : new Event.WatchedGone(
+                                        fromFront, own != null && own.status() == OwnNodeWatch.Status.STANDS));
             } else {
                 feed(new Event.Failed(reply.code()));
             }

@@ -328,6 +328,7 @@ public final class LockPath {
             }
         } finally {
             ours.frontNodes().released(node);
+            hooks.released(path, node.name());
             ours.releases().end(release);
         }
     }

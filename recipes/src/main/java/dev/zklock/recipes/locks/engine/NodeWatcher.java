@@ -91,13 +91,10 @@ public final class NodeWatcher extends SessionEnds.Registration implements Watch
     @Override
     public void process(WatchedEvent event) {
         switch (event.getType()) {
-            case NodeDeleted -> {
-                Wake deleted = ClientContext.isReleasingFromFront(ZKPaths.getNodeFromPath(path))
-                        ? Wake.DELETED_FROM_FRONT
-                        : Wake.DELETED;
-                // Never waits: a wake-up held back for a release of this client is completed by its timer.
-                owner.context().releases().after(path, sessionId()).thenRun(() -> wake(deleted));
-            }
+            case NodeDeleted -> wake(
+                    ClientContext.isReleasingFromFront(ZKPaths.getNodeFromPath(path))
+                            ? Wake.DELETED_FROM_FRONT
+                            : Wake.DELETED);
             case NodeDataChanged, NodeCreated, NodeChildrenChanged -> wake(Wake.CHANGED);
             case None -> {
                 // A disconnection keeps the watch: ZooKeeper sets it again on reconnect and fires it if the node went

@@ -36,4 +36,10 @@ public interface QueueHooks {
 
     /** Called before the delete that releases a held node. */
     default void beforeRelease(String lockPath, String ourNode) {}
+
+    /**
+     * Called once the delete that releases a held node has its reply (or was left to Curator's guaranteed delete, or the
+     * client was closed), before this client's waiters held back for that release go on ({@link ReleasesInFlight}).
+     */
+    default void released(String lockPath, String ourNode) {}
 }

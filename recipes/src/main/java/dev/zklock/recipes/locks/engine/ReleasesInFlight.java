@@ -1,5 +1,7 @@
 package dev.zklock.recipes.locks.engine;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -9,20 +11,22 @@ import java.util.concurrent.TimeUnit;
  * has its reply. Owned by the client's {@link ClientContext}; safe for use by multiple threads; no ZooKeeper call. Keys
  * are namespace-fixed node paths, unique because every node name carries a protection id of the client.
  *
- * <p>Why: ZooKeeper sends a deletion event to the watchers before it sends the reply to the delete. A thread waiting on
- * the same client, woken by that event, would take the lock while the releasing thread still waits inside
- * {@code release()}: not wrong for a lock, but code that marks its critical section over right after
- * {@code release()} returns (Curator's own lock tests do) would see two holders at once, in more than half the
- * hand-offs among threads of one client on two cores. So a waiter whose watch is on the session that made the deleted
- * node, while this client is releasing it, goes on only a little after that release has its reply.
+ * <p>Why: ZooKeeper sends a deletion event to the watchers before it sends the reply to the delete, and answers the
+ * requests of one session in order. A thread of the same client, woken by that event, or whose listing was sent behind
+ * the delete, would be granted while the releasing thread still waits inside {@code release()}: not wrong for a lock,
+ * but code that marks its critical section over right after {@code release()} returns (Curator's own lock tests do)
+ * would see two holders at once, in more than half the hand-offs among threads of one client on two cores. So
+ * {@link Admission} admits a node only once this client no longer releases a node beside it (same parent) made by the
+ * same session ({@link #afterSiblingsOf}): every grant, whatever way it came, waits for the releases that could have
+ * made it possible.
  *
- * <p>How, without blocking ZooKeeper's event thread: the event hands the waiter's wake-up to the client's timer, which
- * looks every {@value #HAND_OFF_DELAY_MICROS} µs, while the release is in flight, and wakes the waiter once it is over.
- * The releasing thread wakes nobody: a thread it wakes takes its processor before {@code release()} has returned.
- * Measured on two cores, 4 threads of one lock object, 36,000 hand-offs per variant in alternating runs: the timer
- * looking, 3 early; the end of the release handing the wake-up to the timer with the same delay, 33 early; waking the
- * waiter at the end of the release, 28 to 39 of every 60. Only waiters on the releasing session are held back: others,
- * in this process or another, go on at once.
+ * <p>How, without blocking ZooKeeper's event thread: the client's timer looks every {@value #HAND_OFF_DELAY_MICROS} µs
+ * while such a release is in flight, and completes the grant's future once it is over. The releasing thread wakes
+ * nobody: a thread it wakes takes its processor before {@code release()} has returned. Measured on two cores, 4 threads
+ * of one lock object, 36,000 hand-offs per variant in alternating runs: the timer looking, 3 early; the end of the
+ * release handing the wake-up to the timer with the same delay, 33 early; waking the waiter at the end of the release,
+ * 28 to 39 of every 60. The order is a courtesy to the releasing thread, not a safety rule: the wait ends after one
+ * request timeout whatever the release does. Grants of other sessions, in this process or another, are not held back.
  */
 public final class ReleasesInFlight {
     public static final long HAND_OFF_DELAY_MICROS = 100;
@@ -52,30 +56,39 @@ public final class ReleasesInFlight {
     }
 
     /**
-     * Returns a future that completes once this client no longer releases {@code fixedPath}, if the node was made by
-     * the session {@code watcherSessionId} of the waiter; else a complete one. Never waits: the client's timer completes
-     * the future.
+     * Returns a future that completes once none of the releases this client has in flight now of nodes beside
+     * {@code fixedPath} (children of its parent, the node itself aside) made by the session {@code sessionId} is in
+     * flight any more, or {@code boundNanos} after the call, whichever comes first; a complete one if there is none.
+     * Never waits: the client's timer completes the future. Looks at the releases in flight, a handful.
      */
-    public CompletableFuture<Void> after(String fixedPath, long watcherSessionId) {
-        Release known = releasing.get(fixedPath);
-        if (known == null || known.sessionId != watcherSessionId) {
+    public CompletableFuture<Void> afterSiblingsOf(String fixedPath, long sessionId, long boundNanos) {
+        List<Release> beside = null;
+        for (Release known : releasing.values()) {
+            if (known.sessionId == sessionId && known.isSiblingOf(fixedPath)) {
+                if (beside == null) {
+                    beside = new ArrayList<>(2);
+                }
+                beside.add(known);
+            }
+        }
+        if (beside == null) {
             return NONE;
         }
         CompletableFuture<Void> over = new CompletableFuture<>();
-        check(known, over);
+        check(beside, System.nanoTime() + boundNanos, over);
         return over;
     }
 
-    private void check(Release release, CompletableFuture<Void> over) {
+    private void check(List<Release> beside, long endNanos, CompletableFuture<Void> over) {
         Runnable look = () -> {
-            if (release.isOver()) {
+            if (beside.stream().allMatch(Release::isOver) || System.nanoTime() - endNanos >= 0) {
                 over.complete(null);
             } else {
-                check(release, over);
+                check(beside, endNanos, over);
             }
         };
         if (timer.schedule(look, TimeUnit.MICROSECONDS.toNanos(HAND_OFF_DELAY_MICROS)) == null) {
-            over.complete(null);
+            over.complete(null); // the client closed: nobody looks any more
         }
     }
 
@@ -96,6 +109,11 @@ public final class ReleasesInFlight {
 
         private boolean isOver() {
             return over;
+        }
+
+        private boolean isSiblingOf(String other) {
+            int slash = other.lastIndexOf('/');
+            return path.lastIndexOf('/') == slash && path.regionMatches(0, other, 0, slash) && !path.equals(other);
         }
     }
 }
