@@ -9,10 +9,12 @@ import org.apache.zookeeper.common.PathUtils;
  * checks are stricter than ZooKeeper's own parser, which turns a bad port into a {@link NumberFormatException} and
  * accepts an empty host: every message here names the connect string and the part that is wrong.
  *
+ * <p>An immutable value: safe for use by any thread. Makes no ZooKeeper call.
+ *
  * @param text the connect string as given
  * @param servers the servers it names, in order
  */
-record ConnectString(String text, List<Server> servers) {
+public record ConnectString(String text, List<Server> servers) {
     private static final int DEFAULT_PORT = 2181;
 
     /**
@@ -21,14 +23,16 @@ record ConnectString(String text, List<Server> servers) {
      * @param host a host name or address (an IPv6 address without its brackets)
      * @param port the client port
      */
-    record Server(String host, int port) {}
+    public record Server(String host, int port) {}
 
     /**
      * Checks and parses {@code text}.
      *
+     * @param text the connect string as given
+     * @return the connect string and the servers it names
      * @throws IllegalArgumentException naming {@code text} and its bad part if it is not a valid connect string
      */
-    static ConnectString parse(String text) {
+    public static ConnectString parse(String text) {
         if (text == null || text.isBlank()) {
             throw malformed(String.valueOf(text), "it is empty");
         }

@@ -14,33 +14,47 @@ import java.util.Optional;
  * @param atStart the load average when the run began; NaN if the system does not tell
  * @param atEnd the load average when the run ended; NaN if not read yet or not told
  */
-record MachineLoad(int cores, double atStart, double atEnd) {
+public record MachineLoad(int cores, double atStart, double atEnd) {
     /**
      * The load average per core above which a machine counts as loaded: more runnable threads than cores, half as many
      * again, so that a thread of the bench often waits for a core and its latencies measure the queue for the CPU.
      */
-    static final double LOADED_PER_CORE = 1.5;
+    public static final double LOADED_PER_CORE = 1.5;
 
-    /** Returns the load now, as a run's start: the processors and the load average; no end yet. */
-    static MachineLoad started() {
+    /**
+     * Returns the load now, as a run's start: the processors and the load average; no end yet.
+     *
+     * @return the load at the start
+     */
+    public static MachineLoad started() {
         return new MachineLoad(Runtime.getRuntime().availableProcessors(), loadAverage(), Double.NaN);
     }
 
-    /** Returns this load with its end: the load average now. */
-    MachineLoad ended() {
+    /**
+     * Returns this load with its end: the load average now.
+     *
+     * @return this load, ended
+     */
+    public MachineLoad ended() {
         return new MachineLoad(cores, atStart, loadAverage());
     }
 
-    /** Tells whether the load average at the start was above {@link #LOADED_PER_CORE} per core. */
-    boolean isLoaded() {
+    /**
+     * Tells whether the load average at the start was above {@link #LOADED_PER_CORE} per core.
+     *
+     * @return true if the machine was loaded when the run began
+     */
+    public boolean isLoaded() {
         return atStart > LOADED_PER_CORE * cores;
     }
 
     /**
      * Returns, for a loaded machine, what a reader of its figures must know: "load average 5.43 on 2 cores at the start
      * (above 1.5 per core): latency rows are not representative"; empty otherwise.
+     *
+     * @return the warning, for a loaded machine only
      */
-    Optional<String> warning() {
+    public Optional<String> warning() {
         if (!isLoaded()) {
             return Optional.empty();
         }
@@ -52,8 +66,12 @@ record MachineLoad(int cores, double atStart, double atEnd) {
                 LOADED_PER_CORE));
     }
 
-    /** Returns "load average 0.42 at the start, 2.10 at the end", leaving out what is not known. */
-    String describe() {
+    /**
+     * Returns "load average 0.42 at the start, 2.10 at the end", leaving out what is not known.
+     *
+     * @return the load, in words
+     */
+    public String describe() {
         if (Double.isNaN(atStart) && Double.isNaN(atEnd)) {
             return "load average unknown";
         }

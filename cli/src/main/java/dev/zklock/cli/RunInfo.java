@@ -19,9 +19,9 @@ import java.util.stream.Stream;
  * Where and from what a run's figures came: the date, the machine (system, processors, memory, how busy it was; see
  * {@link MachineLoad}), the build (zklock's version and the commit its sources came from), the libraries and JDK, and the command
  * that produced them, so that a table of figures says what it measured. Stateless and safe for use by any thread; reads
- * the system on every call.
+ * the system on every call, and makes no ZooKeeper call.
  */
-final class RunInfo {
+public final class RunInfo {
     /** The system property the {@code zklock} script sets to the commit of the sources it built the command from. */
     static final String COMMIT_PROPERTY = "zklock.commit";
 
@@ -30,16 +30,23 @@ final class RunInfo {
     /**
      * Returns one "name: value" line each for the date, machine, build, software and command of a run of
      * {@code ./zklock <args>}, the machine with its load average now, as the run's start.
+     *
+     * @param args the command line after {@code ./zklock}
+     * @return the lines, in that order
      */
-    static List<String> origin(List<String> args) {
+    public static List<String> origin(List<String> args) {
         return origin(args, MachineLoad.started());
     }
 
     /**
      * Returns one "name: value" line each for the date, machine, build, software and command of a run of
      * {@code ./zklock <args>}, the machine with {@code load}.
+     *
+     * @param args the command line after {@code ./zklock}
+     * @param load how busy the machine was around the run
+     * @return the lines, in that order
      */
-    static List<String> origin(List<String> args, MachineLoad load) {
+    public static List<String> origin(List<String> args, MachineLoad load) {
         String command = String.join(
                 " ", Stream.concat(Stream.of("./zklock"), args.stream()).toList());
         return List.of(

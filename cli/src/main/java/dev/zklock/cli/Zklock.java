@@ -1,10 +1,18 @@
 package dev.zklock.cli;
 
+import dev.zklock.cli.bench.BenchCommand;
+import dev.zklock.cli.demo.DemoCommand;
+import dev.zklock.cli.inspect.InspectCommand;
+import dev.zklock.cli.torture.TortureCommand;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** The {@code zklock} command. Without a subcommand it runs the demo. */
+/**
+ * The {@code zklock} command, the jar's main class. Without a subcommand it runs the demo.
+ *
+ * <p>Not thread-safe: picocli calls it once, on one thread. ZooKeeper cost: that of the subcommand it runs.
+ */
 @Command(
         name = "zklock",
         mixinStandardHelpOptions = true,

@@ -1,0 +1,319 @@
+package dev.zklock.cli.bench;
+
+import dev.zklock.cli.CommandFailure;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.framework.recipes.locks.InterProcessLock;
+
+/**
+ * The scenarios of a plain lock recipe, or of the part of one that is a plain lock (a read lock, a multi-lock over n
+ * paths): one contender alone (with the raw floor beside it), N contenders each on a client (session) of its own, N
+ * threads sharing one client and one lock object (with a JDK fair lock among the same threads beside them, for a lock
+ * with local hand-off), or one thread alone on a lock that keeps its node cached. Each contender loops acquire/release
+ * with nothing done while holding.
+ */
+final class LockScenario implements Scenario {
+    /** How the contenders of a scenario are laid out. */
+    enum Layout {
+        /** One contender, alone: the latency of an uncontended acquire. */
+        UNCONTENDED,
+        /** N contenders, each with its own client and lock object. */
+        CLIENTS,
+        /** N threads sharing one client and one lock object. */
+        SHARED_LOCK,
+        /**
+         * Two contenders on clients of their own, each holding for {@link #HAND_OFF_HOLD}, so that the other already
+         * watches when it releases: the hand-off alone, the only node ahead gone.
+         */
+        HAND_OFF,
+        /**
+         * One contender, alone, on a lock that keeps its node cached after a release (keepIdle): after the first
+         * cycle, what a hold costs with the node already there.
+         */
+        CACHED
+    }
+
+    /** How long another client may wait for a cached node to go: far longer than a watch event and a delete take. */
+    private static final Duration END_CACHING_WAIT = Duration.ofSeconds(10);
+
+    /** How long a holder keeps the lock in the hand-off scenario: far longer than a waiter takes to queue and watch. */
+    static final Duration HAND_OFF_HOLD = Duration.ofMillis(2);
+
+    static final String RAW_FLOOR = "raw floor (one create + one delete, raw ZooKeeper handle)";
+    static final String JDK_FAIR_LOCK = "JDK fair ReentrantLock(true), same threads, no ZooKeeper";
+    static final String ACQUIRE_P50 = "acquire p50 (ms)";
+    static final String VS_RAW_CREATE = "acquire p50 / raw create p50";
+    static final String VS_PIPELINED_PAIR = "acquire p50 / create + pipelined listing p50";
+    static final String RAW_LISTED_P50 = "create + pipelined listing p50 (ms)";
+    static final String CYCLES_PER_SECOND = "cycles/s";
+    static final String ACQUISITIONS_PER_SECOND = "acquisitions/s";
+    static final String HAND_OFF_P50 = "hand-off p50 (ms)";
+    static final String VS_JDK = "acquisitions/s / JDK fair lock's, same threads";
+    static final String REQUESTS_AFTER_THE_FIRST = "requests per cycle after the first";
+    static final String REQUESTS_PER_ACQUISITION = "requests per acquisition";
+    static final String REQUESTS_PER_CYCLE = "requests per cycle";
+    static final String WATCH_EVENTS_PER_RELEASE = "watch events per release";
+
+    private final Recipe recipe;
+    private final Layout layout;
+    private final int contenders;
+    private final List<Side> sides;
+    private final Targets targets = new Targets();
+
+    private LockScenario(Recipe recipe, Layout layout, int contenders, List<Side> sides) {
+        this.recipe = recipe;
+        this.layout = layout;
+        this.contenders = contenders;
+        this.sides = sides;
+    }
+
+    /** One contender alone; with {@code rawFloor}, the raw floor runs beside zklock and Curator. */
+    static LockScenario uncontended(Recipe recipe, boolean rawFloor) {
+        return new LockScenario(
+                recipe,
+                Layout.UNCONTENDED,
+                1,
+                rawFloor
+                        ? List.of(Side.ZKLOCK, Side.CURATOR, Side.RAW, Side.RAW_LISTED)
+                        : List.of(Side.ZKLOCK, Side.CURATOR));
+    }
+
+    /** {@code n} contenders, each on a client of its own. */
+    static LockScenario clients(Recipe recipe, int n) {
+        return new LockScenario(recipe, Layout.CLIENTS, n, List.of(Side.ZKLOCK, Side.CURATOR));
+    }
+
+    /** Two contenders on clients of their own, each holding a little, so that the other waits: the hand-off alone. */
+    static LockScenario handOff(Recipe recipe) {
+        return new LockScenario(recipe, Layout.HAND_OFF, 2, List.of(Side.ZKLOCK, Side.CURATOR));
+    }
+
+    /** {@code n} threads sharing one client and one lock object. */
+    static LockScenario sharedLock(Recipe recipe, int n) {
+        return new LockScenario(recipe, Layout.SHARED_LOCK, n, List.of(Side.ZKLOCK, Side.CURATOR));
+    }
+
+    /**
+     * {@code n} threads sharing one client and one lock object, and beside them a JDK fair {@code ReentrantLock} passed
+     * among {@code n} threads in the same way: the most a local hand-off could give.
+     */
+    static LockScenario sharedLockBesideJdk(Recipe recipe, int n) {
+        return new LockScenario(recipe, Layout.SHARED_LOCK, n, List.of(Side.ZKLOCK, Side.CURATOR, Side.JDK));
+    }
+
+    /** One thread alone on a lock that keeps its node cached between holds, beside Curator's. */
+    static LockScenario cached(Recipe recipe) {
+        return new LockScenario(recipe, Layout.CACHED, 1, List.of(Side.ZKLOCK, Side.CURATOR));
+    }
+
+    /** Sets the target of the row named {@code metric}; returns this scenario. */
+    LockScenario target(String metric, Target target) {
+        targets.set(metric, target);
+        return this;
+    }
+
+    @Override
+    public String group() {
+        return recipe.title();
+    }
+
+    @Override
+    public String name() {
+        String name =
+                switch (layout) {
+                    case UNCONTENDED -> "uncontended";
+                    case CLIENTS -> contenders + " clients";
+                    case SHARED_LOCK -> contenders + " threads, 1 lock object";
+                    case HAND_OFF -> "hand-off, 2 clients holding " + HAND_OFF_HOLD.toMillis() + " ms";
+                    case CACHED -> "1 thread";
+                };
+        if (recipe.part().isEmpty()) {
+            return name;
+        }
+        return layout == Layout.CACHED ? recipe.part() + ", " + name : name + ", " + recipe.part();
+    }
+
+    @Override
+    public String key() {
+        return recipe.key() + "-" + layout.name().toLowerCase(Locale.ROOT).replace('_', '-') + "-" + contenders;
+    }
+
+    @Override
+    public List<Side> sides() {
+        return sides;
+    }
+
+    @Override
+    public String series() {
+        return switch (layout) {
+            case UNCONTENDED, HAND_OFF, CACHED -> "";
+            case CLIENTS -> "separate clients";
+            case SHARED_LOCK -> "threads sharing 1 lock object";
+        };
+    }
+
+    @Override
+    public int contenders() {
+        return contenders;
+    }
+
+    @Override
+    public void prepare(BenchEnsemble ensemble) throws Exception {
+        for (Side side : sides) {
+            if (side != Side.JDK) {
+                ensemble.makePaths(recipe.lockPaths(path(ensemble, side)));
+            }
+        }
+        ensemble.client(
+                switch (layout) {
+                    case SHARED_LOCK -> 0;
+                    case CACHED -> 1; // the client that ends the caching after each round
+                    default -> contenders - 1;
+                });
+    }
+
+    @Override
+    public Map<Side, Measurement> round(BenchEnsemble ensemble, List<Side> order, Duration duration) throws Exception {
+        if (layout == Layout.UNCONTENDED || layout == Layout.CACHED) {
+            Map<Side, InterProcessLock> locks = new EnumMap<>(Side.class);
+            for (Side side : order) {
+                locks.put(side, recipe.make(side, ensemble.client(0), path(ensemble, side)));
+            }
+            Map<Side, Measurement> measured =
+                    AlternatingLoop.run(order, locks, duration.multipliedBy(order.size()), ensemble);
+            if (layout == Layout.CACHED) {
+                endCaching(ensemble);
+            }
+            return measured;
+        }
+        Duration hold = layout == Layout.HAND_OFF ? HAND_OFF_HOLD : Duration.ZERO;
+        return LockLoop.eachSide(order, side -> contenders(ensemble, side), duration, hold, ensemble);
+    }
+
+    /**
+     * Makes the round's cached node go, its counting over: a waiter of another client ends the caching at once, so no
+     * cached node, watch or timer of this round outlives it into the next scenario's counts.
+     */
+    private void endCaching(BenchEnsemble ensemble) throws Exception {
+        InterProcessLock other = Recipe.reentrant().make(Side.ZKLOCK, ensemble.client(1), path(ensemble, Side.ZKLOCK));
+        if (!other.acquire(END_CACHING_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+            throw new CommandFailure("the cached node of " + recipe.zklockName() + " on '" + path(ensemble, Side.ZKLOCK)
+                    + "' was not released to another client within " + END_CACHING_WAIT.toSeconds() + " s");
+        }
+        other.release();
+    }
+
+    private List<Contender> contenders(BenchEnsemble ensemble, Side side) throws InterruptedException {
+        String path = path(ensemble, side);
+        if (layout == Layout.SHARED_LOCK) {
+            return Collections.nCopies(contenders, Contender.exclusive(recipe.make(side, ensemble.client(0), path)));
+        }
+        List<Contender> each = new ArrayList<>();
+        for (int i = 0; i < contenders; i++) {
+            InterProcessLock lock = recipe.make(side, ensemble.client(i), path);
+            each.add(recipe.holders() > 1 ? Contender.lease(lock, recipe.holders()) : Contender.exclusive(lock));
+        }
+        return each;
+    }
+
+    @Override
+    public List<BenchRow> rows(Map<Side, Measurement> measured) {
+        List<BenchRow> rows = new ArrayList<>();
+        if (layout == Layout.CACHED) {
+            rows.add(targets.row(this, measured, ACQUIRE_P50, m -> m.acquireMillis(50)));
+            rows.add(targets.row(this, measured, "acquire p99 (ms)", m -> m.acquireMillis(99)));
+            rows.add(targets.row(this, measured, "release p50 (ms)", m -> m.releaseMillis(50)));
+            rows.add(targets.row(this, measured, CYCLES_PER_SECOND, Measurement::perSecond));
+            rows.add(targets.row(this, measured, REQUESTS_AFTER_THE_FIRST, Measurement::requestsPerAcquisition));
+        } else if (layout == Layout.UNCONTENDED) {
+            rows.add(targets.row(this, measured, ACQUIRE_P50, m -> m.acquireMillis(50)));
+            rows.add(targets.row(this, measured, "acquire p99 (ms)", m -> m.acquireMillis(99)));
+            rows.add(targets.row(this, measured, "release p50 (ms)", m -> m.releaseMillis(50)));
+            Measurement raw = measured.get(Side.RAW);
+            if (raw != null) {
+                double create = raw.acquireMillis(50);
+                rows.add(targets.row(this, measured, VS_RAW_CREATE, m -> m.acquireMillis(50) / create));
+            }
+            Measurement pair = measured.get(Side.RAW_LISTED);
+            if (pair != null) {
+                double floor = pair.acquireMillis(50);
+                rows.add(targets.row(this, measured, VS_PIPELINED_PAIR, m -> m.acquireMillis(50) / floor));
+            }
+            rows.add(targets.row(this, measured, CYCLES_PER_SECOND, Measurement::perSecond));
+            rows.add(targets.row(this, measured, REQUESTS_PER_CYCLE, Measurement::requestsPerAcquisition));
+        } else {
+            if (layout != Layout.HAND_OFF) {
+                rows.add(targets.row(this, measured, ACQUISITIONS_PER_SECOND, Measurement::perSecond));
+            }
+            if (recipe.holders() > 1) {
+                // Lease holders are not one after another: no hand-off to time; the wait of an acquire instead.
+                rows.add(targets.row(this, measured, ACQUIRE_P50, m -> m.acquireMillis(50)));
+                rows.add(targets.row(this, measured, "acquire p99 (ms)", m -> m.acquireMillis(99)));
+            } else {
+                rows.add(targets.row(this, measured, HAND_OFF_P50, m -> m.handOffMillis(50)));
+                rows.add(targets.row(this, measured, "hand-off p99 (ms)", m -> m.handOffMillis(99)));
+            }
+            rows.add(targets.row(this, measured, REQUESTS_PER_ACQUISITION, Measurement::requestsPerAcquisition));
+            rows.add(targets.row(this, measured, WATCH_EVENTS_PER_RELEASE, Measurement::watchEventsPerRelease));
+            Measurement jdk = measured.get(Side.JDK);
+            if (jdk != null) {
+                double rate = jdk.perSecond();
+                rows.add(targets.row(this, measured, VS_JDK, m -> m.perSecond() / rate));
+            }
+        }
+        return rows;
+    }
+
+    /** The raw floor's rows beside an uncontended scenario, or the JDK fair lock's beside threads sharing a lock. */
+    @Override
+    public List<FloorRow> floorRows(Map<Side, Measurement> measured) {
+        Measurement raw = measured.get(Side.RAW);
+        Measurement jdk = measured.get(Side.JDK);
+        if (layout == Layout.UNCONTENDED && raw != null) {
+            return rawFloorRows(raw, measured.get(Side.RAW_LISTED), measured.get(Side.CURATOR));
+        }
+        if (jdk != null) {
+            String scenario = contenders + " threads, 1 lock object";
+            return List.of(
+                    new FloorRow(JDK_FAIR_LOCK, scenario, ACQUISITIONS_PER_SECOND, jdk.perSecond()),
+                    new FloorRow(JDK_FAIR_LOCK, scenario, HAND_OFF_P50, jdk.handOffMillis(50)),
+                    new FloorRow(JDK_FAIR_LOCK, scenario, "hand-off p99 (ms)", jdk.handOffMillis(99)));
+        }
+        return List.of();
+    }
+
+    /**
+     * The raw floor's rows; with a measured create + listing, also the lowest acquire ratio to Curator that a lock
+     * which lists its queue after its create could reach on this server (its acquire p50 over Curator's).
+     */
+    private static List<FloorRow> rawFloorRows(Measurement raw, Measurement listed, Measurement curator) {
+        String floor = RAW_FLOOR;
+        String scenario = "uncontended";
+        List<FloorRow> rows = new ArrayList<>(List.of(
+                new FloorRow(floor, scenario, "create p50 (ms)", raw.acquireMillis(50)),
+                new FloorRow(floor, scenario, "create p99 (ms)", raw.acquireMillis(99)),
+                new FloorRow(floor, scenario, "delete p50 (ms)", raw.releaseMillis(50)),
+                new FloorRow(floor, scenario, "cycles/s", raw.perSecond()),
+                new FloorRow(floor, scenario, "requests per cycle", raw.requestsPerAcquisition())));
+        if (listed != null) {
+            double pair = listed.acquireMillis(50);
+            rows.add(new FloorRow(floor, scenario, RAW_LISTED_P50, pair));
+            rows.add(new FloorRow(
+                    floor, scenario, "create + listing p50 / raw create p50", pair / raw.acquireMillis(50)));
+            if (curator != null) {
+                rows.add(new FloorRow(
+                        floor,
+                        scenario,
+                        "create + listing p50 / Curator acquire p50",
+                        pair / curator.acquireMillis(50)));
+            }
+        }
+        return rows;
+    }
+}

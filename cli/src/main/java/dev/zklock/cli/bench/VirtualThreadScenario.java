@@ -1,0 +1,435 @@
+package dev.zklock.cli.bench;
+
+import dev.zklock.recipes.locks.ZkLockRegistry;
+import dev.zklock.recipes.locks.ZkReentrantLock;
+import dev.zklock.recipes.test.VirtualThreads;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryMXBean;
+import java.lang.management.ThreadMXBean;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.recipes.locks.InterProcessLock;
+import org.apache.curator.framework.recipes.locks.InterProcessMutex;
+
+/**
+ * Virtual threads that each take a lock once, all started together behind a holder of each lock (a virtual thread that
+ * holds it until they all wait), then drained: a cohort lock object, a plain lock object, or the locks of a registry's
+ * keys. Reports the time from their start to the last release (less the bench's own collection for the heap figure),
+ * the requests the servers counted from the one client the drain uses (the holders' releases among them), the heap each
+ * waiting thread costs (heap in use after a collection while they all wait for the lock and the servers answer no more
+ * requests, less the heap before they started: a request still on its way is the client's buffer, not the wait's; with
+ * an embedded server its nodes and watches count too, so {@code --connect} measures the lock alone; the median of the
+ * rounds, see {@link Extra#heapPerWaiter}) and the platform threads alive. Curator's {@code InterProcessMutex} runs at
+ * a smaller count (each of its releases wakes every waiter of the lock object, and its run of the full count does not
+ * finish), named in the scenario. Needs virtual threads (release 21); {@link BenchPlan} leaves it out before. A round
+ * shorter than a second (a warm-up, {@code --quick}) runs a tenth of the threads. The plain row also measures the floor
+ * of its heap figure: the same threads waiting in a bare ZooKeeper queue ({@link BareZooKeeperQueue}: a virtual thread,
+ * its stack, a node name, a watched path, ZooKeeper's watch and a watcher each; with an embedded server, the server's
+ * node and watch too), and on the JDK's fair {@code ReentrantLock} ({@link JdkFairLock}: a virtual thread, its stack
+ * and one queue node each).
+ * Confined to the bench's thread.
+ */
+final class VirtualThreadScenario implements Scenario {
+    static final String DRAIN_SECONDS = "time to drain (s)";
+    static final String REQUESTS = "ZooKeeper requests";
+    static final String HEAP_PER_WAITER = "heap per waiting thread (bytes)";
+    static final String PLATFORM_THREADS = "platform threads alive";
+    static final String BARE_QUEUE = "bare ZooKeeper queue (virtual threads on nodes and watches, no lock library)";
+
+    private static final Duration LONGEST_WAIT = Duration.ofMinutes(10);
+
+    /** What the threads take. */
+    enum Kind {
+        COHORT("cohort"),
+        PLAIN("plain"),
+        REGISTRY("registry");
+
+        private final String key;
+
+        Kind(String key) {
+            this.key = key;
+        }
+    }
+
+    private final Kind kind;
+    private final int keys; // zklock's; each key is one lock object
+    private final int threadsPerKey;
+    private final int curatorKeys;
+    private final int curatorThreadsPerKey;
+    private final Targets targets = new Targets();
+    private final Map<Side, Extra> extras = new EnumMap<>(Side.class);
+
+    private VirtualThreadScenario(Kind kind, int keys, int threadsPerKey, int curatorKeys, int curatorThreadsPerKey) {
+        this.kind = kind;
+        this.keys = keys;
+        this.threadsPerKey = threadsPerKey;
+        this.curatorKeys = curatorKeys;
+        this.curatorThreadsPerKey = curatorThreadsPerKey;
+    }
+
+    /** {@code threads} virtual threads on one lock object with local hand-off; Curator's at {@code curatorThreads}. */
+    static VirtualThreadScenario cohort(int threads, int curatorThreads) {
+        return new VirtualThreadScenario(Kind.COHORT, 1, threads, 1, curatorThreads);
+    }
+
+    /** {@code threads} virtual threads on one plain lock object; Curator's at {@code curatorThreads}. */
+    static VirtualThreadScenario plain(int threads, int curatorThreads) {
+        return new VirtualThreadScenario(Kind.PLAIN, 1, threads, 1, curatorThreads);
+    }
+
+    /** {@code each} virtual threads on each of {@code keys} keys of a registry; Curator's over {@code curatorKeys}. */
+    static VirtualThreadScenario registry(int keys, int each, int curatorKeys) {
+        return new VirtualThreadScenario(Kind.REGISTRY, keys, each, curatorKeys, each);
+    }
+
+    /** Sets the target of the row named {@code metric}; returns this scenario. */
+    VirtualThreadScenario target(String metric, Target target) {
+        targets.set(metric, target);
+        return this;
+    }
+
+    @Override
+    public String group() {
+        return "ZkReentrantLock vs InterProcessMutex, virtual threads";
+    }
+
+    @Override
+    public String name() {
+        String what =
+                switch (kind) {
+                    case COHORT -> "%s virtual threads, 1 lock object, local hand-off (Curator: %s, 1 lock object)";
+                    case PLAIN -> "%s virtual threads, 1 lock object (Curator: %s)";
+                    case REGISTRY -> "%s virtual threads, 10 per key of a registry (Curator: %s, a mutex per key)";
+                };
+        return String.format(Locale.ROOT, what, count(keys * threadsPerKey), count(curatorKeys * curatorThreadsPerKey));
+    }
+
+    @Override
+    public String key() {
+        return "virtual-threads-" + kind.key + "-" + keys * threadsPerKey;
+    }
+
+    @Override
+    public int contenders() {
+        return keys * threadsPerKey;
+    }
+
+    @Override
+    public void prepare(BenchEnsemble ensemble) throws Exception {
+        for (Side side : sides()) {
+            ensemble.makePath(path(ensemble, side));
+        }
+        if (kind == Kind.PLAIN) {
+            ensemble.makePath(path(ensemble, Side.RAW) + "/key-0"); // the bare queue makes no parent of its own
+        }
+    }
+
+    @Override
+    public Map<Side, Measurement> round(BenchEnsemble ensemble, List<Side> order, Duration duration) throws Exception {
+        boolean full = duration.compareTo(Duration.ofSeconds(1)) >= 0;
+        Map<Side, Measurement> measured = new EnumMap<>(Side.class);
+        for (Side side : order) {
+            int sideKeys = side == Side.ZKLOCK ? keys : curatorKeys;
+            int each = side == Side.ZKLOCK ? threadsPerKey : curatorThreadsPerKey;
+            if (!full) {
+                sideKeys = Math.max(1, sideKeys / 10);
+                each = kind == Kind.REGISTRY ? each : Math.max(2, each / 10);
+            }
+            Drain drain = drain(ensemble, side, sideKeys, each);
+            measured.put(side, drain.measurement);
+            if (full) {
+                extras.merge(side, drain.extra, Extra::plus);
+            }
+        }
+        if (kind == Kind.PLAIN && full) {
+            // The floor: the same threads waiting in a queue of ZooKeeper nodes with no lock library around it; and on
+            // the JDK's own lock, which costs no object of its own per waiter.
+            for (Side floor : List.of(Side.RAW, Side.JDK)) {
+                extras.merge(floor, drain(ensemble, floor, keys, threadsPerKey).extra, Extra::plus);
+            }
+        }
+        return measured;
+    }
+
+    @Override
+    public List<BenchRow> rows(Map<Side, Measurement> measured) {
+        Extra zklock = extras.getOrDefault(Side.ZKLOCK, Extra.NONE);
+        Extra curator = extras.getOrDefault(Side.CURATOR, Extra.NONE);
+        List<BenchRow> rows = new ArrayList<>(List.of(
+                row(DRAIN_SECONDS, zklock.drainSeconds(), curator.drainSeconds()),
+                targets.row(this, measured, LockScenario.ACQUISITIONS_PER_SECOND, Measurement::perSecond),
+                row(REQUESTS, zklock.requests(), curator.requests()),
+                targets.row(this, measured, LockScenario.REQUESTS_PER_ACQUISITION, Measurement::requestsPerAcquisition),
+                row(HEAP_PER_WAITER, zklock.heapPerWaiter(), curator.heapPerWaiter())
+                        .withFloor(heapFloor()),
+                row(PLATFORM_THREADS, zklock.platformThreads(), curator.platformThreads())));
+        return rows;
+    }
+
+    /** The plain row's floor and baseline of its heap figure: a bare ZooKeeper queue, and the JDK's fair lock. */
+    @Override
+    public List<FloorRow> floorRows(Map<Side, Measurement> measured) {
+        if (kind != Kind.PLAIN) {
+            return List.of();
+        }
+        return List.of(
+                new FloorRow(BARE_QUEUE, name(), HEAP_PER_WAITER, heapFloor()),
+                new FloorRow(
+                        LockScenario.JDK_FAIR_LOCK,
+                        name(),
+                        HEAP_PER_WAITER,
+                        extras.getOrDefault(Side.JDK, Extra.NONE).heapPerWaiter()));
+    }
+
+    /** Returns the heap per thread waiting in a bare ZooKeeper queue, or NaN if it was not measured. */
+    private double heapFloor() {
+        return extras.getOrDefault(Side.RAW, Extra.NONE).heapPerWaiter();
+    }
+
+    private BenchRow row(String metric, double zklock, double curator) {
+        Target target = targets.row(this, Map.of(), metric, m -> Double.NaN).target();
+        return new BenchRow(group(), name(), metric, zklock, curator, target);
+    }
+
+    /**
+     * Takes each lock object with a holder of its own (a virtual thread), starts {@code each} virtual threads on each,
+     * waits until all of them wait, then lets the holders release at once and waits for the threads to drain.
+     */
+    private Drain drain(BenchEnsemble ensemble, Side side, int sideKeys, int each) throws Exception {
+        CuratorFramework client = ensemble.client(0);
+        Function<Integer, InterProcessLock> locks = lockMaker(side, client, path(ensemble, side));
+        List<InterProcessLock> objects = new ArrayList<>();
+        for (int key = 0; key < sideKeys; key++) {
+            objects.add(locks.apply(key));
+        }
+        CountDownLatch held = new CountDownLatch(sideKeys);
+        CountDownLatch letGo = new CountDownLatch(1);
+        for (InterProcessLock lock : objects) {
+            VirtualThreads.start(() -> hold(lock, held, letGo));
+        }
+        if (!held.await(LONGEST_WAIT.toMinutes(), TimeUnit.MINUTES)) {
+            throw new IllegalStateException(held.getCount() + " of " + sideKeys + " locks not taken by their holders");
+        }
+        MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        System.gc();
+        long heapBefore = memory.getHeapMemoryUsage().getUsed();
+        threads.resetPeakThreadCount();
+        int total = sideKeys * each;
+        CountDownLatch done = new CountDownLatch(total);
+        AtomicInteger overlaps = new AtomicInteger();
+        List<Thread> started = new ArrayList<>(total);
+        Optional<ServerReadings> before = counters(ensemble, client);
+        long start = System.nanoTime();
+        for (InterProcessLock lock : objects) {
+            AtomicInteger inside = new AtomicInteger(); // holders of this lock object at once
+            for (int i = 0; i < each; i++) {
+                started.add(VirtualThreads.start(() -> takeOnce(lock, inside, overlaps, done)));
+            }
+        }
+        awaitAllWaiting(started);
+        int readings = awaitQuietServers(ensemble, client, before);
+        long pauseStart = System.nanoTime();
+        System.gc();
+        long heapPerWaiter = Math.max(0, memory.getHeapMemoryUsage().getUsed() - heapBefore) / total;
+        long pause = System.nanoTime() - pauseStart; // the bench's collection, not the threads' time
+        letGo.countDown();
+        if (!done.await(LONGEST_WAIT.toMinutes(), TimeUnit.MINUTES)) {
+            throw new IllegalStateException(total + " virtual threads did not drain within " + LONGEST_WAIT);
+        }
+        long elapsed = System.nanoTime() - start - pause;
+        ServerReadings.Window window = ServerReadings.Window.between(before, counters(ensemble, client), readings);
+        Measurement measurement = new Measurement(
+                total,
+                0,
+                0,
+                elapsed,
+                Measurement.histogram(),
+                Measurement.histogram(),
+                Measurement.histogram(),
+                Measurement.histogram(),
+                Measurement.histogram(),
+                List.of((long) total),
+                total,
+                window.requests(),
+                window.watchEvents(),
+                overlaps.get());
+        return new Drain(
+                measurement,
+                new Extra(1, elapsed, window.requests(), List.of(heapPerWaiter), threads.getPeakThreadCount()));
+    }
+
+    /** Holds {@code lock} from before the threads start until they all wait. */
+    private static void hold(InterProcessLock lock, CountDownLatch held, CountDownLatch letGo) {
+        try {
+            lock.acquire();
+            held.countDown();
+            letGo.await();
+            lock.release();
+        } catch (Exception e) {
+            throw new IllegalStateException("the holder of " + lock + " failed", e);
+        }
+    }
+
+    private Function<Integer, InterProcessLock> lockMaker(Side side, CuratorFramework client, String base) {
+        if (side == Side.JDK) {
+            return key -> new JdkFairLock();
+        }
+        if (side == Side.RAW) {
+            return key -> new BareZooKeeperQueue(client, base + "/key-" + key);
+        }
+        if (side == Side.CURATOR) {
+            return key -> new InterProcessMutex(client, base + "/key-" + key);
+        }
+        return switch (kind) {
+            case COHORT -> key -> ZkReentrantLock.builder(client, base + "/key-" + key)
+                    .localHandOff()
+                    .build();
+            case PLAIN -> key -> new ZkReentrantLock(client, base + "/key-" + key);
+            case REGISTRY -> {
+                ZkLockRegistry registry = new ZkLockRegistry(client, base);
+                yield key -> registry.obtain("key-" + key);
+            }
+        };
+    }
+
+    private static void takeOnce(
+            InterProcessLock lock, AtomicInteger inside, AtomicInteger overlaps, CountDownLatch done) {
+        try {
+            lock.acquire();
+            try {
+                if (inside.incrementAndGet() > 1) {
+                    overlaps.incrementAndGet();
+                }
+                inside.decrementAndGet();
+            } finally {
+                lock.release();
+            }
+        } catch (Exception e) {
+            throw new IllegalStateException("a virtual thread failed to take " + lock, e);
+        } finally {
+            done.countDown();
+        }
+    }
+
+    /** Waits until every thread of {@code started} is parked: each waits for the lock, or for a reply on its way. */
+    private static void awaitAllWaiting(List<Thread> started) throws InterruptedException {
+        long deadline = System.nanoTime() + LONGEST_WAIT.toNanos();
+        while (true) {
+            int waiting = 0;
+            for (Thread thread : started) {
+                Thread.State state = thread.getState();
+                if (state == Thread.State.WAITING || state == Thread.State.TIMED_WAITING) {
+                    waiting++;
+                }
+            }
+            if (waiting == started.size()) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException(
+                        waiting + " of " + started.size() + " virtual threads waiting after " + LONGEST_WAIT);
+            }
+            Thread.sleep(20); // polling threads' states; nothing here to be told by
+        }
+    }
+
+    /**
+     * Waits until the servers count no packet either way between two readings, 20 ms apart: the threads' requests are
+     * answered (a thread that waits for a reply is WAITING too). Returns how many readings it made, whose own packets
+     * the window of the drain takes off; none where the servers cannot be read.
+     */
+    private static int awaitQuietServers(BenchEnsemble ensemble, CuratorFramework client, Optional<ServerReadings> from)
+            throws Exception {
+        int readings = 0;
+        Optional<ServerReadings> last = from;
+        long deadline = System.nanoTime() + LONGEST_WAIT.toNanos();
+        while (last.isPresent() && System.nanoTime() < deadline) {
+            Thread.sleep(20); // polling the servers' counters; nothing here to be told by
+            Optional<ServerReadings> now = counters(ensemble, client);
+            readings++;
+            ServerReadings.Window step = ServerReadings.Window.between(last, now);
+            last = now;
+            if (step.requests().orElse(0) == 0 && step.watchEvents().orElse(0) == 0) {
+                break; // no request came and no reply nor event went: every request sent is answered
+            }
+        }
+        return readings;
+    }
+
+    /**
+     * Reads what the servers counted of {@code client}'s session alone, the one client a drain uses: the pool's other
+     * clients ping while idle (one each per third of the session timeout; after a full run's 32 clients, about 12
+     * pings in a drain's window). Where {@code cons} is not allowed, every packet of the servers.
+     */
+    private static Optional<ServerReadings> counters(BenchEnsemble ensemble, CuratorFramework client) throws Exception {
+        Optional<ServerReadings> sessions = ensemble.counters(List.of(client));
+        return sessions.isPresent() ? sessions : ensemble.counters();
+    }
+
+    private static String count(int n) {
+        return String.format(Locale.ROOT, "%,d", n);
+    }
+
+    private record Drain(Measurement measurement, Extra extra) {}
+
+    /**
+     * What a side's full rounds measured beyond a {@link Measurement}: summed drains, each round's heap per waiting
+     * thread, and the most platform threads.
+     */
+    private record Extra(
+            int rounds, long drainNanos, OptionalLong requestsSum, List<Long> heaps, long platformThreadsMax) {
+        static final Extra NONE = new Extra(0, 0, OptionalLong.empty(), List.of(), 0);
+
+        Extra plus(Extra other) {
+            List<Long> both = new ArrayList<>(heaps);
+            both.addAll(other.heaps);
+            return new Extra(
+                    rounds + other.rounds,
+                    drainNanos + other.drainNanos,
+                    requestsSum.isPresent() && other.requestsSum.isPresent()
+                            ? OptionalLong.of(requestsSum.getAsLong() + other.requestsSum.getAsLong())
+                            : OptionalLong.empty(),
+                    List.copyOf(both),
+                    Math.max(platformThreadsMax, other.platformThreadsMax));
+        }
+
+        double drainSeconds() {
+            return rounds == 0 ? Double.NaN : drainNanos / 1e9 / rounds;
+        }
+
+        /**
+         * The median of the rounds' figures (the lower middle one of an even count): the first round runs code that
+         * a warm-up at a tenth of the threads left half compiled, and a frame the JIT has not compiled yet is several
+         * times the size of a compiled one in a parked thread's stack.
+         */
+        double heapPerWaiter() {
+            if (rounds == 0) {
+                return Double.NaN;
+            }
+            List<Long> sorted = new ArrayList<>(heaps);
+            Collections.sort(sorted);
+            return sorted.get((sorted.size() - 1) / 2);
+        }
+
+        double platformThreads() {
+            return rounds == 0 ? Double.NaN : platformThreadsMax;
+        }
+
+        double requests() {
+            return rounds == 0 || requestsSum.isEmpty() ? Double.NaN : requestsSum.getAsLong() / (double) rounds;
+        }
+    }
+}

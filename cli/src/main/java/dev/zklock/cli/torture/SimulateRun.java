@@ -1,0 +1,133 @@
+package dev.zklock.cli.torture;
+
+import dev.zklock.cli.Progress;
+import dev.zklock.recipes.test.sim.SimReport;
+import dev.zklock.recipes.test.sim.SimSettings;
+import dev.zklock.recipes.test.sim.Simulation;
+import java.io.PrintWriter;
+import java.util.Locale;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * {@code zklock torture --simulate}: the deterministic simulator over a range of seeds, on every core (each seed is a
+ * world of its own, so the seeds run in parallel and each one's outcome depends on its seed alone), with a progress bar
+ * on stderr and a summary on stdout. At the first seed that breaks an invariant the run stops, shrinks that seed's plan
+ * to the smallest that still fails, and prints it with its last events and the command that replays it. Confined to the
+ * command's thread; the workers share only the counters.
+ */
+final class SimulateRun {
+    private static final int BAR_STEPS = 100;
+
+    private final long first;
+    private final long count;
+    private final int workers;
+    private final SimSettings settings = SimSettings.defaults();
+    private final AtomicLong next = new AtomicLong();
+    private final AtomicLong done = new AtomicLong();
+    private final AtomicLong events = new AtomicLong();
+    private final AtomicLong acquires = new AtomicLong();
+    private final AtomicLong grants = new AtomicLong();
+    private final AtomicReference<SimReport> failed = new AtomicReference<>();
+
+    /**
+     * @param first the first seed
+     * @param count how many seeds, from {@code first} on
+     * @param workers the threads that run seeds
+     */
+    SimulateRun(long first, long count, int workers) {
+        this.first = first;
+        this.count = count;
+        this.workers = workers;
+    }
+
+    /** Runs the seeds; returns 0 if every one was clean, 1 otherwise. */
+    int run(PrintWriter out, PrintWriter err) throws InterruptedException {
+        err.printf(
+                "zklock torture --simulate: seeds %d to %d on %d thread(s); no ZooKeeper, simulated time%n",
+                first, first + count - 1, workers);
+        err.flush();
+        long started = System.nanoTime();
+        ExecutorService pool = Executors.newFixedThreadPool(workers, runnable -> {
+            Thread thread = new Thread(runnable, "zklock-simulate");
+            thread.setDaemon(true);
+            return thread;
+        });
+        for (int i = 0; i < workers; i++) {
+            pool.execute(this::work);
+        }
+        pool.shutdown();
+        Progress bar = new Progress(err, BAR_STEPS);
+        int shown = 0;
+        while (!pool.awaitTermination(250, TimeUnit.MILLISECONDS)) {
+            shown = show(bar, shown);
+        }
+        show(bar, shown);
+        bar.finish();
+        double seconds = (System.nanoTime() - started) / 1e9;
+        SimReport failure = failed.get();
+        if (failure != null) {
+            err.printf(
+                    "seed %d broke an invariant; shrinking its plan...%n",
+                    failure.plan().seed());
+            err.flush();
+            failure = Simulation.shrink(failure, settings);
+        }
+        summary(out, seconds, failure);
+        return failure == null ? 0 : 1;
+    }
+
+    private void work() {
+        while (failed.get() == null) {
+            long index = next.getAndIncrement();
+            if (index >= count) {
+                return;
+            }
+            SimReport report = Simulation.run(first + index, settings);
+            events.addAndGet(report.steps());
+            acquires.addAndGet(report.acquires());
+            grants.addAndGet(report.grants());
+            done.incrementAndGet();
+            if (!report.isClean()) {
+                failed.compareAndSet(null, report);
+            }
+        }
+    }
+
+    private int show(Progress bar, int shown) {
+        int reached = (int) (done.get() * BAR_STEPS / count);
+        for (; shown < reached; shown++) {
+            bar.stepDone();
+        }
+        bar.running(String.format(Locale.ROOT, "%,d of %,d seeds", done.get(), count));
+        return shown;
+    }
+
+    private void summary(PrintWriter out, double seconds, SimReport failure) {
+        out.printf(Locale.ROOT, "seeds             %,d (from %d)%n", done.get(), first);
+        out.printf(Locale.ROOT, "events            %,d%n", events.get());
+        out.printf(Locale.ROOT, "acquires          %,d%n", acquires.get());
+        out.printf(Locale.ROOT, "holds granted     %,d%n", grants.get());
+        out.printf(
+                Locale.ROOT,
+                "time              %.1f s (%,.0f seeds/s on %d thread(s))%n",
+                seconds,
+                done.get() / Math.max(seconds, 1e-9),
+                workers);
+        if (failure == null) {
+            out.printf("violations        0%n");
+            out.printf("verdict           clean%n");
+        } else {
+            out.printf("violations        %d%n", failure.violations().size());
+            out.printf("verdict           VIOLATED%n");
+            out.printf(
+                    "replay            zklock torture --simulate --seed %d --seeds 1%n",
+                    failure.plan().seed());
+            out.println(failure.describe());
+        }
+        out.flush();
+    }
+}

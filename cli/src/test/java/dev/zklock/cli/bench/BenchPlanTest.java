@@ -1,0 +1,163 @@
+package dev.zklock.cli.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
+
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import org.junit.jupiter.api.Test;
+
+/** Which scenarios a run measures for the recipes on the command line, in which order, and where the floor runs. */
+final class BenchPlanTest {
+    private static final List<Integer> CLIENTS = List.of(2);
+    private static final List<Integer> THREADS = List.of(4);
+
+    @Test
+    void of_readWrite_runsItsLocksAloneThenTheMixesThenReaderThreadsWithLocalHandOff() {
+        List<Scenario> plan = BenchPlan.of(List.of("readwrite"), CLIENTS, THREADS);
+
+        assertThat(plan)
+                .extracting(Scenario::key)
+                .containsExactly(
+                        "readwrite-read-uncontended-1",
+                        "readwrite-write-uncontended-1",
+                        "readwrite-mix-8-1",
+                        "readwrite-mix-8-2",
+                        "readwrite-read-local-hand-off-mix-8-1");
+        assertThat(plan.get(4).name()).isEqualTo("8 reader threads + 1 writer client, local hand-off");
+        assertThat(plan.get(4).contenders()).isEqualTo(9);
+    }
+
+    @Test
+    void of_plainLocks_runUncontendedThenClientsThenHandOffThenSharedLocksThenLocalHandOff() {
+        List<Scenario> plan = BenchPlan.of(List.of("exclusive", "reentrant"), CLIENTS, THREADS);
+
+        assertThat(plan)
+                .extracting(Scenario::key)
+                .containsExactly(
+                        "reentrant-uncontended-1",
+                        "reentrant-clients-2",
+                        "reentrant-hand-off-2",
+                        "reentrant-shared-lock-4",
+                        "reentrant-local-hand-off-shared-lock-4",
+                        "reentrant-local-hand-off-client-cohorts-2x16",
+                        "reentrant-keep-idle-cached-1",
+                        "reentrant-keep-idle-second-client",
+                        "exclusive-uncontended-1",
+                        "exclusive-clients-2",
+                        "exclusive-semaphore-uncontended-1",
+                        "exclusive-semaphore-clients-2");
+    }
+
+    @Test
+    void of_semaphore_runsUncontendedThenEightClientsOnThreeLeasesWithTheIssuesTargets() {
+        List<Scenario> plan = BenchPlan.of(List.of("semaphore"), CLIENTS, THREADS);
+
+        assertThat(plan)
+                .extracting(Scenario::key)
+                .containsExactly("semaphore-3-uncontended-1", "semaphore-3-clients-8");
+        assertThat(plan).extracting(Scenario::group).containsOnly("ZkSemaphore vs InterProcessSemaphoreV2");
+        assertThat(plan).extracting(Scenario::name).containsExactly("uncontended, 3 leases", "8 clients, 3 leases");
+        assertThat(plan.get(0).sides()).contains(Side.RAW); // the first uncontended row without reentrant
+    }
+
+    @Test
+    void of_reentrant_namesTheLocalHandOffScenariosAndRunsAJdkFairLockBesideTheSharedLockObjects() {
+        List<Scenario> plan = BenchPlan.of(List.of("reentrant"), CLIENTS, List.of(8, 32));
+
+        List<Scenario> localHandOff = plan.subList(plan.size() - 5, plan.size());
+        assertThat(localHandOff)
+                .extracting(Scenario::name)
+                .containsExactly(
+                        "8 threads, 1 lock object, local hand-off",
+                        "32 threads, 1 lock object, local hand-off",
+                        "2 clients x 16 threads, local hand-off",
+                        "keepIdle, 1 thread",
+                        "second client acquires an idle cached lock");
+        assertThat(localHandOff).extracting(Scenario::group).containsOnly("ZkReentrantLock vs InterProcessMutex");
+        assertThat(localHandOff.get(0).sides()).containsExactly(Side.ZKLOCK, Side.CURATOR, Side.JDK);
+        assertThat(localHandOff.get(1).sides()).containsExactly(Side.ZKLOCK, Side.CURATOR, Side.JDK);
+        assertThat(localHandOff.subList(2, 4))
+                .allSatisfy(scenario -> assertThat(scenario.sides()).containsExactly(Side.ZKLOCK, Side.CURATOR));
+        assertThat(localHandOff.get(4).sides()).containsExactly(Side.ZKLOCK, Side.CURATOR, Side.RAW);
+        assertThat(localHandOff.get(2).contenders()).isEqualTo(32);
+    }
+
+    @Test
+    void of_withoutReentrant_runsTheRawFloorBesideTheFirstUncontendedScenarioOnly() {
+        List<Scenario> plan = BenchPlan.of(List.of("exclusive", "readwrite"), CLIENTS, THREADS);
+
+        assertThat(plan.get(0).sides()).containsExactly(Side.ZKLOCK, Side.CURATOR, Side.RAW, Side.RAW_LISTED);
+        assertThat(plan.subList(1, plan.size()))
+                .allSatisfy(scenario -> assertThat(scenario.sides()).containsExactly(Side.ZKLOCK, Side.CURATOR));
+    }
+
+    @Test
+    void of_withReentrant_runsTheRawFloorBesideItsUncontendedScenarioAndTheIdleCachedLockOnly() {
+        List<Scenario> plan = BenchPlan.of(BenchPlan.RECIPES, CLIENTS, THREADS);
+
+        assertThat(plan.stream().filter(scenario -> scenario.sides().contains(Side.RAW)))
+                .extracting(Scenario::key)
+                .containsExactly("reentrant-uncontended-1", "reentrant-keep-idle-second-client");
+    }
+
+    @Test
+    void of_multi_runsEachPathCountUncontendedThenCrossedOrders() {
+        List<Scenario> plan = BenchPlan.of(List.of("multi", "readwrite"), CLIENTS, THREADS);
+
+        assertThat(plan.subList(5, plan.size()))
+                .extracting(Scenario::key)
+                .containsExactly(
+                        "multi-1-uncontended-1", "multi-4-uncontended-1", "multi-8-uncontended-1", "multi-crossed-2");
+        assertThat(plan.subList(5, plan.size()))
+                .extracting(Scenario::name)
+                .containsExactly(
+                        "uncontended, 1 path",
+                        "uncontended, 4 paths",
+                        "uncontended, 8 paths",
+                        "2 clients, 2 paths in opposite orders, timeout 250 ms");
+    }
+
+    @Test
+    void of_unknownRecipe_throwsIllegalArgumentNamingIt() {
+        assertThatThrownBy(() -> BenchPlan.of(List.of("readwrite", "barrier"), CLIENTS, THREADS))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'barrier'");
+    }
+
+    @Test
+    void of_leader_runsTheFourPairsWithTheIssuesBoundsOnZklocksFigures() {
+        List<Scenario> plan = BenchPlan.of(List.of("leader"), CLIENTS, THREADS);
+        Measurement none = new Measurement(
+                0,
+                0,
+                0,
+                0,
+                Measurement.histogram(),
+                Measurement.histogram(),
+                Measurement.histogram(),
+                Measurement.histogram(),
+                Measurement.histogram(),
+                List.of(),
+                0,
+                OptionalLong.empty(),
+                OptionalLong.empty(),
+                0);
+
+        assertThat(plan)
+                .extracting(Scenario::key)
+                .containsExactly("leader-latch", "leader-selector", "leader-initiator", "leader-registry-initiator");
+        for (Scenario scenario : plan) {
+            List<BenchRow> rows = scenario.rows(Map.of(Side.ZKLOCK, none, Side.CURATOR, none));
+            assertThat(rows)
+                    .filteredOn(row -> row.target() != null)
+                    .extracting(BenchRow::metric, row -> row.target().toString())
+                    .containsExactly(
+                            tuple(LeaderScenario.HAND_OVER_P50, "<= 50"),
+                            tuple(LeaderScenario.REVOKED_AFTER_CUT, "<= 1433"),
+                            tuple(LeaderScenario.NEXT_AFTER_KILL, "<= 3000"));
+        }
+    }
+}
