@@ -3,6 +3,7 @@ package dev.zklock.recipes.locks;
 import dev.zklock.recipes.locks.engine.Hold;
 import dev.zklock.recipes.locks.engine.LockCore;
 import dev.zklock.recipes.locks.engine.QueueHooks;
+import dev.zklock.recipes.locks.holds.HoldCounts;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

@@ -1,5 +1,8 @@
 package dev.zklock.recipes.locks;
 
+import dev.zklock.recipes.locks.drivers.ExclusiveDriver;
+import dev.zklock.recipes.locks.drivers.ReadDriver;
+import dev.zklock.recipes.locks.drivers.WriteDriver;
 import dev.zklock.recipes.locks.engine.NodeNames;
 import java.util.Collection;
 import java.util.List;

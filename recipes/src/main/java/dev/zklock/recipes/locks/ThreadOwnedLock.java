@@ -4,6 +4,7 @@ import dev.zklock.recipes.locks.engine.Deadline;
 import dev.zklock.recipes.locks.engine.Hold;
 import dev.zklock.recipes.locks.engine.LockCore;
 import dev.zklock.recipes.locks.engine.RevocationWatch;
+import dev.zklock.recipes.locks.holds.HoldCounts;
 import java.util.Collection;
 import java.util.Objects;
 import java.util.Optional;

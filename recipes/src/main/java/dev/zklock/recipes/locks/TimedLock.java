@@ -2,6 +2,7 @@ package dev.zklock.recipes.locks;
 
 import dev.zklock.recipes.locks.engine.Checks;
 import dev.zklock.recipes.locks.engine.Deadline;
+import dev.zklock.recipes.locks.holds.JdkLock;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Lock;

@@ -5,6 +5,7 @@ import dev.zklock.recipes.locks.engine.Hold;
 import dev.zklock.recipes.locks.engine.LeaseQueue;
 import dev.zklock.recipes.locks.engine.LockCore;
 import dev.zklock.recipes.locks.engine.LockPath;
+import dev.zklock.recipes.locks.holds.HoldCounts;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;

@@ -2,6 +2,10 @@ package dev.zklock.recipes.locks;
 
 import dev.zklock.recipes.locks.engine.Checks;
 import dev.zklock.recipes.locks.engine.Deadline;
+import dev.zklock.recipes.locks.holds.HoldCounts;
+import dev.zklock.recipes.locks.holds.MemberLocks;
+import dev.zklock.recipes.locks.holds.MultiLockMembers;
+import dev.zklock.recipes.locks.holds.MultiQueue;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -101,7 +105,7 @@ public final class ZkMultiLock extends TimedLock {
      */
     public ZkMultiLock(List<? extends InterProcessLock> locks) {
         Objects.requireNonNull(locks, "locks");
-        MemberLocks memberLocks = new MemberLocks(locks);
+        MemberLocks memberLocks = new MemberLocks(locks, ZkMultiLock::zkMember);
         this.members = memberLocks;
         this.name = memberLocks.members().toString();
         this.holds = new HoldCounts<>(name);
@@ -242,5 +246,12 @@ public final class ZkMultiLock extends TimedLock {
     @Override
     public String toString() {
         return "ZkMultiLock" + name;
+    }
+
+    /** A member that is a zklock single-path lock, with its path and the current thread's fencing token; else empty. */
+    private static Optional<MemberLocks.ZkMember> zkMember(InterProcessLock lock) {
+        return lock instanceof AbstractZkLock zk
+                ? Optional.of(new MemberLocks.ZkMember(zk.path(), zk::fencingToken))
+                : Optional.empty();
     }
 }

@@ -1,4 +1,4 @@
-package dev.zklock.recipes.locks;
+package dev.zklock.recipes.locks.holds;
 
 import java.lang.reflect.Method;
 import java.util.Arrays;

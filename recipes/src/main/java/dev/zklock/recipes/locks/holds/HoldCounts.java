@@ -1,4 +1,4 @@
-package dev.zklock.recipes.locks;
+package dev.zklock.recipes.locks.holds;
 
 import dev.zklock.recipes.locks.engine.Checks;
 import java.util.concurrent.ConcurrentHashMap;
@@ -6,14 +6,18 @@ import java.util.concurrent.ConcurrentMap;
 
 /**
  * Per-thread hold counts of a reentrant lock: which thread holds what (a node, or the nodes of a multi-lock), and how
- * many times it entered. Safe for use by multiple threads; each count is changed only by its own thread.
+ * many times it entered. Internal to zklock, not API: the bookkeeping behind the per-thread locks of
+ * {@code dev.zklock.recipes.locks}; it may change or go without notice.
  *
- * <p>The first holding thread is kept in fields of this object, so the usual lock, held by one thread at a time, costs
- * no allocation per hold; a map is made only when a second thread holds at the same time (the readers of a read lock).
+ * <p>Safe for use by multiple threads; each count is changed only by its own thread. The first holding thread is kept
+ * in fields of this object, so the usual lock, held by one thread at a time, costs no allocation per hold; a map is
+ * made only when a second thread holds at the same time (the readers of a read lock).
+ *
+ * <p>Cost: no operation makes a ZooKeeper call; the lock that keeps the counts does the ZooKeeper work.
  *
  * @param <H> what one thread's hold consists of
  */
-final class HoldCounts<H> {
+public final class HoldCounts<H> {
     private final String lockPath;
     private volatile Thread owner; // the first holding thread; written under this
     private H ownerHeld; // written under this by the owner; read by the owner, or by others under this
@@ -21,12 +25,13 @@ final class HoldCounts<H> {
     private long ownerSince; // confined to the owner: when its first hold began
     private volatile ConcurrentMap<Thread, Count<H>> others; // holding threads beyond the first; made under this
 
-    HoldCounts(String lockPath) {
+    /** Makes empty counts for the lock {@code lockPath} (or a multi-lock's name), which messages name. */
+    public HoldCounts(String lockPath) {
         this.lockPath = lockPath;
     }
 
     /** Enters again if the current thread holds the lock; returns whether it did. No ZooKeeper call. */
-    boolean reenter() {
+    public boolean reenter() {
         Thread current = Thread.currentThread();
         if (owner == current) {
             requireBelowMax(ownerCount);
@@ -43,7 +48,7 @@ final class HoldCounts<H> {
     }
 
     /** Records the current thread's first hold. */
-    void hold(H held) {
+    public void hold(H held) {
         Thread current = Thread.currentThread();
         synchronized (this) {
             if (owner == null) {
@@ -65,7 +70,7 @@ final class HoldCounts<H> {
      *
      * @throws IllegalMonitorStateException if the current thread holds nothing
      */
-    H release() {
+    public H release() {
         Thread current = Thread.currentThread();
         if (owner == current) {
             if (--ownerCount > 0) {
@@ -90,7 +95,7 @@ final class HoldCounts<H> {
     }
 
     /** Returns what the current thread holds, or null. */
-    H heldByCurrentThread() {
+    public H heldByCurrentThread() {
         Thread current = Thread.currentThread();
         if (owner == current) {
             return ownerHeld;
@@ -100,7 +105,7 @@ final class HoldCounts<H> {
     }
 
     /** Returns how long ago the current thread's first hold began, zero if it holds nothing. */
-    long heldNanos() {
+    public long heldNanos() {
         Thread current = Thread.currentThread();
         if (owner == current) {
             return System.nanoTime() - ownerSince;
@@ -110,7 +115,7 @@ final class HoldCounts<H> {
     }
 
     /** Returns the current thread's hold count, zero if it holds nothing. */
-    int holdCount() {
+    public int holdCount() {
         Thread current = Thread.currentThread();
         if (owner == current) {
             return ownerCount;
@@ -120,7 +125,7 @@ final class HoldCounts<H> {
     }
 
     /** Tells whether no thread holds anything. */
-    boolean isEmpty() {
+    public boolean isEmpty() {
         ConcurrentMap<Thread, Count<H>> more = others;
         return owner == null && (more == null || more.isEmpty());
     }
@@ -135,7 +140,7 @@ final class HoldCounts<H> {
     }
 
     /** The JDK's exception for a release by a thread that holds nothing, naming the lock and the thread. */
-    static IllegalMonitorStateException notHeld(String lockPath) {
+    public static IllegalMonitorStateException notHeld(String lockPath) {
         return new IllegalMonitorStateException(String.format(
                 "lock '%s' is not held by thread '%s'",
                 lockPath, Thread.currentThread().getName()));

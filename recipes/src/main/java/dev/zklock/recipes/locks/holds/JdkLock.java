@@ -1,4 +1,4 @@
-package dev.zklock.recipes.locks;
+package dev.zklock.recipes.locks.holds;
 
 import dev.zklock.recipes.locks.engine.Checks;
 import dev.zklock.recipes.locks.engine.Deadline;
@@ -9,22 +9,30 @@ import java.util.concurrent.locks.Lock;
 /**
  * A zklock lock seen as a {@link java.util.concurrent.locks.Lock}, with the JDK's meaning of each method: {@code lock()}
  * waits through interrupts, {@code tryLock()} never waits, {@code unlock()} by a thread that does not hold the lock
- * throws {@link IllegalMonitorStateException}. Safe for use by multiple threads, with the ownership rules of the lock
- * it adapts.
+ * throws {@link IllegalMonitorStateException}. Internal to zklock, not API: users get it from a lock's
+ * {@code asLock()}, typed as the JDK's {@code Lock}; this class may change or go without notice.
+ *
+ * <p>Safe for use by multiple threads, with the ownership rules of the lock it adapts. Cost: each method costs what the
+ * lock's acquire or release costs (see the lock's class documentation); {@code newCondition()} and {@code toString()}
+ * make no ZooKeeper call.
  */
-final class JdkLock implements Lock {
-    /** What the adapter needs of a zklock lock. */
-    interface Target {
+public final class JdkLock implements Lock {
+    /** What the adapter needs of a zklock lock: the lock's own acquire with a deadline, its release and its name. */
+    public interface Target {
+        /** Acquires until the deadline; true if the caller now holds the lock. Costs what the lock's acquire costs. */
         boolean acquire(Deadline deadline) throws InterruptedException;
 
+        /** Releases the caller's hold. Costs what the lock's release costs. */
         void release();
 
+        /** Returns what messages call the lock: its path, or a multi-lock's paths. No ZooKeeper call. */
         String name();
     }
 
     private final Target target;
 
-    JdkLock(Target target) {
+    /** Makes the adapter of {@code target}. No ZooKeeper call. */
+    public JdkLock(Target target) {
         this.target = target;
     }
 

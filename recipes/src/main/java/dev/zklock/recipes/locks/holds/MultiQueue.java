@@ -1,5 +1,12 @@
-package dev.zklock.recipes.locks;
+package dev.zklock.recipes.locks.holds;
 
+import dev.zklock.recipes.locks.FencingToken;
+import dev.zklock.recipes.locks.LockDriver;
+import dev.zklock.recipes.locks.LockState;
+import dev.zklock.recipes.locks.LockStateListener;
+import dev.zklock.recipes.locks.ZkLockException;
+import dev.zklock.recipes.locks.ZkMultiLock;
+import dev.zklock.recipes.locks.engine.Acquisition;
 import dev.zklock.recipes.locks.engine.Admission;
 import dev.zklock.recipes.locks.engine.BlockingRunner;
 import dev.zklock.recipes.locks.engine.ClientContext;
@@ -24,10 +31,16 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The queues of several exclusive lock paths, entered and left together with one ZooKeeper transaction each way: the
- * {@link ZkMultiLock} over paths. Safe for use by multiple threads; it keeps no per-acquisition state (that lives in
- * {@link Acquisition}).
+ * {@link ZkMultiLock} over paths. Internal to zklock, not API; it may change or go without notice.
+ *
+ * <p>Safe for use by multiple threads; it keeps no per-acquisition state (that lives in {@link Acquisition}). Cost: an
+ * uncontended acquire is one round trip and two requests for any number of paths (one transaction creating every
+ * node, one read-only transaction listing every path, pipelined behind it), then one data read per path, not waited
+ * for, that sets the watch vouching for its node; waiting costs, per blocked path, what a single lock's waiter pays. A
+ * release is one transaction (one delete per node instead when a node is already gone; Curator's guaranteed delete per
+ * node while the connection is down). {@link #paths()} and a hold's tokens and state make no ZooKeeper call.
  */
-final class MultiQueue implements MultiLockMembers {
+public final class MultiQueue implements MultiLockMembers {
     private static final Logger logger = LoggerFactory.getLogger(MultiQueue.class);
     private static final String LOCK_NAME = "lock-";
 
@@ -35,21 +48,20 @@ final class MultiQueue implements MultiLockMembers {
     private final String name;
 
     /**
+     * Makes the queues of {@code paths}. No ZooKeeper call.
+     *
+     * @param client the client whose sessions take the nodes
      * @param paths distinct, valid lock paths in canonical (sorted) order
      * @param name what metrics and messages call the multi-lock
      * @param listeners the multi-lock's state listeners, told of every change of the state of a hold of a path
      */
-    MultiQueue(CuratorFramework client, List<String> paths, String name, List<LockStateListener> listeners) {
+    public MultiQueue(CuratorFramework client, List<String> paths, String name, List<LockStateListener> listeners) {
         List<LockPath> list = new ArrayList<>();
         for (String path : paths) {
             list.add(new LockPath(client, path, LOCK_NAME, LockDriver.exclusive(), null, listeners));
         }
         this.queues = List.copyOf(list);
         this.name = name;
-    }
-
-    List<LockPath> queues() {
-        return queues;
     }
 
     @Override
@@ -74,7 +86,7 @@ final class MultiQueue implements MultiLockMembers {
     }
 
     /** Stops tracking the holds and deletes their nodes in one transaction; see {@link #deleteAll(List)}. */
-    void release(List<LockNode> holds) {
+    private void release(List<LockNode> holds) {
         List<LockNode> nodes = new ArrayList<>();
         for (int i = 0; i < holds.size(); i++) {
             queues.get(i).untrack(holds.get(i));
@@ -101,7 +113,7 @@ final class MultiQueue implements MultiLockMembers {
      * interrupt. If some node is already gone (its session ended), the rest are deleted one by one; if the connection
      * is down, Curator's guaranteed delete takes over for each. Returns whether all are known gone.
      */
-    boolean deleteAll(List<LockNode> nodes) {
+    private boolean deleteAll(List<LockNode> nodes) {
         LockPath first = queues.get(0);
         if (first.client().getZookeeperClient().isConnected()) {
             ZooKeeperHandle session = ZooKeeperHandle.currentQuietly(first.client());

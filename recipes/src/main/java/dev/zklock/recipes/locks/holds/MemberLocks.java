@@ -1,5 +1,8 @@
-package dev.zklock.recipes.locks;
+package dev.zklock.recipes.locks.holds;
 
+import dev.zklock.recipes.locks.LockState;
+import dev.zklock.recipes.locks.ZkLockException;
+import dev.zklock.recipes.locks.ZkMultiLock;
 import dev.zklock.recipes.locks.engine.Checks;
 import dev.zklock.recipes.locks.engine.Deadline;
 import dev.zklock.recipes.locks.engine.Failures;
@@ -11,19 +14,47 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.function.LongSupplier;
 import org.apache.curator.framework.recipes.locks.InterProcessLock;
 
 /**
  * Several arbitrary {@link InterProcessLock}s taken as one, the {@link ZkMultiLock} over locks: zklock locks in path
  * order, others in the order given; a failure while acquiring stops at once and releases what was taken, in reverse;
- * release goes on past a failing member and reports every failure. Immutable and safe for use by multiple threads;
- * each member keeps its own ownership rules (so what a thread took, it releases).
+ * release goes on past a failing member and reports every failure. Internal to zklock, not API; it may change or go
+ * without notice.
+ *
+ * <p>Immutable and safe for use by multiple threads; each member keeps its own ownership rules (so what a thread took,
+ * it releases). Cost: an acquire costs the sum of the members' acquires, a release the sum of their releases, one
+ * member after another; {@link #paths()}, {@link #members()} and a hold's tokens and state make no ZooKeeper call.
  */
-final class MemberLocks implements MultiLockMembers {
-    private final List<InterProcessLock> members;
+public final class MemberLocks implements MultiLockMembers {
+    /**
+     * A zklock lock among the members, as the multi-lock sees it: its lock path, and the fencing token of the current
+     * thread's hold of it (read when the multi-lock's tokens are asked for, on the holding thread; no ZooKeeper call).
+     */
+    public record ZkMember(String path, LongSupplier fencingToken) {
+        /** Checks that neither part is null. */
+        public ZkMember {
+            Objects.requireNonNull(path, "path");
+            Objects.requireNonNull(fencingToken, "fencingToken");
+        }
+    }
 
-    MemberLocks(List<? extends InterProcessLock> locks) {
+    private final List<InterProcessLock> members;
+    private final Function<InterProcessLock, Optional<ZkMember>> zklock;
+
+    /**
+     * Takes {@code locks} as members; zklock locks are put in path order when every member is one. No ZooKeeper call.
+     *
+     * @param locks the locks to take as one, not empty, no element null
+     * @param zklock tells a zklock lock (its path and fencing token) from any other lock (empty)
+     * @throws IllegalArgumentException if {@code locks} is empty
+     * @throws NullPointerException if an element of {@code locks} is null, naming its index
+     */
+    public MemberLocks(List<? extends InterProcessLock> locks, Function<InterProcessLock, Optional<ZkMember>> zklock) {
         Checks.requireArgument(!locks.isEmpty(), "a multi-lock needs at least one lock, got none");
+        this.zklock = Objects.requireNonNull(zklock, "zklock");
         List<InterProcessLock> ordered = new ArrayList<>();
         for (int i = 0; i < locks.size(); i++) {
             int index = i;
@@ -37,7 +68,8 @@ final class MemberLocks implements MultiLockMembers {
         this.members = List.copyOf(ordered);
     }
 
-    List<InterProcessLock> members() {
+    /** Returns the members in the order they are taken. No ZooKeeper call. */
+    public List<InterProcessLock> members() {
         return members;
     }
 
@@ -82,7 +114,7 @@ final class MemberLocks implements MultiLockMembers {
      * Releases {@code taken} in reverse order, going on past failures; throws the first failure with the others
      * suppressed.
      */
-    static void releaseAll(List<InterProcessLock> taken) {
+    private void releaseAll(List<InterProcessLock> taken) {
         Failures failures = new Failures();
         for (int i = taken.size() - 1; i >= 0; i--) {
             try {
@@ -106,16 +138,13 @@ final class MemberLocks implements MultiLockMembers {
     private Map<String, Long> tokens() {
         Map<String, Long> tokens = new LinkedHashMap<>();
         for (InterProcessLock member : members) {
-            if (member instanceof ThreadOwnedLock owned) {
-                tokens.put(owned.path(), owned.fencingToken());
-            } else if (member instanceof ZkExclusiveLock exclusive) {
-                tokens.put(exclusive.path(), exclusive.fencingToken());
-            }
+            zklock.apply(member)
+                    .ifPresent(zk -> tokens.put(zk.path(), zk.fencingToken().getAsLong()));
         }
         return tokens;
     }
 
-    private static boolean acquireOne(InterProcessLock member, Deadline deadline) throws InterruptedException {
+    private boolean acquireOne(InterProcessLock member, Deadline deadline) throws InterruptedException {
         try {
             if (deadline.isForever()) {
                 member.acquire();
@@ -134,14 +163,8 @@ final class MemberLocks implements MultiLockMembers {
         }
     }
 
-    static Optional<String> pathOf(InterProcessLock lock) {
-        if (lock instanceof ThreadOwnedLock owned) {
-            return Optional.of(owned.path());
-        }
-        if (lock instanceof ZkExclusiveLock exclusive) {
-            return Optional.of(exclusive.path());
-        }
-        return Optional.empty();
+    private Optional<String> pathOf(InterProcessLock lock) {
+        return zklock.apply(lock).map(ZkMember::path);
     }
 
     /** The members one thread took: held while taken (each member keeps its own state). */
