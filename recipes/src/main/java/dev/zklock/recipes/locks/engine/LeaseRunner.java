@@ -7,8 +7,8 @@ import org.apache.zookeeper.KeeperException.Code;
 
 /**
  * Runs one {@link LeaseAcquisition} with no thread waiting ({@link AsyncSteps}). The future completes with the step's
- * end, {@link Command.Granted}, {@link Command.GiveUp} or {@link Command.Restart}, once whatever the end deletes has
- * been sent. Safe for use by multiple threads: the acquisition, the watch and the wait for a connection are guarded by
+ * end, {@link Command.Granted}, {@link Command.GiveUp} or {@link Command.Restart}: a grant at once, the others once
+ * whatever the end deletes has been answered. Safe for use by multiple threads: the acquisition, the watch and the wait for a connection are guarded by
  * this object; continuations never block.
  */
 public final class LeaseRunner extends AsyncSteps {
@@ -163,14 +163,23 @@ public final class LeaseRunner extends AsyncSteps {
         });
     }
 
-    /** Cleans up what an end without the leases leaves (watch, nodes, a lost create), then completes the future. */
+    /**
+     * Cleans up what an end without the leases leaves (watch, nodes, a lost create), then completes the future once the
+     * deletes are answered (or handed to Curator's guaranteed delete, within one request timeout): a caller told that its
+     * acquire gave up finds no lease of it left, from any client (BadInputTest).
+     */
     private void finish(Command end) {
         stopWaiting();
+        CompletableFuture<Void> deleted = null;
         if (end instanceof Command.GiveUp giveUp) {
-            requests.cleanUp(new Command.CleanUp(giveUp.nodes(), giveUp.sweepPrefix()));
+            deleted = requests.cleanUp(new Command.CleanUp(giveUp.nodes(), giveUp.sweepPrefix()));
         } else if (end instanceof Command.Restart restart) {
-            requests.cleanUp(new Command.CleanUp(restart.nodes(), restart.sweepPrefix()));
+            deleted = requests.cleanUp(new Command.CleanUp(restart.nodes(), restart.sweepPrefix()));
         }
-        outcome.complete(end);
+        if (deleted == null || deleted.isDone()) {
+            outcome.complete(end);
+        } else {
+            deleted.whenComplete((done, failure) -> outcome.complete(end));
+        }
     }
 }
