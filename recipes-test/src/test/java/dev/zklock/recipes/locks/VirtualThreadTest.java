@@ -20,7 +20,6 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import jdk.jfr.Recording;
 import jdk.jfr.consumer.RecordedEvent;
-import jdk.jfr.consumer.RecordedFrame;
 import jdk.jfr.consumer.RecordingFile;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -96,7 +95,7 @@ final class VirtualThreadTest {
         }
         List<String> pinnedInZklock = new ArrayList<>();
         for (RecordedEvent event : RecordingFile.readAllEvents(file)) {
-            if (event.getEventType().getName().equals(PINNED) && inZklock(event)) {
+            if (event.getEventType().getName().equals(PINNED) && FirstUseChild.inZklock(event)) {
                 pinnedInZklock.add(event.toString());
             }
         }
@@ -106,18 +105,6 @@ final class VirtualThreadTest {
         assertThat(started).isEmpty();
         assertThat(carriers).isLessThanOrEqualTo(Runtime.getRuntime().availableProcessors());
         assertThat(pinnedInZklock).isEmpty();
-    }
-
-    private static boolean inZklock(RecordedEvent event) {
-        if (event.getStackTrace() == null) {
-            return false;
-        }
-        for (RecordedFrame frame : event.getStackTrace().getFrames()) {
-            if (frame.getMethod().getType().getName().startsWith("dev.zklock.")) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /** Virtual threads that each take the lock once and release it, counting how many hold at once. */

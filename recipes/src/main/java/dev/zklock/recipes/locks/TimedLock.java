@@ -2,6 +2,7 @@ package dev.zklock.recipes.locks;
 
 import dev.zklock.recipes.locks.engine.Checks;
 import dev.zklock.recipes.locks.engine.Deadline;
+import dev.zklock.recipes.locks.engine.FirstUse;
 import dev.zklock.recipes.locks.holds.JdkLock;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -37,7 +38,7 @@ abstract class TimedLock implements InterProcessLock {
      */
     @Override
     public void acquire() throws InterruptedException {
-        if (!acquire(Deadline.forever())) {
+        if (!take(Deadline.forever())) {
             throw new AssertionError("an acquire of '" + lockName() + "' with no deadline came back without the lock");
         }
     }
@@ -63,7 +64,7 @@ abstract class TimedLock implements InterProcessLock {
      */
     @Override
     public boolean acquire(long time, TimeUnit unit) throws InterruptedException {
-        return acquire(Deadline.after(Checks.toNanos(time, unit)));
+        return take(Deadline.after(Checks.toNanos(time, unit)));
     }
 
     /**
@@ -78,7 +79,7 @@ abstract class TimedLock implements InterProcessLock {
      *     yet released
      */
     public boolean acquire(Duration timeout) throws InterruptedException {
-        return acquire(Deadline.after(Checks.toNanos(timeout)));
+        return take(Deadline.after(Checks.toNanos(timeout)));
     }
 
     /**
@@ -111,7 +112,7 @@ abstract class TimedLock implements InterProcessLock {
      *     yet released
      */
     public LockHold hold(Duration timeout) throws InterruptedException {
-        if (!acquire(Deadline.after(Checks.toNanos(timeout)))) {
+        if (!take(Deadline.after(Checks.toNanos(timeout)))) {
             throw new LockTimeoutException(lockName(), timeout);
         }
         return newHold();
@@ -135,7 +136,7 @@ abstract class TimedLock implements InterProcessLock {
         return new JdkLock(new JdkLock.Target() {
             @Override
             public boolean acquire(Deadline deadline) throws InterruptedException {
-                return TimedLock.this.acquire(deadline);
+                return take(deadline);
             }
 
             @Override
@@ -158,6 +159,21 @@ abstract class TimedLock implements InterProcessLock {
      */
     @Override
     public abstract void release();
+
+    /**
+     * Acquires until the deadline, the JVM's first acquires of virtual threads one at a time ({@link FirstUse}); true if
+     * the caller now holds the lock.
+     */
+    private boolean take(Deadline deadline) throws InterruptedException {
+        boolean first = FirstUse.enter(deadline);
+        try {
+            return acquire(deadline);
+        } finally {
+            if (first) {
+                FirstUse.passed(Thread.currentThread());
+            }
+        }
+    }
 
     /** Acquires until the deadline; true if the caller now holds the lock. */
     abstract boolean acquire(Deadline deadline) throws InterruptedException;

@@ -149,6 +149,17 @@ public final class Admission {
      * @throws InterruptedException if interrupted (what was granted is deleted; the flag is cleared)
      */
     public static Optional<List<LockNode>> admit(Deadline deadline, Take take) throws InterruptedException {
+        boolean first = FirstUse.enter(deadline);
+        try {
+            return admitNow(deadline, take);
+        } finally {
+            if (first) {
+                FirstUse.passed(Thread.currentThread());
+            }
+        }
+    }
+
+    private static Optional<List<LockNode>> admitNow(Deadline deadline, Take take) throws InterruptedException {
         while (true) {
             Optional<List<LockNode>> granted = take.take();
             if (granted.isEmpty()) {

@@ -248,6 +248,7 @@ public final class CallbackRunner extends AsyncSteps {
             }
             if (reply.isOk()) {
                 first.hooks().watchSet(first.path(), ourNode(watch.queue()), watch.name());
+                FirstUse.passed(parked); // a first acquire of the JVM waits for its turn: the next one may go
                 feed(new Event.WatchSet());
                 nodeWatcher.onWake(this);
                 return;

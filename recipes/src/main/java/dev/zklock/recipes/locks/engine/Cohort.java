@@ -130,6 +130,7 @@ public final class Cohort implements LockPath.NodeEvents {
                 }
                 continue; // granted, or made leader, as the deadline passed: one check, or one whole try
             }
+            FirstUse.passed(Thread.currentThread()); // waits for its turn
             if (deadline.isForever()) {
                 LockSupport.park(this);
             } else {

@@ -1,6 +1,7 @@
 package dev.zklock.recipes.locks.engine;
 
 import dev.zklock.recipes.locks.LockStateEvent;
+import java.util.concurrent.atomic.AtomicBoolean;
 import jdk.jfr.Category;
 import jdk.jfr.Description;
 import jdk.jfr.Event;
@@ -30,6 +31,8 @@ import jdk.jfr.Threshold;
  */
 final class JfrEvents {
     private static final boolean AVAILABLE = available();
+    private static final AtomicBoolean REGISTERING = new AtomicBoolean();
+    private static volatile Types types;
 
     /** The default threshold of the acquisition and hold events. */
     static final String THRESHOLD = "20 ms";
@@ -38,15 +41,18 @@ final class JfrEvents {
 
     /** Whether a recording takes any of the events: the one check on the hot path. */
     static boolean anyEnabled() {
-        return AVAILABLE && FlightRecorder.isInitialized() && Types.any();
+        Types types = types();
+        return types != null && types.any();
     }
 
     static boolean acquisitionEnabled() {
-        return AVAILABLE && FlightRecorder.isInitialized() && Types.ACQUISITION.isEnabled();
+        Types types = types();
+        return types != null && types.acquisition.isEnabled();
     }
 
     static boolean holdEnabled() {
-        return AVAILABLE && FlightRecorder.isInitialized() && Types.HOLD.isEnabled();
+        Types types = types();
+        return types != null && types.hold.isEnabled();
     }
 
     /**
@@ -54,7 +60,8 @@ final class JfrEvents {
      * found gone, or the client's close), if a recording takes it.
      */
     static void stateChanged(LockStateEvent event, String cause) {
-        if (!AVAILABLE || !FlightRecorder.isInitialized() || !Types.STATE_CHANGE.isEnabled()) {
+        Types types = types();
+        if (types == null || !types.stateChange.isEnabled()) {
             return;
         }
         HoldStateChange change = new HoldStateChange();
@@ -79,14 +86,31 @@ final class JfrEvents {
         }
     }
 
-    /** The event types, registered on first use after Flight Recorder is initialized. */
-    private static final class Types {
-        static final EventType ACQUISITION = EventType.getEventType(Acquisition.class);
-        static final EventType HOLD = EventType.getEventType(Hold.class);
-        static final EventType STATE_CHANGE = EventType.getEventType(HoldStateChange.class);
+    /**
+     * The event types once registered, on first use after Flight Recorder is initialized; null before, and for every
+     * thread but the one that registers them while it does: those record nothing rather than wait for it (a virtual
+     * thread waiting for another thread's class initialization pins its carrier).
+     */
+    private static Types types() {
+        if (!AVAILABLE || !FlightRecorder.isInitialized()) {
+            return null;
+        }
+        Types known = types;
+        if (known == null && REGISTERING.compareAndSet(false, true)) {
+            known = new Types();
+            types = known;
+        }
+        return known;
+    }
 
-        static boolean any() {
-            return ACQUISITION.isEnabled() || HOLD.isEnabled() || STATE_CHANGE.isEnabled();
+    /** The event types, registered. */
+    private static final class Types {
+        final EventType acquisition = EventType.getEventType(Acquisition.class);
+        final EventType hold = EventType.getEventType(Hold.class);
+        final EventType stateChange = EventType.getEventType(HoldStateChange.class);
+
+        boolean any() {
+            return acquisition.isEnabled() || hold.isEnabled() || stateChange.isEnabled();
         }
     }
 

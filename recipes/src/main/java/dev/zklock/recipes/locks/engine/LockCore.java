@@ -100,6 +100,7 @@ public final class LockCore {
      */
     public Optional<Hold> acquire(Deadline deadline) throws InterruptedException {
         Checks.requireStarted(path.client(), path.path());
+        boolean first = FirstUse.enter(deadline);
         long start = System.nanoTime();
         AcquisitionRecord record = AcquisitionRecord.start(path, kind);
         Optional<Hold> hold;
@@ -108,6 +109,10 @@ public final class LockCore {
         } catch (InterruptedException | RuntimeException | Error e) {
             AcquisitionRecord.failed(record, e);
             throw e;
+        } finally {
+            if (first) {
+                FirstUse.passed(Thread.currentThread());
+            }
         }
         path.metrics().acquire(path.path(), hold.isPresent(), System.nanoTime() - start);
         return AcquisitionRecord.ended(record, hold);

@@ -108,6 +108,7 @@ public final class LockPath {
         this.fixedPath = fixed(this.path);
         this.listeners = listeners;
         this.alone = new QueueRequests(List.of(this));
+        FirstUse.prepare();
     }
 
     /**
