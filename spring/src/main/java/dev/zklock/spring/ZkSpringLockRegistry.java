@@ -1,13 +1,10 @@
 package dev.zklock.spring;
 
-import dev.zklock.recipes.locks.KeyedLocks;
 import dev.zklock.recipes.locks.ZkReentrantLock;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.utils.PathUtils;
 import org.springframework.integration.support.locks.DistributedLock;
 import org.springframework.integration.support.locks.ExpirableLockRegistry;
 import org.springframework.integration.support.locks.RenewableLockRegistry;
@@ -89,28 +86,9 @@ public final class ZkSpringLockRegistry
     /** Spring's {@code ZookeeperLockRegistry}'s default cache capacity. */
     public static final int DEFAULT_CACHE_CAPACITY = 30_000;
 
-    /** In use: held, acquiring, or its cohort may keep an idle node; used when last locked or unlocked. */
-    private static final KeyedLocks.Usage<ZkSpringLock> USAGE = new KeyedLocks.Usage<>() {
-        @Override
-        public boolean inUse(ZkSpringLock lock, long nowNanos) {
-            return lock.isInUse(nowNanos);
-        }
-
-        @Override
-        public long lastUsedNanos(ZkSpringLock lock) {
-            return lock.lastUsedNanos();
-        }
-    };
-
-    private final CuratorFramework client;
-    private final String root;
-    private final boolean localHandOff;
-    private final Duration keepIdle;
-    private final ZkLockKeyToPath keyToPath; // null: the root, a slash and the key
+    private final LockFactory factory;
     private final TtlTimer ttlTimer;
-    private final KeyedLocks<ZkSpringLock> locks;
-    private volatile Duration idleTime = DEFAULT_IDLE_TIME;
-    private volatile int cacheCapacity = DEFAULT_CACHE_CAPACITY;
+    private final LockCache locks;
     private volatile Duration defaultTtl; // null: none
     private volatile TaskScheduler renewalScheduler; // null: none
 
@@ -126,14 +104,10 @@ public final class ZkSpringLockRegistry
     }
 
     private ZkSpringLockRegistry(Builder builder) {
-        this.client = builder.client;
-        this.root = builder.root;
-        this.localHandOff = builder.localHandOff;
-        this.keepIdle = builder.keepIdle;
-        this.keyToPath = builder.keyToPath;
-        this.ttlTimer = new TtlTimer(client);
-        this.locks = new KeyedLocks<>(client, DEFAULT_IDLE_TIME, USAGE);
-        locks.capacity(DEFAULT_CACHE_CAPACITY);
+        this.factory = new LockFactory(
+                builder.client, builder.root, builder.localHandOff, builder.keepIdle, builder.keyToPath);
+        this.ttlTimer = new TtlTimer(builder.client);
+        this.locks = new LockCache(builder.client, DEFAULT_IDLE_TIME, DEFAULT_CACHE_CAPACITY);
     }
 
     /**
@@ -159,8 +133,8 @@ public final class ZkSpringLockRegistry
      */
     @Override
     public ZkSpringLock obtain(Object lockKey) {
-        String key = requireKey(lockKey);
-        return locks.obtain(pathOf(key), path -> new ZkSpringLock(key, newLock(path), this));
+        String key = LockFactory.requireKey(lockKey);
+        return locks.obtain(factory.pathOf(key), path -> new ZkSpringLock(key, factory.newLock(path), this));
     }
 
     /**
@@ -174,15 +148,7 @@ public final class ZkSpringLockRegistry
      * @throws IllegalArgumentException if {@code lockKey} is not a string or does not make a valid path
      */
     public String pathOf(Object lockKey) {
-        String key = requireKey(lockKey);
-        String path = keyToPath != null ? keyToPath.pathFor(key) : root.endsWith("/") ? root + key : root + "/" + key;
-        try {
-            PathUtils.validatePath(path);
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(
-                    "lock key '" + key + "' makes '" + path + "', not a valid ZooKeeper path: " + e.getMessage(), e);
-        }
-        return path;
+        return factory.pathOf(lockKey);
     }
 
     /**
@@ -196,7 +162,7 @@ public final class ZkSpringLockRegistry
      */
     @Override
     public void expireUnusedOlderThan(long age) {
-        locks.forgetUnused(TimeUnit.MILLISECONDS.toNanos(age)); // saturates: any age is an age
+        locks.forgetUnused(age);
     }
 
     /**
@@ -210,7 +176,6 @@ public final class ZkSpringLockRegistry
      */
     public void setIdleTime(Duration idleTime) {
         locks.idleTime(idleTime);
-        this.idleTime = idleTime;
     }
 
     /**
@@ -219,7 +184,7 @@ public final class ZkSpringLockRegistry
      * @return the idle time
      */
     public Duration idleTime() {
-        return idleTime;
+        return locks.idleTime();
     }
 
     /**
@@ -232,7 +197,6 @@ public final class ZkSpringLockRegistry
      */
     public void setCacheCapacity(int cacheCapacity) {
         locks.capacity(cacheCapacity);
-        this.cacheCapacity = cacheCapacity;
     }
 
     /**
@@ -241,7 +205,7 @@ public final class ZkSpringLockRegistry
      * @return the capacity
      */
     public int cacheCapacity() {
-        return cacheCapacity;
+        return locks.capacity();
     }
 
     /**
@@ -348,7 +312,7 @@ public final class ZkSpringLockRegistry
      * @return the root, relative to the client's namespace
      */
     public String root() {
-        return root;
+        return factory.root();
     }
 
     /**
@@ -357,7 +321,7 @@ public final class ZkSpringLockRegistry
      * @return {@code true} with local hand-off
      */
     public boolean isLocalHandOff() {
-        return localHandOff;
+        return factory.isLocalHandOff();
     }
 
     /**
@@ -367,7 +331,7 @@ public final class ZkSpringLockRegistry
      * @return the time; zero when the node goes at once
      */
     public Duration keepIdle() {
-        return keepIdle;
+        return factory.keepIdle();
     }
 
     /**
@@ -400,27 +364,10 @@ public final class ZkSpringLockRegistry
         locks.close();
     }
 
-    private ZkReentrantLock newLock(String path) {
-        if (!localHandOff) {
-            return new ZkReentrantLock(client, path);
-        }
-        ZkReentrantLock.Builder builder = ZkReentrantLock.builder(client, path).localHandOff();
-        return keepIdle.isZero() ? builder.build() : builder.keepIdle(keepIdle).build();
-    }
-
-    private static String requireKey(Object lockKey) {
-        Objects.requireNonNull(lockKey, "lockKey");
-        if (!(lockKey instanceof String key)) {
-            throw new IllegalArgumentException(
-                    "lock key must be a String, not a " + lockKey.getClass().getName() + ": " + lockKey);
-        }
-        return key;
-    }
-
     @Override
     public String toString() {
-        return "ZkSpringLockRegistry[" + root + ", " + locks.size() + " locks"
-                + (localHandOff ? ", local hand-off]" : "]");
+        return "ZkSpringLockRegistry[" + factory.root() + ", " + locks.size() + " locks"
+                + (factory.isLocalHandOff() ? ", local hand-off]" : "]");
     }
 
     /**
@@ -449,15 +396,7 @@ public final class ZkSpringLockRegistry
          * @throws IllegalArgumentException if {@code root} is not a valid ZooKeeper path
          */
         public Builder root(String root) {
-            Objects.requireNonNull(root, "root");
-            String trimmed = root.length() > 1 && root.endsWith("/") ? root.substring(0, root.length() - 1) : root;
-            try {
-                PathUtils.validatePath(trimmed);
-            } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException(
-                        "lock registry root '" + root + "' is not a valid ZooKeeper path: " + e.getMessage(), e);
-            }
-            this.root = trimmed;
+            this.root = LockFactory.validRoot(root);
             return this;
         }
 
