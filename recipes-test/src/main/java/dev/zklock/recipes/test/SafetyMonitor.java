@@ -5,8 +5,6 @@ import dev.zklock.recipes.locks.LockState;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -76,8 +74,6 @@ import org.apache.curator.framework.CuratorFramework;
  * <p>Safe for use by multiple threads: every method locks the monitor for a few map operations.
  */
 public final class SafetyMonitor {
-    private static final int FIRST_VIOLATIONS = 20;
-
     /** What a hold claims on its lock path. */
     public enum Mode {
         /** Excludes every other holder. */
@@ -210,18 +206,8 @@ public final class SafetyMonitor {
     }
 
     private final Object lock = new Object();
-    private final Map<String, PathState> paths = new HashMap<>(); // guarded by lock
-    private final Set<Long> endedSessions = new HashSet<>(); // guarded by lock
-    private final Set<Long> sessionEndsInFlight = new HashSet<>(); // guarded by lock: announced, not yet answered
+    private final HoldLedger ledger = new HoldLedger(); // guarded by lock
     private final Set<Waiter> waiting = new LinkedHashSet<>(); // guarded by lock
-    private final List<String> violations = new ArrayList<>(); // guarded by lock
-    private final Overlaps overlaps = new Overlaps(); // guarded by lock
-    private final LostGrants lostGrants = new LostGrants(); // guarded by lock
-    private long holds; // guarded by lock
-    private long lostHolds; // guarded by lock
-    private long sameNodeHolds; // guarded by lock
-    private long tokenRegressions; // guarded by lock
-    private long leakedNodes; // guarded by lock
     private long waits; // guarded by lock
 
     private SafetyMonitor() {}
@@ -247,38 +233,9 @@ public final class SafetyMonitor {
         Objects.requireNonNull(claim, "claim");
         Hold hold = new Hold(owner, claim);
         synchronized (lock) {
-            holds++;
-            PathState state = paths.computeIfAbsent(claim.lockPath(), path -> new PathState());
-            hold.grantedLost = lostGrants.check(state, hold, endedSessions, sessionEndsInFlight);
-            if (hold.grantedLost == null) {
-                hold.endedBy = LostGrants.duringEnd(state, hold, endedSessions, sessionEndsInFlight);
-            }
-            lostHolds += hold.isLive() ? 0 : 1;
-            for (String text : overlaps.check(state.inside, hold)) {
-                violation("%s", text);
-            }
-            if (hold.grantedLost == null) {
-                checkToken(state, hold);
-            }
-            state.inside.add(hold);
+            ledger.enter(hold);
         }
         return hold;
-    }
-
-    /** Checks the token rule for a hold granted on a standing node of a live session; counts a hold on the node before. */
-    private void checkToken(PathState state, Hold hold) {
-        Claim claim = hold.claim;
-        if (state.regresses(claim)) {
-            tokenRegressions++;
-            violation(
-                    "token regression on %s: %s (%s) entered after a hold with token %d",
-                    claim.lockPath(), hold.owner, claim, state.floor(claim));
-        }
-        if (state.onNewestNode(claim.token())) {
-            sameNodeHolds++;
-            hold.sameNodeAsBefore = true;
-        }
-        state.entered(claim);
     }
 
     /**
@@ -291,14 +248,7 @@ public final class SafetyMonitor {
      */
     public void sessionEnded(long sessionId) {
         synchronized (lock) {
-            if (!endedSessions.add(sessionId)) {
-                return;
-            }
-            sessionEndsInFlight.add(sessionId);
-            String cause = "its session 0x" + Long.toHexString(sessionId) + " ended while it held";
-            for (PathState state : paths.values()) {
-                lostHolds += state.endFromOutside(hold -> hold.claim.sessionId() == sessionId, cause);
-            }
+            ledger.sessionEnded(sessionId);
         }
     }
 
@@ -314,14 +264,7 @@ public final class SafetyMonitor {
     public void nodeDeleted(String lockPath, long creationZxid) {
         Objects.requireNonNull(lockPath, "lockPath");
         synchronized (lock) {
-            PathState state = paths.computeIfAbsent(lockPath, path -> new PathState());
-            if (state.deletedNodes.putIfAbsent(creationZxid, System.nanoTime()) != null) {
-                return;
-            }
-            state.deletesInFlight.add(creationZxid);
-            lostHolds += state.endFromOutside(
-                    hold -> FencingToken.creationZxid(hold.claim.token()) == creationZxid,
-                    "a stranger deleted its node while it held");
+            ledger.nodeDeleted(lockPath, creationZxid);
         }
     }
 
@@ -335,7 +278,7 @@ public final class SafetyMonitor {
      */
     public void sessionEndAnswered(long sessionId) {
         synchronized (lock) {
-            sessionEndsInFlight.remove(sessionId);
+            ledger.sessionEndAnswered(sessionId);
         }
     }
 
@@ -356,10 +299,7 @@ public final class SafetyMonitor {
     public void nodeDeleteAnswered(String lockPath, long creationZxid) {
         Objects.requireNonNull(lockPath, "lockPath");
         synchronized (lock) {
-            PathState state = paths.get(lockPath);
-            if (state != null && state.deletesInFlight.remove(creationZxid)) {
-                state.deletedNodes.put(creationZxid, System.nanoTime());
-            }
+            ledger.nodeDeleteAnswered(lockPath, creationZxid);
         }
     }
 
@@ -370,8 +310,7 @@ public final class SafetyMonitor {
      */
     public List<Claim> liveClaims(String lockPath) {
         synchronized (lock) {
-            PathState state = paths.get(lockPath);
-            return state == null ? List.of() : state.liveClaims();
+            return ledger.liveClaims(lockPath);
         }
     }
 
@@ -410,10 +349,7 @@ public final class SafetyMonitor {
      */
     public void nodesLeft(String lockPath, Collection<String> nodes) {
         synchronized (lock) {
-            for (String node : nodes) {
-                leakedNodes++;
-                violation("node left behind under %s: %s", lockPath, node);
-            }
+            ledger.nodesLeft(lockPath, nodes);
         }
     }
 
@@ -456,41 +392,16 @@ public final class SafetyMonitor {
     public SafetyReport report(Duration stuckAfter) {
         long now = System.nanoTime();
         synchronized (lock) {
-            List<String> found = new ArrayList<>(violations);
-            long stuck = 0;
+            List<String> stuck = new ArrayList<>();
             for (Waiter waiter : waiting) {
                 long waitedNanos = now - waiter.startNanos;
                 if (waitedNanos >= stuckAfter.toNanos()) {
-                    stuck++;
-                    if (found.size() < FIRST_VIOLATIONS) {
-                        found.add(String.format(
-                                "stuck waiter: %s has waited %d ms for %s",
-                                waiter.owner, TimeUnit.NANOSECONDS.toMillis(waitedNanos), waiter.lockPaths));
-                    }
+                    stuck.add(String.format(
+                            "stuck waiter: %s has waited %d ms for %s",
+                            waiter.owner, TimeUnit.NANOSECONDS.toMillis(waitedNanos), waiter.lockPaths));
                 }
             }
-            return new SafetyReport(
-                    holds,
-                    lostHolds,
-                    lostGrants.onDeletedNodes(),
-                    lostGrants.longestLag(),
-                    lostGrants.firstOnDeletedNodes(),
-                    sameNodeHolds,
-                    waits,
-                    overlaps.violations(),
-                    overlaps.explained(),
-                    overlaps.longestExplained(now),
-                    overlaps.firstExplained(),
-                    tokenRegressions,
-                    leakedNodes,
-                    stuck,
-                    found);
-        }
-    }
-
-    private void violation(String format, Object... args) {
-        if (violations.size() < FIRST_VIOLATIONS) {
-            violations.add(String.format(format, args));
+            return ledger.report(now, waits, stuck.size(), stuck);
         }
     }
 
@@ -501,7 +412,7 @@ public final class SafetyMonitor {
         String grantedLost; // guarded by lock: why the hold was lost from its grant, or null
         String endedBy; // guarded by lock: what ended the hold from outside while it was inside, or null
         private boolean exited; // guarded by lock
-        private boolean sameNodeAsBefore; // guarded by lock
+        boolean sameNodeAsBefore; // guarded by lock
 
         private Hold(String owner, Claim claim) {
             this.owner = owner;
@@ -519,8 +430,7 @@ public final class SafetyMonitor {
                     throw new IllegalStateException("hold of " + owner + " on " + claim.lockPath() + " exited twice");
                 }
                 exited = true;
-                paths.get(claim.lockPath()).inside.remove(this);
-                overlaps.exited(this, System.nanoTime());
+                ledger.exit(this, System.nanoTime());
             }
         }
 
