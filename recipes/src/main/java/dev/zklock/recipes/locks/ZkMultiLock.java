@@ -100,8 +100,9 @@ public final class ZkMultiLock extends TimedLock {
      * Creates a multi-lock over arbitrary locks: zklock locks, Curator's, or others. No ZooKeeper call.
      *
      * @param locks the locks to take as one
-     * @throws NullPointerException if {@code locks} is null
-     * @throws IllegalArgumentException if {@code locks} is empty or holds a null element
+     * @throws NullPointerException if {@code locks} is null, or holds a null element (named by its index, as
+     *     {@code locks[1]}: {@code ZkMultiLockTest})
+     * @throws IllegalArgumentException if {@code locks} is empty
      */
     public ZkMultiLock(List<? extends InterProcessLock> locks) {
         Objects.requireNonNull(locks, "locks");
