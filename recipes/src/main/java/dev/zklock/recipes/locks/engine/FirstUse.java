@@ -91,7 +91,7 @@ public final class FirstUse {
      * made, on the thread that makes the lock, so that no virtual thread loads it in a crowd.
      */
     static void prepare() {
-        if (!warm && !PREPARED.getAndSet(true)) {
+        if (!warm && !PREPARED.get() && !PREPARED.getAndSet(true)) {
             Deadline.forever();
             Threads.isVirtual();
             waitOnce(); // the gate's own wait: a crowd of virtual threads is about to make it
