@@ -63,10 +63,10 @@ public final class LockActor implements AutoCloseable {
     private final List<Throwable> unobservedFailures = new CopyOnWriteArrayList<>();
     private volatile Thread thread;
 
-    private LockActor(String name) {
+    private LockActor(String name, boolean virtual) {
         this.name = name;
         this.executor = Executors.newSingleThreadExecutor(runnable -> {
-            Thread t = VIRTUAL ? VirtualThreads.factory().newThread(runnable) : new Thread(runnable);
+            Thread t = virtual ? VirtualThreads.factory().newThread(runnable) : new Thread(runnable);
             t.setName("lock-actor-" + name);
             thread = t;
             return t;
@@ -81,7 +81,18 @@ public final class LockActor implements AutoCloseable {
      * @return a running actor
      */
     public static LockActor start(String name) {
-        return new LockActor(Objects.requireNonNull(name, "name"));
+        return new LockActor(Objects.requireNonNull(name, "name"), VIRTUAL);
+    }
+
+    /**
+     * Starts an actor on a platform thread whatever {@link #ACTORS_PROPERTY} says: for a test of what the blocking
+     * runner does on the acquiring thread (its {@code QueueHooks} calls), which a virtual thread's acquire does not run.
+     *
+     * @param name a name for messages and thread dumps
+     * @return a running actor
+     */
+    public static LockActor startPlatform(String name) {
+        return new LockActor(Objects.requireNonNull(name, "name"), false);
     }
 
     /**

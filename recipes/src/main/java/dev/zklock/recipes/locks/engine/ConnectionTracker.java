@@ -22,7 +22,8 @@ import org.slf4j.LoggerFactory;
  * Watches one client's connection for every lock held through it: one Curator connection-state listener per client,
  * however many locks, owned by the client's {@link ClientContext}. SUSPENDED puts every held lock IN_DOUBT; LOST makes every held
  * lock LOST; RECONNECTED lists the session's ephemeral nodes in one request, whatever the number of holds, and makes
- * each lock in doubt HELD again if its node is among them, LOST otherwise; the client's close makes every held lock
+ * each lock in doubt HELD again if its node is among them (with a watch on its node that vouches for it, as at its grant:
+ * {@link OwnNodeWatch#vouchHeld}), LOST otherwise; the client's close makes every held lock
  * LOST. The answer to that listing comes later, off Curator's thread: it makes a hold HELD only if the hold is still
  * IN_DOUBT and no SUSPENDED or LOST came since the RECONNECTED that asked (a generation counter that each of them
  * bumps), so a newer suspension is never undone by an older check. LOST is final. Each transition logs one summary
@@ -388,6 +389,7 @@ public final class ConnectionTracker implements ConnectionStateListener, PauseWa
             }
         }
         for (LockNode hold : heldAgain) {
+            OwnNodeWatch.vouchHeld(hold); // a hold granted while disconnected, or whose watch's read failed, had none
             announce(hold, hold.eventOf(LockState.IN_DOUBT, LockState.HELD), "RECONNECTED");
         }
         logMoved(heldAgain.size(), sessionId, LockState.HELD, "their nodes stand after a reconnect");

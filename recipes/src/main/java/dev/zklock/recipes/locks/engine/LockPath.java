@@ -167,9 +167,7 @@ public final class LockPath {
      */
     public LockNode track(LockNode node) {
         context().tracker().track(node);
-        if (semaphorePath == null) {
-            OwnNodeWatch.vouchHeld(client, node);
-        }
+        OwnNodeWatch.vouchHeld(node);
         RevocationWatch revocation = this.revocation;
         if (revocation != null) {
             revocation.watch(this, node);

@@ -1,6 +1,8 @@
 package dev.zklock.recipes.locks.engine;
 
+import dev.zklock.recipes.locks.LockState;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.AsyncCallback;
@@ -65,13 +67,21 @@ final class OwnNodeWatch implements Watcher, AsyncCallback.DataCallback {
     }
 
     /**
-     * Keeps a watch on {@code node}, just granted, so that its delete by another client (an operator, a reaper, an open
-     * ACL) makes its hold LOST before another session can hold, also when no one queues behind it ({@code
+     * Keeps a watch on {@code node}, just granted or held again, so that its delete by another client (an operator, a
+     * reaper, an open ACL) makes its hold LOST before another session can hold, also when no one queues behind it ({@code
      * StrangerDeleteTest.holdGrantedAtOnce_whoseNodeAnotherClientDeletes_turnsLostBeforeAnotherSessionHolds}): the
-     * watch that vouched for it while it waited if it still vouches, else one data read, not waited for. Nothing if the
-     * client is not connected on the node's session: its hold is then IN_DOUBT or LOST already. Never blocks.
+     * watch that vouched for it while it waited if it still vouches, else one data read, not waited for. Nothing for a
+     * semaphore's internal mutex (held only while its lease is taken; the lease is vouched for), nor if the client is
+     * not connected on the node's session: its hold is then IN_DOUBT or LOST, and the reconnect that makes it HELD
+     * again calls this again ({@link ConnectionTracker}; {@code VoucherGapTest}), as does a data change that spends the
+     * watch while the node is held ({@link #process}). Never blocks.
      */
-    static void vouchHeld(CuratorFramework client, LockNode node) {
+    static void vouchHeld(LockNode node) {
+        LockPath queue = node.queue();
+        if (queue.semaphorePath() != null) {
+            return;
+        }
+        CuratorFramework client = queue.client();
         ZooKeeperHandle session =
                 client.getZookeeperClient().isConnected() ? ZooKeeperHandle.currentQuietly(client) : null;
         if (session != null && session.sessionId() == node.sessionId()) {
@@ -154,7 +164,14 @@ final class OwnNodeWatch implements Watcher, AsyncCallback.DataCallback {
     public void process(WatchedEvent event) {
         switch (event.getType()) {
             case NodeDeleted -> gone();
-            case NodeDataChanged -> STATUS.compareAndSet(this, Status.STANDS, Status.SPENT);
+            case NodeDataChanged -> {
+                // A data change (a revocation request, say) spends the watch; a held node gets a new one, off
+                // ZooKeeper's event thread, or its delete by a stranger would go unheard (VoucherGapTest).
+                LockState held = node.state();
+                if (STATUS.compareAndSet(this, Status.STANDS, Status.SPENT) && held != null && held != LockState.LOST) {
+                    ForkJoinPool.commonPool().execute(() -> vouchHeld(node));
+                }
+            }
             default -> {
                 // A disconnection keeps the watch; the end of the session reaches the waiter and the hold otherwise.
             }
