@@ -49,7 +49,10 @@ public record SimReport(
                 .append(plan.threads())
                 .append(", faults ")
                 .append(plan.faults())
-                .append('\n');
+                .append(", delays at ")
+                .append(plan.delayPercent())
+                .append(" %\n");
+        text.append("run it again: Simulation.run(").append(plan.toSource()).append(", SimSettings.defaults())\n");
         for (String violation : violations) {
             text.append("violation: ").append(violation).append('\n');
         }

@@ -34,6 +34,7 @@ final class SimWorld {
     final SimServer server = new SimServer();
     final long sessionTimeoutMicros;
     final long requestTimeoutMicros;
+    private final int delayPercent;
     /** The nodes released after they held from the front, as the engine's FrontNodes of this process know them. */
     final Set<String> releasedFromFront = new HashSet<>();
 
@@ -49,6 +50,12 @@ final class SimWorld {
     private long steps;
 
     SimWorld(long seed, long sessionTimeoutMicros) {
+        this(seed, sessionTimeoutMicros, 100);
+    }
+
+    /** A world whose every delay is {@code delayPercent} percent of what the seed draws (a shrunk plan's). */
+    SimWorld(long seed, long sessionTimeoutMicros, int delayPercent) {
+        this.delayPercent = delayPercent;
         this.random = new SplittableRandom(seed);
         this.sessionTimeoutMicros = sessionTimeoutMicros;
         this.requestTimeoutMicros = sessionTimeoutMicros * 2 / 3;
@@ -88,9 +95,13 @@ final class SimWorld {
         at(now + delay, what, action);
     }
 
-    /** A random delay between {@code min} and {@code max} microseconds. */
+    /**
+     * A random delay between {@code min} and {@code max} microseconds, scaled by the plan's delay percentage (a shrunk
+     * plan's delays are shorter; the same random numbers are drawn, so the schedule keeps its shape).
+     */
     long delay(long min, long max) {
-        return min + random.nextLong(max - min + 1);
+        long drawn = min + random.nextLong(max - min + 1);
+        return delayPercent == 100 ? drawn : Math.max(Math.min(min, 1), drawn * delayPercent / 100);
     }
 
     /** Runs the next event; false if none is left or {@code until} is reached. */

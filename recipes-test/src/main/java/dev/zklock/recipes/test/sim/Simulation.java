@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
@@ -59,14 +60,22 @@ public final class Simulation {
         return new Run(plan, settings).run();
     }
 
-    /** Returns the smallest plan found, one step smaller at a time, that still fails as {@code failed} did. */
+    /**
+     * Returns the smallest plan found, one step smaller at a time ({@link SimPlan#smaller}: fewer threads, acquires and
+     * faults, then shorter delays and sooner faults), that still fails as {@code failed} did.
+     */
     public static SimReport shrink(SimReport failed, SimSettings settings) {
+        return shrink(failed, plan -> run(plan, settings));
+    }
+
+    /** As {@link #shrink(SimReport, SimSettings)}, each candidate plan run by {@code runner}. */
+    static SimReport shrink(SimReport failed, Function<SimPlan, SimReport> runner) {
         SimReport smallest = failed;
         boolean smaller = true;
         while (smaller) {
             smaller = false;
             for (SimPlan plan : smallest.plan().smaller()) {
-                SimReport report = run(plan, settings);
+                SimReport report = runner.apply(plan);
                 if (!report.isClean()) {
                     smallest = report;
                     smaller = true;
@@ -91,7 +100,7 @@ public final class Simulation {
         Run(SimPlan plan, SimSettings settings) {
             this.plan = plan;
             this.settings = settings;
-            this.world = new SimWorld(plan.seed(), settings.sessionTimeoutMicros());
+            this.world = new SimWorld(plan.seed(), settings.sessionTimeoutMicros(), plan.delayPercent());
             this.maxLeases = 1 + (int) Math.floorMod(plan.seed(), 2L); // a semaphore of 1 or 2, by the seed
             this.checker = new SimChecker(world, maxLeases);
         }
