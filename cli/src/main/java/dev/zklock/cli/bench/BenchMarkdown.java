@@ -3,6 +3,7 @@ package dev.zklock.cli.bench;
 import dev.zklock.cli.MachineLoad;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * BENCHMARKS.md from a bench report: the setting, a warning first if the machine was loaded at the start, where the
@@ -67,6 +68,25 @@ final class BenchMarkdown {
                     + BenchPlan.LEADER_FAULT_ROUNDS
                     + " measured round(s), so their p50 is over that many; the server expires sessions on the grain"
                     + " of its tick.",
+            "- **heap per waiting thread**: the heap in use after a collection while every virtual thread of the row"
+                    + " waits for the lock, less the heap before they started, per thread (the median of the rounds)."
+                    + " **without stack chunks**: the same two moments read as the live heap by class (HotSpot's class"
+                    + " histogram, in process), less the virtual threads' stack chunks (`jdk.internal.vm.StackChunk`):"
+                    + " a chunk holds a parked thread's frames, and their size follows the JIT's state when the"
+                    + " threads park (two or three times as much in one run as in another), by more than the cuts of"
+                    + " a lock's own objects the row should confirm; the target on the floor applies to this figure.",
+            "- **heap per held lock**: "
+                    + String.format(Locale.ROOT, "%,d", BenchPlan.HELD_LOCKS)
+                    + " locks held at once by one client, one per path, each taken and released once before; the"
+                    + " live heap's growth from before they are taken to all held, per lock, in a client JVM of its"
+                    + " own (the server runs elsewhere), so only the client's heap counts; the median of the first "
+                    + HeldLocksScenario.MEASURED_ROUNDS
+                    + " rounds.",
+            "- **VirtualThreadPinned events**: JFR's `jdk.VirtualThreadPinned` (a virtual thread that blocked"
+                    + " while pinned to its carrier; any duration, with stacks) while the row's virtual threads take"
+                    + " one lock object once each in a fresh JVM, its first use included; **in the library's frames**:"
+                    + " those whose stack has a frame of `dev.zklock.recipes` (zklock) or `org.apache.curator`"
+                    + " (Curator). Counted in the first measured round.",
             "- **p50**, **p99**: the median and the 99th percentile over all rounds.",
             "- **floor**: the same work on the same server with no lock library (raw create and delete, a bare"
                     + " queue of nodes and watches): the least any lock can cost. **baseline**: the JDK's fair"

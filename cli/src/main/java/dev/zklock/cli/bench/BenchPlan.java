@@ -14,7 +14,7 @@ import java.util.List;
 final class BenchPlan {
     /** The recipes a run can measure, by their names on the command line, in the order they run. */
     static final List<String> RECIPES =
-            List.of("reentrant", "exclusive", "semaphore", "readwrite", "multi", "spring", "leader", "virtual");
+            List.of("reentrant", "exclusive", "semaphore", "readwrite", "multi", "spring", "leader", "held", "virtual");
 
     /** The threads of one application on one key in the rows against Spring's registry, as the issue sets them. */
     static final List<Integer> SPRING_THREADS = List.of(8, 32);
@@ -37,6 +37,21 @@ final class BenchPlan {
     static final int VIRTUAL_THREADS_PER_KEY = 10;
     static final int CURATOR_VIRTUAL_THREADS = 200;
     static final int CURATOR_REGISTRY_KEYS = 100;
+
+    /**
+     * The counts of the rows of pinned virtual threads, as the issue sets them: on a plain lock object, and on one with
+     * local hand-off (100,000 threads queued on a plain one took 294 s on this machine); Curator's beside them at
+     * {@link #CURATOR_VIRTUAL_THREADS}.
+     */
+    static final int PINNED_PLAIN_VIRTUAL_THREADS = 10_000;
+
+    static final int PINNED_LOCAL_HAND_OFF_VIRTUAL_THREADS = 100_000;
+
+    /** The recipe of the row of heap per held lock. */
+    static final String HELD = "held";
+
+    /** The locks one client holds at once, one per path, in the row of heap per held lock, as the issue sets them. */
+    static final int HELD_LOCKS = 10_000;
 
     /** The leases and clients of the semaphore's contended scenario, as the issue sets them. */
     static final int SEMAPHORE_LEASES = 3;
@@ -117,6 +132,8 @@ final class BenchPlan {
                 case "multi" -> scenarios.addAll(multi(rawFloor));
                 case "spring" -> scenarios.addAll(spring());
                 case "leader" -> scenarios.addAll(leader(LEADER_FAULT_ROUNDS));
+                case HELD -> scenarios.add(HeldLocksScenario.of(HELD_LOCKS)
+                        .target(HeldLocksScenario.HEAP_PER_HELD_LOCK, Target.ratioAtMost(1.0)));
                 case VIRTUAL -> scenarios.addAll(VirtualThreads.isAvailable() ? virtualThreads() : List.of());
                 default -> throw new AssertionError("recipe '" + recipe + "' has no scenarios");
             }
@@ -295,19 +312,28 @@ final class BenchPlan {
      * Virtual threads that each take a lock once, zklock's at the issue's counts beside Curator's at its smaller ones:
      * through one cohort lock object in at most 5 s and 10 requests in all; through one plain lock object at 500
      * acquisitions/s or more, with at most {@link #FLOOR_ALLOWANCE} times the heap per thread waiting in a bare
-     * ZooKeeper queue in the same run (the issue's 2 KB lay below that floor: 2,308 B in the run of 2026-11-27); through
-     * a registry's keys at no more than 4 requests per acquisition. Left out on a JVM without virtual threads.
+     * ZooKeeper queue in the same run (the issue's 2 KB lay below that floor: 2,308 B in the run of 2026-11-27), both
+     * without the threads' stack chunks, which swing by more than that allowance from run to run; through
+     * a registry's keys at no more than 4 requests per acquisition; then, each in a fresh JVM, no pinned virtual thread
+     * in zklock's frames, first use included, at {@link #PINNED_PLAIN_VIRTUAL_THREADS} on a plain lock object and at
+     * {@link #PINNED_LOCAL_HAND_OFF_VIRTUAL_THREADS} on one with local hand-off. Left out on a JVM
+     * without virtual threads.
      */
     private static List<Scenario> virtualThreads() {
-        return List.of(
+        List<Scenario> scenarios = new ArrayList<>(List.of(
                 VirtualThreadScenario.cohort(COHORT_VIRTUAL_THREADS, CURATOR_VIRTUAL_THREADS)
                         .target(VirtualThreadScenario.DRAIN_SECONDS, Target.atMost(5))
                         .target(VirtualThreadScenario.REQUESTS, Target.atMost(10)),
                 VirtualThreadScenario.plain(PLAIN_VIRTUAL_THREADS, CURATOR_VIRTUAL_THREADS)
                         .target(LockScenario.ACQUISITIONS_PER_SECOND, Target.atLeast(500))
-                        .target(VirtualThreadScenario.HEAP_PER_WAITER, Target.floorAtMost(FLOOR_ALLOWANCE)),
+                        .target(VirtualThreadScenario.HEAP_WITHOUT_STACKS, Target.floorAtMost(FLOOR_ALLOWANCE)),
                 VirtualThreadScenario.registry(REGISTRY_KEYS, VIRTUAL_THREADS_PER_KEY, CURATOR_REGISTRY_KEYS)
-                        .target(LockScenario.REQUESTS_PER_ACQUISITION, Target.atMost(4)));
+                        .target(LockScenario.REQUESTS_PER_ACQUISITION, Target.atMost(4))));
+        scenarios.add(PinnedScenario.plain(PINNED_PLAIN_VIRTUAL_THREADS, CURATOR_VIRTUAL_THREADS)
+                .target(PinnedScenario.PINNED_IN_LIBRARY, Target.atMost(0)));
+        scenarios.add(PinnedScenario.localHandOff(PINNED_LOCAL_HAND_OFF_VIRTUAL_THREADS, CURATOR_VIRTUAL_THREADS)
+                .target(PinnedScenario.PINNED_IN_LIBRARY, Target.atMost(0)));
+        return scenarios;
     }
 
     private static List<Scenario> multi(boolean rawFloor) {

@@ -1,6 +1,7 @@
 package dev.zklock.cli.bench;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
@@ -52,6 +53,42 @@ record Measurement(
     /** Returns an empty histogram for latencies in nanoseconds, with three significant digits. */
     static Histogram histogram() {
         return new Histogram(MAX_NANOS, 3);
+    }
+
+    /**
+     * Returns a run that counted only its acquisitions and their time: no latency recorded, no request counted, one
+     * group. For the rows whose figures a scenario keeps apart (a child JVM's heap, its pinned threads).
+     */
+    static Measurement counted(long acquisitions, long elapsedNanos) {
+        return new Measurement(
+                acquisitions,
+                0,
+                0,
+                elapsedNanos,
+                histogram(),
+                histogram(),
+                histogram(),
+                histogram(),
+                histogram(),
+                List.of(acquisitions),
+                0,
+                OptionalLong.empty(),
+                OptionalLong.empty(),
+                0);
+    }
+
+    /**
+     * Returns the median of {@code figures}, the lower middle one of an even count, or NaN if there is none: how the
+     * rows that keep a figure per round (a heap) sum their rounds up.
+     */
+    static double median(List<? extends Number> figures) {
+        if (figures.isEmpty()) {
+            return Double.NaN;
+        }
+        List<Double> sorted = new ArrayList<>();
+        figures.forEach(figure -> sorted.add(figure.doubleValue()));
+        Collections.sort(sorted);
+        return sorted.get((sorted.size() - 1) / 2);
     }
 
     /** Returns this run and {@code other} as one: counts and times added, histograms merged. */

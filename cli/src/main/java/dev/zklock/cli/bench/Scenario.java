@@ -39,8 +39,15 @@ interface Scenario {
     /** Returns the number of contenders: the x of its point in the plot. */
     int contenders();
 
-    /** Makes what the scenario needs before it is measured (paths, clients); not measured. */
-    void prepare(BenchEnsemble ensemble) throws Exception;
+    /**
+     * Makes what the scenario needs before it is measured (paths, clients); not measured. By default the path of each
+     * side ({@link #path}).
+     */
+    default void prepare(BenchEnsemble ensemble) throws Exception {
+        for (Side side : sides()) {
+            ensemble.makePath(path(ensemble, side));
+        }
+    }
 
     /**
      * Runs one round: every side once, in the order given, for about {@code duration} each (one after the other, or

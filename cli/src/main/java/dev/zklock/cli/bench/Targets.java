@@ -30,4 +30,9 @@ final class Targets {
                 figure.applyAsDouble(measured.get(Side.CURATOR)),
                 byMetric.get(metric));
     }
+
+    /** Returns the row named {@code metric} of {@code scenario} with the figures given, and the metric's target. */
+    BenchRow row(Scenario scenario, String metric, double zklock, double curator) {
+        return new BenchRow(scenario.group(), scenario.name(), metric, zklock, curator, byMetric.get(metric));
+    }
 }

@@ -8,7 +8,6 @@ import java.lang.management.MemoryMXBean;
 import java.lang.management.ThreadMXBean;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
@@ -31,21 +30,25 @@ import org.apache.curator.framework.recipes.locks.InterProcessMutex;
  * waiting thread costs (heap in use after a collection while they all wait for the lock and the servers answer no more
  * requests, less the heap before they started: a request still on its way is the client's buffer, not the wait's; with
  * an embedded server its nodes and watches count too, so {@code --connect} measures the lock alone; the median of the
- * rounds, see {@link Extra#heapPerWaiter}) and the platform threads alive. Curator's {@code InterProcessMutex} runs at
- * a smaller count (each of its releases wakes every waiter of the lock object, and its run of the full count does not
- * finish), named in the scenario. Needs virtual threads (release 21); {@link BenchPlan} leaves it out before. A round
- * shorter than a second (a warm-up, {@code --quick}) runs a tenth of the threads. The plain row also measures the floor
- * of its heap figure: the same threads waiting in a bare ZooKeeper queue ({@link BareZooKeeperQueue}: a virtual thread,
- * its stack, a node name, a watched path, ZooKeeper's watch and a watcher each; with an embedded server, the server's
- * node and watch too), and on the JDK's fair {@code ReentrantLock} ({@link JdkFairLock}: a virtual thread, its stack
- * and one queue node each).
+ * rounds, see {@link Extra#heapPerWaiter}), the same without the virtual threads' stack chunks (the live heap by class
+ * at the same two moments, {@link ClassHistogram}: the chunks vary with the JIT's state when the threads park, by more
+ * than the cuts a change of the lock makes, and the rest repeats) and the platform threads alive. Curator's {@code
+ * InterProcessMutex} runs at a smaller count (each of its releases wakes every waiter of the lock object, and its run
+ * of the full count does not finish), named in the scenario. Needs virtual threads (release 21); {@link BenchPlan}
+ * leaves it out before. A round shorter than a second (a warm-up, {@code --quick}) runs a tenth of the threads. The
+ * plain row also measures the floor of its heap figure: the same threads waiting in a bare ZooKeeper queue ({@link
+ * BareZooKeeperQueue}: a virtual thread, its stack, a node name, a watched path, ZooKeeper's watch and a watcher each;
+ * with an embedded server, the server's node and watch too), and on the JDK's fair {@code ReentrantLock} ({@link
+ * JdkFairLock}: a virtual thread, its stack and one queue node each).
  * Confined to the bench's thread.
  */
 final class VirtualThreadScenario implements Scenario {
     static final String DRAIN_SECONDS = "time to drain (s)";
     static final String REQUESTS = "ZooKeeper requests";
     static final String HEAP_PER_WAITER = "heap per waiting thread (bytes)";
+    static final String HEAP_WITHOUT_STACKS = "heap per waiting thread without stack chunks (bytes)";
     static final String PLATFORM_THREADS = "platform threads alive";
+    static final String GROUP = "ZkReentrantLock vs InterProcessMutex, virtual threads";
     static final String BARE_QUEUE = "bare ZooKeeper queue (virtual threads on nodes and watches, no lock library)";
 
     private static final Duration LONGEST_WAIT = Duration.ofMinutes(10);
@@ -102,7 +105,7 @@ final class VirtualThreadScenario implements Scenario {
 
     @Override
     public String group() {
-        return "ZkReentrantLock vs InterProcessMutex, virtual threads";
+        return GROUP;
     }
 
     @Override
@@ -173,34 +176,38 @@ final class VirtualThreadScenario implements Scenario {
                 row(REQUESTS, zklock.requests(), curator.requests()),
                 targets.row(this, measured, LockScenario.REQUESTS_PER_ACQUISITION, Measurement::requestsPerAcquisition),
                 row(HEAP_PER_WAITER, zklock.heapPerWaiter(), curator.heapPerWaiter())
-                        .withFloor(heapFloor()),
+                        .withFloor(floor().heapPerWaiter()),
+                row(HEAP_WITHOUT_STACKS, zklock.heapPerWaiterWithoutStacks(), curator.heapPerWaiterWithoutStacks())
+                        .withFloor(floor().heapPerWaiterWithoutStacks()),
                 row(PLATFORM_THREADS, zklock.platformThreads(), curator.platformThreads())));
         return rows;
     }
 
-    /** The plain row's floor and baseline of its heap figure: a bare ZooKeeper queue, and the JDK's fair lock. */
+    /**
+     * The plain row's floor and baseline of its heap figures, with and without the stack chunks: a bare ZooKeeper
+     * queue, and the JDK's fair lock.
+     */
     @Override
     public List<FloorRow> floorRows(Map<Side, Measurement> measured) {
         if (kind != Kind.PLAIN) {
             return List.of();
         }
+        Extra jdk = extras.getOrDefault(Side.JDK, Extra.NONE);
         return List.of(
-                new FloorRow(BARE_QUEUE, name(), HEAP_PER_WAITER, heapFloor()),
+                new FloorRow(BARE_QUEUE, name(), HEAP_PER_WAITER, floor().heapPerWaiter()),
+                new FloorRow(BARE_QUEUE, name(), HEAP_WITHOUT_STACKS, floor().heapPerWaiterWithoutStacks()),
+                new FloorRow(LockScenario.JDK_FAIR_LOCK, name(), HEAP_PER_WAITER, jdk.heapPerWaiter()),
                 new FloorRow(
-                        LockScenario.JDK_FAIR_LOCK,
-                        name(),
-                        HEAP_PER_WAITER,
-                        extras.getOrDefault(Side.JDK, Extra.NONE).heapPerWaiter()));
+                        LockScenario.JDK_FAIR_LOCK, name(), HEAP_WITHOUT_STACKS, jdk.heapPerWaiterWithoutStacks()));
     }
 
-    /** Returns the heap per thread waiting in a bare ZooKeeper queue, or NaN if it was not measured. */
-    private double heapFloor() {
-        return extras.getOrDefault(Side.RAW, Extra.NONE).heapPerWaiter();
+    /** Returns what the threads waiting in a bare ZooKeeper queue measured; nothing if they did not run. */
+    private Extra floor() {
+        return extras.getOrDefault(Side.RAW, Extra.NONE);
     }
 
     private BenchRow row(String metric, double zklock, double curator) {
-        Target target = targets.row(this, Map.of(), metric, m -> Double.NaN).target();
-        return new BenchRow(group(), name(), metric, zklock, curator, target);
+        return targets.row(this, metric, zklock, curator);
     }
 
     /**
@@ -226,6 +233,7 @@ final class VirtualThreadScenario implements Scenario {
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         System.gc();
         long heapBefore = memory.getHeapMemoryUsage().getUsed();
+        Optional<ClassHistogram> classesBefore = ClassHistogram.take();
         threads.resetPeakThreadCount();
         int total = sideKeys * each;
         CountDownLatch done = new CountDownLatch(total);
@@ -244,6 +252,7 @@ final class VirtualThreadScenario implements Scenario {
         long pauseStart = System.nanoTime();
         System.gc();
         long heapPerWaiter = Math.max(0, memory.getHeapMemoryUsage().getUsed() - heapBefore) / total;
+        List<Long> withoutStacks = withoutStackChunks(classesBefore, ClassHistogram.take(), total);
         long pause = System.nanoTime() - pauseStart; // the bench's collection, not the threads' time
         letGo.countDown();
         if (!done.await(LONGEST_WAIT.toMinutes(), TimeUnit.MINUTES)) {
@@ -268,7 +277,26 @@ final class VirtualThreadScenario implements Scenario {
                 overlaps.get());
         return new Drain(
                 measurement,
-                new Extra(1, elapsed, window.requests(), List.of(heapPerWaiter), threads.getPeakThreadCount()));
+                new Extra(
+                        1,
+                        elapsed,
+                        window.requests(),
+                        List.of(heapPerWaiter),
+                        withoutStacks,
+                        threads.getPeakThreadCount()));
+    }
+
+    /**
+     * Returns the heap per waiting thread without the stack chunks, from the class histograms before the threads and
+     * while they all wait, as a list of one; empty where either histogram could not be taken.
+     */
+    private static List<Long> withoutStackChunks(
+            Optional<ClassHistogram> before, Optional<ClassHistogram> waiting, int total) {
+        if (before.isEmpty() || waiting.isEmpty()) {
+            return List.of();
+        }
+        long grown = waiting.get().withoutStackChunks() - before.get().withoutStackChunks();
+        return List.of(Math.max(0, grown) / total);
     }
 
     /** Holds {@code lock} from before the threads start until they all wait. */
@@ -390,20 +418,30 @@ final class VirtualThreadScenario implements Scenario {
      * thread, and the most platform threads.
      */
     private record Extra(
-            int rounds, long drainNanos, OptionalLong requestsSum, List<Long> heaps, long platformThreadsMax) {
-        static final Extra NONE = new Extra(0, 0, OptionalLong.empty(), List.of(), 0);
+            int rounds,
+            long drainNanos,
+            OptionalLong requestsSum,
+            List<Long> heaps,
+            List<Long> heapsWithoutStacks,
+            long platformThreadsMax) {
+        static final Extra NONE = new Extra(0, 0, OptionalLong.empty(), List.of(), List.of(), 0);
 
         Extra plus(Extra other) {
-            List<Long> both = new ArrayList<>(heaps);
-            both.addAll(other.heaps);
             return new Extra(
                     rounds + other.rounds,
                     drainNanos + other.drainNanos,
                     requestsSum.isPresent() && other.requestsSum.isPresent()
                             ? OptionalLong.of(requestsSum.getAsLong() + other.requestsSum.getAsLong())
                             : OptionalLong.empty(),
-                    List.copyOf(both),
+                    joined(heaps, other.heaps),
+                    joined(heapsWithoutStacks, other.heapsWithoutStacks),
                     Math.max(platformThreadsMax, other.platformThreadsMax));
+        }
+
+        private static List<Long> joined(List<Long> some, List<Long> more) {
+            List<Long> both = new ArrayList<>(some);
+            both.addAll(more);
+            return List.copyOf(both);
         }
 
         double drainSeconds() {
@@ -416,12 +454,15 @@ final class VirtualThreadScenario implements Scenario {
          * times the size of a compiled one in a parked thread's stack.
          */
         double heapPerWaiter() {
-            if (rounds == 0) {
-                return Double.NaN;
-            }
-            List<Long> sorted = new ArrayList<>(heaps);
-            Collections.sort(sorted);
-            return sorted.get((sorted.size() - 1) / 2);
+            return Measurement.median(heaps);
+        }
+
+        /**
+         * The median of the rounds' figures without the stack chunks ({@link ClassHistogram}), or NaN if no round
+         * could take a class histogram.
+         */
+        double heapPerWaiterWithoutStacks() {
+            return Measurement.median(heapsWithoutStacks);
         }
 
         double platformThreads() {

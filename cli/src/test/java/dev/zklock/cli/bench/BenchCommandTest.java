@@ -164,6 +164,17 @@ final class BenchCommandTest {
     }
 
     @Test
+    void bench_quick_heldLocksShowTheHeapEachHeldLockCostsBothClients() {
+        String scenario = "10,000 locks held by one client, one per path";
+
+        // At least a node's path and a hold's record each, in the client JVM alone.
+        assertThat(figure(REENTRANT, scenario, HeldLocksScenario.HEAP_PER_HELD_LOCK, "zklock"))
+                .isGreaterThan(64);
+        assertThat(figure(REENTRANT, scenario, HeldLocksScenario.HEAP_PER_HELD_LOCK, "curator"))
+                .isGreaterThan(64);
+    }
+
+    @Test
     void bench_quick_aCachedLockCostsNoRequestAfterItsFirstCycle() {
         assertThat(figure(REENTRANT, "keepIdle, 1 thread", LockScenario.REQUESTS_AFTER_THE_FIRST, "zklock"))
                 .isBetween(0.0, 0.1);

@@ -121,6 +121,53 @@ final class BenchPlanTest {
     }
 
     @Test
+    void of_held_runsTenThousandHeldLocksAgainstCuratorWithAtMostItsHeapPerHeldLock() {
+        List<Scenario> plan = BenchPlan.of(List.of("held"), CLIENTS, THREADS);
+
+        assertThat(plan).extracting(Scenario::key).containsExactly("reentrant-held-10000");
+        assertThat(plan.get(0).group()).isEqualTo("ZkReentrantLock vs InterProcessMutex");
+        assertThat(plan.get(0).name()).isEqualTo("10,000 locks held by one client, one per path");
+        assertThat(plan.get(0).sides()).containsExactly(Side.ZKLOCK, Side.CURATOR);
+        assertThat(plan.get(0).rows(Map.of()))
+                .extracting(BenchRow::metric, row -> row.target().toString(), BenchRow::isMet)
+                .containsExactly(tuple(HeldLocksScenario.HEAP_PER_HELD_LOCK, "<= 1x", false));
+    }
+
+    @Test
+    void pinnedScenarios_beforeARun_nameTheirCountsAndMissTheirTargetOfNone() {
+        List<Scenario> pinned = List.of(
+                PinnedScenario.plain(BenchPlan.PINNED_PLAIN_VIRTUAL_THREADS, BenchPlan.CURATOR_VIRTUAL_THREADS)
+                        .target(PinnedScenario.PINNED_IN_LIBRARY, Target.atMost(0)),
+                PinnedScenario.localHandOff(
+                                BenchPlan.PINNED_LOCAL_HAND_OFF_VIRTUAL_THREADS, BenchPlan.CURATOR_VIRTUAL_THREADS)
+                        .target(PinnedScenario.PINNED_IN_LIBRARY, Target.atMost(0)));
+
+        assertThat(pinned)
+                .extracting(Scenario::key, Scenario::name)
+                .containsExactly(
+                        tuple(
+                                "virtual-threads-pinned-10000",
+                                "10,000 virtual threads, 1 lock object, first use in a fresh JVM (Curator: 200)"),
+                        tuple(
+                                "virtual-threads-pinned-local-hand-off-100000",
+                                "100,000 virtual threads, 1 lock object, local hand-off, first use in a fresh JVM"
+                                        + " (Curator: 200)"));
+        // n/a before any child ran: an unmeasured count of pinned threads never reads as none.
+        assertThat(pinned.get(0).rows(Map.of()))
+                .extracting(BenchRow::metric, row -> Double.isNaN(row.zklock()), BenchRow::isMet)
+                .containsExactly(
+                        tuple(PinnedScenario.PINNED_IN_LIBRARY, true, false),
+                        tuple(PinnedScenario.PINNED, true, false));
+    }
+
+    @Test
+    void pinnedScenario_withNoThreads_throwsIllegalArgumentNamingTheCount() {
+        assertThatThrownBy(() -> PinnedScenario.plain(0, 200))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("not 0");
+    }
+
+    @Test
     void of_unknownRecipe_throwsIllegalArgumentNamingIt() {
         assertThatThrownBy(() -> BenchPlan.of(List.of("readwrite", "barrier"), CLIENTS, THREADS))
                 .isInstanceOf(IllegalArgumentException.class)

@@ -1,0 +1,80 @@
+package dev.zklock.cli.bench;
+
+import java.lang.management.ManagementFactory;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import javax.management.JMException;
+import javax.management.ObjectName;
+
+/**
+ * The live heap of this JVM by class, as HotSpot's {@code GC.class_histogram} counts it (a full collection first, then
+ * the bytes of every live object by class), read in process through the {@code DiagnosticCommand} MBean: the whole
+ * and the part that is virtual threads' stack chunks ({@code jdk.internal.vm.StackChunk}, where a parked virtual
+ * thread keeps its frames). A chunk's size follows the frames parked in it, and a frame the JIT has not compiled yet
+ * is several times the size of a compiled one, so the chunks of the same waiting threads vary by a factor of two or
+ * three from run to run; the heap without them is the objects the code made, and repeats to a few bytes. Immutable,
+ * and safe for use by any thread.
+ *
+ * @param totalBytes the bytes of every live object
+ * @param stackChunkBytes the bytes of the live stack chunks, part of {@code totalBytes}
+ */
+record ClassHistogram(long totalBytes, long stackChunkBytes) {
+    /** The class of a virtual thread's stack chunk, as the histogram names it. */
+    static final String STACK_CHUNK = "jdk.internal.vm.StackChunk";
+
+    private static final Pattern ROW = Pattern.compile("^\\s*\\d+:\\s+(\\d+)\\s+(\\d+)\\s+(\\S+)");
+    private static final Pattern TOTAL = Pattern.compile("^\\s*Total\\s+(\\d+)\\s+(\\d+)");
+
+    /**
+     * Takes the histogram of this JVM's live heap (a full collection; a pause of some hundred milliseconds with a few
+     * hundred MB live), or returns empty where the JVM has no {@code DiagnosticCommand} MBean or no class histogram
+     * (not HotSpot).
+     */
+    static Optional<ClassHistogram> take() {
+        try {
+            ObjectName name = new ObjectName("com.sun.management:type=DiagnosticCommand");
+            Object text = ManagementFactory.getPlatformMBeanServer()
+                    .invoke(name, "gcClassHistogram", new Object[] {new String[0]}, new String[] {
+                        String[].class.getName()
+                    });
+            return Optional.of(parse(String.valueOf(text)));
+        } catch (JMException | IllegalArgumentException e) {
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * Reads the output of {@code GC.class_histogram}: its {@code Total} line, and the row of {@link #STACK_CHUNK} if it
+     * has one (none: 0).
+     *
+     * @throws IllegalArgumentException quoting the text's start if it has no {@code Total} line
+     */
+    static ClassHistogram parse(String text) {
+        long total = -1;
+        long chunks = 0;
+        for (String line : text.split("\\R")) {
+            Matcher row = ROW.matcher(line);
+            if (row.find()) {
+                if (row.group(3).equals(STACK_CHUNK)) {
+                    chunks += Long.parseLong(row.group(2));
+                }
+                continue;
+            }
+            Matcher sum = TOTAL.matcher(line);
+            if (sum.find()) {
+                total = Long.parseLong(sum.group(2));
+            }
+        }
+        if (total < 0) {
+            String start = text.length() > 200 ? text.substring(0, 200) + "..." : text;
+            throw new IllegalArgumentException("not a class histogram (no Total line): '" + start + "'");
+        }
+        return new ClassHistogram(total, chunks);
+    }
+
+    /** Returns the bytes of every live object but the stack chunks. */
+    long withoutStackChunks() {
+        return totalBytes - stackChunkBytes;
+    }
+}
