@@ -42,7 +42,7 @@ final class HeldLocksChild {
 
     /**
      * The child's main: {@code <side> <connect string> <base path> <locks>}; says {@link BenchChild#HELD} (the locks
-     * held at the second reading) and
+     * that say they are held in this process after the second reading) and
      * {@link #HEAP_PER_HELD_LOCK}.
      */
     public static void main(String[] args) throws Exception {
@@ -70,7 +70,12 @@ final class HeldLocksChild {
             ClassHistogram before = reading(client);
             step(holders, locks, InterProcessLock::acquire);
             ClassHistogram held = reading(client);
-            BenchChild.say(System.out, BenchChild.HELD, count);
+            BenchChild.say(
+                    System.out,
+                    BenchChild.HELD,
+                    locks.stream()
+                            .filter(InterProcessLock::isAcquiredInThisProcess)
+                            .count());
             BenchChild.say(System.out, HEAP_PER_HELD_LOCK, (held.totalBytes() - before.totalBytes()) / (double) count);
         } finally {
             holders.forEach(ExecutorService::shutdownNow);
