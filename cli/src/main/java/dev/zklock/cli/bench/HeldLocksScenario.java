@@ -14,7 +14,7 @@ import java.util.Map;
  * nodes and sessions live in the bench's JVM. Only the first {@link #MEASURED_ROUNDS} measured rounds start children
  * (each takes some seconds: three requests or more per lock, one lock after another on each of a few threads), and the
  * row shows their median; the warm-up round starts none, as a fresh JVM keeps nothing from it. A round shorter than a
- * second ({@code --quick}) holds a tenth of the locks. Confined to the bench's thread.
+ * second ({@code --quick}) holds a hundredth of the locks, at least 10. Confined to the bench's thread.
  */
 final class HeldLocksScenario implements Scenario {
     static final String HEAP_PER_HELD_LOCK = "heap per held lock, client JVM alone (bytes)";
@@ -74,7 +74,7 @@ final class HeldLocksScenario implements Scenario {
         if (round == 0 || round > MEASURED_ROUNDS) {
             return Map.of();
         }
-        int count = duration.compareTo(Duration.ofSeconds(1)) >= 0 ? locks : locks / 10;
+        int count = duration.compareTo(Duration.ofSeconds(1)) >= 0 ? locks : Math.max(10, locks / 100);
         Map<Side, Measurement> measured = new EnumMap<>(Side.class);
         for (Side side : order) {
             long start = System.nanoTime();
