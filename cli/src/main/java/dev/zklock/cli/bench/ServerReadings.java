@@ -167,12 +167,12 @@ record ServerReadings(List<Reading> servers) {
 
         @Override
         public long ownReceived() {
-            return 2 * counters.readingReceived(); // a reading makes two calls
+            return ServerCounters.CALLS * counters.readingReceived(); // the calls a reading makes
         }
 
         @Override
         public long ownSent() {
-            return 2 * counters.readingSent();
+            return ServerCounters.CALLS * counters.readingSent();
         }
     }
 
