@@ -297,14 +297,15 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
     }
 
     /**
-     * Returns the request counters of one server; see {@link ServerCounters} for what they count.
+     * Returns the request counters of one server once they have settled ({@link ServerCounters#settled}); see {@link
+     * ServerCounters} for what they count.
      *
      * @param server the server's index
      * @return a reading of its counters
      * @throws IllegalStateException if the server does not serve
      */
     public ServerCounters counters(int server) {
-        return ServerCounters.read("127.0.0.1", port(server));
+        return ServerCounters.settled("127.0.0.1", port(server));
     }
 
     /**
