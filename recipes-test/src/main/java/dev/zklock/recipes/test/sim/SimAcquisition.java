@@ -2,7 +2,6 @@ package dev.zklock.recipes.test.sim;
 
 import dev.zklock.recipes.locks.LockState;
 import dev.zklock.recipes.locks.engine.Acquisition;
-import dev.zklock.recipes.locks.engine.Admission;
 import dev.zklock.recipes.locks.engine.Command;
 import dev.zklock.recipes.locks.engine.Event;
 import dev.zklock.recipes.locks.engine.LeaseAcquisition;
@@ -18,13 +17,15 @@ import org.apache.zookeeper.KeeperException.Code;
 import org.apache.zookeeper.Watcher.Event.EventType;
 
 /**
- * One acquisition of one or several lock queues (the engine's {@link Acquisition}), or a semaphore's lease step (its
- * {@link LeaseAcquisition}), driven through the simulated client as the engine's callback and lease runners drive them:
- * each command sent ({@link SimRequests}), each reply and watch event told back; the deadline from the clock
- * (DeadlinePassed while a request is in flight, TimedOut while waiting, and TimedOut one request timeout after it
- * whatever is in flight); a step that needs a connection waits for one; a watch's waiter hears of its session's end. A
- * grant is then tracked and admitted as {@code Admission.admitLater} does ({@link SimAdmission}): it enters again with
- * a new node while the rule says LOST, and gives up on a closed client or at its deadline. Not thread-safe.
+ * The mirror of a runner, for what the simulator does not run the engine's own runner for: a semaphore's lease step
+ * (the engine's {@link LeaseAcquisition} driven as its lease runner drives it) and a read node taken beside a write node
+ * of its own (the engine's {@link Acquisition}, which the engine runs on its blocking runner). Each command is sent
+ * ({@link SimRequests}), each reply and watch event told back; the deadline from the clock (DeadlinePassed while a
+ * request is in flight, TimedOut while waiting, and TimedOut one request timeout after it whatever is in flight); a step
+ * that needs a connection waits for one; a watch's waiter hears of its session's end. A grant is then tracked and
+ * admitted as {@code Admission.admitLater} does ({@link SimAdmission}): it enters again with a new node while the rule
+ * says LOST, and gives up on a closed client or at its deadline. The lock queues' callback runner runs for real
+ * ({@link SimCallbackAcquire}). Not thread-safe.
  */
 final class SimAcquisition {
     /** How the acquisition ends. */
@@ -101,21 +102,6 @@ final class SimAcquisition {
         this.outcome = outcome;
     }
 
-    /** A semaphore's internal mutex: a queue whose grant is neither tracked nor admitted (the leases are). */
-    static SimAcquisition mutex(
-            SimWorld world, SimClient client, LockPath mutex, long deadline, String label, Outcome outcome) {
-        return new SimAcquisition(
-                world,
-                client,
-                List.of(mutex),
-                () -> SimMachine.queue(List.of(mutex), null),
-                false,
-                0,
-                deadline,
-                label,
-                outcome);
-    }
-
     /** A semaphore's lease step, on the session that holds its mutex, as the engine's lease runner drives it. */
     static SimAcquisition leases(
             SimWorld world,
@@ -154,7 +140,7 @@ final class SimAcquisition {
         }
         abandoned = true;
         if (admitting != null) {
-            drop(admitting);
+            SimAdmission.drop(world, client, admitting);
             end("interrupted");
             return;
         }
@@ -307,40 +293,7 @@ final class SimAcquisition {
         String name = alongside == null ? create.prefix() : create.prefix() + alongside;
         List<String> parents = queues.stream().map(LockPath::path).toList();
         List<String> names = parents.stream().map(parent -> name).toList();
-        if (queues.size() > 1 || alongside != null) {
-            send(create.prefix(), session, parents, names, alongside == null, target, null);
-            return;
-        }
-        // One queue in its order: counted by the client's tails, and perhaps sent with no listing
-        // (QueueRequests.create)
-        String path = parents.get(0);
-        String ahead = client.tails().sending(path, session, create.prefix());
-        boolean lists = target.listsBehindCreate(ahead);
-        client.send(
-                label + " creates " + create.prefix() + (lists ? "" : " alone" + " (behind " + ahead + ")"),
-                server -> SimRequests.createAll(server, session, parents, names, true),
-                result -> {
-                    String before =
-                            client.tails().created(path, session, create.prefix(), result.ok() ? result.name() : null);
-                    Event created = SimRequests.created(result, queues, session);
-                    if (created instanceof Event.Created made && before != null) {
-                        world.note(label + " made " + result.name() + " right behind its client's " + before);
-                        world.createdBehindOwn();
-                        created = new Event.Created(made.sessionId(), made.nodes(), before);
-                    }
-                    if (target.isOver()) {
-                        execute(target.on(created));
-                    } else {
-                        feed(target, created);
-                    }
-                });
-        if (lists) {
-            SimRequests.listAll(client, label, queues, listing -> {
-                if (target == machine && machine.isEntering()) {
-                    feed(target, listing);
-                }
-            });
-        }
+        send(create.prefix(), session, parents, names, alongside == null, target, null);
     }
 
     /** A lease step's create: {@code count} leases on the mutex's session, the listing right behind. */
@@ -501,39 +454,26 @@ final class SimAcquisition {
     /** Tracks and admits the nodes granted, as {@code Admission.admitLater} does. */
     private void admit(List<LockNode> nodes) {
         admitting = nodes;
-        for (LockNode node : nodes) {
-            client.track(node);
-        }
         SimMachine granting = machine;
-        SimAdmission.whenDecided(
-                world, client, nodes, deadline, label, () -> !ended && machine == granting, verdict -> {
-                    if (verdict == Admission.Verdict.ADMIT) {
-                        ended = true;
-                        outcome.granted(nodes);
-                        return;
-                    }
-                    drop(nodes);
-                    if (verdict == Admission.Verdict.CLOSED) {
-                        end("client closed");
-                    } else if (verdict == Admission.Verdict.LOST && (deadline == FOREVER || world.now() < deadline)) {
-                        world.note(label + " lost before it was granted; entering again");
-                        if (leaseSession != 0) {
-                            ended = true;
-                            outcome.restart(); // the semaphore takes its mutex again, as Admission.admit runs its take
-                        } else {
-                            enter();
-                        }
-                    } else {
-                        end("timed out");
-                    }
-                });
-    }
-
-    private void drop(List<LockNode> nodes) {
-        for (LockNode node : nodes) {
-            client.untrack(node);
-        }
-        SimDeletes.deleteLater(world, client, nodes);
+        Runnable again = leaseSession != 0
+                ? () -> { // the semaphore takes its mutex again, as Admission.admit runs its take
+                    ended = true;
+                    outcome.restart();
+                }
+                : this::enter;
+        SimAdmission.admit(
+                world,
+                client,
+                nodes,
+                deadline,
+                label,
+                () -> !ended && machine == granting,
+                () -> {
+                    ended = true;
+                    outcome.granted(nodes);
+                },
+                again,
+                this::end);
     }
 
     private void end(String why) {

@@ -5,7 +5,6 @@ import static dev.zklock.recipes.test.sim.Simulation.LEASES_PATH;
 import static dev.zklock.recipes.test.sim.Simulation.MUTEX_PATH;
 import static dev.zklock.recipes.test.sim.Simulation.READ_WRITE_PATH;
 import static dev.zklock.recipes.test.sim.Simulation.SECOND_PATH;
-import static dev.zklock.recipes.test.sim.Simulation.path;
 
 import dev.zklock.recipes.locks.LockDriver;
 import dev.zklock.recipes.locks.engine.Hold;
@@ -87,20 +86,35 @@ final class SimActor {
     }
 
     private void plain(List<LockPath> queues, SimChecker.Mode mode, long deadline, boolean interrupts) {
-        SimAcquisition acquisition =
-                new SimAcquisition(world, client, queues, null, deadline, name, outcome(deadline, nodes -> {
-                    if (mode == SimChecker.Mode.WRITE && world.random.nextInt(3) == 0) {
-                        world.tally("downgrade beside a write node of its own");
-                        plainDowngrade(nodes.get(0), deadline);
-                    } else if (mode == SimChecker.Mode.READ && world.random.nextInt(4) == 0) {
-                        world.tally("upgrade asked of a read node's holder");
-                        plainUpgrade(nodes.get(0), deadline);
-                    } else {
-                        holdAndRelease(nodes, mode, deadline, "its own node");
-                    }
-                }));
+        Runnable abandon = acquire(queues, null, deadline, name, outcome(deadline, nodes -> {
+            if (mode == SimChecker.Mode.WRITE && world.random.nextInt(3) == 0) {
+                world.tally("downgrade beside a write node of its own");
+                plainDowngrade(nodes.get(0), deadline);
+            } else if (mode == SimChecker.Mode.READ && world.random.nextInt(4) == 0) {
+                world.tally("upgrade asked of a read node's holder");
+                plainUpgrade(nodes.get(0), deadline);
+            } else {
+                holdAndRelease(nodes, mode, deadline, "its own node");
+            }
+        }));
+        interruptLater(interrupts, abandon);
+    }
+
+    /**
+     * Starts an acquire of {@code queues} with the engine's own {@code CallbackRunner} ({@link SimCallbackAcquire}); a
+     * node taken beside one of ours, which the engine takes with its blocking runner, with the mirror of a runner
+     * ({@link SimAcquisition}). Returns how to interrupt it.
+     */
+    private Runnable acquire(
+            List<LockPath> queues, LockNode beside, long deadline, String label, SimAcquisition.Outcome outcome) {
+        if (beside == null) {
+            SimCallbackAcquire acquire = new SimCallbackAcquire(world, client, queues, true, deadline, label, outcome);
+            acquire.start();
+            return acquire::abandon;
+        }
+        SimAcquisition acquisition = new SimAcquisition(world, client, queues, beside, deadline, label, outcome);
         acquisition.start();
-        interruptLater(interrupts, acquisition::abandon);
+        return acquisition::abandon;
     }
 
     private void semaphore(long deadline, boolean interrupts) {
@@ -109,7 +123,7 @@ final class SimActor {
                 world,
                 client,
                 exclusive(MUTEX_PATH),
-                path(LEASES_PATH, "lease-", LockDriver.exclusive()),
+                client.path(LEASES_PATH, "lease-", LockDriver.exclusive()),
                 () -> maxLeases,
                 count,
                 deadline,
@@ -176,35 +190,27 @@ final class SimActor {
             long readDeadline = someDeadline(2);
             checker.began();
             besideBegins.run();
-            new SimAcquisition(
-                            world,
-                            client,
-                            List.of(readPath()),
-                            beside,
-                            readDeadline,
-                            name + " downgrading",
-                            new SimAcquisition.Outcome() {
-                                @Override
-                                public void granted(List<LockNode> nodes) {
-                                    Hold read = Hold.beside(nodes.get(0), write);
-                                    releaseWrite.run();
-                                    checker.ended(name, readDeadline);
-                                    SimChecker.Held held = checker.grantedBeside(name, client, read, write.node());
-                                    world.after(world.delay(0, 500), name + " releases", () -> {
-                                        letGo(List.of(read.node()), held);
-                                        besideEnds.run();
-                                        pause();
-                                    });
-                                }
+            acquire(List.of(readPath()), beside, readDeadline, name + " downgrading", new SimAcquisition.Outcome() {
+                @Override
+                public void granted(List<LockNode> nodes) {
+                    Hold read = Hold.beside(nodes.get(0), write);
+                    releaseWrite.run();
+                    checker.ended(name, readDeadline);
+                    SimChecker.Held held = checker.grantedBeside(name, client, read, write.node());
+                    world.after(world.delay(0, 500), name + " releases", () -> {
+                        letGo(List.of(read.node()), held);
+                        besideEnds.run();
+                        pause();
+                    });
+                }
 
-                                @Override
-                                public void ended(String why) {
-                                    besideEnds.run();
-                                    releaseWrite.run();
-                                    endedWithout(readDeadline, why);
-                                }
-                            })
-                    .start();
+                @Override
+                public void ended(String why) {
+                    besideEnds.run();
+                    releaseWrite.run();
+                    endedWithout(readDeadline, why);
+                }
+            });
         });
     }
 
@@ -213,14 +219,10 @@ final class SimActor {
         checker.ended(name, deadline);
         SimChecker.Held held =
                 checker.granted(name, client, new Hold(read, 0), SimChecker.Mode.READ, "its own node", null);
-        upgrade(() -> letGo(List.of(read), held), (writeDeadline, granted, ended) -> new SimAcquisition(
-                        world,
-                        client,
-                        List.of(writePath()),
-                        null,
-                        writeDeadline,
-                        name + " upgrading",
-                        new SimAcquisition.Outcome() {
+        upgrade(
+                () -> letGo(List.of(read), held),
+                (writeDeadline, granted, ended) -> acquire(
+                        List.of(writePath()), null, writeDeadline, name + " upgrading", new SimAcquisition.Outcome() {
                             @Override
                             public void granted(List<LockNode> nodes) {
                                 SimChecker.Held write = checker.granted(
@@ -237,8 +239,7 @@ final class SimActor {
                             public void ended(String why) {
                                 ended.accept(why);
                             }
-                        })
-                .start());
+                        }));
     }
 
     /** The write lock of the client's write cohort on the read/write path, as a read cohort's holder asks for it. */
@@ -363,15 +364,15 @@ final class SimActor {
         world.after(world.delay(0, 500), name + " goes on", this::next);
     }
 
-    private static LockPath exclusive(String lockPath) {
-        return path(lockPath, "lock-", LockDriver.exclusive());
+    private LockPath exclusive(String lockPath) {
+        return client.path(lockPath, "lock-", LockDriver.exclusive());
     }
 
-    private static LockPath readPath() {
-        return path(READ_WRITE_PATH, "__READ__", LockDriver.read());
+    private LockPath readPath() {
+        return client.path(READ_WRITE_PATH, "__READ__", LockDriver.read());
     }
 
-    private static LockPath writePath() {
-        return path(READ_WRITE_PATH, "__WRIT__", LockDriver.write());
+    private LockPath writePath() {
+        return client.path(READ_WRITE_PATH, "__WRIT__", LockDriver.write());
     }
 }

@@ -15,6 +15,51 @@ final class SimAdmission {
     private SimAdmission() {}
 
     /**
+     * Tracks {@code nodes}, just granted, in the client's tracker and waits for the rule ({@link #whenDecided}); drops
+     * them unless it says ADMIT. Then runs {@code admitted} (the nodes are held), {@code lost} (they were lost before
+     * the deadline: enter again with new ones) or {@code ended} (the client closed, or the deadline passed); nothing
+     * once {@code wanted} says false.
+     */
+    static void admit(
+            SimWorld world,
+            SimClient client,
+            List<LockNode> nodes,
+            long deadline,
+            String label,
+            BooleanSupplier wanted,
+            Runnable admitted,
+            Runnable lost,
+            Consumer<String> ended) {
+        for (LockNode node : nodes) {
+            client.track(node);
+        }
+        whenDecided(world, client, nodes, deadline, label, wanted, verdict -> {
+            if (verdict == Admission.Verdict.ADMIT) {
+                admitted.run();
+                return;
+            }
+            drop(world, client, nodes);
+            if (verdict == Admission.Verdict.CLOSED) {
+                ended.accept("client closed");
+            } else if (verdict == Admission.Verdict.LOST
+                    && (deadline == SimAcquisition.FOREVER || world.now() < deadline)) {
+                world.note(label + " lost before it was granted; entering again");
+                lost.run();
+            } else {
+                ended.accept("timed out");
+            }
+        });
+    }
+
+    /** Ends holds that were not admitted: untracked, their nodes deleted without waiting. */
+    static void drop(SimWorld world, SimClient client, List<LockNode> nodes) {
+        for (LockNode node : nodes) {
+            client.untrack(node);
+        }
+        SimDeletes.deleteLater(world, client, nodes);
+    }
+
+    /**
      * Tells {@code then}, once, what the rule says of {@code nodes}: ADMIT, LOST or CLOSED as soon as it says so, or
      * WAIT when the deadline passes first. Nothing is told once {@code wanted} says false (the acquire ended meanwhile,
      * or entered again).

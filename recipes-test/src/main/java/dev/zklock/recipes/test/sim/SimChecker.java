@@ -129,7 +129,7 @@ final class SimChecker {
         }
 
         Held held = new Held(owner, path, mode, node, hold.token());
-        held.lostAtGrant = overlaps.lostAtGrant(held, how, beside, client.heard());
+        held.lostAtGrant = overlaps.lostAtGrant(held, how, beside, client.heard(), client::hearsOf);
         return checked(held);
     }
 

@@ -1,10 +1,12 @@
 package dev.zklock.recipes.test.sim;
 
+import dev.zklock.recipes.locks.LockDriver;
 import dev.zklock.recipes.locks.LockState;
 import dev.zklock.recipes.locks.engine.Admission;
+import dev.zklock.recipes.locks.engine.ClientContext;
 import dev.zklock.recipes.locks.engine.ConnectionTracker;
 import dev.zklock.recipes.locks.engine.LockNode;
-import dev.zklock.recipes.locks.engine.QueueTails;
+import dev.zklock.recipes.locks.engine.LockPath;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -48,14 +50,13 @@ final class SimClient {
     final String name;
     private final SimWorld world;
     private final SimServer server;
-    private static final long NO_SESSION = 0; // after a kill on the client, until its new session
+    static final long NO_SESSION = 0; // after a kill on the client, until its new session
     private long session;
     private Link link = Link.CONNECTED;
     private int epoch;
     private long lastApply;
     private long lastReply;
     private final ArrayDeque<Pending> inFlight = new ArrayDeque<>();
-    private final QueueTails tails = new QueueTails(); // the client's, as its ClientContext keeps them
     private final List<Runnable> pendingNotices = new ArrayList<>();
     private final Map<String, Integer> eventsOnTheWay = new HashMap<>(); // fired for this session, not handed over
     private long heard; // the server's time of the newest reply or event handed over
@@ -65,11 +66,24 @@ final class SimClient {
     private final Map<LockNode, LockState> holds = new LinkedHashMap<>(); // identity keys, insertion order
     private final List<BiConsumer<LockNode, LockState>> listeners = new ArrayList<>();
 
+    private final ClientContext context; // the engine's context of this client, over its ports
+
     SimClient(String name, SimWorld world) {
         this.name = name;
         this.world = world;
         this.server = world.server;
         this.session = server.openSession();
+        this.context = ClientContext.over(new SimPort(world, this));
+    }
+
+    /** A lock path of this client: the engine's runners reach the client through its ports ({@link SimPort}). */
+    LockPath path(String path, String lockName, LockDriver driver) {
+        return new LockPath(Simulation.NAMES, context, path, lockName, driver);
+    }
+
+    /** The engine's context of this client: its session ends, queue tails, front nodes. */
+    ClientContext context() {
+        return context;
     }
 
     long session() {
@@ -82,11 +96,6 @@ final class SimClient {
 
     boolean isConnected() {
         return link == Link.CONNECTED;
-    }
-
-    /** The newest lock node of this client on each path, as the engine's {@code QueueTails} keeps them. */
-    QueueTails tails() {
-        return tails;
     }
 
     boolean isClosed() {
@@ -291,6 +300,7 @@ final class SimClient {
         }
         runAll(new ArrayList<>(sessionWaiters.values()));
         sessionWaiters.clear();
+        context.sessionEnds().closed();
         List<Runnable> waiting = List.copyOf(connectWaiters);
         connectWaiters.clear();
         runAll(waiting);
@@ -352,6 +362,7 @@ final class SimClient {
         List<Runnable> waiters = new ArrayList<>(sessionWaiters.values());
         sessionWaiters.clear();
         runAll(waiters);
+        context.sessionEnds().ended(NO_SESSION); // the tracker's LOST: every session has ended
         changed();
     }
 
@@ -374,6 +385,7 @@ final class SimClient {
         List<Runnable> waiting = List.copyOf(connectWaiters);
         connectWaiters.clear();
         runAll(waiting);
+        context.sessionEnds().ended(session); // the tracker's CONNECTED or RECONNECTED: every other session ended
         changed();
     }
 

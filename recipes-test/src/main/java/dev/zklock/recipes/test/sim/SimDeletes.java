@@ -20,7 +20,7 @@ final class SimDeletes {
     }
 
     static void delete(SimWorld world, SimClient client, String path) {
-        client.tails().deleting(SimServer.parentOf(path), SimServer.nameOf(path)); // before the delete is sent
+        client.context().queueTails().deleting(SimServer.parentOf(path), SimServer.nameOf(path)); // before it is sent
         if (client.isClosed()) {
             return; // the node went with the closed session
         }

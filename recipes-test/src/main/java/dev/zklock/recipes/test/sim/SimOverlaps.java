@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 
 /**
  * The overlaps of a simulation: two conflicting holds of one path inside at once (from grant to release, whatever their
@@ -33,10 +34,12 @@ final class SimOverlaps {
 
     /**
      * Returns why {@code held} was lost at its grant (its node no longer stood: deleted by a stranger, or gone with its
-     * ended session; or, for a downgrade's read, the write node {@code beside} it no longer stood), or null.
+     * ended session; or, for a downgrade's read, the write node {@code beside} it no longer stood), or null. A delete
+     * whose watch event is still on its way to the client ({@code onItsWay}) is unheard, whatever the client heard
+     * after it: the simulated client may hand over the reply of a request applied after the delete first.
      */
-    String lostAtGrant(SimChecker.Held held, String how, LockNode beside, long heard) {
-        if (!stands(held) && !deletedUnheard(held.node, heard)) {
+    String lostAtGrant(SimChecker.Held held, String how, LockNode beside, long heard, Predicate<String> onItsWay) {
+        if (!stands(held) && !deletedUnheard(held.node, heard) && !onItsWay.test(SimClient.fullPath(held.node))) {
             return held.owner + " was granted " + held.node.name() + " (" + how + "), which no longer stood: "
                     + whyGone(held);
         }

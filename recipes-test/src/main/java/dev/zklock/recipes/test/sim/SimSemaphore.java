@@ -22,7 +22,7 @@ final class SimSemaphore {
     private final long deadline;
     private final String label;
     private final SimAcquisition.Outcome outcome;
-    private SimAcquisition step; // the mutex or the lease step under way
+    private Runnable abandonStep; // interrupts the mutex or the lease step under way
     private boolean over;
 
     SimSemaphore(
@@ -52,13 +52,13 @@ final class SimSemaphore {
 
     /** Ends the acquire from outside (an interrupt): the step under way cleans up what it made. */
     void abandon() {
-        if (!over && step != null) {
-            step.abandon();
+        if (!over && abandonStep != null) {
+            abandonStep.run();
         }
     }
 
     private void takeMutex() {
-        step = SimAcquisition.mutex(world, client, mutex, deadline, label + " mutex", new SimAcquisition.Outcome() {
+        SimAcquisition.Outcome held = new SimAcquisition.Outcome() {
             @Override
             public void granted(List<LockNode> nodes) {
                 takeLeases(nodes.get(0));
@@ -68,12 +68,16 @@ final class SimSemaphore {
             public void ended(String why) {
                 end(why);
             }
-        });
+        };
+        // The engine's own CallbackRunner, as the engine takes a semaphore's mutex; neither tracked nor admitted
+        SimCallbackAcquire step =
+                new SimCallbackAcquire(world, client, List.of(mutex), false, deadline, label + " mutex", held);
+        abandonStep = step::abandon;
         step.start();
     }
 
     private void takeLeases(LockNode mutexNode) {
-        step = SimAcquisition.leases(
+        SimAcquisition step = SimAcquisition.leases(
                 world,
                 client,
                 leases,
@@ -109,6 +113,7 @@ final class SimSemaphore {
                         }
                     }
                 });
+        abandonStep = step::abandon;
         step.start();
     }
 

@@ -69,6 +69,7 @@ final class SimWorld {
         for (LockNode node : nodes) {
             if (node.isGrantedAtFront()) {
                 releasedFromFront.add(node.name());
+                node.queue().context().frontNodes().releasing(node); // what the engine's NodeWatcher asks
             }
         }
     }

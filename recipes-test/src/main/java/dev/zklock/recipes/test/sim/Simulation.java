@@ -2,7 +2,6 @@ package dev.zklock.recipes.test.sim;
 
 import dev.zklock.recipes.locks.LockDriver;
 import dev.zklock.recipes.locks.engine.CohortSettings;
-import dev.zklock.recipes.locks.engine.LockPath;
 import dev.zklock.recipes.locks.engine.RevocationWatch;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -41,14 +40,10 @@ public final class Simulation {
     private static final CohortSettings CACHED = new CohortSettings(4, 2_000_000, KEEP_IDLE_MICROS * 1000);
 
     /** The client the lock paths name: never started, no request goes through it (the simulated clients send). */
-    private static final CuratorFramework NAMES = CuratorFrameworkFactory.newClient("127.0.0.1:1", new RetryOneTime(1));
+    /** Names the simulation's lock paths and nodes; sends nothing ({@link SimClient#path}). */
+    static final CuratorFramework NAMES = CuratorFrameworkFactory.newClient("127.0.0.1:1", new RetryOneTime(1));
 
     private Simulation() {}
-
-    /** A lock path of the simulation, named through a client that sends nothing. */
-    static LockPath path(String path, String lockName, LockDriver driver) {
-        return new LockPath(NAMES, path, lockName, driver, null);
-    }
 
     /** Runs the plan {@code seed} chooses. */
     public static SimReport run(long seed, SimSettings settings) {
@@ -209,7 +204,7 @@ public final class Simulation {
                         world,
                         checker,
                         client,
-                        path(EXCLUSIVE_PATH, "lock-", LockDriver.exclusive()),
+                        client.path(EXCLUSIVE_PATH, "lock-", LockDriver.exclusive()),
                         COHORT,
                         false,
                         key);
@@ -217,7 +212,7 @@ public final class Simulation {
                         world,
                         checker,
                         client,
-                        path(EXCLUSIVE_PATH, "lock-", LockDriver.exclusive()),
+                        client.path(EXCLUSIVE_PATH, "lock-", LockDriver.exclusive()),
                         CACHED,
                         false,
                         key);
@@ -225,7 +220,7 @@ public final class Simulation {
                         world,
                         checker,
                         client,
-                        path(READ_WRITE_PATH, "__READ__", LockDriver.read()),
+                        client.path(READ_WRITE_PATH, "__READ__", LockDriver.read()),
                         COHORT,
                         true,
                         key);
@@ -233,7 +228,7 @@ public final class Simulation {
                         world,
                         checker,
                         client,
-                        path(READ_WRITE_PATH, "__WRIT__", LockDriver.write()),
+                        client.path(READ_WRITE_PATH, "__WRIT__", LockDriver.write()),
                         COHORT,
                         false,
                         key);

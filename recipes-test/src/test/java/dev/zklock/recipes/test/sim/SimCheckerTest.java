@@ -109,7 +109,7 @@ final class SimCheckerTest {
         SimServer.Result created = world.server.create(
                 client.session(), Simulation.EXCLUSIVE_PATH, "_c_" + client.name + "-lock-", true, true);
         LockNode node = new LockNode(
-                Simulation.path(Simulation.EXCLUSIVE_PATH, "lock-", LockDriver.exclusive()),
+                client.path(Simulation.EXCLUSIVE_PATH, "lock-", LockDriver.exclusive()),
                 created.name(),
                 created.czxid(),
                 client.session());

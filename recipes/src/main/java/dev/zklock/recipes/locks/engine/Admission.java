@@ -122,7 +122,8 @@ public final class Admission {
         CompletableFuture<Verdict> decided = new CompletableFuture<>();
         ClientContext context = nodes.get(0).queue().context();
         if (!deadline.isForever()) {
-            Future<?> timer = context.timer().schedule(() -> decided.complete(of(nodes)), deadline.remainingNanos());
+            Future<?> timer =
+                    context.port().timer().schedule(() -> decided.complete(of(nodes)), deadline.remainingNanos());
             if (timer == null) {
                 decided.complete(of(nodes)); // the client closed: the check says so
             } else {
@@ -276,7 +277,7 @@ public final class Admission {
             long requestTimeout = queue.requestTimeoutNanos();
             long bound = deadline.isForever()
                     ? requestTimeout
-                    : Math.min(requestTimeout, deadline.waitNanos(requestTimeout, System.nanoTime()));
+                    : Math.min(requestTimeout, deadline.waitNanos(requestTimeout));
             CompletableFuture<Void> one =
                     queue.context().releases().afterSiblingsOf(node.fixedPath(), node.sessionId(), bound);
             if (!one.isDone()) {

@@ -5,8 +5,6 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Future;
 import java.util.function.Consumer;
-import org.apache.curator.framework.CuratorFramework;
-import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException.Code;
 
 /**
@@ -72,7 +70,7 @@ abstract class AsyncSteps implements NodeWatcher.Listener {
      */
     final void begin(CompletableFuture<?> outcome) {
         if (!deadline.isForever()) {
-            ContextTimer timer = first.context().timer();
+            TimerPort timer = first.port().timer();
             long remaining = deadline.remainingNanos();
             Future<?> passed = timer.schedule(this::deadlinePassed, remaining);
             // A request sent as the connection drops, while the client still counts as connected (its Disconnected
@@ -140,22 +138,13 @@ abstract class AsyncSteps implements NodeWatcher.Listener {
 
     /** Makes the path as a container, parents included; tells {@link Event.ParentsMade} or the failure. */
     final void makeParents() {
-        try {
-            first.client()
-                    .create()
-                    .creatingParentContainersIfNeeded()
-                    .withMode(CreateMode.CONTAINER)
-                    .inBackground((c, event) -> {
-                        Code code = Code.get(event.getResultCode());
-                        feed(
+        first.port()
+                .makeContainer(
+                        first,
+                        code -> feed(
                                 code == Code.OK || code == Code.NODEEXISTS
                                         ? new Event.ParentsMade()
-                                        : new Event.Failed(code));
-                    })
-                    .forPath(first.path(), new byte[0]);
-        } catch (Exception e) {
-            throw first.callFailure("create the path", e);
-        }
+                                        : new Event.Failed(code)));
     }
 
     /**
@@ -163,11 +152,12 @@ abstract class AsyncSteps implements NodeWatcher.Listener {
      * The wait ends at the deadline (even one whose timer ran while a request was in flight: it is checked here too),
      * and when the client closes, whose check then fails the steps with {@link IllegalStateException}.
      */
-    final void whenConnected(Consumer<ZooKeeperHandle> step) {
-        CuratorFramework client = first.client();
-        Checks.requireStarted(client, first.path());
-        ZooKeeperHandle session =
-                client.getZookeeperClient().isConnected() ? ZooKeeperHandle.currentQuietly(client) : null;
+    final void whenConnected(Consumer<SessionPort> step) {
+        ClientPort client = first.port();
+        if (!client.isStarted()) {
+            throw Checks.notStarted(first.client(), first.path(), null);
+        }
+        SessionPort session = client.connected();
         if (session != null) {
             step.accept(session);
             return;
@@ -199,11 +189,11 @@ abstract class AsyncSteps implements NodeWatcher.Listener {
 
     /** A step waiting for a connection: run when the client is connected, or closed (then its check fails). */
     private final class Resume implements Runnable {
-        private final Consumer<ZooKeeperHandle> step;
+        private final Consumer<SessionPort> step;
         private volatile SessionEnds.Registration registration;
         private volatile boolean cancelled;
 
-        Resume(Consumer<ZooKeeperHandle> step) {
+        Resume(Consumer<SessionPort> step) {
             this.step = step;
         }
 

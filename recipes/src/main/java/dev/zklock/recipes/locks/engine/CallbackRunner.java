@@ -194,7 +194,7 @@ public final class CallbackRunner extends AsyncSteps {
      * Sends the create and, unless it is likely right behind a node of ours ({@link Acquisition#listsBehindCreate}), the
      * pipelined listing; the create's reply is told even after the end (for its cleanup).
      */
-    private void create(ZooKeeperHandle session, Command.Create create) {
+    private void create(SessionPort session, Command.Create create) {
         synchronized (this) {
             createSession = session.sessionId();
         }
@@ -225,7 +225,7 @@ public final class CallbackRunner extends AsyncSteps {
         });
     }
 
-    private void watch(ZooKeeperHandle session, Command.Watch watch) {
+    private void watch(SessionPort session, Command.Watch watch) {
         LockPath first = first();
         String path = requests.fixedPath(watch.queue(), watch.name());
         // First the watch on our own node, if the news ahead may grant: its reply comes before the watch's, on this
@@ -271,7 +271,7 @@ public final class CallbackRunner extends AsyncSteps {
         return acquisition.ourNode(queue);
     }
 
-    private synchronized OwnNodeWatch vouch(ZooKeeperHandle session, int queue) {
+    private synchronized OwnNodeWatch vouch(SessionPort session, int queue) {
         voucher = OwnNodeWatch.vouching(voucher, session, acquisition.ourLockNode(queue));
         return voucher;
     }

@@ -1,6 +1,8 @@
 package dev.zklock.recipes.locks.engine;
 
 import java.lang.ref.WeakReference;
+import java.util.Collections;
+import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -36,7 +38,8 @@ public final class ClientContext {
     private final ProtectionIds ids = new ProtectionIds();
     private final ContextTimer timer;
     private final MetricsDispatch metrics = new MetricsDispatch();
-    private final SessionEnds sessionEnds = new SessionEnds();
+    private final SessionEnds sessionEnds;
+    private final ClientPort port;
     private final ConnectionTracker tracker;
     private final ReleasesInFlight releases;
     private final FrontNodes frontNodes = new FrontNodes();
@@ -45,8 +48,30 @@ public final class ClientContext {
     private ClientContext(CuratorFramework client) {
         this.client = new WeakReference<>(client);
         this.timer = new ContextTimer("zklock-timer-" + Long.toHexString(ids.key() >>> 32));
+        this.sessionEnds = new SessionEnds();
+        this.port = new CuratorClientPort(client, timer);
         this.tracker = new ConnectionTracker(client, metrics, sessionEnds, timer);
         this.releases = new ReleasesInFlight(timer);
+    }
+
+    private ClientContext(ClientPort port) {
+        this.client = new WeakReference<>(null);
+        this.timer = new ContextTimer("zklock-timer-" + Long.toHexString(ids.key() >>> 32));
+        this.sessionEnds = new SessionEnds(Collections.synchronizedSet(new LinkedHashSet<>()));
+        this.port = port;
+        this.tracker = new ConnectionTracker(null, metrics, sessionEnds, timer);
+        this.releases = new ReleasesInFlight(timer);
+    }
+
+    /**
+     * A context over {@code port}, a client that is not Curator's (the simulator's): tied to no Curator client, told of
+     * session ends by the port's owner ({@link #sessionEnds}), its registrations told in the order made. Dropped with
+     * {@link #close}.
+     */
+    public static ClientContext over(ClientPort port) {
+        ClientContext made = new ClientContext(port);
+        BY_ID.put(made.ids.key(), new WeakReference<>(made));
+        return made;
     }
 
     /** Returns the context of {@code client}, made and tied to the client's close on first use. */
@@ -117,6 +142,11 @@ public final class ClientContext {
 
     public ContextTimer timer() {
         return timer;
+    }
+
+    /** The client as the asynchronous runners reach it: connection, session, clock and timer, background requests. */
+    public ClientPort port() {
+        return port;
     }
 
     public MetricsDispatch metrics() {

@@ -11,7 +11,7 @@ import java.util.concurrent.TimeUnit;
  * first task, ends after a few seconds with nothing scheduled, and ends at once when the client closes; a task given
  * after that is dropped. Safe for use by multiple threads; no ZooKeeper call.
  */
-public final class ContextTimer {
+public final class ContextTimer implements TimerPort {
     private static final long IDLE_SECONDS = 5;
 
     private final String threadName;
@@ -22,10 +22,17 @@ public final class ContextTimer {
         this.threadName = threadName;
     }
 
+    /** Reads {@link System#nanoTime()}, the clock of the timer's delays. */
+    @Override
+    public long read() {
+        return System.nanoTime();
+    }
+
     /**
      * Runs {@code task} on the timer thread after {@code delayNanos}; returns its future, or null if the client has
      * closed (the task never runs).
      */
+    @Override
     public Future<?> schedule(Runnable task, long delayNanos) {
         ScheduledThreadPoolExecutor timer = executor();
         if (timer == null) {

@@ -6,18 +6,19 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * The one deadline of an acquire, on {@link System#nanoTime()}: forever, or a point in time. A non-positive timeout
- * makes a deadline that has already passed, which the lock queue reads as "one try, never wait".
+ * The one deadline of an acquire, on a {@link Ticker} ({@link System#nanoTime()} but in the simulator): forever, or a
+ * point in time. A non-positive timeout makes a deadline that has already passed, which the lock queue reads as "one
+ * try, never wait". Immutable; as small as it was with no ticker (a reference in place of a flag).
  */
 public final class Deadline {
-    private static final Deadline FOREVER = new Deadline(0, true);
+    private static final Deadline FOREVER = new Deadline(0, Ticker.SYSTEM);
 
     private final long deadlineNanos;
-    private final boolean forever;
+    private final Ticker ticker;
 
-    private Deadline(long deadlineNanos, boolean forever) {
+    private Deadline(long deadlineNanos, Ticker ticker) {
         this.deadlineNanos = deadlineNanos;
-        this.forever = forever;
+        this.ticker = ticker;
     }
 
     public static Deadline forever() {
@@ -26,18 +27,23 @@ public final class Deadline {
 
     /** Returns the deadline {@code timeoutNanos} from now, clamped so that the arithmetic cannot overflow. */
     public static Deadline after(long timeoutNanos) {
-        long now = System.nanoTime();
+        return after(timeoutNanos, Ticker.SYSTEM);
+    }
+
+    /** Returns the deadline {@code timeoutNanos} from now on {@code ticker}, clamped as {@link #after(long)}. */
+    public static Deadline after(long timeoutNanos, Ticker ticker) {
+        long now = ticker.read();
         long clamped = Math.max(0, Math.min(timeoutNanos, Long.MAX_VALUE / 2));
-        return new Deadline(now + clamped, false);
+        return new Deadline(now + clamped, ticker);
     }
 
     public boolean isForever() {
-        return forever;
+        return this == FOREVER;
     }
 
     /** Returns the nanoseconds left, at most {@code Long.MAX_VALUE} for a deadline that never passes, never negative. */
     public long remainingNanos() {
-        return forever ? Long.MAX_VALUE : Math.max(0, deadlineNanos - System.nanoTime());
+        return isForever() ? Long.MAX_VALUE : Math.max(0, deadlineNanos - ticker.read());
     }
 
     /**
@@ -45,12 +51,12 @@ public final class Deadline {
      * long a reply sent now may be waited for when the acquire must come back within its timeout plus {@code nanos}.
      */
     public long plusNanos(long nanos) {
-        long now = System.nanoTime();
-        return (forever || deadlineNanos - now > 0 ? now : deadlineNanos) + nanos;
+        long now = ticker.read();
+        return (isForever() || deadlineNanos - now > 0 ? now : deadlineNanos) + nanos;
     }
 
     public boolean hasPassed() {
-        return !forever && deadlineNanos - System.nanoTime() <= 0;
+        return !isForever() && deadlineNanos - ticker.read() <= 0;
     }
 
     /**
@@ -67,13 +73,13 @@ public final class Deadline {
      */
     public <T> T await(CompletableFuture<T> future, long minimumNanos) throws InterruptedException {
         try {
-            if (forever && minimumNanos == 0) {
+            if (isForever() && minimumNanos == 0) {
                 return future.get();
             }
-            if (forever) {
+            if (isForever()) {
                 return future.get(minimumNanos, TimeUnit.NANOSECONDS);
             }
-            return future.get(waitNanos(minimumNanos, System.nanoTime()), TimeUnit.NANOSECONDS);
+            return future.get(waitNanos(minimumNanos, ticker.read()), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
             return null;
         } catch (ExecutionException e) {
@@ -92,8 +98,13 @@ public final class Deadline {
         return Math.max(0, Math.max(left, Math.min(0, left) + minimumNanos));
     }
 
+    /** As {@link #waitNanos(long, long)} now, on this deadline's ticker. */
+    long waitNanos(long minimumNanos) {
+        return waitNanos(minimumNanos, ticker.read());
+    }
+
     @Override
     public String toString() {
-        return forever ? "forever" : remainingNanos() / 1_000_000 + " ms left";
+        return isForever() ? "forever" : remainingNanos() / 1_000_000 + " ms left";
     }
 }

@@ -106,7 +106,7 @@ public final class LeaseRunner extends AsyncSteps {
      * Sends the create of our leases on the mutex's session and the listing right behind it; a session that is not the
      * mutex's any more reads as a lost create, whose recovery finds the session changed.
      */
-    private void create(ZooKeeperHandle session, Command.CreateLeases create) {
+    private void create(SessionPort session, Command.CreateLeases create) {
         if (session.sessionId() != mutexSession()) {
             feed(new Event.Failed(Code.SESSIONEXPIRED));
             return;
@@ -132,7 +132,7 @@ public final class LeaseRunner extends AsyncSteps {
     }
 
     /** Lists the leases, with a child watch of its own if {@code watch}, whose firing is told as a wake-up. */
-    private CompletableFuture<Event> list(ZooKeeperHandle session, boolean watch) {
+    private CompletableFuture<Event> list(SessionPort session, boolean watch) {
         if (!watch) {
             return requests.list(session, 0);
         }

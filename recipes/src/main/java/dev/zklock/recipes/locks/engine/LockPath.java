@@ -55,11 +55,7 @@ public final class LockPath {
     private final String semaphorePath; // the semaphore this is the internal mutex of, listed beside it; or null
     private final QueueRequests alone; // the requests of an acquisition of this path alone, kept: one object fewer each
 
-    /**
-     * A queue with state listeners of its own.
-     *
-     * @param data the data of each lock node, or null for the client's default data (as Curator's mutex does)
-     */
+    /** A queue with state listeners of its own; {@code data} as below. */
     public LockPath(CuratorFramework client, String path, String lockName, LockDriver driver, byte[] data) {
         this(client, path, lockName, driver, data, new CopyOnWriteArrayList<>());
     }
@@ -76,6 +72,12 @@ public final class LockPath {
             byte[] data,
             List<LockStateListener> listeners) {
         this(client, path, lockName, driver, data, listeners, null);
+    }
+
+    /** A queue of a client not Curator's: {@code names} names its nodes, {@code context} is the client's. */
+    public LockPath(CuratorFramework names, ClientContext context, String path, String lockName, LockDriver driver) {
+        this(names, path, lockName, driver, null, new CopyOnWriteArrayList<>(), null);
+        this.context = context;
     }
 
     /** The internal mutex of the semaphore at {@code semaphorePath}: {@code <semaphorePath>/locks}, guarded. */
@@ -113,9 +115,9 @@ public final class LockPath {
 
     /**
      * Takes a place in the queue and waits for the driver to say it holds the lock, until the deadline; the node is
-     * then tracked and admitted ({@link Admission#admit}). A platform thread runs the acquisition itself
-     * ({@link BlockingRunner}: it waits for each reply itself, within a bound); a virtual thread has
-     * it run on callbacks and parks once ({@link CallbackRunner#await}), for each park copies its stack to the heap.
+     * then tracked and admitted ({@link Admission#admit}). A platform thread runs the acquisition itself ({@link
+     * BlockingRunner}: it waits for each reply, within a bound); a virtual thread has it run on callbacks and parks
+     * once ({@link CallbackRunner#await}), for each park copies its stack to the heap.
      *
      * @return our node, tracked, or empty if the deadline passed first (nothing is left behind)
      */
@@ -240,11 +242,10 @@ public final class LockPath {
         ClientContext ours = context();
         ours.frontNodes().releasing(hold);
         deleting(hold.name());
-        ZooKeeperHandle handle =
-                client.getZookeeperClient().isConnected() ? ZooKeeperHandle.currentQuietly(client) : null;
+        SessionPort handle = port().connected();
         if (handle == null) {
             ours.frontNodes().released(hold);
-            NodeDeletes.deleteInBackground(this, hold.path());
+            port().deleteInBackground(this, hold.path());
         } else if (mustStand.isEmpty() || handle.sessionId() != hold.sessionId()) {
             NodeDeletes.deleteReleased(this, handle, hold);
         } else {
@@ -261,12 +262,11 @@ public final class LockPath {
      * @param fixedPath the watched path, fixed for the client's namespace
      * @param children a child watch, else a data watch
      */
-    public void removeWatch(ZooKeeperHandle session, String fixedPath, Watcher watcher, boolean children) {
+    public void removeWatch(SessionPort session, String fixedPath, Watcher watcher, boolean children) {
         session.removeWatch(fixedPath, watcher, children).thenAccept(reply -> {
             if (reply.isRetryable() && reply.code() != KeeperException.Code.SESSIONEXPIRED) {
-                context().sessionEnds().onConnectedOrClosed(client, () -> {
-                    ZooKeeperHandle now =
-                            client.getZookeeperClient().isConnected() ? ZooKeeperHandle.currentQuietly(client) : null;
+                context().sessionEnds().onConnectedOrClosed(port(), () -> {
+                    SessionPort now = port().connected();
                     if (now != null && now.sessionId() == session.sessionId()) {
                         removeWatch(now, fixedPath, watcher, children);
                     }
@@ -288,6 +288,11 @@ public final class LockPath {
             context = known;
         }
         return known;
+    }
+
+    /** The client as the asynchronous runners reach it ({@link ClientContext#port}). */
+    public ClientPort port() {
+        return context().port();
     }
 
     /** Returns a fresh protected prefix for our next node: {@code _c_<uuid>-<lockName>}. */
@@ -380,16 +385,14 @@ public final class LockPath {
 
     /**
      * Returns the create request of a lock node named {@code name} (plus a sequence, for a sequential mode), with the
-     * namespaced path, the data (ours, or the client's default) and the ACL from the client's {@code ACLProvider},
-     * exactly as Curator's own create would make them. Curator's transaction builder makes the first request; later
-     * ones reuse its data and ACL (the ACL provider is asked once per lock object), which keeps the builder's cost off
-     * every acquire. Only those two references are kept, not the request: the client's default data and the
-     * provider's ACL list are shared objects, so a lock object keeps no copy of them.
+     * namespaced path, the data (ours, or the client's default) and the ACL from the client's {@code ACLProvider}, as
+     * Curator's own create makes them: its transaction builder makes the first request, and later ones reuse that
+     * data and ACL (shared objects, not copies), which keeps the builder's cost off every acquire.
      */
     public CreateRequest createRequest(String name, CreateMode mode) {
         List<ACL> acl = nodeAcl;
         if (acl == null) {
-            CreateRequest first = curatorCreateRequest(name, mode);
+            CreateRequest first = port().createRequest(this, ZKPaths.makePath(path, name), data, mode);
             nodeData = first.getData();
             nodeAcl = first.getAcl();
             return first;
@@ -397,20 +400,9 @@ public final class LockPath {
         return new CreateRequest(ZKPaths.makePath(fixedPath, name), nodeData, acl, mode.toFlag());
     }
 
-    private CreateRequest curatorCreateRequest(String name, CreateMode mode) {
-        try {
-            String nodePath = ZKPaths.makePath(path, name);
-            var builder = client.transactionOp().create().withMode(mode);
-            CuratorOp op = data == null ? builder.forPath(nodePath) : builder.forPath(nodePath, data);
-            return (CreateRequest) op.get().toRequestRecord();
-        } catch (Exception e) {
-            throw callFailure("prepare the create of a lock node", e);
-        }
-    }
-
     /** Waits until the client is connected or the deadline passes; returns the handle, or null at the deadline. */
     public ZooKeeperHandle connected(Deadline deadline) throws InterruptedException {
-        return ZooKeeperHandle.connected(client, path, deadline);
+        return ZooKeeperHandle.connected(client, context().port(), path, deadline);
     }
 
     public String fixed(String namespaceRelativePath) {
@@ -419,14 +411,13 @@ public final class LockPath {
 
     /**
      * How long the engine waits for a reply at the end of an acquire or a release, or past an acquire's deadline: one
-     * request timeout of the client ({@link ZooKeeperHandle#requestTimeoutNanos(CuratorFramework)}) less a margin for
-     * handing the answer back to the caller (a tenth of it, at most {@value #RETURN_MARGIN_MS} ms), so that an acquire
-     * comes back within its timeout plus one request timeout, not at that bound (the partition rig saw a semaphore's
-     * come back 0.02 ms past it, under load). A request still without a reply then is left to ZooKeeper's client,
-     * which fails it at the full timeout.
+     * request timeout of the client ({@link ClientPort#requestTimeoutNanos()}) less a margin for handing the answer
+     * back (a tenth of it, at most {@value #RETURN_MARGIN_MS} ms), so that an acquire comes back within its timeout
+     * plus one request timeout, not at that bound (the partition rig saw a semaphore's come back 0.02 ms past it,
+     * under load). A request still without a reply then is left to ZooKeeper's client, which fails it in full time.
      */
     public long requestTimeoutNanos() {
-        long full = ZooKeeperHandle.requestTimeoutNanos(client);
+        long full = port().requestTimeoutNanos();
         return full - Math.min(full / 10, TimeUnit.MILLISECONDS.toNanos(RETURN_MARGIN_MS));
     }
 

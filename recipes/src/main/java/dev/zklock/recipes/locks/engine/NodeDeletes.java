@@ -106,7 +106,7 @@ public final class NodeDeletes {
      * Sends the delete of a released hold's node (one request, not waited for); the reply tells the client's front
      * nodes, and a delete that failed with the connection is left to Curator's guaranteed delete.
      */
-    static void deleteReleased(LockPath lock, ZooKeeperHandle handle, LockNode hold) {
+    static void deleteReleased(LockPath lock, SessionPort handle, LockNode hold) {
         handle.delete(hold.fixedPath()).thenAccept(reply -> released(lock, hold, reply));
     }
 
@@ -115,7 +115,7 @@ public final class NodeDeletes {
      * found deleted is LOST ({@link LockNode#foundDeleted}) before the hold's node is deleted alone; see {@link
      * LockPath#endLater(LockNode, List)}.
      */
-    static void deleteReleasedChecking(LockPath lock, ZooKeeperHandle handle, LockNode hold, List<LockNode> mustStand) {
+    static void deleteReleasedChecking(LockPath lock, SessionPort handle, LockNode hold, List<LockNode> mustStand) {
         List<Op> ops = new ArrayList<>();
         for (LockNode node : mustStand) {
             ops.add(Op.check(node.fixedPath(), -1));
@@ -141,7 +141,7 @@ public final class NodeDeletes {
     private static void released(LockPath lock, LockNode hold, Reply reply) {
         lock.context().frontNodes().released(hold);
         if (reply.isRetryable()) {
-            deleteInBackground(lock, hold.path());
+            lock.port().deleteInBackground(lock, hold.path());
         } else {
             logger.debug("{}: released {} ({})", lock.path(), hold, reply.code());
         }

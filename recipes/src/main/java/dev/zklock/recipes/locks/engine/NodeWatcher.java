@@ -5,7 +5,6 @@ import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.WatchedEvent;
 import org.apache.zookeeper.Watcher;
-import org.apache.zookeeper.ZooKeeper;
 
 /**
  * The one-shot watch of one waiting acquisition on the node ahead of it (or, for a semaphore, on its leases). Each
@@ -43,7 +42,7 @@ public final class NodeWatcher extends SessionEnds.Registration implements Watch
             AtomicReferenceFieldUpdater.newUpdater(NodeWatcher.class, Listener.class, "listener");
 
     private final LockPath owner;
-    private final ZooKeeper session; // the handle's instance, not the handle: one object fewer for each waiter
+    private final SessionPort session; // the client's port hands out one handle per session: no object of its own
     private final String path;
     private final boolean children;
     private volatile Wake woken; // set once
@@ -58,13 +57,13 @@ public final class NodeWatcher extends SessionEnds.Registration implements Watch
      * @param path the namespace-fixed path of the watched node
      * @param children a child watch (a semaphore's leases), else a data watch
      */
-    public NodeWatcher(LockPath owner, ZooKeeperHandle session, String path, boolean children) {
+    public NodeWatcher(LockPath owner, SessionPort session, String path, boolean children) {
         super(session.sessionId());
         this.owner = owner;
-        this.session = session.zooKeeper();
+        this.session = session;
         this.path = path;
         this.children = children;
-        owner.context().sessionEnds().register(owner.client(), this); // last: it may fire at once
+        owner.context().sessionEnds().register(owner.port(), this); // last: it may fire at once
     }
 
     /** The watcher is dropped unfired (its watch was removed, or never set): it stops waiting on the session's end. */
@@ -75,7 +74,7 @@ public final class NodeWatcher extends SessionEnds.Registration implements Watch
     /** Removes the watch from the client: one request, not waited for ({@link LockPath#removeWatch}). */
     public void remove() {
         close();
-        owner.removeWatch(ZooKeeperHandle.again(session, sessionId()), path, this, children);
+        owner.removeWatch(session, path, this, children);
     }
 
     /** Wakes the waiter because its own node was deleted ({@link OwnNodeWatch}); nothing if it has woken already. */

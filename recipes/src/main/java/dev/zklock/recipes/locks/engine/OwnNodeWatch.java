@@ -4,7 +4,6 @@ import dev.zklock.recipes.locks.LockState;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
-import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.AsyncCallback;
 import org.apache.zookeeper.KeeperException.Code;
 import org.apache.zookeeper.WatchedEvent;
@@ -59,7 +58,7 @@ final class OwnNodeWatch implements Watcher, AsyncCallback.DataCallback {
      * Sets the watch on {@code node}: one data read on {@code session}, not waited for. Send it before the watch on the
      * node ahead, so its reply comes first.
      */
-    static OwnNodeWatch set(ZooKeeperHandle session, LockNode node) {
+    static OwnNodeWatch set(SessionPort session, LockNode node) {
         OwnNodeWatch watch = new OwnNodeWatch(node);
         node.watchedBy(watch);
         session.watchData(node.fixedPath(), watch, watch);
@@ -81,9 +80,7 @@ final class OwnNodeWatch implements Watcher, AsyncCallback.DataCallback {
         if (queue.semaphorePath() != null) {
             return;
         }
-        CuratorFramework client = queue.client();
-        ZooKeeperHandle session =
-                client.getZookeeperClient().isConnected() ? ZooKeeperHandle.currentQuietly(client) : null;
+        SessionPort session = queue.port().connected();
         if (session != null && session.sessionId() == node.sessionId()) {
             vouching(node.ownWatch(), session, node);
         }
@@ -112,7 +109,7 @@ final class OwnNodeWatch implements Watcher, AsyncCallback.DataCallback {
      * The watch that vouches for {@code node}: {@code set}, if it watches that node and still vouches (or may: its
      * reply has not come), else a new one ({@link #set}, one read).
      */
-    static OwnNodeWatch vouching(OwnNodeWatch set, ZooKeeperHandle session, LockNode node) {
+    static OwnNodeWatch vouching(OwnNodeWatch set, SessionPort session, LockNode node) {
         if (set != null && set.node == node) {
             Status now = set.status;
             if (now == Status.PENDING || now == Status.STANDS) {

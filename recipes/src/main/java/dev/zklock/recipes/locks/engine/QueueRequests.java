@@ -42,7 +42,7 @@ public final class QueueRequests {
      * says, when the create is sent, what of ours it likely comes right behind ({@link Sent#ownAhead}): the runner's
      * cue to leave out the listing ({@link Acquisition#listsBehindCreate}).
      */
-    public Sent create(ZooKeeperHandle session, Command.Create create) {
+    public Sent create(SessionPort session, Command.Create create) {
         if (queues.size() > 1 || create.alongsideSequence() != null) {
             return new Sent(
                     createAll(
@@ -83,14 +83,14 @@ public final class QueueRequests {
      * Sends the create of {@code count} sequential nodes named {@code prefix} in the one queue (a semaphore's leases):
      * one create, or one transaction for several. Answers {@link Event.Created} or {@link Event.Failed}.
      */
-    public CompletableFuture<Event> createSeveral(ZooKeeperHandle session, String prefix, int count) {
+    public CompletableFuture<Event> createSeveral(SessionPort session, String prefix, int count) {
         CreateRequest request = first().createRequest(prefix, CreateMode.EPHEMERAL_SEQUENTIAL);
         return createAll(session, Collections.nCopies(count, first()), Collections.nCopies(count, request));
     }
 
     /** Creates {@code requests.get(i)} in {@code targets.get(i)}: one create, or one transaction. */
     private static CompletableFuture<Event> createAll(
-            ZooKeeperHandle session, List<LockPath> targets, List<CreateRequest> requests) {
+            SessionPort session, List<LockPath> targets, List<CreateRequest> requests) {
         long sessionId = session.sessionId();
         if (targets.size() == 1) {
             return createOn(session, requests.get(0))
@@ -132,7 +132,7 @@ public final class QueueRequests {
     }
 
     /** Lists every queue, in one read-only transaction for several: answers {@link Event.Listed} or a failure. */
-    public CompletableFuture<Event> listAll(ZooKeeperHandle session) {
+    public CompletableFuture<Event> listAll(SessionPort session) {
         if (queues.size() == 1) {
             return list(session, 0);
         }
@@ -159,7 +159,7 @@ public final class QueueRequests {
      * Lists queue {@code queue}: {@link Event.Listed} (empty for a missing lock path) or {@link Event.Failed}. A
      * semaphore's internal mutex lists the semaphore's path beside, in the same request ({@link LayoutGuard}).
      */
-    public CompletableFuture<Event> list(ZooKeeperHandle session, int queue) {
+    public CompletableFuture<Event> list(SessionPort session, int queue) {
         LockPath lockPath = queues.get(queue);
         if (lockPath.semaphorePath() != null) {
             return listGuarded(session, lockPath);
@@ -182,7 +182,7 @@ public final class QueueRequests {
     }
 
     /** Lists a semaphore's internal mutex and the semaphore's path in one read-only transaction. */
-    private static CompletableFuture<Event> listGuarded(ZooKeeperHandle session, LockPath mutex) {
+    private static CompletableFuture<Event> listGuarded(SessionPort session, LockPath mutex) {
         List<String> paths = List.of(mutex.fixed(mutex.path()), mutex.fixed(mutex.semaphorePath()));
         return session.childrenOfAll(paths).thenApply(replies -> {
             Reply semaphore = replies.get(1);
@@ -191,7 +191,7 @@ public final class QueueRequests {
         });
     }
 
-    private static Event listed(ZooKeeperHandle session, LockPath lockPath, Reply reply, List<String> semaphore) {
+    private static Event listed(SessionPort session, LockPath lockPath, Reply reply, List<String> semaphore) {
         if (reply instanceof Reply.Children listed) {
             return new Event.Listed(
                     session.sessionId(),
@@ -209,7 +209,7 @@ public final class QueueRequests {
      * After a lost create reply: on the session that sent it, a sync (so the server we read from has caught up with a
      * create still in flight) and a listing of every queue; on another session, at once {@code sameSession} false.
      */
-    public CompletableFuture<Event> recoveryListing(ZooKeeperHandle session, long createSession) {
+    public CompletableFuture<Event> recoveryListing(SessionPort session, long createSession) {
         if (session.sessionId() != createSession) {
             return CompletableFuture.completedFuture(new Event.RecoveryListed(false, List.of()));
         }
@@ -223,7 +223,7 @@ public final class QueueRequests {
     }
 
     /** Reads the stat of a node found by our prefix: {@link Event.OwnerChecked}, or a retryable failure. */
-    public CompletableFuture<Event> checkOwner(ZooKeeperHandle session, int queue, String name) {
+    public CompletableFuture<Event> checkOwner(SessionPort session, int queue, String name) {
         return session.exists(fixedPath(queue, name)).thenApply(reply -> {
             if (reply instanceof Reply.NodeStat found) {
                 return new Event.OwnerChecked(
@@ -260,13 +260,13 @@ public final class QueueRequests {
         }
     }
 
-    private static CompletableFuture<Reply> createOn(ZooKeeperHandle session, CreateRequest request) {
+    private static CompletableFuture<Reply> createOn(SessionPort session, CreateRequest request) {
         return createOn(session, request, Function.identity());
     }
 
     /** Sends {@code request}; {@code onReply} reads the reply on ZooKeeper's event thread ({@link ZooKeeperHandle}). */
     private static <T> CompletableFuture<T> createOn(
-            ZooKeeperHandle session, CreateRequest request, Function<Reply, T> onReply) {
+            SessionPort session, CreateRequest request, Function<Reply, T> onReply) {
         return session.create(
                 request.getPath(),
                 request.getData(),
@@ -299,19 +299,18 @@ public final class QueueRequests {
      */
     public CompletableFuture<Void> deleteLater(List<LockNode> nodes) {
         LockPath queue = first();
-        ZooKeeperHandle session = queue.client().getZookeeperClient().isConnected()
-                ? ZooKeeperHandle.currentQuietly(queue.client())
-                : null;
+        ClientPort client = queue.port();
+        SessionPort session = client.connected();
         CompletableFuture<Void> all = CompletableFuture.completedFuture(null);
         for (LockNode node : nodes) {
             node.queue().deleting(node.name());
             if (session == null) {
-                NodeDeletes.deleteInBackground(queue, node.path());
+                client.deleteInBackground(queue, node.path());
             } else {
                 CompletableFuture<Void> answered = session.delete(queue.fixed(node.path()))
                         .thenAccept(reply -> {
                             if (reply.isRetryable()) {
-                                NodeDeletes.deleteInBackground(queue, node.path());
+                                client.deleteInBackground(queue, node.path());
                             }
                         });
                 all = all.thenCombine(answered, (a, b) -> null);
@@ -343,7 +342,7 @@ public final class QueueRequests {
     /** Finds, in the background, every node a create with {@code prefix} may have made, and deletes it. */
     public void sweep(String prefix) {
         for (LockPath queue : queues) {
-            NodeDeletes.sweepInBackground(queue, prefix);
+            queue.port().sweepInBackground(queue, prefix);
         }
     }
 

@@ -2,8 +2,6 @@ package dev.zklock.recipes.locks.engine;
 
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.imps.CuratorFrameworkState;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -19,8 +17,21 @@ public final class SessionEnds {
 
     private static final long NO_SESSION = 0;
 
-    private final Set<Registration> waiting = ConcurrentHashMap.newKeySet();
+    private final Set<Registration> waiting;
     private volatile boolean closed;
+
+    /** The session ends of a Curator client: told in no particular order. */
+    SessionEnds() {
+        this(ConcurrentHashMap.newKeySet());
+    }
+
+    /**
+     * The session ends of a client whose registrations are kept in {@code waiting}, a thread-safe set: the simulator's
+     * keeps them in the order registered, so that a seed tells them in the same order in every run.
+     */
+    SessionEnds(Set<Registration> waiting) {
+        this.waiting = waiting;
+    }
 
     /**
      * Runs {@code action} once session {@code sessionId} of {@code client} ends or the client closes; at once if either
@@ -28,7 +39,7 @@ public final class SessionEnds {
      *
      * @return the registration, to cancel once nothing waits any more
      */
-    public Registration onEnd(CuratorFramework client, long sessionId, Runnable action) {
+    public Registration onEnd(ClientPort client, long sessionId, Runnable action) {
         return register(client, new Action(sessionId, action));
     }
 
@@ -36,15 +47,15 @@ public final class SessionEnds {
      * Has {@code registration} told ({@link Registration#sessionEnded}) once its session of {@code client} ends or the
      * client closes; at once if either is known already. Returns it.
      */
-    public <R extends Registration> R register(CuratorFramework client, R registration) {
+    public <R extends Registration> R register(ClientPort client, R registration) {
         Registration made = registration; // a type variable's private fields cannot be read
         made.owner = this;
         long sessionId = made.sessionId;
         waiting.add(made);
-        if (closed || client.getState() != CuratorFrameworkState.STARTED) {
+        if (closed || !client.isStarted()) {
             fire(registration);
-        } else if (client.getZookeeperClient().isConnected()) {
-            ZooKeeperHandle current = ZooKeeperHandle.currentQuietly(client);
+        } else {
+            SessionPort current = client.connected();
             if (current != null && current.sessionId() != sessionId) {
                 fire(registration);
             }
@@ -58,13 +69,16 @@ public final class SessionEnds {
      *
      * @return the registration, to cancel once nothing waits any more
      */
-    public Registration onConnectedOrClosed(CuratorFramework client, Runnable action) {
+    public Registration onConnectedOrClosed(ClientPort client, Runnable action) {
         return onEnd(client, NO_SESSION, action); // every connection is on a session other than none
     }
 
-    /** Every session but {@code live} has ended (0: every session; a wait for a connection goes on). */
-    void ended(long live) {
-        for (Registration registration : waiting) {
+    /**
+     * Every session but {@code live} has ended (0: every session; a wait for a connection goes on): told by the client's
+     * tracker, or by a simulated client. The registrations told are those made before the call.
+     */
+    public void ended(long live) {
+        for (Registration registration : waiting.toArray(new Registration[0])) {
             if (registration.sessionId != live && (live != NO_SESSION || registration.sessionId != NO_SESSION)) {
                 fire(registration);
             }
@@ -72,9 +86,9 @@ public final class SessionEnds {
     }
 
     /** The client closed: every session has ended, and so does every session registered later. */
-    void closed() {
+    public void closed() {
         closed = true;
-        for (Registration registration : waiting) {
+        for (Registration registration : waiting.toArray(new Registration[0])) {
             fire(registration);
         }
     }

@@ -1,6 +1,5 @@
 package dev.zklock.recipes.locks.engine;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -11,7 +10,6 @@ import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.KeeperException.Code;
 import org.apache.zookeeper.Op;
-import org.apache.zookeeper.OpResult;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.ACL;
@@ -32,28 +30,21 @@ import org.apache.zookeeper.data.Stat;
  * already fixed for the client's namespace. Callbacks run on ZooKeeper's event thread and only complete futures.
  * Immutable and safe for use by multiple threads.
  */
-public final class ZooKeeperHandle {
+public final class ZooKeeperHandle implements SessionPort {
     private final ZooKeeper zk;
     private final long sessionId;
 
     private ZooKeeperHandle(ZooKeeper zk) {
-        this(zk, zk.getSessionId());
-    }
-
-    private ZooKeeperHandle(ZooKeeper zk, long sessionId) {
         this.zk = zk;
-        this.sessionId = sessionId;
+        this.sessionId = zk.getSessionId();
     }
 
-    /**
-     * Returns a handle on {@code zk} and its session {@code sessionId} again, for one who keeps the ZooKeeper instance
-     * rather than the handle (a watcher: one object fewer for each waiter).
-     */
-    static ZooKeeperHandle again(ZooKeeper zk, long sessionId) {
-        return new ZooKeeperHandle(zk, sessionId);
+    /** Returns a handle on {@code zk} and the session it is on now; the client's port keeps it ({@link CuratorClientPort}). */
+    static ZooKeeperHandle on(ZooKeeper zk) {
+        return new ZooKeeperHandle(zk);
     }
 
-    /** The ZooKeeper instance the handle sends on; for {@link #again}. */
+    /** The ZooKeeper instance the handle sends on. */
     ZooKeeper zooKeeper() {
         return zk;
     }
@@ -86,16 +77,17 @@ public final class ZooKeeperHandle {
     }
 
     /**
-     * Waits until the client is connected or the deadline passes; returns the handle, or null at the deadline.
+     * Waits until the client is connected or the deadline passes; returns the handle (the one {@code port}, the
+     * client's, hands out), or null at the deadline.
      *
      * @throws IllegalStateException if the client is not started or is closed (checked again every second)
      */
-    public static ZooKeeperHandle connected(CuratorFramework client, String lockPath, Deadline deadline)
-            throws InterruptedException {
+    public static ZooKeeperHandle connected(
+            CuratorFramework client, ClientPort port, String lockPath, Deadline deadline) throws InterruptedException {
         while (true) {
             Checks.requireStarted(client, lockPath);
             if (client.getZookeeperClient().isConnected()) {
-                ZooKeeperHandle handle = current(client);
+                ZooKeeperHandle handle = port.current() instanceof ZooKeeperHandle kept ? kept : current(client);
                 if (handle != null) {
                     return handle;
                 }
@@ -109,19 +101,8 @@ public final class ZooKeeperHandle {
         }
     }
 
-    /**
-     * Returns one request timeout of the client: the longest a request waits for its reply before ZooKeeper's client
-     * fails it with a lost connection (two thirds of the session timeout); the connection timeout while there is no
-     * handle.
-     */
-    public static long requestTimeoutNanos(CuratorFramework client) {
-        ZooKeeperHandle handle = currentQuietly(client);
-        return handle != null
-                ? handle.requestTimeoutNanos()
-                : TimeUnit.MILLISECONDS.toNanos(client.getZookeeperClient().getConnectionTimeoutMs());
-    }
-
     /** Returns the session every request of this handle goes out on. */
+    @Override
     public long sessionId() {
         return sessionId;
     }
@@ -144,6 +125,7 @@ public final class ZooKeeperHandle {
      * {@link Reply.Failed}). {@code onReply} runs on ZooKeeper's event thread, in the order the session's replies come,
      * before any later reply is handed on: it must be quick and never block.
      */
+    @Override
     public <T> CompletableFuture<T> create(
             String path, byte[] data, List<ACL> acl, CreateMode mode, Function<Reply, T> onReply) {
         CompletableFuture<T> reply = new CompletableFuture<>();
@@ -154,6 +136,7 @@ public final class ZooKeeperHandle {
     }
 
     /** Sends {@code ops} as one transaction; the reply carries each operation's result. */
+    @Override
     public CompletableFuture<Reply.Transaction> multi(List<Op> ops) {
         CompletableFuture<Reply.Transaction> reply = new CompletableFuture<>();
         send().multi(
@@ -164,32 +147,8 @@ public final class ZooKeeperHandle {
         return reply;
     }
 
-    /**
-     * Lists the children of every path in one read-only transaction: one request for any number of paths. The replies
-     * come in the order of {@code paths}, each {@link Reply.Children} or its own {@link Reply.Failed} (a missing path
-     * is NONODE for that path alone).
-     */
-    public CompletableFuture<List<Reply>> childrenOfAll(List<String> paths) {
-        List<Op> reads = new ArrayList<>();
-        for (String path : paths) {
-            reads.add(Op.getChildren(path));
-        }
-        return multi(reads).thenApply(reply -> {
-            List<Reply> replies = new ArrayList<>();
-            for (int i = 0; i < paths.size(); i++) {
-                OpResult result = reply.results().size() > i ? reply.results().get(i) : null;
-                if (result instanceof OpResult.GetChildrenResult listing) {
-                    replies.add(new Reply.Children(listing.getChildren()));
-                } else {
-                    Code code = result instanceof OpResult.ErrorResult error ? Code.get(error.getErr()) : reply.code();
-                    replies.add(new Reply.Failed(code == Code.OK ? Code.SYSTEMERROR : code));
-                }
-            }
-            return replies;
-        });
-    }
-
     /** Lists a node's children: {@link Reply.Children} or {@link Reply.Failed}. */
+    @Override
     public CompletableFuture<Reply> children(String path) {
         CompletableFuture<Reply> reply = new CompletableFuture<>();
         AsyncCallback.ChildrenCallback callback =
@@ -202,6 +161,7 @@ public final class ZooKeeperHandle {
      * Lists a node's children and leaves {@code watcher} on them: it fires once when a child is added or removed, or
      * when the node itself goes. {@link Reply.Children} or {@link Reply.Failed} (a missing node leaves no watch).
      */
+    @Override
     public CompletableFuture<Reply> watchChildren(String path, Watcher watcher) {
         CompletableFuture<Reply> reply = new CompletableFuture<>();
         AsyncCallback.ChildrenCallback callback =
@@ -237,6 +197,7 @@ public final class ZooKeeperHandle {
     }
 
     /** Brings the server this session talks to up to date with the leader, so that a listing sent next is current. */
+    @Override
     public CompletableFuture<Reply> sync(String path) {
         CompletableFuture<Reply> reply = new CompletableFuture<>();
         send().sync(path, (rc, p, ctx) -> reply.complete(done(rc)), null);
@@ -247,6 +208,7 @@ public final class ZooKeeperHandle {
      * Reads a node's data and leaves {@code watcher} on it. A data read, not {@code exists}: on a node that is already
      * gone it fails with {@code NONODE} and leaves no watch behind, where {@code exists} would leave one.
      */
+    @Override
     public CompletableFuture<Reply> watchData(String path, Watcher watcher) {
         CompletableFuture<Reply> reply = new CompletableFuture<>();
         AsyncCallback.DataCallback callback =
@@ -259,6 +221,7 @@ public final class ZooKeeperHandle {
      * Reads a node's data and leaves {@code watcher} on it, as {@link #watchData(String, Watcher)}, answering
      * {@code callback} itself on ZooKeeper's event thread: no future for a caller that keeps its own state.
      */
+    @Override
     public void watchData(String path, Watcher watcher, AsyncCallback.DataCallback callback) {
         send().getData(path, watcher, callback, null);
     }
@@ -286,6 +249,7 @@ public final class ZooKeeperHandle {
     }
 
     /** Reads a node's stat, with no watch: {@link Reply.NodeStat} or {@link Reply.Failed}. */
+    @Override
     public CompletableFuture<Reply> exists(String path) {
         CompletableFuture<Reply> reply = new CompletableFuture<>();
         AsyncCallback.StatCallback callback =
@@ -306,6 +270,7 @@ public final class ZooKeeperHandle {
     }
 
     /** Deletes a node (any version) without waiting: {@link Reply.Done} or {@link Reply.Failed}. */
+    @Override
     public CompletableFuture<Reply> delete(String path) {
         CompletableFuture<Reply> reply = new CompletableFuture<>();
         send().delete(path, -1, (rc, p, ctx) -> reply.complete(done(rc)), null);
@@ -321,6 +286,7 @@ public final class ZooKeeperHandle {
      *
      * @param children a child watch, else a data watch
      */
+    @Override
     public CompletableFuture<Reply> removeWatch(String path, Watcher watcher, boolean children) {
         CompletableFuture<Reply> reply = new CompletableFuture<>();
         Watcher.WatcherType type = children ? Watcher.WatcherType.Children : Watcher.WatcherType.Data;

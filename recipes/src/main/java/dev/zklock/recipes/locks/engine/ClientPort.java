@@ -1,0 +1,59 @@
+package dev.zklock.recipes.locks.engine;
+
+import java.util.function.Consumer;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException.Code;
+import org.apache.zookeeper.proto.CreateRequest;
+
+/**
+ * The engine's port to one client as its asynchronous runners see it: whether it is started and connected, its current
+ * session ({@link SessionPort}), its timer, and the requests it makes in the background (a lock path made with its
+ * parents, a delete retried until the connection comes back, a sweep for a lost create). The production adapter is
+ * over the Curator client ({@code CuratorClientPort}), one per {@link ClientContext}; the simulator's is over a
+ * simulated client. Reads local state only, but for what it sends; never blocks. Implementations are safe for use by
+ * multiple threads.
+ */
+public interface ClientPort {
+    /** Tells whether the client is started and not closed. */
+    boolean isStarted();
+
+    /** Tells whether the client is connected now. */
+    boolean isConnected();
+
+    /** Returns the client's current session, or null if there is none now or the client is closed. */
+    SessionPort current();
+
+    /** Returns the client's current session if it is connected, else null: what a step that sends needs. */
+    default SessionPort connected() {
+        return isConnected() ? current() : null;
+    }
+
+    /**
+     * Returns one full request timeout of the client: the longest ZooKeeper's client waits for a reply before it fails
+     * it with a lost connection.
+     */
+    long requestTimeoutNanos();
+
+    /** The client's clock and timer. */
+    TimerPort timer();
+
+    /**
+     * Makes {@code lock}'s path as a container, parents included, in the background; tells {@code made} the result's
+     * code (OK or NODEEXISTS: it stands).
+     *
+     * @throws RuntimeException the lock's error if the request cannot be sent
+     */
+    void makeContainer(LockPath lock, Consumer<Code> made);
+
+    /**
+     * Returns the create request of {@code nodePath} (namespace-relative) with {@code data}, or the client's default
+     * data if null, and the ACL the client gives new nodes: the template of {@code lock}'s nodes, asked for once.
+     */
+    CreateRequest createRequest(LockPath lock, String nodePath, byte[] data, CreateMode mode);
+
+    /** Deletes {@code nodePath} (namespace-relative) in the background, again and again until it is done. */
+    void deleteInBackground(LockPath lock, String nodePath);
+
+    /** Finds and deletes, in the background, the nodes of {@code lock} a create with {@code prefix} may have made. */
+    void sweepInBackground(LockPath lock, String prefix);
+}

@@ -1,0 +1,84 @@
+package dev.zklock.recipes.locks.engine;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
+import org.apache.zookeeper.AsyncCallback;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException.Code;
+import org.apache.zookeeper.Op;
+import org.apache.zookeeper.OpResult;
+import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.data.ACL;
+
+/**
+ * The engine's port to one ZooKeeper session: the asynchronous requests and watches its runners send, each answered
+ * by a future {@link Reply} (or a callback), in the order sent, on the session's one event thread; a watcher is told
+ * of its node's change once, in order with the replies. The production adapter is {@link ZooKeeperHandle}; the
+ * simulator's sends to its simulated server. Paths are fixed for the client's namespace. A reply or watch callback
+ * must be quick and never block. Implementations are immutable and safe for use by multiple threads.
+ */
+public interface SessionPort {
+    /** Returns the session every request goes out on. */
+    long sessionId();
+
+    /**
+     * Creates a node, and answers what {@code onReply} makes of the reply ({@link Reply.Created} or
+     * {@link Reply.Failed}); {@code onReply} runs before any later reply of the session is handed on.
+     */
+    <T> CompletableFuture<T> create(
+            String path, byte[] data, List<ACL> acl, CreateMode mode, Function<Reply, T> onReply);
+
+    /** Sends {@code ops} as one transaction; the reply carries each operation's result. */
+    CompletableFuture<Reply.Transaction> multi(List<Op> ops);
+
+    /**
+     * Lists the children of every path in one read-only transaction: one request for any number of paths. The replies
+     * come in the order of {@code paths}, each {@link Reply.Children} or its own {@link Reply.Failed} (a missing path
+     * is NONODE for that path alone).
+     */
+    default CompletableFuture<List<Reply>> childrenOfAll(List<String> paths) {
+        List<Op> reads = new ArrayList<>();
+        for (String path : paths) {
+            reads.add(Op.getChildren(path));
+        }
+        return multi(reads).thenApply(reply -> {
+            List<Reply> replies = new ArrayList<>();
+            for (int i = 0; i < paths.size(); i++) {
+                OpResult result = reply.results().size() > i ? reply.results().get(i) : null;
+                if (result instanceof OpResult.GetChildrenResult listing) {
+                    replies.add(new Reply.Children(listing.getChildren()));
+                } else {
+                    Code code = result instanceof OpResult.ErrorResult error ? Code.get(error.getErr()) : reply.code();
+                    replies.add(new Reply.Failed(code == Code.OK ? Code.SYSTEMERROR : code));
+                }
+            }
+            return replies;
+        });
+    }
+
+    /** Lists a node's children: {@link Reply.Children} or {@link Reply.Failed}. */
+    CompletableFuture<Reply> children(String path);
+
+    /** Lists a node's children and leaves {@code watcher} on them (none on a missing node). */
+    CompletableFuture<Reply> watchChildren(String path, Watcher watcher);
+
+    /** Reads a node's data and leaves {@code watcher} on it (none on a missing node): NodeStat or Failed. */
+    CompletableFuture<Reply> watchData(String path, Watcher watcher);
+
+    /** As {@link #watchData(String, Watcher)}, answering {@code callback} itself: no future. */
+    void watchData(String path, Watcher watcher, AsyncCallback.DataCallback callback);
+
+    /** Brings the server this session talks to up to date with the leader. */
+    CompletableFuture<Reply> sync(String path);
+
+    /** Reads a node's stat, with no watch: {@link Reply.NodeStat} or {@link Reply.Failed}. */
+    CompletableFuture<Reply> exists(String path);
+
+    /** Deletes a node (any version): {@link Reply.Done} or {@link Reply.Failed}. */
+    CompletableFuture<Reply> delete(String path);
+
+    /** Removes our watch from {@code path} on the server, then locally (see {@link ZooKeeperHandle#removeWatch}). */
+    CompletableFuture<Reply> removeWatch(String path, Watcher watcher, boolean children);
+}
