@@ -145,7 +145,7 @@ final class SimChecker {
                 String text = String.format(
                         "overlap on %s (%s): %s (%s %s) granted while %s (%s %s) holds",
                         held.path,
-                        cause != null ? cause : other.owner + ": " + overlaps.whyGone(other) + " while it held",
+                        cause != null ? cause : explanation(held, other),
                         held.owner,
                         held.mode,
                         held.node.name(),
@@ -169,11 +169,18 @@ final class SimChecker {
                     held,
                     null);
         }
-        if (held.mode != Mode.LEASE && held.lostAtGrant == null) {
-            checkToken(held);
+        if (held.mode != Mode.LEASE && held.lostAtGrant == null && !overlaps.endedFromOutside(held)) {
+            checkToken(held); // a node ended from outside before its grant has an older token: fencing refuses it
         }
         inside.add(held);
         return held;
+    }
+
+    /** Why an explained overlap of {@code held}, just granted, with {@code other} inside is no violation. */
+    private String explanation(Held held, Held other) {
+        return overlaps.endedFromOutside(held)
+                ? held.owner + ": " + overlaps.whyGone(held) + " before its grant, unheard"
+                : other.owner + ": " + overlaps.whyGone(other) + " while it held";
     }
 
     private void overlap(String cause, String text, Held held, Held other) {

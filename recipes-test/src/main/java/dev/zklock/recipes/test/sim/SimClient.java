@@ -23,7 +23,8 @@ import org.apache.zookeeper.Watcher.Event.EventType;
  * One simulated client: a Curator client with its ZooKeeper handle, as the engine sees it. Its session, its connection
  * (up, suspended, closed), the requests in flight on it (answered in the order sent, each applied at the server at some
  * moment and answered later; a connection that drops fails every reply not yet handed over with CONNECTIONLOSS, whether
- * or not the server applied the request), the watch events meant for it (handed over in order with the replies; held
+ * or not the server applied the request, before it tells of the drop, so a request those failures send again waits
+ * in the dead connection until the client next connects: as ZooKeeper's client does), the watch events meant for it (handed over in order with the replies; held
  * while the connection is down, dropped with the session), and the client's tracker: the state of each hold (HELD,
  * IN_DOUBT, LOST) as the engine's {@code ConnectionTracker} moves it, and the one admission rule read from it. Faults:
  * a suspension, a server-side expiry, a client-side kill (the client hears Expired at once; the server ends the session
@@ -57,6 +58,8 @@ final class SimClient {
     private long lastApply;
     private long lastReply;
     private final ArrayDeque<Pending> inFlight = new ArrayDeque<>();
+    private boolean dropping; // the connection drops: the failed requests' callbacks still find the client connected
+    private final List<Runnable> stranded = new ArrayList<>(); // sent as it dropped: failed when it next connects
     private final List<Runnable> pendingNotices = new ArrayList<>();
     private final Map<String, Integer> eventsOnTheWay = new HashMap<>(); // fired for this session, not handed over
     private long heard; // the server's time of the newest reply or event handed over
@@ -107,6 +110,11 @@ final class SimClient {
      * result comes back after another, in the same order. A request sent while the connection is down fails at once.
      */
     void send(String what, Function<SimServer, SimServer.Result> operation, Consumer<SimServer.Result> reply) {
+        if (dropping) {
+            stranded.add(() -> reply.accept(lost()));
+            world.note(name + " " + what + ": sent as the connection drops, waits for the next connection");
+            return;
+        }
         if (link != Link.CONNECTED) {
             world.after(1, name + " " + what + ": connection loss", () -> reply.accept(lost()));
             return;
@@ -294,6 +302,7 @@ final class SimClient {
         }
         link = Link.CLOSED;
         failInFlight();
+        failStranded();
         server.endSession(session);
         for (LockNode node : List.copyOf(holds.keySet())) {
             move(node, LockState.LOST);
@@ -307,15 +316,31 @@ final class SimClient {
         changed();
     }
 
+    /**
+     * The connection drops. As ZooKeeper's client, it fails the requests in flight before it tells of the disconnection,
+     * so their callbacks still find it connected, and a request they send again goes into the dead connection: it
+     * waits in the client's queue until the client next connects, or gives up (then it fails with the connection).
+     */
     private void drop() {
-        link = Link.SUSPENDED; // first: a request its failures send again waits for the next connection
+        dropping = true;
         failInFlight();
+        dropping = false;
+        link = Link.SUSPENDED;
         for (Map.Entry<LockNode, LockState> hold : List.copyOf(holds.entrySet())) {
             if (hold.getValue() == LockState.HELD) {
                 move(hold.getKey(), LockState.IN_DOUBT);
             }
         }
         changed();
+    }
+
+    /** The requests sent as the connection dropped fail with it, now that the client connects again or closes. */
+    private void failStranded() {
+        List<Runnable> failed = List.copyOf(stranded);
+        stranded.clear();
+        for (Runnable fail : failed) {
+            world.after(1, name + " a request sent as the connection dropped: connection loss", fail);
+        }
     }
 
     private void failInFlight() {
@@ -331,6 +356,7 @@ final class SimClient {
         if (link != Link.SUSPENDED || session == NO_SESSION) {
             return; // a killed handle: its new session is on its way
         }
+        failStranded();
         if (!server.isLive(session)) {
             sessionEnded();
             openNewSession();
@@ -367,6 +393,7 @@ final class SimClient {
     }
 
     private void openNewSession() {
+        failStranded();
         if (link == Link.CLOSED) {
             return;
         }

@@ -27,7 +27,8 @@ import org.apache.zookeeper.Watcher.Event.EventType;
  * One cohort lock object of one simulated client: the engine's own {@link LocalQueue} machine, driven as the engine's
  * {@code Cohort} runner drives it. A simulated thread asks for a hold and waits in the local queue; a grant is admitted
  * (the client's admission rule) before the thread holds, given back at its deadline while the rule says WAIT, told
- * back as GrantLost while it says LOST; a leader takes a node with an acquisition of its own; the machine's listings
+ * back as GrantLost while it says LOST; a leader takes a node with an acquisition of its own (the engine's own
+ * {@code CallbackRunner}, as a virtual thread takes it: {@link SimCallbackAcquire}); the machine's listings
  * carry a child watch, its node is watched for its deletion and for a revocation request, its idle node expires on the
  * clock. Records what the cohort itself learned of its nodes being gone, for the rule that nothing known gone is
  * granted, and checks the bounds of its local grants (revocation, conflicts behind). Not thread-safe.
@@ -62,7 +63,7 @@ final class SimCohort {
         final String owner;
         boolean done;
         boolean acting; // its grant is being admitted, or its lead taken: a second look waits for that to end
-        SimAcquisition lead; // the acquisition of its lead, while it leads
+        SimCallbackAcquire lead; // the acquisition of its lead, while it leads: the engine's own CallbackRunner
 
         Waiting(LocalWaiter waiter, long deadline, String owner, Outcome outcome) {
             this.waiter = waiter;
@@ -214,11 +215,11 @@ final class SimCohort {
     }
 
     private void lead(Waiting wait) {
-        wait.lead = new SimAcquisition(
+        wait.lead = new SimCallbackAcquire(
                 world,
                 client,
                 List.of(path),
-                null,
+                true,
                 wait.deadline,
                 label + " " + wait.owner + " leads",
                 new SimAcquisition.Outcome() {

@@ -11,9 +11,11 @@ import java.util.function.Predicate;
  * The overlaps of a simulation: two conflicting holds of one path inside at once (from grant to release, whatever their
  * nodes' state), or leases beyond the count, each classified by its cause. Explained when the earlier hold was ended
  * from outside after its grant (its session ended, or a stranger deleted its node, while it was inside) and the new one
- * was granted on a standing node of a live session; a violation otherwise: both live, or a hold granted on a node that
- * no longer stood (a stranger's delete before the grant, a session already ended). Explained overlaps are timed from
- * the later grant until either hold is released. Not thread-safe.
+ * was granted on a standing node of a live session; or when the new one was granted on news from before its own node
+ * was ended from outside, the news of that end still on its way to its client (its older token is then refused by any
+ * fenced resource). A violation otherwise: both live, or a hold granted on a node its client knew no longer stood (a
+ * stranger's delete before the grant, a session already ended). Explained overlaps are timed from the later grant until
+ * either hold is released. Not thread-safe.
  */
 final class SimOverlaps {
     private static final int FIRST = 20;
@@ -61,6 +63,9 @@ final class SimOverlaps {
         }
         if (other.lostAtGrant != null) {
             return other.lostAtGrant;
+        }
+        if (endedFromOutside(entering)) {
+            return null; // granted on news from before a stranger's delete or its session's end, which it had not heard
         }
         if (stands(other)) {
             return "both live";
