@@ -16,8 +16,10 @@ import org.apache.zookeeper.data.ACL;
  * The engine's port to one ZooKeeper session: the asynchronous requests and watches its runners send, each answered
  * by a future {@link Reply} (or a callback), in the order sent, on the session's one event thread; a watcher is told
  * of its node's change once, in order with the replies. The production adapter is {@link ZooKeeperHandle}; the
- * simulator's sends to its simulated server. Paths are fixed for the client's namespace. A reply or watch callback
- * must be quick and never block. Implementations are immutable and safe for use by multiple threads.
+ * simulator's sends to its simulated server. Each method sends one request, one round trip (a transaction of several
+ * operations, or the listing of several paths, is one), and never waits for it. Paths are fixed for the client's
+ * namespace. A reply or watch callback must be quick and never block. Implementations are immutable (the simulator's
+ * are confined to its one thread) and, in production, safe for use by multiple threads.
  */
 public interface SessionPort {
     /** Returns the session every request goes out on. */

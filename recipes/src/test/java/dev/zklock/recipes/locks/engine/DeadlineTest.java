@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
 
-/** The waits of {@link Deadline#await}, computed for given instants: no clock is read. */
+/** The waits of {@link Deadline#await}, computed for given instants, and a deadline on a ticker of the test's own. */
 final class DeadlineTest {
     private static final long MS = 1_000_000;
 
@@ -36,5 +36,23 @@ final class DeadlineTest {
         Deadline deadline = Deadline.after(0);
 
         assertThat(deadline.waitNanos(0, System.nanoTime())).isZero();
+    }
+
+    @Test
+    void after_onATickerOfItsOwn_passesWhenThatTickerSaysSo() {
+        long[] now = {7 * MS};
+        Deadline deadline = Deadline.after(100 * MS, () -> now[0]);
+
+        assertThat(deadline.remainingNanos()).isEqualTo(100 * MS);
+        assertThat(deadline.hasPassed()).isFalse();
+        assertThat(deadline.waitNanos(10 * MS)).isEqualTo(100 * MS);
+
+        now[0] += 100 * MS;
+
+        assertThat(deadline.hasPassed()).isTrue();
+        assertThat(deadline.remainingNanos()).isZero();
+        assertThat(deadline.plusNanos(5 * MS)).isEqualTo(112 * MS); // from the deadline, not from now
+        assertThat(deadline.isForever()).isFalse();
+        assertThat(Deadline.forever().isForever()).isTrue();
     }
 }
