@@ -84,6 +84,14 @@ final class SimClient {
         return new LockPath(Simulation.NAMES, context, path, lockName, driver);
     }
 
+    /**
+     * Drops the engine's context of this client once the run is over, as a Curator client's close drops its own: the
+     * index of contexts by protection id would otherwise keep an entry for every simulated client of every seed.
+     */
+    void dispose() {
+        context.close();
+    }
+
     /** The engine's context of this client: its session ends, queue tails, front nodes. */
     ClientContext context() {
         return context;

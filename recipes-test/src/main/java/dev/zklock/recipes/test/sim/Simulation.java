@@ -141,7 +141,7 @@ public final class Simulation {
                     checker.violation("node left behind: %s (session 0x%s)", node.path, Long.toHexString(node.owner));
                 }
             }
-            return new SimReport(
+            SimReport report = new SimReport(
                     plan,
                     List.copyOf(checker.violations()),
                     world.trace(),
@@ -151,6 +151,8 @@ public final class Simulation {
                     world.tallies(),
                     checker.overlaps().explained(),
                     checker.overlaps().longestMicros());
+            clients.forEach(SimClient::dispose); // after the report: what the disposal tells comes after the run
+            return report;
         }
 
         private boolean allDone() {
