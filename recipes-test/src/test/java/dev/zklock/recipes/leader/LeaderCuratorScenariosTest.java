@@ -92,6 +92,9 @@ final class LeaderCuratorScenariosTest {
         List<AtomicInteger> led = new ArrayList<>();
         AtomicInteger mostAtOnce = new AtomicInteger();
         CountDownLatch allRounds = new CountDownLatch(3 * ROUNDS);
+        // the first leader yields once all three are queued: one that led before the others' nodes stood would lead
+        // again at once (a clean-clone build failed so: [2, 3, 4] terms)
+        CountDownLatch allQueued = new CountDownLatch(1);
         for (int i = 0; i < 3; i++) {
             ZkLeaderLatch latch = new ZkLeaderLatch(zk.newClient(), path, "p" + i);
             AtomicInteger terms = new AtomicInteger();
@@ -105,6 +108,11 @@ final class LeaderCuratorScenariosTest {
                     terms.incrementAndGet();
                     allRounds.countDown();
                     if (allRounds.getCount() > 0) {
+                        try {
+                            allQueued.await(30, TimeUnit.SECONDS);
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
                         latch.yield();
                     }
                 }
@@ -117,6 +125,8 @@ final class LeaderCuratorScenariosTest {
         }
 
         latches.forEach(ZkLeaderLatch::start);
+        await().until(() -> latches.get(0).getParticipants().size() == 3);
+        allQueued.countDown();
 
         assertThat(allRounds.await(30, TimeUnit.SECONDS)).isTrue();
         assertThat(mostAtOnce.get()).as("most latches leading at once").isEqualTo(1);
