@@ -28,16 +28,26 @@ final class LeadershipFacts {
      * One term: the hold of {@code process}, a thread of {@code client}, on {@code session}, from its grant to its
      * end.
      *
+     * @param invoked when the acquire that began it was invoked: the grant lies somewhere between this and {@code grant},
+     *     the acquire's ok (a process paused between its grant and its record says ok late)
      * @param revoked when its holder first recorded a state other than HELD, {@link Long#MAX_VALUE} if never
      * @param end when its release was invoked, {@link Long#MAX_VALUE} if never
      */
-    record Term(String process, String client, String session, OptionalLong epoch, long grant, long revoked, long end) {
+    record Term(
+            String process,
+            String client,
+            String session,
+            OptionalLong epoch,
+            long invoked,
+            long grant,
+            long revoked,
+            long end) {
         Term revokedAt(long nanos) {
-            return new Term(process, client, session, epoch, grant, nanos, end);
+            return new Term(process, client, session, epoch, invoked, grant, nanos, end);
         }
 
         Term endedAt(long nanos) {
-            return new Term(process, client, session, epoch, grant, revoked, nanos);
+            return new Term(process, client, session, epoch, invoked, grant, revoked, nanos);
         }
 
         long endOr(long historyEnd) {
@@ -68,6 +78,7 @@ final class LeadershipFacts {
         LeadershipFacts facts = new LeadershipFacts();
         Map<String, String> sessions = new HashMap<>(); // per process: the session it recorded last
         Map<String, Term> open = new HashMap<>(); // "<process>\t<key>"
+        Map<String, Long> invoked = new HashMap<>(); // "<process>\t<key>": when its acquire under way was invoked
         Map<String, Deque<Long>> started = new HashMap<>(); // nemesis faults begun, per kind
         for (HistoryEvent e : history.events()) {
             String slot = e.process() + '\t' + e.key();
@@ -91,6 +102,8 @@ final class LeadershipFacts {
                 sessions.put(e.process(), e.value());
             } else if (!keys.contains(e.key())) {
                 continue;
+            } else if (e.f().equals("acquire") && e.type() == Type.INVOKE) {
+                invoked.put(slot, e.nanos());
             } else if (e.f().equals("acquire") && e.type() == Type.OK) {
                 String[] words = e.value().split(" ");
                 OptionalLong epoch = words.length < 2 || words[1].equals(HistoryEvent.NONE)
@@ -99,7 +112,15 @@ final class LeadershipFacts {
                 String session = sessions.getOrDefault(e.process(), HistoryEvent.NONE);
                 open.put(
                         slot,
-                        new Term(e.process(), e.clientId(), session, epoch, e.nanos(), Long.MAX_VALUE, Long.MAX_VALUE));
+                        new Term(
+                                e.process(),
+                                e.clientId(),
+                                session,
+                                epoch,
+                                invoked.getOrDefault(slot, e.nanos()),
+                                e.nanos(),
+                                Long.MAX_VALUE,
+                                Long.MAX_VALUE));
             } else if (e.f().equals("state") && !e.value().equals("HELD") && open.containsKey(slot)) {
                 Term t = open.get(slot);
                 if (t.revoked() == Long.MAX_VALUE) {
