@@ -39,9 +39,12 @@ import org.slf4j.LoggerFactory;
  * 4. hasLeadership reads the hold's state itself, so it is false from the moment the client's tracker moves the
  *    hold, before the term's end is handled here.
  * 5. A grant that comes after the close, or for an acquire the candidate no longer waits for, is released at once.
- * 6. A yield is a term's end by choice: endTerm sends the node's delete, then the new entry's create, on one session
- *    and in that order, so the next participant hears of the delete before our new node is there, and is granted with
- *    no request of its own (LeaderHandOverTest.yield_ofTheLeader_passesLeadershipToTheNext).
+ * 6. A yield is a term's end by choice: endTerm sends the new entry's create, then the node's delete, on one session
+ *    and in that order, so our new node stands before anyone hears of the delete: the yielder queues behind everyone
+ *    queued at its yield, whoever yields after it (LeaderCuratorScenariosTest's latch rounds), and the next
+ *    participant is granted on the delete with no request of its own
+ *    (LeaderHandOverTest.yield_ofTheLeader_passesLeadershipToTheNext). A latch alone waits on its old node's delete
+ *    (its new node is right behind it: no listing, one watch).
  * </pre>
  */
 final class LatchCandidate {
@@ -283,6 +286,12 @@ final class LatchCandidate {
         boolean told = leading;
         leading = false;
         term = null;
+        // The new entry first, then the old node's delete, on one session and in that order: the new node stands
+        // before anyone hears of the delete, so a yielder queues behind everyone who was queued when it yielded, and no
+        // one who yields after it can pass it however long this thread is kept from the second send
+        // (LeaderCuratorScenariosTest.latches_yieldingFromIsLeader_passLeadershipRoundOneAtATime failed so under load,
+        // a 1 ms preemption between the two sends).
+        enter();
         core.releaseLater(ended);
         if (why == TermEnd.YIELDED) {
             logger.debug("{}: participant '{}' yields its term {}; entering again", path(), id, ended);
@@ -293,7 +302,6 @@ final class LatchCandidate {
         if (told) {
             listeners.notLeader(ended.token(), why);
         }
-        enter();
     }
 
     private void retryAfter(Throwable failure) {

@@ -57,7 +57,7 @@ import org.apache.curator.framework.recipes.leader.Participant;
  *       with it); when that node goes, leadership is taken with no further request if it was the only node ahead,
  *       else after one listing;
  *   <li>{@link #close()}: one delete (of our node, or of the node of an entry still waiting, with one watch removal);
- *       {@link #yield()}: one delete, then a new entry as {@link #start()}'s, sent behind it. Either passes leadership in one
+ *       {@link #yield()}: a new entry as {@link #start()}'s, then one delete sent behind it. Either passes leadership in one
  *       round trip: the next participant watches our node and is granted on its delete with no request of its own
  *       ({@code LeaderHandOverTest.closeAndYield_passLeadershipOnOneDeleteEach}: from the call to the next
  *       participant's {@code isLeader}, 1.4 to 3.9 ms at p50 over 20 hand-overs each in twelve runs on one 2-core
@@ -251,8 +251,12 @@ public final class ZkLeaderLatch implements Closeable {
      * listeners hear {@code notLeader}, and the participant next in line leads on our node's delete
      * ({@code LeaderHandOverTest.yield_ofTheLeader_passesLeadershipToTheNext}); a participant alone leads again, with a
      * larger epoch ({@code LeaderHandOverTest.yield_ofALatchAlone_leadsAgainWithALargerEpoch}). A term paused by a
-     * suspension is given up too. Nothing if it holds no term. Returns once the delete and the new create are sent, not answered (at once from a listener on the latch's
-     * thread). One delete, then a new entry (a create and a listing, pipelined) sent behind it on the same session.
+     * suspension is given up too. Nothing if it holds no term. Returns once the new create and the delete are sent, not
+     * answered (at once from a listener on the latch's thread). A new entry (a create and a listing, pipelined), then
+     * the old node's delete sent behind it on the same session: our new node stands before anyone hears of the delete,
+     * so the participant queues behind everyone queued when it yielded, and no one who yields after it passes it
+     * ({@code LeaderCuratorScenariosTest.latches_yieldingFromIsLeader_passLeadershipRoundOneAtATime}). A participant
+     * alone waits for its old node's delete: one watch and its event more than a first entry.
      *
      * @throws IllegalStateException if the latch is not started or is closed
      */
