@@ -16,6 +16,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.locks.Revoker;
+import org.apache.zookeeper.client.FourLetterWordMain;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -34,6 +35,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  *       <td>LOST before the other session holds</td><td>HELD beside the other session</td></tr>
  *   <tr><td>a data change on the node (Curator's {@code Revoker}) spent the watch while held</td>
  *       <td>LOST before the other session holds</td><td>HELD beside the other session</td></tr>
+ *   <tr><td>a multi-lock's node in a queue it held before it waited on another, never watched</td>
+ *       <td>the multi-lock enters again</td><td>granted beside the session that took that queue</td></tr>
  * </table>
  */
 @Timeout(60)
@@ -116,6 +119,65 @@ final class VoucherGapTest {
             assertThat(h.submit(holder::holdState).join()).contains(LockState.LOST);
             h.run(holder::release).join();
         }
+    }
+
+    /**
+     * Actors: H holds the second path; multi-lock M (its own client) takes the first path at once and waits on the
+     * second; a stranger deletes M's node on the first path; T (another session) then takes the first path; H releases.
+     * Allowed: M finds its first node gone and enters again, and holds once T has released. Forbidden (before the fix):
+     * M granted on H's release while T holds the first path, on a node nobody had looked at since before M's wait.
+     */
+    @Test
+    void multiLock_whoseFirstNodeAStrangerDeletesWhileItWaits_neverHoldsBesideTheSessionThatTookIt() throws Exception {
+        String first = zk.path("a");
+        String second = zk.path("b");
+        ZkReentrantLock holderOfSecond = new ZkReentrantLock(zk.newClient(), second);
+        CuratorFramework multiClient = zk.newClient();
+        ZkMultiLock multi = new ZkMultiLock(multiClient, List.of(first, second));
+        ZkReentrantLock third = new ZkReentrantLock(zk.newClient(), first);
+        CuratorFramework stranger = zk.newClient();
+        try (LockActor h = LockActor.start("h");
+                LockActor m = LockActor.start("m");
+                LockActor t = LockActor.start("t")) {
+            h.run(holderOfSecond::acquire).join();
+            String holdersNode = holderOfSecond.participantNodes().get(0);
+            CompletableFuture<Boolean> multiAcquired = m.submit(() -> multi.acquire(30, TimeUnit.SECONDS));
+            long multiSession = multiClient.getZookeeperClient().getZooKeeper().getSessionId();
+            await().until(() -> watchers(holdersNode).contains(multiSession)); // M's listings are read: it waits
+            String multisFirstNode =
+                    first + "/" + stranger.getChildren().forPath(first).get(0);
+
+            stranger.delete().forPath(multisFirstNode);
+            assertThat(t.submit(() -> third.acquire(10, TimeUnit.SECONDS)).join())
+                    .isTrue();
+            h.run(holderOfSecond::release).join();
+
+            // M enters again behind T's node on the first path, or (the bug) holds beside T
+            await().until(() -> multiAcquired.isDone()
+                    || stranger.getChildren().forPath(first).size() == 2);
+            assertThat(multiAcquired)
+                    .as("M granted while T holds the first path")
+                    .isNotDone();
+            t.run(third::release).join();
+            assertThat(multiAcquired.get(20, TimeUnit.SECONDS)).isTrue();
+            m.run(multi::release).join();
+        }
+    }
+
+    /** The sessions that watch {@code path} on the test's server, by its {@code wchp} four-letter word. */
+    private static List<Long> watchers(String path) throws Exception {
+        String[] hostPort = zk.connectString().split(":");
+        String byPath = FourLetterWordMain.send4LetterWord(hostPort[0], Integer.parseInt(hostPort[1]), "wchp");
+        List<Long> sessions = new java.util.ArrayList<>();
+        boolean under = false;
+        for (String line : byPath.split("\\R")) {
+            if (!line.startsWith("\t") && !line.isBlank()) {
+                under = line.trim().equals(path);
+            } else if (under && line.trim().startsWith("0x")) {
+                sessions.add(Long.parseUnsignedLong(line.trim().substring(2), 16));
+            }
+        }
+        return sessions;
     }
 
     private static void strangerDeletesAndAnotherSessionHolds(ZkReentrantLock holder, String path, AtomicLong lostAt)

@@ -70,6 +70,7 @@ public final class Acquisition extends StepMachine {
 
     private int current; // the queue waited on
     private boolean createAlone; // the create on its way was sent with no listing behind it
+    private boolean waited; // a watch was set: the queues held before it were last seen before the wait
 
     /**
      * The node of ours that a downgrade's read node ranks with: its sequence, and the session it (and so the read node)
@@ -348,7 +349,7 @@ public final class Acquisition extends StepMachine {
         for (Verdict verdict : verdicts) {
             front.add(verdict.front());
         }
-        return new Command.Granted(nodes, Collections.unmodifiableList(front));
+        return new Command.Granted(nodes, Collections.unmodifiableList(front), waited && paths.size() > 1);
     }
 
     private Command listCurrent() {
@@ -359,6 +360,7 @@ public final class Acquisition extends StepMachine {
 
     private Command watch(Verdict verdict) {
         phase = Phase.WATCHING;
+        waited = true;
         return new Command.Watch(current, verdict.watch(), verdict.holdsWithout() || verdict.holdsAfterFront());
     }
 

@@ -58,7 +58,8 @@ public final class Admission {
     public static Verdict of(LockNode node) {
         CuratorFramework client = node.queue().client();
         boolean started = client.getState() == CuratorFrameworkState.STARTED;
-        return decide(started, started && client.getZookeeperClient().isConnected(), node.observedState());
+        LockState state = node.isDeletedOutside() ? LockState.LOST : node.observedState(); // its watch saw it go
+        return decide(started, started && client.getZookeeperClient().isConnected(), state);
     }
 
     /**
@@ -171,6 +172,7 @@ public final class Admission {
             Verdict verdict;
             try {
                 awaitReleasesBeside(nodes, deadline);
+                awaitVouchers(nodes, deadline);
                 verdict = await(nodes, deadline);
             } catch (InterruptedException e) {
                 drop(nodes);
@@ -241,6 +243,7 @@ public final class Admission {
             }
             nodes.forEach(node -> node.queue().track(node));
             afterReleasesBeside(nodes, deadline)
+                    .thenCompose(over -> afterVouchers(nodes))
                     .thenCompose(over -> whenDecided(nodes, deadline))
                     .thenAccept(verdict -> {
                         if (verdict == Verdict.ADMIT) {
@@ -285,6 +288,34 @@ public final class Admission {
             }
         }
         return all == null ? CompletableFuture.completedFuture(null) : all;
+    }
+
+    /**
+     * Completes once the own watch of each of {@code nodes} that was last seen before a wait (a multi-lock's node in a
+     * queue it held before it waited on another: {@link LockNode#isSeenBeforeAWait()}) has its read's reply, sent when
+     * the node was tracked ({@link OwnNodeWatch#vouchHeld}): a node a stranger deleted meanwhile is then known gone,
+     * and the rule says LOST, not ADMIT ({@code VoucherGapTest}). A reply always comes (a failed connection fails
+     * the read); at once for every other grant.
+     */
+    private static CompletableFuture<Void> afterVouchers(List<LockNode> nodes) {
+        CompletableFuture<Void> all = CompletableFuture.completedFuture(null);
+        for (LockNode node : nodes) {
+            OwnNodeWatch watch = node.isSeenBeforeAWait() ? node.ownWatch() : null;
+            if (watch != null) {
+                all = all.thenCombine(watch.whenSettled(), (before, status) -> null);
+            }
+        }
+        return all;
+    }
+
+    /** As {@link #afterVouchers}, on the calling thread, waiting at most until the deadline or one request timeout. */
+    private static void awaitVouchers(List<LockNode> nodes, Deadline deadline) throws InterruptedException {
+        for (LockNode node : nodes) {
+            OwnNodeWatch watch = node.isSeenBeforeAWait() ? node.ownWatch() : null;
+            if (watch != null) {
+                watch.settled(deadline);
+            }
+        }
     }
 
     /** As {@link #afterReleasesBeside}, on the calling thread. */

@@ -56,8 +56,17 @@ public sealed interface Command {
     /** Delete {@code nodes} (our place, lost), then report {@link Event.Deleted}. */
     record Delete(List<LockNode> nodes) implements Command {}
 
-    /** The end: the acquisition holds {@code nodes}, one per queue; {@code front} marks those granted from the front. */
-    record Granted(List<LockNode> nodes, List<Boolean> front) implements Command {}
+    /**
+     * The end: the acquisition holds {@code nodes}, one per queue; {@code front} marks those granted from the front;
+     * {@code seenBeforeAWait}: some were last seen standing before the acquisition waited on another queue (a multi-lock
+     * that waited), so admission waits for their own watches' first replies ({@link Admission}).
+     */
+    record Granted(List<LockNode> nodes, List<Boolean> front, boolean seenBeforeAWait) implements Command {
+        /** A grant of nodes all seen standing at the grant. */
+        public Granted(List<LockNode> nodes, List<Boolean> front) {
+            this(nodes, front, false);
+        }
+    }
 
     /**
      * The end without the lock: delete {@code nodes}, remove the watch if one is set, and sweep the queues for

@@ -36,6 +36,7 @@ public final class LockNode {
     private volatile boolean front; // granted with no node ranked before it
     private volatile LockState state; // written under this: null until the lock is granted and tracked
     private volatile boolean deletedOutside; // its own watch saw it deleted (OwnNodeWatch)
+    private volatile boolean seenBeforeAWait; // granted with nodes last seen before a wait: vouched before admission
     private volatile OwnNodeWatch ownWatch; // the last watch set on the node itself, or null
     private long grantedNanos; // written before the node is handed to the holder
     LockNode previous; // guarded by the client's tracker: its list of held nodes
@@ -158,6 +159,19 @@ public final class LockNode {
 
     void watchedBy(OwnNodeWatch watch) {
         ownWatch = watch;
+    }
+
+    /**
+     * Marks the node as granted in a multi-lock that waited on another queue after it last saw this one: a stranger may
+     * have deleted it meanwhile, so admission waits for its own watch's first reply ({@link Admission}).
+     */
+    void seenBeforeAWait() {
+        seenBeforeAWait = true;
+    }
+
+    /** Tells whether admission waits for this node's own watch before it admits it ({@link #seenBeforeAWait()}). */
+    boolean isSeenBeforeAWait() {
+        return seenBeforeAWait;
     }
 
     /** Tells whether the node's own watch saw it deleted. */

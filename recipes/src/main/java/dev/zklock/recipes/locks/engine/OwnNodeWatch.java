@@ -133,9 +133,21 @@ final class OwnNodeWatch implements Watcher, AsyncCallback.DataCallback {
      * did not come.
      */
     Status settled(Deadline deadline) throws InterruptedException {
+        CompletableFuture<Status> waiter = whenSettled();
+        if (!waiter.isDone()) {
+            node.queue().awaitReply(waiter, deadline);
+        }
         Status now = status;
-        if (now != Status.PENDING) {
-            return now;
+        return now == Status.PENDING ? Status.SPENT : now;
+    }
+
+    /**
+     * Completes with the status once the read's reply has come (a reply always comes: a failed connection fails the
+     * read, SPENT), at once if it has; for a caller that must not block.
+     */
+    CompletableFuture<Status> whenSettled() {
+        if (status != Status.PENDING) {
+            return CompletableFuture.completedFuture(status);
         }
         CompletableFuture<Status> waiter;
         synchronized (this) {
@@ -145,11 +157,9 @@ final class OwnNodeWatch implements Watcher, AsyncCallback.DataCallback {
             waiter = settling;
         }
         if (status != Status.PENDING) { // the reply came between the two reads
-            return status;
+            waiter.complete(status);
         }
-        node.queue().awaitReply(waiter, deadline);
-        now = status;
-        return now == Status.PENDING ? Status.SPENT : now;
+        return waiter;
     }
 
     /** The status now, for a runner that sees replies in order (its reply came before the node ahead's news). */

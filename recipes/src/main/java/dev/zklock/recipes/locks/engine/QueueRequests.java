@@ -282,12 +282,16 @@ public final class QueueRequests {
 
     /**
      * Marks the nodes just granted with no node before them: their release tells the waiters behind them so
-     * ({@link FrontNodes}).
+     * ({@link FrontNodes}); and, for a grant of nodes some of which were last seen before a wait, each node as to be
+     * vouched for before it is admitted ({@link LockNode#isSeenBeforeAWait()}).
      */
     public void granted(Command.Granted granted) {
         for (int i = 0; i < granted.nodes().size(); i++) {
             if (granted.front().get(i)) {
                 granted.nodes().get(i).grantedAtFront();
+            }
+            if (granted.seenBeforeAWait()) {
+                granted.nodes().get(i).seenBeforeAWait();
             }
         }
     }
