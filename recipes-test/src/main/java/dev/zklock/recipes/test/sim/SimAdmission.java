@@ -1,15 +1,19 @@
 package dev.zklock.recipes.test.sim;
 
 import dev.zklock.recipes.locks.engine.Admission;
+import dev.zklock.recipes.locks.engine.Deadline;
 import dev.zklock.recipes.locks.engine.LockNode;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
- * The wait of a grant on the admission rule, as the engine's {@code Admission.whenDecided} makes it: the rule is asked
- * again at every change of the client (its connection, a hold's state) until it says other than WAIT, or the deadline
- * passes. Stateless.
+ * The admission of the grants the simulator still makes itself (the mirrored acquisitions, {@link SimAcquisition}, and
+ * the cohort's local grants, {@link SimCohort}): the engine's own wait on its rule ({@code Admission.whenDecided}, on
+ * the client's real tracker), with the steps around it that {@code Admission.admitLater} takes for a grant of the
+ * engine's runner. A grant of the engine's runner is admitted by {@code Admission.admitLater} itself ({@link
+ * SimCallbackAcquire}). Stateless.
  */
 final class SimAdmission {
     private SimAdmission() {}
@@ -33,7 +37,7 @@ final class SimAdmission {
         for (LockNode node : nodes) {
             client.track(node);
         }
-        whenDecided(world, client, nodes, deadline, label, wanted, verdict -> {
+        whenDecided(world, client, nodes, deadline, wanted, verdict -> {
             if (verdict == Admission.Verdict.ADMIT) {
                 admitted.run();
                 return;
@@ -60,38 +64,30 @@ final class SimAdmission {
     }
 
     /**
-     * Tells {@code then}, once, what the rule says of {@code nodes}: ADMIT, LOST or CLOSED as soon as it says so, or
-     * WAIT when the deadline passes first. Nothing is told once {@code wanted} says false (the acquire ended meanwhile,
-     * or entered again).
+     * Tells {@code then}, once, what the engine's rule says of {@code nodes} ({@code Admission.whenDecided}): ADMIT,
+     * LOST or CLOSED as soon as it says so, or WAIT when the deadline passes first. Nothing is told once {@code wanted}
+     * says false (the acquire ended meanwhile, or entered again).
      */
     static void whenDecided(
             SimWorld world,
             SimClient client,
             List<LockNode> nodes,
             long deadline,
-            String label,
             BooleanSupplier wanted,
             Consumer<Admission.Verdict> then) {
-        boolean[] told = new boolean[1];
-        Runnable look = new Runnable() {
-            @Override
-            public void run() {
-                if (told[0] || !wanted.getAsBoolean()) {
-                    return;
-                }
-                Admission.Verdict verdict = client.admission(nodes);
-                if (verdict == Admission.Verdict.WAIT
-                        && (deadline == SimAcquisition.FOREVER || world.now() < deadline)) {
-                    client.onChange(this);
-                    return;
-                }
-                told[0] = true;
+        Admission.whenDecided(nodes, engineDeadline(world, client, deadline)).thenAccept(verdict -> {
+            if (wanted.getAsBoolean()) {
                 then.accept(verdict);
             }
-        };
-        if (deadline != SimAcquisition.FOREVER) {
-            world.at(deadline, label + " admission deadline", look);
-        }
-        look.run();
+        });
+    }
+
+    /** The engine's deadline on the client's clock for {@code deadline} on the world's ({@link SimAcquisition#FOREVER}). */
+    static Deadline engineDeadline(SimWorld world, SimClient client, long deadline) {
+        return deadline == SimAcquisition.FOREVER
+                ? Deadline.forever()
+                : Deadline.after(
+                        TimeUnit.MICROSECONDS.toNanos(deadline - world.now()),
+                        client.context().port().timer());
     }
 }

@@ -1,6 +1,7 @@
 package dev.zklock.recipes.test.sim;
 
 import dev.zklock.recipes.locks.LockTimeoutException;
+import dev.zklock.recipes.locks.engine.Admission;
 import dev.zklock.recipes.locks.engine.CallbackRunner;
 import dev.zklock.recipes.locks.engine.Deadline;
 import dev.zklock.recipes.locks.engine.LockNode;
@@ -9,16 +10,16 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 
 /**
  * One acquire of one or several lock queues run by the engine's own {@link CallbackRunner} (and so its
  * {@code AsyncSteps}, {@code QueueRequests}, {@code NodeWatcher} and {@code OwnNodeWatch}) on a simulated client,
  * through the client's ports ({@link SimPort}): every request, watch, deadline and wait for a connection of the runner
- * is its own code, on the simulated server and the seed's clock. The grant is then tracked and admitted as {@code
- * Admission.admitLater} does ({@link SimAdmission}, still a mirror: the client's tracker is the simulated client's); a
- * semaphore's internal mutex is neither tracked nor admitted. Cancelling ends the runner as a cancel of {@code
- * acquireAsync()} does. Not thread-safe.
+ * is its own code, on the simulated server and the seed's clock. The grant is tracked and admitted by the engine's own
+ * {@link Admission#admitLater} on the client's real tracker, as an asynchronous acquire of a lock is: it enters again
+ * with a new runner while its nodes are lost before the deadline; a semaphore's internal mutex is neither tracked nor
+ * admitted. Cancelling ends the acquire as a cancel of {@code acquireAsync()} does: a grant being admitted then is
+ * dropped once decided. Not thread-safe.
  */
 final class SimCallbackAcquire {
     private final SimWorld world;
@@ -28,9 +29,7 @@ final class SimCallbackAcquire {
     private final long deadline; // on the world's clock, or SimAcquisition.FOREVER
     private final String label;
     private final SimAcquisition.Outcome outcome;
-    private Deadline engineDeadline; // the same deadline on the engine's clock, once started
-    private CompletableFuture<List<LockNode>> taking; // the runner's outcome under way
-    private List<LockNode> admitting; // granted, waiting on the admission rule
+    private CompletableFuture<List<LockNode>> taking; // the acquire under way
     private boolean abandoned;
     private boolean ended;
 
@@ -52,44 +51,37 @@ final class SimCallbackAcquire {
     }
 
     void start() {
-        engineDeadline = deadline == SimAcquisition.FOREVER
-                ? Deadline.forever()
-                : Deadline.after(
-                        TimeUnit.MICROSECONDS.toNanos(deadline - world.now()),
-                        client.context().port().timer());
-        enter();
+        Deadline engineDeadline = SimAdmission.engineDeadline(world, client, deadline);
+        Duration timeout =
+                deadline == SimAcquisition.FOREVER ? null : Duration.ofNanos(engineDeadline.remainingNanos());
+        CompletableFuture<List<LockNode>> started = admits
+                ? Admission.admitLater(
+                        engineDeadline,
+                        () -> new CallbackRunner(queues, engineDeadline, timeout).start(),
+                        () -> new LockTimeoutException(queues.get(0).path(), timeout == null ? Duration.ZERO : timeout))
+                : new CallbackRunner(queues, engineDeadline, timeout).start();
+        taking = started;
+        started.whenComplete((nodes, failure) -> {
+            if (ended) {
+                return;
+            }
+            if (failure == null) {
+                ended = true;
+                outcome.granted(nodes);
+            } else {
+                end(why(failure));
+            }
+        });
     }
 
-    /** Ends the acquire from outside (an interrupt, a cancel); a grant waiting on the admission rule is dropped. */
+    /** Ends the acquire from outside (an interrupt, a cancel): the acquire's future is cancelled. */
     void abandon() {
         if (ended || taking == null) {
             return;
         }
         abandoned = true;
-        if (admitting != null) {
-            SimAdmission.drop(world, client, admitting);
-            end("interrupted");
-            return;
-        }
+        world.note(label + " cancels its acquire");
         taking.cancel(false);
-    }
-
-    private void enter() {
-        admitting = null;
-        Duration timeout =
-                deadline == SimAcquisition.FOREVER ? null : Duration.ofNanos(engineDeadline.remainingNanos());
-        CompletableFuture<List<LockNode>> started = new CallbackRunner(queues, engineDeadline, timeout).start();
-        taking = started;
-        started.whenComplete((nodes, failure) -> {
-            if (taking != started || ended) {
-                return;
-            }
-            if (failure == null) {
-                granted(nodes);
-            } else {
-                end(why(failure));
-            }
-        });
     }
 
     private String why(Throwable failure) {
@@ -103,29 +95,6 @@ final class SimCallbackAcquire {
             return "client closed";
         }
         return "error: " + failure;
-    }
-
-    private void granted(List<LockNode> nodes) {
-        if (!admits) {
-            ended = true;
-            outcome.granted(nodes);
-            return;
-        }
-        admitting = nodes;
-        CompletableFuture<List<LockNode>> granting = taking;
-        SimAdmission.admit(
-                world,
-                client,
-                nodes,
-                deadline,
-                label,
-                () -> !ended && taking == granting,
-                () -> {
-                    ended = true;
-                    outcome.granted(nodes);
-                },
-                this::enter,
-                this::end);
     }
 
     private void end(String why) {

@@ -2,9 +2,7 @@ package dev.zklock.recipes.test.sim;
 
 import dev.zklock.recipes.locks.LockDriver;
 import dev.zklock.recipes.locks.LockState;
-import dev.zklock.recipes.locks.engine.Admission;
 import dev.zklock.recipes.locks.engine.ClientContext;
-import dev.zklock.recipes.locks.engine.ConnectionTracker;
 import dev.zklock.recipes.locks.engine.LockNode;
 import dev.zklock.recipes.locks.engine.LockPath;
 import java.util.ArrayDeque;
@@ -16,6 +14,7 @@ import java.util.Map;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import org.apache.curator.framework.state.ConnectionState;
 import org.apache.zookeeper.KeeperException.Code;
 import org.apache.zookeeper.Watcher.Event.EventType;
 
@@ -25,10 +24,12 @@ import org.apache.zookeeper.Watcher.Event.EventType;
  * moment and answered later; a connection that drops fails every reply not yet handed over with CONNECTIONLOSS, whether
  * or not the server applied the request, before it tells of the drop, so a request those failures send again waits
  * in the dead connection until the client next connects: as ZooKeeper's client does), the watch events meant for it (handed over in order with the replies; held
- * while the connection is down, dropped with the session), and the client's tracker: the state of each hold (HELD,
- * IN_DOUBT, LOST) as the engine's {@code ConnectionTracker} moves it, and the one admission rule read from it. Faults:
- * a suspension, a server-side expiry, a client-side kill (the client hears Expired at once; the server ends the session
- * one session timeout later), a close. Not thread-safe.
+ * while the connection is down, dropped with the session), and the engine's context of the client, whose real {@code
+ * ConnectionTracker} keeps the state of each hold (HELD, IN_DOUBT, LOST): the client tells it of its connection's
+ * changes (CONNECTED, SUSPENDED, RECONNECTED, LOST) through its port ({@link SimPort#tell}) as Curator tells its
+ * listeners, and the tracker's check after a reconnect is a request on the simulated session. Faults: a suspension, a
+ * server-side expiry, a client-side kill (the client hears Expired at once; the server ends the session one session
+ * timeout later), a close. Not thread-safe.
  */
 final class SimClient {
     /** The connection as the client sees it. */
@@ -64,11 +65,10 @@ final class SimClient {
     private final Map<String, Integer> eventsOnTheWay = new HashMap<>(); // fired for this session, not handed over
     private long heard; // the server's time of the newest reply or event handed over
     private final List<Runnable> connectWaiters = new ArrayList<>();
-    private List<Runnable> changeWaiters = new ArrayList<>();
     private final Map<Object, Runnable> sessionWaiters = new LinkedHashMap<>(); // identity keys, insertion order
-    private final Map<LockNode, LockState> holds = new LinkedHashMap<>(); // identity keys, insertion order
     private final List<BiConsumer<LockNode, LockState>> listeners = new ArrayList<>();
 
+    private final SimPort port;
     private final ClientContext context; // the engine's context of this client, over its ports
 
     SimClient(String name, SimWorld world) {
@@ -76,12 +76,28 @@ final class SimClient {
         this.world = world;
         this.server = world.server;
         this.session = server.openSession();
-        this.context = ClientContext.over(new SimPort(world, this));
+        this.port = new SimPort(world, this);
+        this.context = ClientContext.over(port);
+        port.tell(ConnectionState.CONNECTED);
     }
 
     /** A lock path of this client: the engine's runners reach the client through its ports ({@link SimPort}). */
     LockPath path(String path, String lockName, LockDriver driver) {
-        return new LockPath(Simulation.NAMES, context, path, lockName, driver);
+        LockPath made = new LockPath(Simulation.NAMES, context, path, lockName, driver);
+        made.setNodeEvents(new LockPath.NodeEvents() {
+            @Override
+            public void stateChanged(LockNode node, LockState state) {
+                for (BiConsumer<LockNode, LockState> listener : List.copyOf(listeners)) {
+                    listener.accept(node, state);
+                }
+            }
+
+            @Override
+            public void revocationRequested(LockNode node) {
+                // The simulated holders hear revocation requests through their own watches (SimCohort).
+            }
+        });
+        return made;
     }
 
     /**
@@ -213,11 +229,6 @@ final class SimClient {
         }
     }
 
-    /** Runs {@code action} once at the next change of the connection or of a hold's state (an admission's wait). */
-    void onChange(Runnable action) {
-        changeWaiters.add(action);
-    }
-
     /** Runs {@code action} when the current session ends (a watch's waiter: SessionEnds); cancel with its key. */
     void onSessionEnd(Object key, Runnable action) {
         sessionWaiters.put(key, action);
@@ -227,42 +238,30 @@ final class SimClient {
         sessionWaiters.remove(key);
     }
 
+    /** Has {@code listener} told of every move of a hold of this client's nodes by its tracker. */
     void addListener(BiConsumer<LockNode, LockState> listener) {
         listeners.add(listener);
     }
 
-    // ---- the tracker and the admission rule ----
+    // ---- the engine's tracker of this client ----
 
-    /** Starts tracking a granted node in the state the engine's tracker gives it ({@code stateOnGrant}). */
+    /** Starts tracking a granted node in the engine's tracker, which gives it its first state. */
     void track(LockNode node) {
-        holds.put(
-                node,
-                ConnectionTracker.stateOnGrant(
-                        link == Link.CLOSED, link == Link.CONNECTED, node.sessionId() == session));
+        context.tracker().track(node);
     }
 
     void untrack(LockNode node) {
-        holds.remove(node);
+        context.tracker().untrack(node);
     }
 
+    /** The state of the hold of {@code node} as a holder reads it from the engine's tracker. */
     LockState stateOf(LockNode node) {
-        return holds.get(node);
+        return node.observedState();
     }
 
-    /** The node is known gone: its holds are LOST (the engine's {@code ConnectionTracker.lose}). */
+    /** The node is known gone: its hold is LOST, on the seed's next event (the engine's tracker's {@code lose}). */
     void lose(LockNode node) {
-        move(node, LockState.LOST);
-        changed();
-    }
-
-    /** The engine's one admission rule ({@code Admission.decide}) on this client's state. */
-    Admission.Verdict admission(List<LockNode> nodes) {
-        Admission.Verdict worst = Admission.Verdict.ADMIT;
-        for (LockNode node : nodes) {
-            worst = Admission.worse(
-                    worst, Admission.decide(link != Link.CLOSED, link == Link.CONNECTED, holds.get(node)));
-        }
-        return worst;
+        context.tracker().lose(node, "its cohort found it gone");
     }
 
     // ---- faults ----
@@ -312,16 +311,12 @@ final class SimClient {
         failInFlight();
         failStranded();
         server.endSession(session);
-        for (LockNode node : List.copyOf(holds.keySet())) {
-            move(node, LockState.LOST);
-        }
+        context.tracker().close(); // as the engine's context hears Curator's CLOSING: every hold LOST, sessions ended
         runAll(new ArrayList<>(sessionWaiters.values()));
         sessionWaiters.clear();
-        context.sessionEnds().closed();
         List<Runnable> waiting = List.copyOf(connectWaiters);
         connectWaiters.clear();
         runAll(waiting);
-        changed();
     }
 
     /**
@@ -334,12 +329,7 @@ final class SimClient {
         failInFlight();
         dropping = false;
         link = Link.SUSPENDED;
-        for (Map.Entry<LockNode, LockState> hold : List.copyOf(holds.entrySet())) {
-            if (hold.getValue() == LockState.HELD) {
-                move(hold.getKey(), LockState.IN_DOUBT);
-            }
-        }
-        changed();
+        port.tell(ConnectionState.SUSPENDED);
     }
 
     /** The requests sent as the connection dropped fail with it, now that the client connects again or closes. */
@@ -371,13 +361,6 @@ final class SimClient {
             return;
         }
         link = Link.CONNECTED;
-        List<String> standing = server.ephemerals(session);
-        for (Map.Entry<LockNode, LockState> hold : List.copyOf(holds.entrySet())) {
-            if (hold.getValue() == LockState.IN_DOUBT) {
-                boolean stands = hold.getKey().sessionId() == session && standing.contains(fullPath(hold.getKey()));
-                move(hold.getKey(), stands ? LockState.HELD : LockState.LOST);
-            }
-        }
         List<Runnable> notices = List.copyOf(pendingNotices);
         pendingNotices.clear();
         for (Runnable notice : notices) {
@@ -390,14 +373,10 @@ final class SimClient {
     private void sessionEnded() {
         pendingNotices.clear();
         eventsOnTheWay.clear();
-        for (Map.Entry<LockNode, LockState> hold : List.copyOf(holds.entrySet())) {
-            move(hold.getKey(), LockState.LOST);
-        }
+        port.tell(ConnectionState.LOST); // the tracker: every hold LOST, every session ended
         List<Runnable> waiters = new ArrayList<>(sessionWaiters.values());
         sessionWaiters.clear();
         runAll(waiters);
-        context.sessionEnds().ended(NO_SESSION); // the tracker's LOST: every session has ended
-        changed();
     }
 
     private void openNewSession() {
@@ -408,37 +387,14 @@ final class SimClient {
         session = server.openSession();
         eventsOnTheWay.clear(); // the events of the session before go with it
         link = Link.CONNECTED;
-        for (Map.Entry<LockNode, LockState> hold : List.copyOf(holds.entrySet())) {
-            if (hold.getValue() == LockState.IN_DOUBT) {
-                move(hold.getKey(), LockState.LOST); // tracked while down: a hold of the session that ended
-            }
-        }
-        resumeWaiters();
+        resumeWaiters(); // Curator's RECONNECTED after LOST: the tracker loses what was tracked on the ended session
     }
 
     private void resumeWaiters() {
         List<Runnable> waiting = List.copyOf(connectWaiters);
         connectWaiters.clear();
         runAll(waiting);
-        context.sessionEnds().ended(session); // the tracker's CONNECTED or RECONNECTED: every other session ended
-        changed();
-    }
-
-    private void move(LockNode node, LockState next) {
-        LockState now = holds.get(node);
-        if (now == null || now == next || now == LockState.LOST) {
-            return;
-        }
-        holds.put(node, next);
-        for (BiConsumer<LockNode, LockState> listener : List.copyOf(listeners)) {
-            listener.accept(node, next);
-        }
-    }
-
-    private void changed() {
-        List<Runnable> waiting = changeWaiters;
-        changeWaiters = new ArrayList<>();
-        runAll(waiting);
+        port.tell(ConnectionState.RECONNECTED); // the tracker: every other session ended; its check of the session
     }
 
     private static void runAll(List<Runnable> actions) {

@@ -188,7 +188,6 @@ final class SimCohort {
                 client,
                 List.of(hold.node()),
                 wait.deadline,
-                label + " " + wait.owner,
                 () -> !wait.done
                         && wait.waiter.status() == LocalWaiter.Status.GRANTED
                         && wait.waiter.hold().node() == hold.node(),

@@ -4,10 +4,14 @@ import dev.zklock.recipes.locks.engine.ClientPort;
 import dev.zklock.recipes.locks.engine.LockPath;
 import dev.zklock.recipes.locks.engine.SessionPort;
 import dev.zklock.recipes.locks.engine.TimerPort;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Executor;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import org.apache.curator.framework.state.ConnectionState;
+import org.apache.curator.framework.state.ConnectionStateListener;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException.Code;
 import org.apache.zookeeper.ZooDefs;
@@ -15,17 +19,22 @@ import org.apache.zookeeper.proto.CreateRequest;
 
 /**
  * The engine's ports over one simulated client: the client ({@link ClientPort}: started, connected, its current session
- * as a {@link SimSession}, the background requests), and the seed's clock and timer ({@link TimerPort}: the world's
- * time in nanoseconds, a task run as one of its events). Confined to the simulation's one thread.
+ * as a {@link SimSession}, the background requests, its connection's changes told to the engine's {@code
+ * ConnectionTracker} as Curator's connection-state listeners are told), and the seed's clock, timer and executor
+ * ({@link TimerPort}: the world's time in nanoseconds, a task run as one of its events). Confined to the simulation's
+ * one thread.
  */
 final class SimPort implements ClientPort, TimerPort {
     private final SimWorld world;
     private final SimClient client;
     private SimSession session; // the current session's port, handed out again while it is current
+    private final List<ConnectionStateListener> listeners = new ArrayList<>();
+    private final Executor executor;
 
     SimPort(SimWorld world, SimClient client) {
         this.world = world;
         this.client = client;
+        this.executor = task -> world.after(0, client.name + " runs a task off the event thread", task);
     }
 
     @Override
@@ -58,6 +67,30 @@ final class SimPort implements ClientPort, TimerPort {
     @Override
     public TimerPort timer() {
         return this;
+    }
+
+    @Override
+    public int sessionTimeoutMs() {
+        return (int) (world.sessionTimeoutMicros / 1000);
+    }
+
+    /** The seed's events: a task runs after every event due now, on the simulation's thread. */
+    @Override
+    public Executor executor() {
+        return executor;
+    }
+
+    @Override
+    public void addConnectionStateListener(ConnectionStateListener listener) {
+        listeners.add(listener);
+    }
+
+    /** Tells the listeners (the client's tracker) of a change of the connection, at once, in the order registered. */
+    void tell(ConnectionState state) {
+        world.note(client.name + " connection " + state);
+        for (ConnectionStateListener listener : List.copyOf(listeners)) {
+            listener.stateChanged(Simulation.NAMES, state);
+        }
     }
 
     /** Curator's background create of the path and its parents: retried while the connection is lost. */

@@ -11,8 +11,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
-import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.imps.CuratorFrameworkState;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -56,15 +54,15 @@ public final class Admission {
 
     /** The rule: what a hold of {@code node}, a node this client tracks, may do now. */
     public static Verdict of(LockNode node) {
-        CuratorFramework client = node.queue().client();
-        boolean started = client.getState() == CuratorFrameworkState.STARTED;
+        ClientPort client = node.queue().port();
+        boolean started = client.isStarted();
         LockState state = node.isDeletedOutside() ? LockState.LOST : node.observedState(); // its watch saw it go
-        return decide(started, started && client.getZookeeperClient().isConnected(), state);
+        return decide(started, started && client.isConnected(), state);
     }
 
     /**
      * The rule itself, on what it reads: whether the client is started and not closed, whether it is connected, and the
-     * node's state as its tracker keeps it. Pure, for the simulator, which keeps that state for its simulated clients.
+     * node's state as its tracker keeps it. Pure.
      */
     public static Verdict decide(boolean started, boolean connected, LockState state) {
         if (!started) {

@@ -50,7 +50,7 @@ public final class ClientContext {
         this.timer = new ContextTimer("zklock-timer-" + Long.toHexString(ids.key() >>> 32));
         this.sessionEnds = new SessionEnds();
         this.port = new CuratorClientPort(client, timer);
-        this.tracker = new ConnectionTracker(client, metrics, sessionEnds, timer);
+        this.tracker = new ConnectionTracker(port, metrics, sessionEnds);
         this.releases = new ReleasesInFlight(timer);
     }
 
@@ -59,14 +59,15 @@ public final class ClientContext {
         this.timer = new ContextTimer("zklock-timer-" + Long.toHexString(ids.key() >>> 32));
         this.sessionEnds = new SessionEnds(Collections.synchronizedSet(new LinkedHashSet<>()));
         this.port = port;
-        this.tracker = new ConnectionTracker(null, metrics, sessionEnds, timer);
+        this.tracker = new ConnectionTracker(port, metrics, sessionEnds);
         this.releases = new ReleasesInFlight(timer);
+        port.addConnectionStateListener(tracker);
     }
 
     /**
-     * A context over {@code port}, a client that is not Curator's (the simulator's): tied to no Curator client, told of
-     * session ends by the port's owner ({@link #sessionEnds}), its registrations told in the order made. Dropped with
-     * {@link #close}.
+     * A context over {@code port}, a client that is not Curator's (the simulator's): tied to no Curator client, its
+     * tracker told of the connection's changes through the port ({@link ClientPort#addConnectionStateListener}), its
+     * session ends' registrations told in the order made. Dropped with {@link #close}.
      */
     public static ClientContext over(ClientPort port) {
         ClientContext made = new ClientContext(port);

@@ -1,6 +1,8 @@
 package dev.zklock.recipes.locks.engine;
 
+import java.util.concurrent.Executor;
 import java.util.function.Consumer;
+import org.apache.curator.framework.state.ConnectionStateListener;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException.Code;
 import org.apache.zookeeper.proto.CreateRequest;
@@ -36,6 +38,26 @@ public interface ClientPort {
 
     /** The client's clock and timer. */
     TimerPort timer();
+
+    /**
+     * The session timeout the client negotiated last, in milliseconds; 0 before its first connection. What the
+     * tracker's pause watch judges a gap by ({@link PauseWatch}).
+     */
+    int sessionTimeoutMs();
+
+    /**
+     * Where work that must not run on the thread that hands over replies and events runs (a hold lost on a watch's
+     * news, the end of a reconnect's check): the common fork-join pool in production, the seed's events in the
+     * simulator.
+     */
+    Executor executor();
+
+    /**
+     * Has {@code listener} told of every change of the client's connection (CONNECTED, SUSPENDED, RECONNECTED, LOST),
+     * in order, as Curator's connection-state listeners are: how a client that is not Curator's tells its {@link
+     * ConnectionTracker}. A Curator client's context registers its tracker with Curator itself.
+     */
+    void addConnectionStateListener(ConnectionStateListener listener);
 
     /**
      * Makes {@code lock}'s path as a container, parents included, in the background; tells {@code made} the result's

@@ -3,7 +3,6 @@ package dev.zklock.recipes.locks.engine;
 import dev.zklock.recipes.locks.LockState;
 import dev.zklock.recipes.locks.LockStateEvent;
 import dev.zklock.recipes.locks.LockStateListener;
-import java.lang.ref.WeakReference;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -11,7 +10,6 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ForkJoinPool;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.framework.state.ConnectionStateListener;
@@ -28,14 +26,16 @@ import org.slf4j.LoggerFactory;
  * IN_DOUBT and no SUSPENDED or LOST came since the RECONNECTED that asked (a generation counter that each of them
  * bumps), so a newer suspension is never undone by an older check. LOST is final. Each transition logs one summary
  * line; listeners are called on the thread of Curator's connection-state notifications, or, for the outcome of a
- * reconnect, on the common fork-join pool, never on ZooKeeper's event thread.
+ * reconnect, on the client port's executor (the common fork-join pool), never on ZooKeeper's event thread. It reads
+ * the client through its {@link ClientPort} (connected, current session, timer, negotiated timeout), so the simulator
+ * runs it on its simulated clients, told of their connection through the port.
  * Every change (of the connection, or of a hold's state) completes {@link #nextChange()}, which {@link Admission} waits
  * on, and every session end it learns of is told to the client's {@link SessionEnds}. Safe for use by multiple threads.
  */
 public final class ConnectionTracker implements ConnectionStateListener, PauseWatch.PausedListener {
     private static final Logger logger = LoggerFactory.getLogger(ConnectionTracker.class);
 
-    private final WeakReference<CuratorFramework> client;
+    private final ClientPort port;
     private LockNode held; // guarded by this: the first of the held nodes, linked through the nodes themselves
     private final List<LockStateListener> clientListeners = new CopyOnWriteArrayList<>();
     private final MetricsDispatch metrics;
@@ -43,23 +43,19 @@ public final class ConnectionTracker implements ConnectionStateListener, PauseWa
     private CompletableFuture<Void> change = new CompletableFuture<>(); // guarded by this: completed on the next change
     private boolean closed; // guarded by this
     private long generation; // guarded by this: bumped by every SUSPENDED, LOST and the close; see settle
-    private volatile Executor settling = ForkJoinPool.commonPool(); // where a reconnect's check ends: see settleOn
+    private volatile Executor settling; // where a reconnect's check ends, the port's executor: see settleOn
     private final PauseWatch pauses;
 
     /**
-     * A tracker for {@code client}, whose {@link ClientContext} registers it as a connection-state listener; {@code
-     * timer} ticks while holds are tracked, to notice a pause of the process ({@link PauseWatch}).
+     * A tracker for the client of {@code port}, whose {@link ClientContext} registers it as a connection-state
+     * listener; the port's timer ticks while holds are tracked, to notice a pause of the process ({@link PauseWatch}).
      */
-    public ConnectionTracker(
-            CuratorFramework client, MetricsDispatch metrics, SessionEnds sessionEnds, ContextTimer timer) {
-        this.client = new WeakReference<>(client);
+    public ConnectionTracker(ClientPort port, MetricsDispatch metrics, SessionEnds sessionEnds) {
+        this.port = port;
         this.metrics = metrics;
         this.sessionEnds = sessionEnds;
-        this.pauses = new PauseWatch(timer, () -> negotiatedSessionMs(this.client.get()), this::hasHolds, this);
-    }
-
-    private static int negotiatedSessionMs(CuratorFramework current) {
-        return current == null ? 0 : current.getZookeeperClient().getLastNegotiatedSessionTimeoutMs();
+        this.settling = port.executor();
+        this.pauses = new PauseWatch(port.timer(), port::sessionTimeoutMs, this::hasHolds, this);
     }
 
     private synchronized boolean hasHolds() {
@@ -72,7 +68,7 @@ public final class ConnectionTracker implements ConnectionStateListener, PauseWa
      * LockNode#observedState()}).
      */
     boolean suspectsPause() {
-        return pauses.suspects(System.nanoTime());
+        return pauses.suspects(port.timer().read());
     }
 
     /**
@@ -89,9 +85,8 @@ public final class ConnectionTracker implements ConnectionStateListener, PauseWa
                 LockState.IN_DOUBT,
                 "PAUSED",
                 "the process did not run for " + gapNanos / 1_000_000 + " ms, half its session or more");
-        CuratorFramework current = client.get();
-        ZooKeeperHandle session = current == null ? null : ZooKeeperHandle.currentQuietly(current);
-        if (session != null && current.getZookeeperClient().isConnected()) {
+        SessionPort session = port.current();
+        if (session != null && port.isConnected()) {
             check(session);
         }
         signal();
@@ -104,7 +99,6 @@ public final class ConnectionTracker implements ConnectionStateListener, PauseWa
      * it was linked ran before the connection state read here. No ZooKeeper request.
      */
     public void track(LockNode node) {
-        CuratorFramework current = client.get();
         synchronized (this) {
             if (node.previous != null || held == node) {
                 return; // tracked already
@@ -115,20 +109,20 @@ public final class ConnectionTracker implements ConnectionStateListener, PauseWa
                 held.previous = node;
             }
             held = node;
-            boolean connected = current != null && current.getZookeeperClient().isConnected();
+            boolean connected = port.isConnected();
             // A node its own watch saw deleted before it was linked starts LOST (OwnNodeWatch): the watch's lose() that
             // came first found no tracked node; one that comes after finds it linked.
             node.granted(
                     node.isDeletedOutside()
                             ? LockState.LOST
-                            : stateOnGrant(closed, connected, connected && onCurrentSession(current, node)));
+                            : stateOnGrant(closed, connected, connected && onSession(node.sessionId())));
         }
         pauses.holding();
     }
 
     /**
      * The state a node starts in when tracked: LOST on a closed client, IN_DOUBT while the connection is down, LOST when
-     * connected on another session than the node's, HELD otherwise. Pure, for the simulator.
+     * connected on another session than the node's, HELD otherwise. Pure.
      */
     public static LockState stateOnGrant(boolean closed, boolean connected, boolean onNodesSession) {
         if (closed) {
@@ -141,18 +135,14 @@ public final class ConnectionTracker implements ConnectionStateListener, PauseWa
     }
 
     /**
-     * Tells whether {@code node} was made on the session the connected client is on now. Not so when the thread that
-     * got the grant was held up between the reply and tracking while the session ended and the client connected on a
-     * new one: the LOST that would have moved the node came before it was linked, and the node went with its session
-     * (the simulator found this: SimulationTest). Reading the session of a connected client does not block; a client
-     * with no handle to read says nothing against the node.
+     * Tells whether {@code sessionId}, a node's, is the session the connected client is on now. Not so when the thread
+     * that got the grant was held up between the reply and tracking while the session ended and the client connected
+     * on a new one: the LOST that would have moved the node came before it was linked, and the node went with its
+     * session (the simulator found this: SimulationTest). Reading the session of a connected client does not block; a
+     * client with no handle to read says nothing against the node.
      */
-    private static boolean onCurrentSession(CuratorFramework current, LockNode node) {
-        return onSession(current, node.sessionId());
-    }
-
-    private static boolean onSession(CuratorFramework current, long sessionId) {
-        ZooKeeperHandle handle = ZooKeeperHandle.currentQuietly(current);
+    private boolean onSession(long sessionId) {
+        SessionPort handle = port.current();
         return handle == null || handle.sessionId() == sessionId;
     }
 
@@ -166,13 +156,13 @@ public final class ConnectionTracker implements ConnectionStateListener, PauseWa
 
     /**
      * Makes the hold of {@code node} LOST (its node was found gone), if it is still tracked, telling its listeners on the
-     * common fork-join pool: the news may come on ZooKeeper's event thread, where no listener runs.
+     * port's executor (the common fork-join pool): the news may come on ZooKeeper's event thread, where no listener runs.
      */
     public void lose(LockNode node, String why) {
         if (!isTracked(node)) {
             return; // released, or not granted yet (a node then tracked starts LOST if it was deleted: track)
         }
-        ForkJoinPool.commonPool().execute(() -> {
+        port.executor().execute(() -> {
             if (isTracked(node)) { // a hold released before its node went has nothing to lose
                 moveAll(List.of(node), LockState.LOST, "NODE_GONE", why);
                 signal();
@@ -268,8 +258,8 @@ public final class ConnectionTracker implements ConnectionStateListener, PauseWa
                 moveAll(holds(), LockState.LOST, "LOST", "the session is lost");
                 sessionEnds.ended(0);
             }
-            case RECONNECTED -> verify(changed);
-            case CONNECTED -> liveSession(changed);
+            case RECONNECTED -> verify();
+            case CONNECTED -> liveSession();
             default -> {
                 // READ_ONLY changes nothing for a hold.
             }
@@ -286,7 +276,7 @@ public final class ConnectionTracker implements ConnectionStateListener, PauseWa
     }
 
     /**
-     * Has the check of a reconnect end on {@code executor} (the common fork-join pool by default): a test holds it there
+     * Has the check of a reconnect end on {@code executor} (the port's executor by default): a test holds it there
      * to force a suspension between the listing of the session's nodes and the settle.
      */
     void settleOn(Executor executor) {
@@ -294,9 +284,9 @@ public final class ConnectionTracker implements ConnectionStateListener, PauseWa
     }
 
     /** Tells the session ends: every session but the one the client is connected on now has ended. */
-    private void liveSession(CuratorFramework changed) {
-        ZooKeeperHandle session = ZooKeeperHandle.currentQuietly(changed);
-        if (session != null && changed.getZookeeperClient().isConnected()) {
+    private void liveSession() {
+        SessionPort session = port.current();
+        if (session != null && port.isConnected()) {
             sessionEnds.ended(session.sessionId());
         }
     }
@@ -314,25 +304,17 @@ public final class ConnectionTracker implements ConnectionStateListener, PauseWa
      * After a reconnect: a hold in doubt is ours again only if its node is among the ephemeral nodes of the current
      * session (one request for every hold); a hold of an ended session is lost.
      */
-    private void verify(CuratorFramework changed) {
-        ZooKeeperHandle session;
-        try {
-            session = ZooKeeperHandle.current(changed);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return;
-        } catch (IllegalStateException closed) {
-            return;
-        }
+    private void verify() {
+        SessionPort session = port.current(); // null when closed, or disconnected again: the next RECONNECTED checks
         if (session == null) {
-            return; // disconnected again: the next RECONNECTED checks
+            return;
         }
         sessionEnds.ended(session.sessionId());
         check(session);
     }
 
     /** Checks the holds in doubt on the ephemeral nodes of {@code session}: LOST if of another session, else settled. */
-    private void check(ZooKeeperHandle session) {
+    private void check(SessionPort session) {
         long seen;
         synchronized (this) {
             seen = generation;
@@ -377,10 +359,8 @@ public final class ConnectionTracker implements ConnectionStateListener, PauseWa
             (standing.contains(hold.fixedPath()) ? stand : lost).add(hold);
         }
         List<LockNode> heldAgain = new ArrayList<>();
-        CuratorFramework current = client.get();
         synchronized (this) {
-            boolean connected = current != null && current.getZookeeperClient().isConnected();
-            if (generation == seen && connected && onSession(current, sessionId)) {
+            if (generation == seen && port.isConnected() && onSession(sessionId)) {
                 for (LockNode hold : stand) {
                     if (hold.compareAndMove(LockState.IN_DOUBT, LockState.HELD)) {
                         heldAgain.add(hold);

@@ -1,10 +1,13 @@
 package dev.zklock.recipes.locks.engine;
 
+import java.util.concurrent.Executor;
+import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.curator.framework.imps.CuratorFrameworkState;
+import org.apache.curator.framework.state.ConnectionStateListener;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException.Code;
 import org.apache.zookeeper.ZooKeeper;
@@ -66,6 +69,21 @@ final class CuratorClientPort implements ClientPort {
     @Override
     public TimerPort timer() {
         return timer;
+    }
+
+    @Override
+    public int sessionTimeoutMs() {
+        return client.getZookeeperClient().getLastNegotiatedSessionTimeoutMs();
+    }
+
+    @Override
+    public Executor executor() {
+        return ForkJoinPool.commonPool();
+    }
+
+    @Override
+    public void addConnectionStateListener(ConnectionStateListener listener) {
+        client.getConnectionStateListenable().addListener(listener);
     }
 
     @Override

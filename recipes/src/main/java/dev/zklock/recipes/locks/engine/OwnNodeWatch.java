@@ -2,7 +2,6 @@ package dev.zklock.recipes.locks.engine;
 
 import dev.zklock.recipes.locks.LockState;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
 import org.apache.zookeeper.AsyncCallback;
 import org.apache.zookeeper.KeeperException.Code;
@@ -176,7 +175,7 @@ final class OwnNodeWatch implements Watcher, AsyncCallback.DataCallback {
                 // ZooKeeper's event thread, or its delete by a stranger would go unheard (VoucherGapTest).
                 LockState held = node.state();
                 if (STATUS.compareAndSet(this, Status.STANDS, Status.SPENT) && held != null && held != LockState.LOST) {
-                    ForkJoinPool.commonPool().execute(() -> vouchHeld(node));
+                    node.queue().port().executor().execute(() -> vouchHeld(node));
                 }
             }
             default -> {

@@ -30,7 +30,7 @@ import java.util.function.IntSupplier;
  * timer thread starved that long reads as a pause too: the holds go IN_DOUBT and the check makes them HELD again.
  */
 final class PauseWatch implements Runnable {
-    private final ContextTimer timer;
+    private final TimerPort timer;
     private final IntSupplier sessionTimeoutMs;
     private final BooleanSupplier holding;
     private final PausedListener tracker;
@@ -43,12 +43,12 @@ final class PauseWatch implements Runnable {
     }
 
     /**
-     * @param timer the client's timer, whose thread ticks
+     * @param timer the client's timer, whose thread ticks, and its clock
      * @param sessionTimeoutMs the session timeout negotiated last (0 before the first connection: no pause is judged)
      * @param holding tells whether any hold is tracked, asked at each tick: the ticks stop when none is
      * @param tracker told of a pause, on the timer's thread
      */
-    PauseWatch(ContextTimer timer, IntSupplier sessionTimeoutMs, BooleanSupplier holding, PausedListener tracker) {
+    PauseWatch(TimerPort timer, IntSupplier sessionTimeoutMs, BooleanSupplier holding, PausedListener tracker) {
         this.timer = timer;
         this.sessionTimeoutMs = sessionTimeoutMs;
         this.holding = holding;
@@ -65,7 +65,7 @@ final class PauseWatch implements Runnable {
             if (period <= 0) {
                 return; // no session negotiated yet: nothing to judge by
             }
-            lastTick = System.nanoTime();
+            lastTick = timer.read();
             ticking = true;
             if (timer.schedule(this, period) == null) {
                 ticking = false; // the client has closed
@@ -85,7 +85,7 @@ final class PauseWatch implements Runnable {
     /** A tick, on the timer's thread: tells the tracker of a gap first, then takes the tick. */
     @Override
     public void run() {
-        long now = System.nanoTime();
+        long now = timer.read();
         long limit = limitNanos();
         if (limit > 0 && now - lastTick > limit) {
             tracker.paused(now - lastTick);

@@ -262,6 +262,7 @@ public final class ZooKeeperHandle implements SessionPort {
      * Lists every ephemeral node this session owns, in one request whatever their number (full paths, namespace
      * included): how a reconnect learns which of many held nodes still stand.
      */
+    @Override
     public CompletableFuture<Reply> ephemerals() {
         CompletableFuture<Reply> reply = new CompletableFuture<>();
         send().getEphemerals(
