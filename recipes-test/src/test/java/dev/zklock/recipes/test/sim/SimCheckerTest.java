@@ -2,7 +2,6 @@ package dev.zklock.recipes.test.sim;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.zklock.recipes.locks.LockDriver;
 import dev.zklock.recipes.locks.engine.Hold;
 import dev.zklock.recipes.locks.engine.LockNode;
 import org.junit.jupiter.api.Test;
@@ -106,15 +105,7 @@ final class SimCheckerTest {
     }
 
     private LockNode node(SimClient client) {
-        SimServer.Result created = world.server.create(
-                client.session(), Simulation.EXCLUSIVE_PATH, "_c_" + client.name + "-lock-", true, true);
-        LockNode node = new LockNode(
-                client.path(Simulation.EXCLUSIVE_PATH, "lock-", LockDriver.exclusive()),
-                created.name(),
-                created.czxid(),
-                client.session());
-        client.track(node);
-        return node;
+        return SimNodes.tracked(world, client);
     }
 
     private void strangerDeletes(LockNode node) {
