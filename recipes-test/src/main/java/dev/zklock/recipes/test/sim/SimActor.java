@@ -66,8 +66,11 @@ final class SimActor {
         checker.began();
         boolean interrupts = world.random.nextInt(10) == 0;
         switch (thread.kind()) {
-            case EXCLUSIVE -> plain(
-                    List.of(exclusive(EXCLUSIVE_PATH)), SimChecker.Mode.EXCLUSIVE, deadline, interrupts);
+            case EXCLUSIVE -> plain( // now and then on the multi-lock's second path, which a multi-lock then waits on
+                    List.of(exclusive(world.random.nextInt(4) == 0 ? SECOND_PATH : EXCLUSIVE_PATH)),
+                    SimChecker.Mode.EXCLUSIVE,
+                    deadline,
+                    interrupts);
             case READ -> plain(List.of(readPath()), SimChecker.Mode.READ, deadline, interrupts);
             case WRITE -> plain(List.of(writePath()), SimChecker.Mode.WRITE, deadline, interrupts);
             case MULTI -> plain(
