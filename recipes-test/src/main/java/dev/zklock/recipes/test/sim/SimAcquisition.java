@@ -4,45 +4,33 @@ import dev.zklock.recipes.locks.LockState;
 import dev.zklock.recipes.locks.engine.Acquisition;
 import dev.zklock.recipes.locks.engine.Command;
 import dev.zklock.recipes.locks.engine.Event;
-import dev.zklock.recipes.locks.engine.LeaseAcquisition;
 import dev.zklock.recipes.locks.engine.LockNode;
 import dev.zklock.recipes.locks.engine.LockPath;
 import dev.zklock.recipes.locks.engine.NodeWatcher;
-import java.util.Collections;
 import java.util.List;
 import java.util.function.Consumer;
-import java.util.function.IntSupplier;
-import java.util.function.Supplier;
 import org.apache.zookeeper.KeeperException.Code;
 import org.apache.zookeeper.Watcher.Event.EventType;
 
 /**
- * The mirror of a runner, for what the simulator does not run the engine's own runner for: a semaphore's lease step
- * (the engine's {@link LeaseAcquisition} driven as its lease runner drives it) and a read node taken beside a write node
- * of its own (the engine's {@link Acquisition}, which the engine runs on its blocking runner). Each command is sent
+ * The mirror of a runner, for the one acquire the simulator does not run the engine's own runner for: a read node taken
+ * beside a write node of its own (the engine's {@link Acquisition}, which the engine runs on its blocking runner, which
+ * parks). Each command is sent
  * ({@link SimRequests}), each reply and watch event told back; the deadline from the clock (DeadlinePassed while a
  * request is in flight, TimedOut while waiting, and TimedOut one request timeout after it whatever is in flight); a step
  * that needs a connection waits for one; a watch's waiter hears of its session's end. A grant is then tracked and
  * admitted as {@code Admission.admitLater} does ({@link SimAdmission}): it enters again with a new node while the rule
- * says LOST, and gives up on a closed client or at its deadline. The lock queues' callback runner runs for real
- * ({@link SimCallbackAcquire}). Not thread-safe.
+ * says LOST, and gives up on a closed client or at its deadline. The lock queues' callback runner and the semaphore's
+ * lease runner run for real ({@link SimCallbackAcquire}). Not thread-safe.
  */
 final class SimAcquisition {
     /** How the acquisition ends. */
     interface Outcome {
-        /** The nodes are held, tracked and admitted (a semaphore's mutex: held, and neither). */
+        /** The nodes are held, tracked and admitted. */
         void granted(List<LockNode> nodes);
 
         /** It ended without them: a timeout, the client closed, or an error; nothing of it is left behind. */
         void ended(String why);
-
-        /**
-         * A semaphore's lease step must start over from the mutex: the mutex's session ended, or the leases were lost
-         * before they were admitted. What it made is deleted. Only lease steps come here.
-         */
-        default void restart() {
-            throw new AssertionError("only a lease step starts over");
-        }
     }
 
     static final long FOREVER = Long.MAX_VALUE;
@@ -50,14 +38,11 @@ final class SimAcquisition {
     private final SimWorld world;
     private final SimClient client;
     private final List<LockPath> queues;
-    private final Supplier<SimMachine> machines;
-    private final boolean admits; // the grant is tracked and admitted (all but a semaphore's mutex)
-    private final long leaseSession; // a lease step's mutex session, or 0
     private final long deadline;
     private final Outcome outcome;
     private final String label;
     private SimMachine machine;
-    private LockNode alongside; // a downgrade's write node, which must not be LOST at any take; else null
+    private final LockNode alongside; // the write node it is taken beside, which must not be LOST at any take
     private boolean waiting; // for a watch or a connection: the deadline ends it
     private boolean deadlineTold;
     private boolean ended;
@@ -67,7 +52,6 @@ final class SimAcquisition {
     private Object watch; // the watch set and not yet fired, or null
     private SimOwnWatch ownWatch; // the watch on our own node in the queue waited on, once a wait needs one
     private String watchedPath;
-    private boolean watchingChildren;
 
     SimAcquisition(
             SimWorld world,
@@ -77,45 +61,13 @@ final class SimAcquisition {
             long deadline,
             String label,
             Outcome outcome) {
-        this(world, client, queues, () -> SimMachine.queue(queues, alongside), true, 0, deadline, label, outcome);
-        this.alongside = alongside;
-    }
-
-    private SimAcquisition(
-            SimWorld world,
-            SimClient client,
-            List<LockPath> queues,
-            Supplier<SimMachine> machines,
-            boolean admits,
-            long leaseSession,
-            long deadline,
-            String label,
-            Outcome outcome) {
         this.world = world;
         this.client = client;
         this.queues = List.copyOf(queues);
-        this.machines = machines;
-        this.admits = admits;
-        this.leaseSession = leaseSession;
+        this.alongside = alongside;
         this.deadline = deadline;
         this.label = label;
         this.outcome = outcome;
-    }
-
-    /** A semaphore's lease step, on the session that holds its mutex, as the engine's lease runner drives it. */
-    static SimAcquisition leases(
-            SimWorld world,
-            SimClient client,
-            LockPath leases,
-            long mutexSession,
-            int count,
-            IntSupplier maxLeases,
-            long deadline,
-            String label,
-            Outcome outcome) {
-        Supplier<SimMachine> machines = () -> SimMachine.leases(leases, mutexSession, count, maxLeases);
-        return new SimAcquisition(
-                world, client, List.of(leases), machines, true, mutexSession, deadline, label, outcome);
     }
 
     void start() {
@@ -148,13 +100,13 @@ final class SimAcquisition {
     }
 
     private void enter() {
-        if (alongside != null && client.stateOf(alongside) == LockState.LOST) {
+        if (client.stateOf(alongside) == LockState.LOST) {
             // As the engine's LockPath.acquireAlongside checks before every take: no read node beside a lost write
             end("error: the hold it would be taken beside was lost");
             return;
         }
         admitting = null;
-        machine = machines.get();
+        machine = SimMachine.queue(queues, alongside);
         deadlineTold = false;
         execute(machine.start());
     }
@@ -191,18 +143,6 @@ final class SimAcquisition {
         }
         if (command instanceof Command.Create create) {
             connected(() -> create(create));
-        } else if (command instanceof Command.CreateLeases create) {
-            connected(() -> createLeases(create));
-        } else if (command instanceof Command.ListLeases list) {
-            SimMachine target = machine;
-            connected(() -> listLeases(list.watch(), target, event -> feed(target, event)));
-        } else if (command instanceof Command.Restart restart) {
-            stopWatching();
-            cleanUp(restart.nodes(), restart.sweepPrefix());
-            if (!ended) {
-                ended = true;
-                outcome.restart();
-            }
         } else if (command instanceof Command.ListQueue list) {
             SimMachine target = machine;
             connected(() -> SimRequests.list(client, label, path(list.queue()), event -> feed(target, event)));
@@ -210,7 +150,7 @@ final class SimAcquisition {
             connected(() -> setWatch(watchCommand));
         } else if (command instanceof Command.Recover) {
             SimMachine target = machine;
-            long session = leaseSession != 0 ? leaseSession : createSession;
+            long session = createSession;
             connected(() -> SimRequests.recoveryListing(client, label, queues, session, event -> feed(target, event)));
         } else if (command instanceof Command.CheckOwner check) {
             SimMachine target = machine;
@@ -233,12 +173,7 @@ final class SimAcquisition {
                     granted.nodes().get(i).grantedAtFront(); // as QueueRequests marks it
                 }
             }
-            if (admits) {
-                admit(granted.nodes());
-            } else {
-                ended = true;
-                outcome.granted(granted.nodes());
-            }
+            admit(granted.nodes());
         } else if (command instanceof Command.GiveUp giveUp) {
             stopWatching();
             cleanUp(giveUp.nodes(), giveUp.sweepPrefix());
@@ -293,34 +228,12 @@ final class SimAcquisition {
         String name = alongside == null ? create.prefix() : create.prefix() + alongside;
         List<String> parents = queues.stream().map(LockPath::path).toList();
         List<String> names = parents.stream().map(parent -> name).toList();
-        send(create.prefix(), session, parents, names, alongside == null, target, null);
-    }
-
-    /** A lease step's create: {@code count} leases on the mutex's session, the listing right behind. */
-    private void createLeases(Command.CreateLeases create) {
-        SimMachine target = machine;
-        long session = client.session();
-        if (session != leaseSession) {
-            feed(target, new Event.Failed(Code.SESSIONEXPIRED)); // as the lease runner: a lost create, found moved
-            return;
-        }
-        createSession = session;
-        String parent = queues.get(0).path();
-        send(
-                create.prefix(),
-                session,
-                Collections.nCopies(create.count(), parent),
-                Collections.nCopies(create.count(), create.prefix()),
-                true,
-                target,
-                create.watch());
+        send(create.prefix(), session, parents, names, alongside == null, target);
     }
 
     /**
-     * Sends one create transaction and the listing behind it; the listing is told only once our nodes are known made.
-     *
-     * @param leaseWatch null for lock queues (one listing of every queue); for leases, whether the listing sets a child
-     *     watch
+     * Sends one create transaction and the listing of every queue behind it; the listing is told only once our nodes
+     * are known made.
      */
     private void send(
             String prefix,
@@ -328,8 +241,7 @@ final class SimAcquisition {
             List<String> parents,
             List<String> names,
             boolean sequential,
-            SimMachine target,
-            Boolean leaseWatch) {
+            SimMachine target) {
         client.send(
                 label + " creates " + prefix,
                 server -> SimRequests.createAll(server, session, parents, names, sequential),
@@ -346,36 +258,7 @@ final class SimAcquisition {
                 feed(target, listing); // as the runners: the listing goes on only after our nodes were made
             }
         };
-        if (leaseWatch == null) {
-            SimRequests.listAll(client, label, queues, listed);
-        } else {
-            listLeases(leaseWatch, target, listed);
-        }
-    }
-
-    /** Lists the leases, with a child watch of its own if {@code withWatch}, whose firing is told as a wake-up. */
-    private void listLeases(boolean withWatch, SimMachine target, Consumer<Event> then) {
-        String leasesPath = path(0);
-        SimServer.Watch registered = null;
-        if (withWatch) {
-            Object watcher = new Object();
-            registered = client.watch(watcher, type -> {
-                if (watch == watcher) {
-                    clearWatch();
-                    feed(target, new Event.Woken(NodeWatcher.Wake.CHANGED));
-                }
-            });
-            watch = watcher;
-            watchedPath = leasesPath;
-            watchingChildren = true;
-            client.onSessionEnd(watcher, () -> {
-                if (watch == watcher) {
-                    clearWatch();
-                    feed(target, new Event.Woken(NodeWatcher.Wake.SESSION_ENDED));
-                }
-            });
-        }
-        SimRequests.listLeases(client, label, leasesPath, registered, then);
+        SimRequests.listAll(client, label, queues, listed);
     }
 
     private void setWatch(Command.Watch command) {
@@ -440,13 +323,12 @@ final class SimAcquisition {
             client.cancelSessionEnd(watch);
         }
         watch = null;
-        watchingChildren = false;
         waiting = false;
     }
 
     private void stopWatching() {
         if (watch != null) {
-            world.server.removeWatch(watchedPath, watch, watchingChildren);
+            world.server.removeWatch(watchedPath, watch, false);
             clearWatch();
         }
     }
@@ -455,12 +337,6 @@ final class SimAcquisition {
     private void admit(List<LockNode> nodes) {
         admitting = nodes;
         SimMachine granting = machine;
-        Runnable again = leaseSession != 0
-                ? () -> { // the semaphore takes its mutex again, as Admission.admit runs its take
-                    ended = true;
-                    outcome.restart();
-                }
-                : this::enter;
         SimAdmission.admit(
                 world,
                 client,
@@ -472,7 +348,7 @@ final class SimAcquisition {
                     ended = true;
                     outcome.granted(nodes);
                 },
-                again,
+                this::enter,
                 this::end);
     }
 

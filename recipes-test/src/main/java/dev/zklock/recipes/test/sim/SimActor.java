@@ -1,10 +1,9 @@
 package dev.zklock.recipes.test.sim;
 
 import static dev.zklock.recipes.test.sim.Simulation.EXCLUSIVE_PATH;
-import static dev.zklock.recipes.test.sim.Simulation.LEASES_PATH;
-import static dev.zklock.recipes.test.sim.Simulation.MUTEX_PATH;
 import static dev.zklock.recipes.test.sim.Simulation.READ_WRITE_PATH;
 import static dev.zklock.recipes.test.sim.Simulation.SECOND_PATH;
+import static dev.zklock.recipes.test.sim.Simulation.SEMAPHORE_PATH;
 
 import dev.zklock.recipes.locks.LockDriver;
 import dev.zklock.recipes.locks.engine.Hold;
@@ -111,7 +110,7 @@ final class SimActor {
     private Runnable acquire(
             List<LockPath> queues, LockNode beside, long deadline, String label, SimAcquisition.Outcome outcome) {
         if (beside == null) {
-            SimCallbackAcquire acquire = new SimCallbackAcquire(world, client, queues, true, deadline, label, outcome);
+            SimCallbackAcquire acquire = SimCallbackAcquire.queues(world, client, queues, deadline, label, outcome);
             acquire.start();
             return acquire::abandon;
         }
@@ -122,12 +121,10 @@ final class SimActor {
 
     private void semaphore(long deadline, boolean interrupts) {
         int count = 1 + world.random.nextInt(maxLeases);
-        SimSemaphore semaphore = new SimSemaphore(
+        SimCallbackAcquire semaphore = SimCallbackAcquire.leases(
                 world,
                 client,
-                exclusive(MUTEX_PATH),
-                client.path(LEASES_PATH, "lease-", LockDriver.exclusive()),
-                () -> maxLeases,
+                client.semaphore(SEMAPHORE_PATH, () -> maxLeases),
                 count,
                 deadline,
                 name,

@@ -4,6 +4,7 @@ import dev.zklock.recipes.locks.LockTimeoutException;
 import dev.zklock.recipes.locks.engine.Admission;
 import dev.zklock.recipes.locks.engine.CallbackRunner;
 import dev.zklock.recipes.locks.engine.Deadline;
+import dev.zklock.recipes.locks.engine.LeaseQueue;
 import dev.zklock.recipes.locks.engine.LockNode;
 import dev.zklock.recipes.locks.engine.LockPath;
 import java.time.Duration;
@@ -12,20 +13,25 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * One acquire of one or several lock queues run by the engine's own {@link CallbackRunner} (and so its
- * {@code AsyncSteps}, {@code QueueRequests}, {@code NodeWatcher} and {@code OwnNodeWatch}) on a simulated client,
- * through the client's ports ({@link SimPort}): every request, watch, deadline and wait for a connection of the runner
- * is its own code, on the simulated server and the seed's clock. The grant is tracked and admitted by the engine's own
- * {@link Admission#admitLater} on the client's real tracker, as an asynchronous acquire of a lock is: it enters again
- * with a new runner while its nodes are lost before the deadline; a semaphore's internal mutex is neither tracked nor
- * admitted. Cancelling ends the acquire as a cancel of {@code acquireAsync()} does: a grant being admitted then is
- * dropped once decided. Not thread-safe.
+ * One acquire run by the engine's own asynchronous code on a simulated client, through the client's ports ({@link
+ * SimPort}): of one or several lock queues, the engine's {@link CallbackRunner} (and so its {@code AsyncSteps}, {@code
+ * QueueRequests}, {@code NodeWatcher} and {@code OwnNodeWatch}); of a semaphore's leases, the engine's {@link
+ * LeaseQueue#acquireAsync} (its internal mutex on a {@code CallbackRunner}, its lease step on the {@code LeaseRunner},
+ * the mutex's release). Every request, watch, deadline and wait for a connection is the engine's own code, on the
+ * simulated server and the seed's clock. The grant is tracked and admitted by the engine's own {@link
+ * Admission#admitLater} on the client's real tracker, as an asynchronous acquire is: it enters again while its nodes are
+ * lost before the deadline (a semaphore from its mutex). Cancelling ends the acquire as a cancel of {@code
+ * acquireAsync()} does: a grant being admitted then is dropped once decided. Not thread-safe.
  */
 final class SimCallbackAcquire {
+    /** The engine's asynchronous acquire, given its deadline and the timeout it came from (null for none). */
+    private interface Take {
+        CompletableFuture<List<LockNode>> start(Deadline deadline, Duration timeout);
+    }
+
     private final SimWorld world;
     private final SimClient client;
-    private final List<LockPath> queues;
-    private final boolean admits; // the grant is tracked and admitted (all but a semaphore's mutex)
+    private final Take take;
     private final long deadline; // on the world's clock, or SimAcquisition.FOREVER
     private final String label;
     private final SimAcquisition.Outcome outcome;
@@ -33,33 +39,50 @@ final class SimCallbackAcquire {
     private boolean abandoned;
     private boolean ended;
 
-    SimCallbackAcquire(
-            SimWorld world,
-            SimClient client,
-            List<LockPath> queues,
-            boolean admits,
-            long deadline,
-            String label,
-            SimAcquisition.Outcome outcome) {
+    private SimCallbackAcquire(
+            SimWorld world, SimClient client, Take take, long deadline, String label, SimAcquisition.Outcome outcome) {
         this.world = world;
         this.client = client;
-        this.queues = List.copyOf(queues);
-        this.admits = admits;
+        this.take = take;
         this.deadline = deadline;
         this.label = label;
         this.outcome = outcome;
+    }
+
+    /** An acquire of {@code queues} (a plain lock's, a read or write lock's, a multi-lock's), as a lock's is. */
+    static SimCallbackAcquire queues(
+            SimWorld world,
+            SimClient client,
+            List<LockPath> queues,
+            long deadline,
+            String label,
+            SimAcquisition.Outcome outcome) {
+        List<LockPath> paths = List.copyOf(queues);
+        Take take = (engineDeadline, timeout) -> Admission.admitLater(
+                engineDeadline,
+                () -> new CallbackRunner(paths, engineDeadline, timeout).start(),
+                () -> new LockTimeoutException(paths.get(0).path(), timeout == null ? Duration.ZERO : timeout));
+        return new SimCallbackAcquire(world, client, take, deadline, label, outcome);
+    }
+
+    /** An acquire of {@code count} leases of {@code semaphore}, as {@code ZkSemaphore.acquireAsync} makes it. */
+    static SimCallbackAcquire leases(
+            SimWorld world,
+            SimClient client,
+            LeaseQueue semaphore,
+            int count,
+            long deadline,
+            String label,
+            SimAcquisition.Outcome outcome) {
+        Take take = (engineDeadline, timeout) -> semaphore.acquireAsync(count, engineDeadline, timeout);
+        return new SimCallbackAcquire(world, client, take, deadline, label, outcome);
     }
 
     void start() {
         Deadline engineDeadline = SimAdmission.engineDeadline(world, client, deadline);
         Duration timeout =
                 deadline == SimAcquisition.FOREVER ? null : Duration.ofNanos(engineDeadline.remainingNanos());
-        CompletableFuture<List<LockNode>> started = admits
-                ? Admission.admitLater(
-                        engineDeadline,
-                        () -> new CallbackRunner(queues, engineDeadline, timeout).start(),
-                        () -> new LockTimeoutException(queues.get(0).path(), timeout == null ? Duration.ZERO : timeout))
-                : new CallbackRunner(queues, engineDeadline, timeout).start();
+        CompletableFuture<List<LockNode>> started = take.start(engineDeadline, timeout);
         taking = started;
         started.whenComplete((nodes, failure) -> {
             if (ended) {

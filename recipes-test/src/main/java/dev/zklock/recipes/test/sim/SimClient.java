@@ -3,6 +3,7 @@ package dev.zklock.recipes.test.sim;
 import dev.zklock.recipes.locks.LockDriver;
 import dev.zklock.recipes.locks.LockState;
 import dev.zklock.recipes.locks.engine.ClientContext;
+import dev.zklock.recipes.locks.engine.LeaseQueue;
 import dev.zklock.recipes.locks.engine.LockNode;
 import dev.zklock.recipes.locks.engine.LockPath;
 import java.util.ArrayDeque;
@@ -14,6 +15,7 @@ import java.util.Map;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.IntSupplier;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.zookeeper.KeeperException.Code;
 import org.apache.zookeeper.Watcher.Event.EventType;
@@ -70,6 +72,7 @@ final class SimClient {
 
     private final SimPort port;
     private final ClientContext context; // the engine's context of this client, over its ports
+    private LeaseQueue semaphore; // made on first use
 
     SimClient(String name, SimWorld world) {
         this.name = name;
@@ -83,7 +86,24 @@ final class SimClient {
 
     /** A lock path of this client: the engine's runners reach the client through its ports ({@link SimPort}). */
     LockPath path(String path, String lockName, LockDriver driver) {
-        LockPath made = new LockPath(Simulation.NAMES, context, path, lockName, driver);
+        return told(new LockPath(Simulation.NAMES, context, path, lockName, driver));
+    }
+
+    /**
+     * This client's semaphore object at {@code path} (one per client, as a process keeps one {@code ZkSemaphore}): the
+     * engine's own {@link LeaseQueue}, its mutex and leases reached through the client's ports.
+     */
+    LeaseQueue semaphore(String path, IntSupplier maxLeases) {
+        if (semaphore == null) {
+            semaphore = new LeaseQueue(Simulation.NAMES, context, path, maxLeases);
+            told(semaphore.mutex());
+            told(semaphore.leases());
+        }
+        return semaphore;
+    }
+
+    /** Has the client's listeners told of every move of a hold of {@code made}'s nodes. */
+    private LockPath told(LockPath made) {
         made.setNodeEvents(new LockPath.NodeEvents() {
             @Override
             public void stateChanged(LockNode node, LockState state) {

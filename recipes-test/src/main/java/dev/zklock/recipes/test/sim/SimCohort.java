@@ -214,11 +214,10 @@ final class SimCohort {
     }
 
     private void lead(Waiting wait) {
-        wait.lead = new SimCallbackAcquire(
+        wait.lead = SimCallbackAcquire.queues(
                 world,
                 client,
                 List.of(path),
-                true,
                 wait.deadline,
                 label + " " + wait.owner + " leads",
                 new SimAcquisition.Outcome() {

@@ -3,21 +3,18 @@ package dev.zklock.recipes.test.sim;
 import dev.zklock.recipes.locks.engine.Acquisition;
 import dev.zklock.recipes.locks.engine.Command;
 import dev.zklock.recipes.locks.engine.Event;
-import dev.zklock.recipes.locks.engine.LeaseAcquisition;
 import dev.zklock.recipes.locks.engine.LockNode;
 import dev.zklock.recipes.locks.engine.LockPath;
 import java.util.List;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import java.util.function.IntFunction;
-import java.util.function.IntSupplier;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
- * The engine machine a {@link SimAcquisition} drives, a queue's {@link Acquisition} or a semaphore's
- * {@link LeaseAcquisition}, seen through the operations both have. Immutable; the machine behind it is not
- * thread-safe.
+ * The engine machine a {@link SimAcquisition} drives, a queue's {@link Acquisition}, seen through the operations it
+ * uses. Immutable; the machine behind it is not thread-safe.
  */
 record SimMachine(
         Supplier<Command> starts,
@@ -43,21 +40,6 @@ record SimMachine(
                 () -> acquisition.phase() == Acquisition.Phase.ENTERING,
                 acquisition::listsBehindCreate,
                 acquisition::ourLockNode);
-    }
-
-    /** A new lease step of a semaphore whose mutex session {@code mutexSession} holds. */
-    static SimMachine leases(LockPath leases, long mutexSession, int count, IntSupplier maxLeases) {
-        LeaseAcquisition step = new LeaseAcquisition(leases, mutexSession, count, maxLeases, false);
-        return new SimMachine(
-                step::start,
-                step::on,
-                step::abandon,
-                step::isOver,
-                () -> step.phase() == LeaseAcquisition.Phase.ENTERING,
-                ownAhead -> true,
-                queue -> {
-                    throw new AssertionError("a lease step watches no node of its own");
-                });
     }
 
     Command start() {

@@ -80,15 +80,6 @@ final class SimRequests {
                                         : new Event.Failed(result.code())));
     }
 
-    /** Lists the leases, leaving {@code watch} on them if not null. */
-    static void listLeases(
-            SimClient client, String label, String leasesPath, SimServer.Watch watch, Consumer<Event> then) {
-        client.send(
-                label + " lists the leases" + (watch != null ? " with a child watch" : ""),
-                server -> server.children(leasesPath, watch),
-                result -> then.accept(listed(client.session(), List.of(result))));
-    }
-
     /**
      * A create's reply as the machine reads it: our nodes, one per queue (or several in the one queue of a semaphore's
      * leases), or the failure.

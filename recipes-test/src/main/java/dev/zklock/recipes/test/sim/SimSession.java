@@ -28,6 +28,10 @@ import org.apache.zookeeper.proto.CreateRequest;
  * simulation's one thread.
  */
 final class SimSession implements SessionPort {
+    static final String MUTEX_CHECKS_LEASES = "a semaphore's mutex deleted checking its leases stand";
+    static final String LEASE_FOUND_DELETED = "a lease found deleted as its semaphore's mutex went";
+    static final String CHILD_WATCH = "a child watch set (a lease step waits)";
+
     private final SimWorld world;
     private final SimClient client;
     private final long id;
@@ -116,7 +120,46 @@ final class SimSession implements SessionPort {
                         return new Reply.Transaction(Code.OK, results);
                     });
         }
+        if (ops.get(ops.size() - 1).getType() == ZooDefs.OpCode.delete
+                && ops.subList(0, ops.size() - 1).stream().allMatch(op -> op.getType() == ZooDefs.OpCode.check)) {
+            return checkedDelete(ops);
+        }
         throw new UnsupportedOperationException("the simulation sends no transaction of " + ops);
+    }
+
+    /**
+     * Checks that each node but the last stands, then deletes the last, all or nothing (a semaphore's mutex released
+     * after a grant, {@code LockPath.endLater}); a failed transaction's results name the first check that failed, as
+     * ZooKeeper's do.
+     */
+    private CompletableFuture<Reply.Transaction> checkedDelete(List<Op> ops) {
+        List<OpResult> results = new ArrayList<>(); // filled as the server applies it
+        int last = ops.size() - 1;
+        return send(
+                "deletes " + SimServer.nameOf(ops.get(last).getPath()) + " if " + last + " nodes stand",
+                server -> {
+                    int failing = -1;
+                    SimServer.Result answer = null;
+                    for (int i = 0; i < last && failing < 0; i++) {
+                        answer = server.data(ops.get(i).getPath(), null);
+                        failing = answer.ok() ? -1 : i;
+                    }
+                    if (failing < 0) {
+                        answer = server.delete(ops.get(last).getPath());
+                        failing = answer.ok() ? -1 : last;
+                    }
+                    world.tally(failing >= 0 && failing < last ? LEASE_FOUND_DELETED : MUTEX_CHECKS_LEASES);
+                    for (int i = 0; i <= last; i++) {
+                        Code code = i < failing ? Code.OK : i == failing ? answer.code() : Code.RUNTIMEINCONSISTENCY;
+                        results.add(
+                                failing >= 0
+                                        ? new OpResult.ErrorResult(code.intValue())
+                                        : i < last ? new OpResult.CheckResult() : new OpResult.DeleteResult());
+                    }
+                    return answer;
+                },
+                result -> new Reply.Transaction(
+                        result.code(), result.code() == Code.CONNECTIONLOSS ? List.of() : results));
     }
 
     @Override
@@ -128,7 +171,10 @@ final class SimSession implements SessionPort {
     public CompletableFuture<Reply> watchChildren(String path, Watcher watcher) {
         return send(
                 "lists " + path + " with a child watch",
-                server -> server.children(path, watchOf(watcher, path)),
+                server -> {
+                    world.tally(CHILD_WATCH);
+                    return server.children(path, watchOf(watcher, path));
+                },
                 SimSession::listed);
     }
 

@@ -2,6 +2,7 @@ package dev.zklock.recipes.test.sim;
 
 import dev.zklock.recipes.locks.LockDriver;
 import dev.zklock.recipes.locks.engine.CohortSettings;
+import dev.zklock.recipes.locks.engine.LeaseQueue;
 import dev.zklock.recipes.locks.engine.RevocationWatch;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -31,8 +32,9 @@ public final class Simulation {
     static final String EXCLUSIVE_PATH = "/locks/a";
     static final String SECOND_PATH = "/locks/b";
     static final String READ_WRITE_PATH = "/locks/rw";
-    static final String MUTEX_PATH = "/sem/locks";
-    static final String LEASES_PATH = "/sem/leases";
+    static final String SEMAPHORE_PATH = "/sem";
+    static final String MUTEX_PATH = SEMAPHORE_PATH + "/" + LeaseQueue.LOCK_PARENT;
+    static final String LEASES_PATH = SEMAPHORE_PATH + "/" + LeaseQueue.LEASE_PARENT;
     private static final List<String> PATHS =
             List.of(EXCLUSIVE_PATH, SECOND_PATH, READ_WRITE_PATH, MUTEX_PATH, LEASES_PATH);
     private static final long KEEP_IDLE_MICROS = 3_000;

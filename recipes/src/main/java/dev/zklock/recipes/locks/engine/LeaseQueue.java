@@ -5,6 +5,7 @@ import dev.zklock.recipes.locks.LockStateListener;
 import dev.zklock.recipes.locks.LockTimeoutException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
@@ -48,6 +49,7 @@ public final class LeaseQueue {
     private final LockPath leases;
     private final IntSupplier maxLeases;
     private final Set<LeaseRunner> waiting = ConcurrentHashMap.newKeySet();
+    private final ClientContext context; // a client's not Curator's, else null (the paths look the context up)
     private volatile boolean expectWait; // the last lease step of this object waited: list with a watch at once
 
     /**
@@ -56,11 +58,42 @@ public final class LeaseQueue {
      * @param listeners the state listeners of the semaphore object, told of every change of a lease's state
      */
     public LeaseQueue(CuratorFramework client, String path, IntSupplier maxLeases, List<LockStateListener> listeners) {
+        this(
+                path,
+                LockPath.semaphoreMutex(client, path, MUTEX_NAME),
+                new LockPath(
+                        client,
+                        ZKPaths.makePath(path, LEASE_PARENT),
+                        LEASE_NAME,
+                        LockDriver.exclusive(),
+                        null,
+                        listeners),
+                maxLeases,
+                null);
+    }
+
+    /**
+     * A semaphore path of a client not Curator's (the simulator's): {@code names} names its nodes and sends nothing,
+     * {@code context} is the client's, over its ports; only {@link #acquireAsync} is for it.
+     *
+     * @param path the semaphore's path
+     * @param maxLeases the lease count now
+     */
+    public LeaseQueue(CuratorFramework names, ClientContext context, String path, IntSupplier maxLeases) {
+        this(
+                path,
+                LockPath.semaphoreMutex(names, Objects.requireNonNull(context, "context"), path, MUTEX_NAME),
+                new LockPath(names, context, ZKPaths.makePath(path, LEASE_PARENT), LEASE_NAME, LockDriver.exclusive()),
+                maxLeases,
+                context);
+    }
+
+    private LeaseQueue(String path, LockPath mutex, LockPath leases, IntSupplier maxLeases, ClientContext context) {
         this.path = Checks.lockPath(path);
-        this.mutex = LockPath.semaphoreMutex(client, path, MUTEX_NAME);
-        this.leases = new LockPath(
-                client, ZKPaths.makePath(path, LEASE_PARENT), LEASE_NAME, LockDriver.exclusive(), null, listeners);
+        this.mutex = mutex;
+        this.leases = leases;
         this.maxLeases = maxLeases;
+        this.context = context;
     }
 
     /** The semaphore's path. */
@@ -105,7 +138,11 @@ public final class LeaseQueue {
      * cancelling it ends the acquire and deletes what it made.
      */
     public CompletableFuture<List<LockNode>> acquireAsync(int count, Deadline deadline, Duration timeout) {
-        Checks.requireStarted(mutex.client(), path);
+        if (context == null) {
+            Checks.requireStarted(mutex.client(), path);
+        } else if (!context.port().isStarted()) {
+            throw Checks.notStarted(mutex.client(), path, null);
+        }
         return Admission.admitLater(deadline, () -> takeAsync(count, deadline, timeout), () -> timedOut(timeout));
     }
 
@@ -149,7 +186,7 @@ public final class LeaseQueue {
         private final Deadline deadline;
         private final Duration timeout;
         private final CompletableFuture<List<LockNode>> result;
-        private final long startNanos = System.nanoTime();
+        private final long startNanos = mutex.port().timer().read(); // the client's clock: the simulator's, simulated
         private CompletableFuture<List<LockNode>> mutexStep; // guarded by this: the mutex being taken
         private LeaseRunner leaseStep; // guarded by this: the leases being taken
 
@@ -184,7 +221,8 @@ public final class LeaseQueue {
             Duration left = deadline.isForever() ? null : Duration.ofNanos(deadline.remainingNanos());
             CompletableFuture<List<LockNode>> taking;
             try {
-                taking = new CallbackRunner(List.of(mutex), left).start();
+                // The acquire's own deadline, on the client's clock (a deadline made here would read the system's)
+                taking = new CallbackRunner(List.of(mutex), deadline, left).start();
             } catch (RuntimeException e) {
                 result.completeExceptionally(e);
                 return;
@@ -228,7 +266,7 @@ public final class LeaseQueue {
                             "{}: {} granted after {} µs, mutex {} released",
                             path,
                             granted.nodes(),
-                            (System.nanoTime() - startNanos) / 1000,
+                            micros(),
                             mutexNode.name());
                     if (!result.complete(granted.nodes())) {
                         new QueueRequests(List.of(leases)).deleteLater(granted.nodes()); // cancelled meanwhile
@@ -237,7 +275,7 @@ public final class LeaseQueue {
                     logger.debug(
                             "{}: gave up after {} µs, deleting {} and mutex {}",
                             path,
-                            (System.nanoTime() - startNanos) / 1000,
+                            micros(),
                             giveUp.nodes(),
                             mutexNode.name());
                     if (giveUp.failure() != null) {
@@ -263,6 +301,10 @@ public final class LeaseQueue {
             if (result.isDone()) {
                 runner.abandon();
             }
+        }
+
+        private long micros() {
+            return (mutex.port().timer().read() - startNanos) / 1000;
         }
 
         private void timedOut() {

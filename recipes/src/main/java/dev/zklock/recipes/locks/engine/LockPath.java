@@ -80,6 +80,17 @@ public final class LockPath {
         this.context = context;
     }
 
+    /**
+     * The internal mutex of the semaphore at {@code semaphorePath} of a client not Curator's: {@code names} names its
+     * nodes, {@code context} is the client's.
+     */
+    static LockPath semaphoreMutex(
+            CuratorFramework names, ClientContext context, String semaphorePath, String lockName) {
+        LockPath made = semaphoreMutex(names, semaphorePath, lockName);
+        made.context = context;
+        return made;
+    }
+
     /** The internal mutex of the semaphore at {@code semaphorePath}: {@code <semaphorePath>/locks}, guarded. */
     static LockPath semaphoreMutex(CuratorFramework client, String semaphorePath, String lockName) {
         String checked = Checks.lockPath(semaphorePath);
