@@ -82,7 +82,13 @@ final class SimCallbackAcquire {
         Deadline engineDeadline = SimAdmission.engineDeadline(world, client, deadline);
         Duration timeout =
                 deadline == SimAcquisition.FOREVER ? null : Duration.ofNanos(engineDeadline.remainingNanos());
-        CompletableFuture<List<LockNode>> started = take.start(engineDeadline, timeout);
+        CompletableFuture<List<LockNode>> started;
+        try {
+            started = take.start(engineDeadline, timeout);
+        } catch (IllegalStateException e) { // a client closed: refused before any request, as acquireAsync refuses it
+            end(why(e));
+            return;
+        }
         taking = started;
         started.whenComplete((nodes, failure) -> {
             if (ended) {
