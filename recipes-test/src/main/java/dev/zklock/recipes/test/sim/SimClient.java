@@ -43,6 +43,7 @@ final class SimClient {
 
     private static final class Pending {
         final Consumer<SimServer.Result> reply;
+        final List<Runnable> eventsBefore = new ArrayList<>(); // persistent watch events fired before it was applied
         SimServer.Result result;
         boolean applied;
 
@@ -179,6 +180,7 @@ final class SimClient {
         world.at(back, name + " " + what + " answered", () -> {
             if (epoch == sentIn && inFlight.peekFirst() == pending) {
                 inFlight.pollFirst();
+                runAll(pending.eventsBefore);
                 heard = Math.max(heard, apply);
                 pending.reply.accept(pending.result);
             }
@@ -198,6 +200,41 @@ final class SimClient {
                 heard = Math.max(heard, firedAt);
                 eventsOnTheWay.computeIfPresent(path, (p, n) -> n == 1 ? null : n - 1);
                 onEvent.accept(type);
+            });
+        });
+    }
+
+    /**
+     * A persistent recursive watch set by this client on its current session: each event (the changed node's path and
+     * its type) is handed over in order with the replies, and the watch stays set. It stays set on the server across a
+     * reconnect of the session, but an event fired while the connection is down, or still on its way when it drops, is
+     * lost: ZooKeeper's client sets its persistent watches again on a reconnect and the server replays nothing.
+     */
+    SimServer.Watch persistentWatch(Object watcher, BiConsumer<String, EventType> onEvent) {
+        long on = session;
+        return new SimServer.Watch(on, watcher, (path, type) -> {
+            if (on != session || link != Link.CONNECTED || dropping) {
+                world.note(name + " loses a persistent watch event " + type + " " + SimServer.nameOf(path));
+                return;
+            }
+            long firedAt = world.now();
+            Runnable deliver = () -> {
+                heard = Math.max(heard, firedAt);
+                onEvent.accept(path, type);
+            };
+            for (Pending pending : inFlight) {
+                if (!pending.applied) {
+                    pending.eventsBefore.add(deliver); // the server sends it before that request's reply
+                    return;
+                }
+            }
+            int sentIn = epoch;
+            long at = Math.max(world.now() + world.delay(20, 300), lastReply + 1);
+            lastReply = at;
+            world.at(at, name + " persistent watch event " + type + " " + SimServer.nameOf(path), () -> {
+                if (epoch == sentIn && on == session) {
+                    deliver.run();
+                }
             });
         });
     }

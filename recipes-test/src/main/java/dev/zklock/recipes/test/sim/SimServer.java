@@ -14,7 +14,9 @@ import org.apache.zookeeper.Watcher.Event.EventType;
 
 /**
  * ZooKeeper as a lock sees it, in memory: a tree of persistent, ephemeral and sequential nodes with creation zxids, the
- * live sessions and the ephemeral nodes each owns, and one-shot data and child watches. Every operation is applied at
+ * live sessions and the ephemeral nodes each owns, one-shot data and child watches, and persistent recursive watches
+ * (ZooKeeper 3.6's {@code addWatch} in {@code PERSISTENT_RECURSIVE} mode: told of every create, delete and data change
+ * at or below their path, never used up, dropped with their session or by a removal). Every operation is applied at
  * once, in the order the simulation calls it (one server: a single total order, as ZooKeeper's leader gives).
  * Notifications are handed to the watch's deliverer, which the client's connection orders with its replies. Not
  * thread-safe: one simulation runs on one thread.
@@ -54,6 +56,7 @@ final class SimServer {
     private final Set<Long> live = new HashSet<>();
     private final Map<String, List<Watch>> dataWatches = new HashMap<>();
     private final Map<String, List<Watch>> childWatches = new HashMap<>();
+    private final Map<String, List<Watch>> recursiveWatches = new HashMap<>(); // persistent: never removed by a firing
     private long zxid;
     private long nextSession = 0x1000L;
 
@@ -81,6 +84,7 @@ final class SimServer {
         }
         dropWatches(session, dataWatches);
         dropWatches(session, childWatches);
+        dropWatches(session, recursiveWatches);
     }
 
     /** Makes a persistent path and its parents; for the scenario's lock paths. */
@@ -113,6 +117,7 @@ final class SimServer {
         nodes.put(path, node);
         up.children.put(child, node);
         fire(childWatches, parent, EventType.NodeChildrenChanged);
+        fireRecursive(path, EventType.NodeCreated);
         return new Result(Code.OK, child, node.czxid, node.owner, List.of());
     }
 
@@ -147,6 +152,7 @@ final class SimServer {
         fire(dataWatches, path, EventType.NodeDeleted);
         fire(childWatches, path, EventType.NodeDeleted);
         fire(childWatches, parent, EventType.NodeChildrenChanged);
+        fireRecursive(path, EventType.NodeDeleted);
         return Result.of(Code.OK);
     }
 
@@ -158,6 +164,7 @@ final class SimServer {
         node.data = data.clone();
         ++zxid;
         fire(dataWatches, path, EventType.NodeDataChanged);
+        fireRecursive(path, EventType.NodeDataChanged);
         return Result.of(Code.OK);
     }
 
@@ -183,6 +190,38 @@ final class SimServer {
             dataWatches.computeIfAbsent(path, p -> new ArrayList<>()).add(watch);
         }
         return new Result(Code.OK, null, node.czxid, node.owner, List.of());
+    }
+
+    /**
+     * Leaves a persistent recursive watch of {@code watch}'s watcher on {@code path}, which need not exist (as
+     * ZooKeeper's {@code addWatch}); a watcher that has one there already keeps one. Fails only on an ended session.
+     */
+    Result addRecursiveWatch(String path, Watch watch) {
+        if (!live.contains(watch.session())) {
+            return Result.of(Code.SESSIONEXPIRED);
+        }
+        List<Watch> watches = recursiveWatches.computeIfAbsent(path, p -> new ArrayList<>());
+        watches.removeIf(set -> set.watcher() == watch.watcher() && set.session() == watch.session());
+        watches.add(watch);
+        return Result.of(Code.OK);
+    }
+
+    /**
+     * Removes every watch of {@code watcher} from {@code path}, of any kind, persistent ones included (ZooKeeper's
+     * {@code removeWatches} with {@code WatcherType.Any}); true if there was one.
+     */
+    boolean removeAllWatches(String path, Object watcher) {
+        boolean removed = false;
+        for (Map<String, List<Watch>> watches : List.of(dataWatches, childWatches, recursiveWatches)) {
+            List<Watch> set = watches.get(path);
+            if (set != null && set.removeIf(watch -> watch.watcher() == watcher)) {
+                removed = true;
+                if (set.isEmpty()) {
+                    watches.remove(path);
+                }
+            }
+        }
+        return removed;
     }
 
     /** Removes a watch of {@code watcher} from {@code path}; true if there was one. */
@@ -225,7 +264,32 @@ final class SimServer {
             count += (int)
                     watches.stream().filter(watch -> watch.session() == session).count();
         }
+        for (List<Watch> watches : recursiveWatches.values()) {
+            count += (int)
+                    watches.stream().filter(watch -> watch.session() == session).count();
+        }
         return count;
+    }
+
+    /**
+     * Tells the persistent recursive watches at {@code path} and at each of its ancestors of {@code type} on {@code
+     * path}, each watcher once; they stay set. ZooKeeper sends them no NodeChildrenChanged: a child's own event says it.
+     */
+    private void fireRecursive(String path, EventType type) {
+        if (recursiveWatches.isEmpty()) {
+            return;
+        }
+        Set<Object> told = new HashSet<>();
+        for (String at = path; ; at = parentOf(at)) {
+            for (Watch watch : recursiveWatches.getOrDefault(at, List.of())) {
+                if (told.add(watch.watcher())) {
+                    watch.deliver().accept(path, type);
+                }
+            }
+            if (at.equals("/")) {
+                return;
+            }
+        }
     }
 
     private void fire(Map<String, List<Watch>> watches, String path, EventType type) {

@@ -228,6 +228,27 @@ final class SimSession implements SessionPort {
                 SimSession::done);
     }
 
+    @Override
+    public CompletableFuture<Reply> addWatch(String path, Watcher watcher) {
+        return send(
+                "adds a persistent recursive watch on " + path,
+                server -> server.addRecursiveWatch(
+                        path,
+                        client.persistentWatch(
+                                watcher,
+                                (changed, type) ->
+                                        watcher.process(new WatchedEvent(type, KeeperState.SyncConnected, changed)))),
+                SimSession::done);
+    }
+
+    @Override
+    public CompletableFuture<Reply> removeWatches(String path, Watcher watcher) {
+        return send(
+                "removes its watches on " + path,
+                server -> SimServer.Result.of(server.removeAllWatches(path, watcher) ? Code.OK : Code.NOWATCHER),
+                SimSession::done);
+    }
+
     /** Sends one request on this session; its reply is read by {@code answer}, on the simulation's thread. */
     private <T> CompletableFuture<T> send(
             String what, Function<SimServer, SimServer.Result> operation, Function<SimServer.Result, T> answer) {

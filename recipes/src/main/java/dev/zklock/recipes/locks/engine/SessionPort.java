@@ -89,4 +89,20 @@ public interface SessionPort {
 
     /** Removes our watch from {@code path} on the server, then locally (see {@link ZooKeeperHandle#removeWatch}). */
     CompletableFuture<Reply> removeWatch(String path, Watcher watcher, boolean children);
+
+    /**
+     * Leaves a persistent recursive watch of {@code watcher} on {@code path} (ZooKeeper 3.6's {@code addWatch} in
+     * {@code PERSISTENT_RECURSIVE} mode; the path need not exist): {@link Reply.Done} or {@link Reply.Failed}. The
+     * watcher is told of every create, delete and data change at or below {@code path}, each before the reply of any
+     * request of this session sent after the change, never of a child list's change, and the watch is never used up.
+     * It outlives a reconnect of the session (ZooKeeper's client sets it again) but the events of the outage are lost,
+     * and it ends with the session or a {@link #removeWatches removal}.
+     */
+    CompletableFuture<Reply> addWatch(String path, Watcher watcher);
+
+    /**
+     * Removes every watch of {@code watcher} on {@code path}, of any kind, persistent ones included, from the server and
+     * then locally: {@link Reply.Done}, or {@link Reply.Failed} (NOWATCHER if it had none there).
+     */
+    CompletableFuture<Reply> removeWatches(String path, Watcher watcher);
 }

@@ -5,6 +5,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.zookeeper.AddWatchMode;
 import org.apache.zookeeper.AsyncCallback;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
@@ -293,6 +294,36 @@ public final class ZooKeeperHandle implements SessionPort {
         Watcher.WatcherType type = children ? Watcher.WatcherType.Children : Watcher.WatcherType.Data;
         try {
             send().removeWatches(path, watcher, type, false, (rc, p, ctx) -> reply.complete(done(rc)), null);
+        } catch (IllegalArgumentException | UnsupportedOperationException e) {
+            reply.complete(new Reply.Failed(Code.BADARGUMENTS));
+        }
+        return reply;
+    }
+
+    @Override
+    public CompletableFuture<Reply> addWatch(String path, Watcher watcher) {
+        CompletableFuture<Reply> reply = new CompletableFuture<>();
+        send().addWatch(
+                        path,
+                        watcher,
+                        AddWatchMode.PERSISTENT_RECURSIVE,
+                        (rc, p, ctx) -> reply.complete(done(rc)),
+                        null);
+        return reply;
+    }
+
+    /** As {@link #removeWatch}, for every kind of watch of {@code watcher} on {@code path}: never a local removal. */
+    @Override
+    public CompletableFuture<Reply> removeWatches(String path, Watcher watcher) {
+        CompletableFuture<Reply> reply = new CompletableFuture<>();
+        try {
+            send().removeWatches(
+                            path,
+                            watcher,
+                            Watcher.WatcherType.Any,
+                            false,
+                            (rc, p, ctx) -> reply.complete(done(rc)),
+                            null);
         } catch (IllegalArgumentException | UnsupportedOperationException e) {
             reply.complete(new Reply.Failed(Code.BADARGUMENTS));
         }
