@@ -19,6 +19,7 @@ import java.util.function.IntSupplier;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.zookeeper.KeeperException.Code;
 import org.apache.zookeeper.Watcher.Event.EventType;
+import org.apache.zookeeper.Watcher.Event.KeeperState;
 
 /**
  * One simulated client: a Curator client with its ZooKeeper handle, as the engine sees it. Its session, its connection
@@ -70,18 +71,24 @@ final class SimClient {
     private final List<Runnable> connectWaiters = new ArrayList<>();
     private final Map<Object, Runnable> sessionWaiters = new LinkedHashMap<>(); // identity keys, insertion order
     private final List<BiConsumer<LockNode, LockState>> listeners = new ArrayList<>();
+    private final Map<Object, Consumer<KeeperState>> persistentWatchers = new LinkedHashMap<>(); // the session's
 
     private final SimPort port;
     private final ClientContext context; // the engine's context of this client, over its ports
     private LeaseQueue semaphore; // made on first use
 
     SimClient(String name, SimWorld world) {
+        this(name, world, false);
+    }
+
+    /** A client whose engine context keeps queue views if {@code queueViews} ({@link ClientContext#over}). */
+    SimClient(String name, SimWorld world, boolean queueViews) {
         this.name = name;
         this.world = world;
         this.server = world.server;
         this.session = server.openSession();
         this.port = new SimPort(world, this);
-        this.context = ClientContext.over(port);
+        this.context = ClientContext.over(port, queueViews);
         port.tell(ConnectionState.CONNECTED);
     }
 
@@ -208,10 +215,14 @@ final class SimClient {
      * A persistent recursive watch set by this client on its current session: each event (the changed node's path and
      * its type) is handed over in order with the replies, and the watch stays set. It stays set on the server across a
      * reconnect of the session, but an event fired while the connection is down, or still on its way when it drops, is
-     * lost: ZooKeeper's client sets its persistent watches again on a reconnect and the server replays nothing.
+     * lost: ZooKeeper's client sets its persistent watches again on a reconnect and the server replays nothing. As
+     * ZooKeeper's client, it tells the watcher of the connection's changes ({@code onState}: Disconnected at a drop,
+     * SyncConnected at a reconnect of the session) until the session ends or the watch is removed.
      */
-    SimServer.Watch persistentWatch(Object watcher, BiConsumer<String, EventType> onEvent) {
+    SimServer.Watch persistentWatch(
+            Object watcher, BiConsumer<String, EventType> onEvent, Consumer<KeeperState> onState) {
         long on = session;
+        persistentWatchers.put(watcher, onState);
         return new SimServer.Watch(on, watcher, (path, type) -> {
             if (on != session || link != Link.CONNECTED || dropping) {
                 world.note(name + " loses a persistent watch event " + type + " " + SimServer.nameOf(path));
@@ -237,6 +248,17 @@ final class SimClient {
                 }
             });
         });
+    }
+
+    /** The persistent watch of {@code watcher} was removed: it hears no more of the connection. */
+    void persistentWatchRemoved(Object watcher) {
+        persistentWatchers.remove(watcher);
+    }
+
+    private void tellPersistentWatchers(KeeperState state) {
+        for (Consumer<KeeperState> watcher : List.copyOf(persistentWatchers.values())) {
+            watcher.accept(state);
+        }
     }
 
     /**
@@ -386,6 +408,7 @@ final class SimClient {
         failInFlight();
         dropping = false;
         link = Link.SUSPENDED;
+        tellPersistentWatchers(KeeperState.Disconnected);
         port.tell(ConnectionState.SUSPENDED);
     }
 
@@ -418,6 +441,7 @@ final class SimClient {
             return;
         }
         link = Link.CONNECTED;
+        tellPersistentWatchers(KeeperState.SyncConnected);
         List<Runnable> notices = List.copyOf(pendingNotices);
         pendingNotices.clear();
         for (Runnable notice : notices) {
@@ -429,6 +453,7 @@ final class SimClient {
     /** Every hold of the ended session is LOST, and every watch's waiter hears of the end. */
     private void sessionEnded() {
         pendingNotices.clear();
+        persistentWatchers.clear();
         eventsOnTheWay.clear();
         port.tell(ConnectionState.LOST); // the tracker: every hold LOST, every session ended
         List<Runnable> waiters = new ArrayList<>(sessionWaiters.values());
@@ -443,6 +468,7 @@ final class SimClient {
         }
         session = server.openSession();
         eventsOnTheWay.clear(); // the events of the session before go with it
+        persistentWatchers.clear();
         link = Link.CONNECTED;
         resumeWaiters(); // Curator's RECONNECTED after LOST: the tracker loses what was tracked on the ended session
     }

@@ -14,6 +14,7 @@ import org.apache.zookeeper.Op;
 import org.apache.zookeeper.OpResult;
 import org.apache.zookeeper.WatchedEvent;
 import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.Watcher.Event.EventType;
 import org.apache.zookeeper.Watcher.Event.KeeperState;
 import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.data.ACL;
@@ -31,6 +32,8 @@ final class SimSession implements SessionPort {
     static final String MUTEX_CHECKS_LEASES = "a semaphore's mutex deleted checking its leases stand";
     static final String LEASE_FOUND_DELETED = "a lease found deleted as its semaphore's mutex went";
     static final String CHILD_WATCH = "a child watch set (a lease step waits)";
+    /** The tally of single-path listings sent to the server (a queue view answers most of them itself). */
+    static final String LISTING_SENT = "listing of one path sent";
 
     private final SimWorld world;
     private final SimClient client;
@@ -164,6 +167,7 @@ final class SimSession implements SessionPort {
 
     @Override
     public CompletableFuture<Reply> children(String path) {
+        world.tally(LISTING_SENT);
         return send("lists " + path, server -> server.children(path, null), SimSession::listed);
     }
 
@@ -237,7 +241,8 @@ final class SimSession implements SessionPort {
                         client.persistentWatch(
                                 watcher,
                                 (changed, type) ->
-                                        watcher.process(new WatchedEvent(type, KeeperState.SyncConnected, changed)))),
+                                        watcher.process(new WatchedEvent(type, KeeperState.SyncConnected, changed)),
+                                state -> watcher.process(new WatchedEvent(EventType.None, state, null)))),
                 SimSession::done);
     }
 
@@ -245,7 +250,13 @@ final class SimSession implements SessionPort {
     public CompletableFuture<Reply> removeWatches(String path, Watcher watcher) {
         return send(
                 "removes its watches on " + path,
-                server -> SimServer.Result.of(server.removeAllWatches(path, watcher) ? Code.OK : Code.NOWATCHER),
+                server -> {
+                    if (!server.removeAllWatches(path, watcher)) {
+                        return SimServer.Result.of(Code.NOWATCHER);
+                    }
+                    client.persistentWatchRemoved(watcher);
+                    return SimServer.Result.of(Code.OK);
+                },
                 SimSession::done);
     }
 

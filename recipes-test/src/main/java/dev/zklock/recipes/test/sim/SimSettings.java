@@ -18,6 +18,8 @@ import java.util.Set;
  * @param faults the faults a plan may have
  * @param sessionTimeoutMicros the simulated session timeout; a request timeout is two thirds of it
  * @param faultWindowMicros faults fall in this time from the start
+ * @param queueViews whether the clients' contexts keep queue views (one persistent recursive watch per session and
+ *     lock path answers the listings and the data watches of the asynchronous runners)
  */
 public record SimSettings(
         int maxClients,
@@ -27,7 +29,8 @@ public record SimSettings(
         Set<SimPlan.Kind> kinds,
         Set<SimPlan.FaultKind> faults,
         long sessionTimeoutMicros,
-        long faultWindowMicros) {
+        long faultWindowMicros,
+        boolean queueViews) {
     /** Checks the settings. */
     public SimSettings {
         Objects.requireNonNull(kinds, "kinds");
@@ -47,7 +50,15 @@ public record SimSettings(
     /** Every lock kind and every fault, plans of up to 3 clients, 6 threads of 6 acquires, 5 faults; 30 ms sessions. */
     public static SimSettings defaults() {
         return new SimSettings(
-                3, 6, 6, 5, EnumSet.allOf(SimPlan.Kind.class), EnumSet.allOf(SimPlan.FaultKind.class), 30_000, 60_000);
+                3,
+                6,
+                6,
+                5,
+                EnumSet.allOf(SimPlan.Kind.class),
+                EnumSet.allOf(SimPlan.FaultKind.class),
+                30_000,
+                60_000,
+                false);
     }
 
     /** As these, with only {@code kinds}. */
@@ -60,6 +71,21 @@ public record SimSettings(
                 Set.copyOf(newKinds),
                 faults,
                 sessionTimeoutMicros,
-                faultWindowMicros);
+                faultWindowMicros,
+                queueViews);
+    }
+
+    /** As these, with the clients' queue views on or off. */
+    public SimSettings withQueueViews(boolean on) {
+        return new SimSettings(
+                maxClients,
+                maxThreads,
+                maxAcquires,
+                maxFaults,
+                kinds,
+                faults,
+                sessionTimeoutMicros,
+                faultWindowMicros,
+                on);
     }
 }

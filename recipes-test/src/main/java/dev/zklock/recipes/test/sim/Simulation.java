@@ -107,7 +107,7 @@ public final class Simulation {
                 world.server.makePath(path);
             }
             for (int i = 0; i < plan.clients(); i++) {
-                clients.add(new SimClient("client-" + i, world));
+                clients.add(new SimClient("client-" + i, world, settings.queueViews()));
             }
             for (int i = 0; i < plan.threads().size(); i++) {
                 SimPlan.Thread thread = plan.threads().get(i);

@@ -17,7 +17,8 @@ import org.junit.jupiter.api.Test;
  * The simulator's persistent recursive watches, the model a watch-driven queue view stands on: every create and delete
  * below the watched path reaches the client in the server's order and before the reply of any later request, so a
  * listing plus the events after its reply is every later listing; an outage of the same session keeps the watch but
- * loses its events; the session's end or a removal drops it.
+ * loses its events, and the watcher hears of the outage (Disconnected, then SyncConnected, as ZooKeeper's client tells
+ * every watcher); the session's end or a removal drops it.
  */
 final class SimPersistentWatchTest {
     private static final String ROOT = "/locks";
@@ -65,7 +66,10 @@ final class SimPersistentWatchTest {
 
         assertThat(heard)
                 .containsExactly(
-                        "NodeCreated " + QUEUE + "/before-0000000000", "NodeCreated " + QUEUE + "/after-0000000002");
+                        "NodeCreated " + QUEUE + "/before-0000000000",
+                        "Disconnected",
+                        "SyncConnected",
+                        "NodeCreated " + QUEUE + "/after-0000000002");
         assertThat(world.server.watchCount(alice.session())).isEqualTo(1);
     }
 
@@ -173,7 +177,8 @@ final class SimPersistentWatchTest {
     }
 
     private static Watcher recorder(List<String> heard) {
-        return (WatchedEvent event) -> heard.add(event.getType() + " " + event.getPath());
+        return (WatchedEvent event) -> heard.add(
+                event.getType() == EventType.None ? event.getState().name() : event.getType() + " " + event.getPath());
     }
 
     private static void runUntilIdle(SimWorld world) {

@@ -94,7 +94,8 @@ final class SimulationTest {
                 EnumSet.of(SimPlan.Kind.MULTI, SimPlan.Kind.EXCLUSIVE),
                 EnumSet.of(SimPlan.FaultKind.STRANGER_DELETE),
                 30_000,
-                10_000);
+                10_000,
+                false);
         for (long seed = 1; seed <= MULTI_SEEDS; seed++) {
             assertClean(Simulation.run(seed, settings), settings);
         }

@@ -54,11 +54,11 @@ public final class ClientContext {
         this.releases = new ReleasesInFlight(timer);
     }
 
-    private ClientContext(ClientPort port) {
+    private ClientContext(ClientPort port, boolean queueViews) {
         this.client = new WeakReference<>(null);
         this.timer = new ContextTimer("zklock-timer-" + Long.toHexString(ids.key() >>> 32));
         this.sessionEnds = new SessionEnds(Collections.synchronizedSet(new LinkedHashSet<>()));
-        this.port = port;
+        this.port = queueViews ? new ViewPort(port) : port;
         this.tracker = new ConnectionTracker(port, metrics, sessionEnds);
         this.releases = new ReleasesInFlight(timer);
         port.addConnectionStateListener(tracker);
@@ -70,7 +70,16 @@ public final class ClientContext {
      * session ends' registrations told in the order made. Dropped with {@link #close}.
      */
     public static ClientContext over(ClientPort port) {
-        ClientContext made = new ClientContext(port);
+        return over(port, false);
+    }
+
+    /**
+     * As {@link #over(ClientPort)}; with {@code queueViews}, the asynchronous runners' listings of a lock path and
+     * their data watches on its nodes are answered by a view kept by one persistent recursive watch per session and
+     * path ({@link ViewSession}), not by requests: opt-in, off by default.
+     */
+    public static ClientContext over(ClientPort port, boolean queueViews) {
+        ClientContext made = new ClientContext(port, queueViews);
         BY_ID.put(made.ids.key(), new WeakReference<>(made));
         return made;
     }
