@@ -50,17 +50,13 @@ final class RequestCountTest {
         ZkReentrantLock lock = new ZkReentrantLock(clientWithPersistentPath(zk, zk.path("lock")), zk.path("lock"));
         cycle(lock); // makes the container parents
 
-        ServerCounters before = zk.counters();
         int cycles = 200;
-        for (int i = 0; i < cycles; i++) {
-            cycle(lock);
-        }
-        ServerCounters after = zk.counters();
+        Measured measured = cycles(zk, lock, cycles);
 
-        double perCycle = after.requestsSince(before) / (double) cycles;
-        report("uncontended acquire+release", perCycle, after.watchEventsSince(before), cycles);
+        double perCycle = measured.requestsPerAcquisition();
+        report("uncontended acquire+release", perCycle, measured.events(), cycles);
         assertThat(perCycle).isBetween(4.0, 4.05); // create + listing (pipelined) + voucher's read + delete; a ping
-        assertThat(after.watchEventsSince(before)).isEqualTo(cycles); // the voucher, fired by our own delete
+        assertThat(measured.events()).isEqualTo(cycles); // the voucher, fired by our own delete
     }
 
     @ParameterizedTest(name = "{0} threads")
@@ -172,13 +168,28 @@ final class RequestCountTest {
         }
     }
 
+    /** Runs {@code count} acquire/release cycles of {@code lock} on this thread; counts {@code zk}'s server requests. */
+    static Measured cycles(ZooKeeperExtension zk, ZkReentrantLock lock, int count) throws InterruptedException {
+        ServerCounters before = zk.counters();
+        for (int i = 0; i < count; i++) {
+            cycle(lock);
+        }
+        ServerCounters after = zk.counters();
+        return new Measured(after.requestsSince(before), after.watchEventsSince(before), count);
+    }
+
     private static void cycle(ZkReentrantLock lock) throws InterruptedException {
         lock.acquire();
         lock.release();
     }
 
     /** Runs every lock on its own actor, each looping acquire/release, started together; counts server requests. */
-    private Measured contend(List<ZkReentrantLock> locks, int rounds) throws Exception {
+    private static Measured contend(List<ZkReentrantLock> locks, int rounds) throws Exception {
+        return contend(zk, locks, rounds);
+    }
+
+    /** As above, on {@code zk}'s server (for {@code QueueViewTest}). */
+    static Measured contend(ZooKeeperExtension zk, List<ZkReentrantLock> locks, int rounds) throws Exception {
         CountDownLatch start = new CountDownLatch(1);
         AtomicInteger inside = new AtomicInteger();
         List<LockActor> actors = new ArrayList<>();
@@ -217,7 +228,7 @@ final class RequestCountTest {
                 scenario, requests, events, acquisitions);
     }
 
-    private record Measured(long requests, long events, int acquisitions) {
+    record Measured(long requests, long events, int acquisitions) {
         double requestsPerAcquisition() {
             return requests / (double) acquisitions;
         }

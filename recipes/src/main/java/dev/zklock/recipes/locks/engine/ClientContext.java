@@ -40,6 +40,7 @@ public final class ClientContext {
     private final MetricsDispatch metrics = new MetricsDispatch();
     private final SessionEnds sessionEnds;
     private final ClientPort port;
+    private volatile ClientPort viewPort; // made on first use by a lock with a queue view
     private final ConnectionTracker tracker;
     private final ReleasesInFlight releases;
     private final FrontNodes frontNodes = new FrontNodes();
@@ -157,6 +158,24 @@ public final class ClientContext {
     /** The client as the asynchronous runners reach it: connection, session, clock and timer, background requests. */
     public ClientPort port() {
         return port;
+    }
+
+    /**
+     * The client's port through its queue views ({@link ViewPort}), shared by every lock of the client that uses them;
+     * made on first use. The port itself if the context was made with queue views on.
+     */
+    public ClientPort viewPort() {
+        ClientPort made = viewPort;
+        if (made == null) {
+            synchronized (this) {
+                made = viewPort;
+                if (made == null) {
+                    made = port instanceof ViewPort ? port : new ViewPort(port);
+                    viewPort = made;
+                }
+            }
+        }
+        return made;
     }
 
     public MetricsDispatch metrics() {

@@ -46,6 +46,7 @@ public final class LockPath {
     private final byte[] data;
     private volatile QueueHooks hooks = QueueHooks.NONE;
     private volatile ClientContext context; // looked up once; a client's context lasts as long as the client
+    private volatile boolean queueView; // set once, before first use: requests through the client's queue views
     private final List<LockStateListener> listeners;
     private volatile RevocationWatch revocation; // null: holds are not revocable, and cost no request for it
     private volatile NodeEvents nodeEvents; // the lock object's cohort, told of its nodes' news; null without one
@@ -136,7 +137,7 @@ public final class LockPath {
         checkCanAcquire();
         return Admission.admit(
                         deadline,
-                        Threads.isVirtual()
+                        Threads.isVirtual() || queueView
                                 ? () -> new CallbackRunner(alone, deadline, null).await()
                                 : () -> new BlockingRunner(alone.queues(), deadline, null).run())
                 .map(nodes -> nodes.get(0));
@@ -301,9 +302,22 @@ public final class LockPath {
         return known;
     }
 
-    /** The client as the asynchronous runners reach it ({@link ClientContext#port}). */
+    /**
+     * The client as the asynchronous runners reach it ({@link ClientContext#port}); with a queue view, through the
+     * client's queue views ({@link ClientContext#viewPort}).
+     */
     public ClientPort port() {
-        return context().port();
+        return queueView ? context().viewPort() : context().port();
+    }
+
+    /**
+     * Has this lock's acquisitions list the queue and watch the node ahead, and its holds watch their nodes, through
+     * the client's queue views ({@link ViewSession}): no listing and no watch request once the view of the path is
+     * kept; every acquisition then runs on callbacks ({@link CallbackRunner}), whatever its thread. Call before first
+     * use; the node layout is unchanged.
+     */
+    public void useQueueView() {
+        queueView = true;
     }
 
     /** Returns a fresh protected prefix for our next node: {@code _c_<uuid>-<lockName>}. */
