@@ -94,8 +94,9 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(
             names = "--recipes",
             split = ",",
-            defaultValue = "reentrant,exclusive,semaphore,readwrite,multi,spring,leader,held,virtual",
-            description = "recipes to measure: reentrant, exclusive, semaphore, readwrite, multi, spring, leader"
+            defaultValue = "reentrant,queue-view,exclusive,semaphore,readwrite,multi,spring,leader,held,virtual",
+            description = "recipes to measure: reentrant, queue-view (ZkReentrantLock with a queue view), exclusive,"
+                    + " semaphore, readwrite, multi, spring, leader"
                     + " (leadership: hand-over, cut connection, kill -9), held (heap per held lock: 10,000 locks"
                     + " held by one client in a JVM of its own), virtual (virtual threads, and pinned ones in a fresh"
                     + " JVM, on a JVM of release 21 or later) (default: ${DEFAULT-VALUE})")

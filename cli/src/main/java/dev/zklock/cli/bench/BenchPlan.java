@@ -12,9 +12,21 @@ import java.util.List;
  * crossed orders. The other rows are shown without targets.
  */
 final class BenchPlan {
+    /** The recipe of the rows of {@code ZkReentrantLock} with a queue view, beside the plain rows of "reentrant". */
+    static final String QUEUE_VIEW = "queue-view";
+
     /** The recipes a run can measure, by their names on the command line, in the order they run. */
-    static final List<String> RECIPES =
-            List.of("reentrant", "exclusive", "semaphore", "readwrite", "multi", "spring", "leader", "held", "virtual");
+    static final List<String> RECIPES = List.of(
+            "reentrant",
+            QUEUE_VIEW,
+            "exclusive",
+            "semaphore",
+            "readwrite",
+            "multi",
+            "spring",
+            "leader",
+            "held",
+            "virtual");
 
     /** The threads of one application on one key in the rows against Spring's registry, as the issue sets them. */
     static final List<Integer> SPRING_THREADS = List.of(8, 32);
@@ -123,6 +135,7 @@ final class BenchPlan {
             boolean rawFloor = recipe.equals("reentrant") || (!reentrant && scenarios.isEmpty());
             switch (recipe) {
                 case "reentrant" -> scenarios.addAll(reentrant(clients, threads));
+                case QUEUE_VIEW -> scenarios.addAll(queueView(clients));
                 case "exclusive" -> {
                     scenarios.addAll(plain(Recipe.exclusive(), rawFloor, clients, threads));
                     scenarios.addAll(semaphoreMutex(clients));
@@ -172,6 +185,24 @@ final class BenchPlan {
             scenarios.add(scenario);
         }
         scenarios.addAll(localHandOff(threads));
+        return scenarios;
+    }
+
+    /**
+     * The scenarios of {@code ZkReentrantLock} with a queue view: uncontended, and separate clients at each count in
+     * {@code clients}, with issue 35's targets of at most 2 requests a cycle and an acquisition (4 and 5 without it).
+     */
+    private static List<Scenario> queueView(List<Integer> clients) {
+        List<Scenario> scenarios = new ArrayList<>();
+        scenarios.add(LockScenario.uncontended(Recipe.reentrantQueueView(), false)
+                .target(LockScenario.REQUESTS_PER_CYCLE, Target.atMost(2.0)));
+        for (int n : clients) {
+            LockScenario scenario = LockScenario.clients(Recipe.reentrantQueueView(), n);
+            if (n == 8 || n == 32) {
+                scenario.target(LockScenario.REQUESTS_PER_ACQUISITION, Target.atMost(2.0));
+            }
+            scenarios.add(scenario);
+        }
         return scenarios;
     }
 

@@ -100,6 +100,25 @@ record Recipe(
     }
 
     /**
+     * {@code ZkReentrantLock} built with a queue view (one persistent recursive watch per client and lock path answers
+     * its listings and watches) against {@code InterProcessMutex}: the same node layout, half the requests.
+     */
+    static Recipe reentrantQueueView() {
+        return new Recipe(
+                "reentrant-queue-view",
+                "ZkReentrantLock",
+                "InterProcessMutex",
+                "queue view",
+                1,
+                (client, path) ->
+                        ZkReentrantLock.builder(client, path).queueView().build(),
+                InterProcessMutex::new,
+                true,
+                1,
+                false);
+    }
+
+    /**
      * {@code ZkReentrantLock} built to keep its node for {@code keepIdle} after the last release, against
      * {@code InterProcessMutex}, which keeps nothing.
      */

@@ -71,7 +71,7 @@ final class SimClient {
     private final List<Runnable> connectWaiters = new ArrayList<>();
     private final Map<Object, Runnable> sessionWaiters = new LinkedHashMap<>(); // identity keys, insertion order
     private final List<BiConsumer<LockNode, LockState>> listeners = new ArrayList<>();
-    private final Map<Object, Consumer<KeeperState>> persistentWatchers = new LinkedHashMap<>(); // the session's
+    final SimPersistentWatches persistentWatches = new SimPersistentWatches(this);
 
     private final SimPort port;
     private final ClientContext context; // the engine's context of this client, over its ports
@@ -211,54 +211,31 @@ final class SimClient {
         });
     }
 
-    /**
-     * A persistent recursive watch set by this client on its current session: each event (the changed node's path and
-     * its type) is handed over in order with the replies, and the watch stays set. It stays set on the server across a
-     * reconnect of the session, but an event fired while the connection is down, or still on its way when it drops, is
-     * lost: ZooKeeper's client sets its persistent watches again on a reconnect and the server replays nothing. As
-     * ZooKeeper's client, it tells the watcher of the connection's changes ({@code onState}: Disconnected at a drop,
-     * SyncConnected at a reconnect of the session) until the session ends or the watch is removed.
-     */
-    SimServer.Watch persistentWatch(
-            Object watcher, BiConsumer<String, EventType> onEvent, Consumer<KeeperState> onState) {
-        long on = session;
-        persistentWatchers.put(watcher, onState);
-        return new SimServer.Watch(on, watcher, (path, type) -> {
-            if (on != session || link != Link.CONNECTED || dropping) {
-                world.note(name + " loses a persistent watch event " + type + " " + SimServer.nameOf(path));
+    /** Hands over a persistent watch's event fired now, in the server's order ({@link SimPersistentWatches}). */
+    void handOverOrLose(long on, String what, Runnable deliver) {
+        if (on != session || link != Link.CONNECTED || dropping) {
+            world.note(name + " loses " + what);
+            return;
+        }
+        long firedAt = world.now();
+        Runnable handed = () -> {
+            heard = Math.max(heard, firedAt);
+            deliver.run();
+        };
+        for (Pending pending : inFlight) {
+            if (!pending.applied) {
+                pending.eventsBefore.add(handed);
                 return;
             }
-            long firedAt = world.now();
-            Runnable deliver = () -> {
-                heard = Math.max(heard, firedAt);
-                onEvent.accept(path, type);
-            };
-            for (Pending pending : inFlight) {
-                if (!pending.applied) {
-                    pending.eventsBefore.add(deliver); // the server sends it before that request's reply
-                    return;
-                }
-            }
-            int sentIn = epoch;
-            long at = Math.max(world.now() + world.delay(20, 300), lastReply + 1);
-            lastReply = at;
-            world.at(at, name + " persistent watch event " + type + " " + SimServer.nameOf(path), () -> {
-                if (epoch == sentIn && on == session) {
-                    deliver.run();
-                }
-            });
-        });
-    }
-
-    /** The persistent watch of {@code watcher} was removed: it hears no more of the connection. */
-    void persistentWatchRemoved(Object watcher) {
-        persistentWatchers.remove(watcher);
-    }
-
-    private void tellPersistentWatchers(KeeperState state) {
-        for (Consumer<KeeperState> watcher : List.copyOf(persistentWatchers.values())) {
-            watcher.accept(state);
         }
+        int sentIn = epoch;
+        long at = Math.max(world.now() + world.delay(20, 300), lastReply + 1);
+        lastReply = at;
+        world.at(at, name + " " + what, () -> {
+            if (epoch == sentIn && on == session) {
+                handed.run();
+            }
+        });
     }
 
     /**
@@ -408,7 +385,7 @@ final class SimClient {
         failInFlight();
         dropping = false;
         link = Link.SUSPENDED;
-        tellPersistentWatchers(KeeperState.Disconnected);
+        persistentWatches.tell(KeeperState.Disconnected);
         port.tell(ConnectionState.SUSPENDED);
     }
 
@@ -441,7 +418,7 @@ final class SimClient {
             return;
         }
         link = Link.CONNECTED;
-        tellPersistentWatchers(KeeperState.SyncConnected);
+        persistentWatches.tell(KeeperState.SyncConnected);
         List<Runnable> notices = List.copyOf(pendingNotices);
         pendingNotices.clear();
         for (Runnable notice : notices) {
@@ -453,7 +430,7 @@ final class SimClient {
     /** Every hold of the ended session is LOST, and every watch's waiter hears of the end. */
     private void sessionEnded() {
         pendingNotices.clear();
-        persistentWatchers.clear();
+        persistentWatches.clear();
         eventsOnTheWay.clear();
         port.tell(ConnectionState.LOST); // the tracker: every hold LOST, every session ended
         List<Runnable> waiters = new ArrayList<>(sessionWaiters.values());
@@ -468,7 +445,7 @@ final class SimClient {
         }
         session = server.openSession();
         eventsOnTheWay.clear(); // the events of the session before go with it
-        persistentWatchers.clear();
+        persistentWatches.clear();
         link = Link.CONNECTED;
         resumeWaiters(); // Curator's RECONNECTED after LOST: the tracker loses what was tracked on the ended session
     }

@@ -238,7 +238,7 @@ final class SimSession implements SessionPort {
                 "adds a persistent recursive watch on " + path,
                 server -> server.addRecursiveWatch(
                         path,
-                        client.persistentWatch(
+                        client.persistentWatches.watch(
                                 watcher,
                                 (changed, type) ->
                                         watcher.process(new WatchedEvent(type, KeeperState.SyncConnected, changed)),
@@ -254,7 +254,7 @@ final class SimSession implements SessionPort {
                     if (!server.removeAllWatches(path, watcher)) {
                         return SimServer.Result.of(Code.NOWATCHER);
                     }
-                    client.persistentWatchRemoved(watcher);
+                    client.persistentWatches.removed(watcher);
                     return SimServer.Result.of(Code.OK);
                 },
                 SimSession::done);
