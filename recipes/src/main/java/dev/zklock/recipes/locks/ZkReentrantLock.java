@@ -214,8 +214,13 @@ public final class ZkReentrantLock extends ThreadOwnedLock {
          * on the path costs an addWatch and a listing more, and so does the first after each reconnect (events
          * during an outage are lost: nothing is granted from the view until a listing sent after the reconnect has
          * rebuilt it, and that listing vouches for the held nodes). Every client with a view hears of every create and
-         * delete on the path: a path with many clients in its queue costs each of them one event per change. Every
-         * acquisition runs on ZooKeeper's callbacks, the calling thread parked once for the outcome.
+         * delete on the path: a path with many clients in its queue costs each of them one event per change, so with
+         * many clients contending the view saves requests but not time (see {@code zklock bench --recipes
+         * queue-view}: its events per release grow with the clients, and the default mode hands over faster). The
+         * client keeps the watch and the view of the path until its session ends, whether or not it still locks the
+         * path: meant for a few hot paths of long-lived lock objects, not for many keys. Requests and exclusion:
+         * {@code QueueViewTest}. Every acquisition runs on ZooKeeper's callbacks, the calling thread parked once for
+         * the outcome.
          *
          * @return this builder
          */
