@@ -6,6 +6,7 @@ import dev.zklock.recipes.locks.engine.ClientContext;
 import dev.zklock.recipes.locks.engine.LeaseQueue;
 import dev.zklock.recipes.locks.engine.LockNode;
 import dev.zklock.recipes.locks.engine.LockPath;
+import dev.zklock.recipes.locks.engine.NodeEvents;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -112,7 +113,7 @@ final class SimClient {
 
     /** Has the client's listeners told of every move of a hold of {@code made}'s nodes. */
     private LockPath told(LockPath made) {
-        made.setNodeEvents(new LockPath.NodeEvents() {
+        made.setNodeEvents(new NodeEvents() {
             @Override
             public void stateChanged(LockNode node, LockState state) {
                 for (BiConsumer<LockNode, LockState> listener : List.copyOf(listeners)) {

@@ -34,7 +34,7 @@ import org.slf4j.LoggerFactory;
  * exclusive node itself for its deletion; ending a node costs one delete. So an uncontended hold costs what a plain one
  * does.
  */
-public final class Cohort implements LockPath.NodeEvents {
+public final class Cohort implements NodeEvents {
     private static final Logger logger = LoggerFactory.getLogger(Cohort.class);
 
     /** How a cohort's leader takes a node of its own, admitted: the lock's own entry. */

@@ -49,7 +49,7 @@ public final class LockPath {
     private volatile boolean queueView; // set once, before first use: requests through the client's queue views
     private final List<LockStateListener> listeners;
     private volatile RevocationWatch revocation; // null: holds are not revocable, and cost no request for it
-    private volatile NodeEvents nodeEvents; // the lock object's cohort, told of its nodes' news; null without one
+    private volatile NodeEvents nodeEvents = NodeEvents.NONE; // a cohort's, one per lock object, if it has one
     private volatile byte[] nodeData; // Curator's choice for our nodes' data, taken from its builder on first use
     private volatile List<ACL> nodeAcl; // and the ACL the client's provider gives; then reused
     private final String fixedPath;
@@ -189,34 +189,19 @@ public final class LockPath {
         return node;
     }
 
-    /** What the engine hears of the nodes of this path beside the lock's listeners: a cohort's news. */
-    public interface NodeEvents {
-        /** The holds of {@code node} moved to {@code state}; on the notifier's thread, so it must not block. */
-        void stateChanged(LockNode node, LockState state);
-
-        /** Someone asked the holders of {@code node} to let go; on ZooKeeper's event thread, so it must not block. */
-        void revocationRequested(LockNode node);
-    }
-
     /** Has {@code events} told of the news of this path's nodes (a cohort's own, one per lock object). */
     public void setNodeEvents(NodeEvents events) {
-        this.nodeEvents = events;
+        this.nodeEvents = Objects.requireNonNull(events, "events");
     }
 
     /** Tells the cohort, if any, that the holds of {@code node} moved to {@code state}. */
     void nodeStateChanged(LockNode node, LockState state) {
-        NodeEvents events = nodeEvents;
-        if (events != null) {
-            events.stateChanged(node, state);
-        }
+        nodeEvents.stateChanged(node, state);
     }
 
     /** Tells the cohort, if any, that the holders of {@code node} were asked to let go. */
     void revocationRequested(LockNode node) {
-        NodeEvents events = nodeEvents;
-        if (events != null) {
-            events.revocationRequested(node);
-        }
+        nodeEvents.revocationRequested(node);
     }
 
     /** Makes every later hold of this path revocable with {@code revocation}, or none with null. */
