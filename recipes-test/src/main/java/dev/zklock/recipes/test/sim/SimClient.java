@@ -76,26 +76,35 @@ final class SimClient {
 
     private final SimPort port;
     private final ClientContext context; // the engine's context of this client, over its ports
+    private final boolean queueViews; // its lock paths use the client's queue views
     private LeaseQueue semaphore; // made on first use
 
     SimClient(String name, SimWorld world) {
         this(name, world, false);
     }
 
-    /** A client whose engine context keeps queue views if {@code queueViews} ({@link ClientContext#over}). */
+    /**
+     * A client whose lock paths read their queues from the client's queue views if {@code queueViews}, as a lock built
+     * with {@code queueView()} does ({@link LockPath#useQueueView}).
+     */
     SimClient(String name, SimWorld world, boolean queueViews) {
         this.name = name;
         this.world = world;
         this.server = world.server;
         this.session = server.openSession();
         this.port = new SimPort(world, this);
-        this.context = ClientContext.over(port, queueViews);
+        this.context = ClientContext.over(port);
+        this.queueViews = queueViews;
         port.tell(ConnectionState.CONNECTED);
     }
 
     /** A lock path of this client: the engine's runners reach the client through its ports ({@link SimPort}). */
     LockPath path(String path, String lockName, LockDriver driver) {
-        return told(new LockPath(Simulation.NAMES, context, path, lockName, driver));
+        LockPath made = new LockPath(Simulation.NAMES, context, path, lockName, driver);
+        if (queueViews) {
+            made.useQueueView();
+        }
+        return told(made);
     }
 
     /**

@@ -18,7 +18,7 @@ import java.util.Set;
  * @param faults the faults a plan may have
  * @param sessionTimeoutMicros the simulated session timeout; a request timeout is two thirds of it
  * @param faultWindowMicros faults fall in this time from the start
- * @param queueViews whether the clients' contexts keep queue views (one persistent recursive watch per session and
+ * @param queueViews whether the clients' lock paths use queue views, as a lock built with {@code queueView()} does (one persistent recursive watch per session and
  *     lock path answers the listings and the data watches of the asynchronous runners)
  */
 public record SimSettings(

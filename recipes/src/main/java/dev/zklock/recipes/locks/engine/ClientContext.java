@@ -55,11 +55,11 @@ public final class ClientContext {
         this.releases = new ReleasesInFlight(timer);
     }
 
-    private ClientContext(ClientPort port, boolean queueViews) {
+    private ClientContext(ClientPort port) {
         this.client = new WeakReference<>(null);
         this.timer = new ContextTimer("zklock-timer-" + Long.toHexString(ids.key() >>> 32));
         this.sessionEnds = new SessionEnds(Collections.synchronizedSet(new LinkedHashSet<>()));
-        this.port = queueViews ? new ViewPort(port) : port;
+        this.port = port;
         this.tracker = new ConnectionTracker(port, metrics, sessionEnds);
         this.releases = new ReleasesInFlight(timer);
         port.addConnectionStateListener(tracker);
@@ -71,16 +71,7 @@ public final class ClientContext {
      * session ends' registrations told in the order made. Dropped with {@link #close}.
      */
     public static ClientContext over(ClientPort port) {
-        return over(port, false);
-    }
-
-    /**
-     * As {@link #over(ClientPort)}; with {@code queueViews}, the asynchronous runners' listings of a lock path and
-     * their data watches on its nodes are answered by a view kept by one persistent recursive watch per session and
-     * path ({@link ViewSession}), not by requests: opt-in, off by default.
-     */
-    public static ClientContext over(ClientPort port, boolean queueViews) {
-        ClientContext made = new ClientContext(port, queueViews);
+        ClientContext made = new ClientContext(port);
         BY_ID.put(made.ids.key(), new WeakReference<>(made));
         return made;
     }
@@ -162,7 +153,7 @@ public final class ClientContext {
 
     /**
      * The client's port through its queue views ({@link ViewPort}), shared by every lock of the client that uses them;
-     * made on first use. The port itself if the context was made with queue views on.
+     * made on first use.
      */
     public ClientPort viewPort() {
         ClientPort made = viewPort;
@@ -170,7 +161,7 @@ public final class ClientContext {
             synchronized (this) {
                 made = viewPort;
                 if (made == null) {
-                    made = port instanceof ViewPort ? port : new ViewPort(port);
+                    made = new ViewPort(port);
                     viewPort = made;
                 }
             }
