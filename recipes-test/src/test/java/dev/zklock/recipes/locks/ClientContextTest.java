@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.zklock.recipes.locks.engine.ClientContext;
+import dev.zklock.recipes.locks.engine.ContextTimer;
 import dev.zklock.recipes.test.ZooKeeperExtension;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -42,12 +43,12 @@ final class ClientContextTest {
         ZkLockRegistry registry = new ZkLockRegistry(client, zk.path("registry"));
         registry.obtain("order-1"); // an idle sweep on the timer
         await().until(() -> holder.participantNodes().size() == 2);
-        assertThat(context.timer().isRunning()).isTrue();
+        assertThat(((ContextTimer) context.timer()).isRunning()).isTrue();
 
         client.close();
 
-        await().until(() ->
-                !context.timer().isRunning() && !threadAlive(context.timer().threadName()));
+        await().until(() -> !((ContextTimer) context.timer()).isRunning()
+                && !threadAlive(((ContextTimer) context.timer()).threadName()));
         assertThatThrownBy(waiting::get).isInstanceOf(ExecutionException.class);
         holder.release();
     }
@@ -60,7 +61,7 @@ final class ClientContextTest {
         ClientContext context = ClientContext.of(client);
 
         assertThat(context.timer().schedule(() -> {}, 0)).isNull();
-        assertThat(context.timer().isRunning()).isFalse();
+        assertThat(((ContextTimer) context.timer()).isRunning()).isFalse();
     }
 
     private static boolean threadAlive(String name) {

@@ -2,7 +2,7 @@ package dev.zklock.recipes.locks;
 
 import dev.zklock.recipes.locks.engine.Checks;
 import dev.zklock.recipes.locks.engine.ClientContext;
-import dev.zklock.recipes.locks.engine.ContextTimer;
+import dev.zklock.recipes.locks.engine.TimerPort;
 import java.lang.ref.WeakReference;
 import java.time.Duration;
 import java.util.Iterator;
@@ -61,7 +61,7 @@ public final class KeyedLocks<L> implements AutoCloseable {
     private final Map<String, Entry<L>> locks = new ConcurrentHashMap<>();
     private final AtomicInteger keptCount = new AtomicInteger(); // entries whose lock the table keeps
     private final AtomicBoolean sweepScheduled = new AtomicBoolean();
-    private final ContextTimer timer;
+    private final TimerPort timer;
     private final Usage<? super L> usage;
     private final ReentrantLock evicting = new ReentrantLock();
     private volatile long idleNanos;

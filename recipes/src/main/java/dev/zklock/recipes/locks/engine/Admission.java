@@ -7,7 +7,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
@@ -323,7 +322,7 @@ public final class Admission {
             return;
         }
         try {
-            over.get(2 * nodes.get(0).queue().requestTimeoutNanos(), TimeUnit.NANOSECONDS);
+            Parking.get(over, 2 * nodes.get(0).queue().requestTimeoutNanos());
         } catch (ExecutionException | TimeoutException e) {
             // Completed by the client's timer within one request timeout; if not, the courtesy is not waited for.
         }

@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.locks.LockSupport;
 import org.apache.zookeeper.KeeperException.Code;
 
 /**
@@ -88,7 +87,7 @@ public final class CallbackRunner extends AsyncSteps {
             if (now) {
                 Thread waiting = parked;
                 if (waiting != null) {
-                    LockSupport.unpark(waiting);
+                    Parking.unpark(waiting);
                 }
                 if (failed) {
                     end(null);
@@ -113,7 +112,7 @@ public final class CallbackRunner extends AsyncSteps {
         parked = Thread.currentThread();
         CompletableFuture<List<LockNode>> held = start();
         while (!held.isDone()) {
-            LockSupport.park(this); // here, not in CompletableFuture.get: five frames and a Signaller fewer to keep
+            Parking.park(this); // here, not in CompletableFuture.get: five frames and a Signaller fewer to keep
             if (Thread.interrupted()) {
                 parked = null;
                 CompletableFuture<Void> grantDeleted = requests.withdraw(held); // cancelled: the end cleans up

@@ -36,7 +36,8 @@ public final class ClientContext {
 
     private final WeakReference<CuratorFramework> client;
     private final ProtectionIds ids = new ProtectionIds();
-    private final ContextTimer timer;
+    private final ContextTimer ownTimer; // the timer thread of a Curator client's context; none over a port
+    private final TimerPort timer;
     private final MetricsDispatch metrics = new MetricsDispatch();
     private final SessionEnds sessionEnds;
     private final ClientPort port;
@@ -48,16 +49,18 @@ public final class ClientContext {
 
     private ClientContext(CuratorFramework client) {
         this.client = new WeakReference<>(client);
-        this.timer = new ContextTimer("zklock-timer-" + Long.toHexString(ids.key() >>> 32));
+        this.ownTimer = new ContextTimer("zklock-timer-" + Long.toHexString(ids.key() >>> 32));
+        this.timer = ownTimer;
         this.sessionEnds = new SessionEnds();
-        this.port = new CuratorClientPort(client, timer);
+        this.port = new CuratorClientPort(client, ownTimer);
         this.tracker = new ConnectionTracker(port, metrics, sessionEnds);
         this.releases = new ReleasesInFlight(timer);
     }
 
     private ClientContext(ClientPort port) {
         this.client = new WeakReference<>(null);
-        this.timer = new ContextTimer("zklock-timer-" + Long.toHexString(ids.key() >>> 32));
+        this.ownTimer = null;
+        this.timer = port.timer();
         this.sessionEnds = new SessionEnds(Collections.synchronizedSet(new LinkedHashSet<>()));
         this.port = port;
         this.tracker = new ConnectionTracker(port, metrics, sessionEnds);
@@ -124,7 +127,9 @@ public final class ClientContext {
     /** Drops the context and stops its timer thread: the client is closing; every hold is lost, every session ended. */
     public void close() {
         tracker.close();
-        timer.close();
+        if (ownTimer != null) {
+            ownTimer.close();
+        }
         synchronized (BY_CLIENT) {
             CuratorFramework owner = client.get();
             if (owner != null && BY_CLIENT.get(owner) == this) {
@@ -142,7 +147,8 @@ public final class ClientContext {
         return ids;
     }
 
-    public ContextTimer timer() {
+    /** The client's clock and timer: its own timer thread, or the port's ({@link ClientPort#timer}). */
+    public TimerPort timer() {
         return timer;
     }
 

@@ -7,7 +7,6 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 import org.apache.zookeeper.KeeperException.Code;
@@ -93,7 +92,7 @@ public final class Cohort implements NodeEvents {
             throw new InterruptedException("interrupted before acquiring lock '" + path.path() + "'");
         }
         LocalWaiter waiter = new LocalWaiter(Thread.currentThread());
-        run(new LocalEvent.Acquire(waiter, System.nanoTime()));
+        run(new LocalEvent.Acquire(waiter, now()));
         boolean parked = false;
         while (true) {
             LocalWaiter.Status status = waiter.status();
@@ -103,7 +102,7 @@ public final class Cohort implements NodeEvents {
                     // returned: let it go on first, so that code which marks its critical section over on the line
                     // after release() sees one holder at a time (with 8 threads looping on one lock object on 2 cores,
                     // most of the early hand-offs seen without this yield went away with it).
-                    Thread.yield();
+                    Parking.yieldTurn();
                 }
                 path.hooks().passed(path.path(), waiter.node().name());
                 Optional<Hold> admitted = admit(waiter, deadline);
@@ -132,9 +131,9 @@ public final class Cohort implements NodeEvents {
             }
             FirstUse.passed(Thread.currentThread()); // waits for its turn
             if (deadline.isForever()) {
-                LockSupport.park(this);
+                Parking.park(this);
             } else {
-                LockSupport.parkNanos(this, deadline.remainingNanos());
+                Parking.parkNanos(this, deadline.remainingNanos());
             }
             parked = true;
         }
@@ -142,7 +141,7 @@ public final class Cohort implements NodeEvents {
 
     /** Ends a local hold: the machine passes the node on, keeps it idle, or ends it (one delete, on this thread). */
     public void release(Hold hold) {
-        run(new LocalEvent.Release(hold.node(), System.nanoTime()));
+        run(new LocalEvent.Release(hold.node(), now()));
     }
 
     /** A thread that holds {@code node}, our write node, took ({@code +1}) or ended ({@code -1}) a read node beside it. */
@@ -239,7 +238,7 @@ public final class Cohort implements NodeEvents {
             run(new LocalEvent.LeadEnded(leader));
             return Optional.empty();
         }
-        run(new LocalEvent.NodeTaken(leader, taken.get(), System.nanoTime()));
+        run(new LocalEvent.NodeTaken(leader, taken.get(), now()));
         return Optional.of(notInterrupted(new Hold(taken.get(), 0)));
     }
 
@@ -324,7 +323,7 @@ public final class Cohort implements NodeEvents {
         for (LocalCommand command : commands) {
             if (command instanceof LocalCommand.Wake wake) {
                 if (wake.waiter().thread() != Thread.currentThread()) {
-                    LockSupport.unpark(wake.waiter().thread());
+                    Parking.unpark(wake.waiter().thread());
                 }
             } else if (command instanceof LocalCommand.List list) {
                 listWithWatch(list.node());
@@ -373,14 +372,14 @@ public final class Cohort implements NodeEvents {
         ChildWatch watcher = watch;
         ZooKeeperHandle handle = ZooKeeperHandle.currentQuietly(path.client());
         if (handle == null || handle.sessionId() != node.sessionId()) {
-            post(new LocalEvent.ListingFailed(node, Code.CONNECTIONLOSS, System.nanoTime()));
+            post(new LocalEvent.ListingFailed(node, Code.CONNECTIONLOSS, now()));
             return;
         }
         handle.watchChildren(path.fixed(path.path()), watcher).thenAccept(reply -> {
             if (reply instanceof Reply.Children listing) {
-                post(new LocalEvent.Listed(node, listing.children(), watcher, System.nanoTime()));
+                post(new LocalEvent.Listed(node, listing.children(), watcher, now()));
             } else {
-                post(new LocalEvent.ListingFailed(node, reply.code(), System.nanoTime()));
+                post(new LocalEvent.ListingFailed(node, reply.code(), now()));
             }
         });
     }
@@ -394,16 +393,16 @@ public final class Cohort implements NodeEvents {
         }
         ZooKeeperHandle handle = ZooKeeperHandle.currentQuietly(path.client());
         if (handle == null || handle.sessionId() != node.sessionId()) {
-            post(new LocalEvent.NodeWatchFailed(node, System.nanoTime())); // asked again once HELD again (Resumed)
+            post(new LocalEvent.NodeWatchFailed(node, now())); // asked again once HELD again (Resumed)
             return;
         }
         handle.watchData(node.fixedPath(), watch).thenAccept(reply -> {
             if (reply.code() == Code.NONODE) {
                 post(new LocalEvent.NodeDeleted(node));
             } else if (reply.code() == Code.OK) {
-                post(new LocalEvent.NodeWatched(node, System.nanoTime()));
+                post(new LocalEvent.NodeWatched(node, now()));
             } else {
-                post(new LocalEvent.NodeWatchFailed(node, System.nanoTime()));
+                post(new LocalEvent.NodeWatchFailed(node, now()));
             }
         });
     }
@@ -441,5 +440,10 @@ public final class Cohort implements NodeEvents {
             }
             // A disconnection keeps the watch; a session's end reaches the cohort as the node's LOST.
         }
+    }
+
+    /** The time of a local event, on the client's clock (the simulator's, in the simulator). */
+    private long now() {
+        return path.context().timer().read();
     }
 }

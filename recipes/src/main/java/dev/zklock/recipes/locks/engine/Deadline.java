@@ -2,7 +2,6 @@ package dev.zklock.recipes.locks.engine;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
@@ -74,12 +73,12 @@ public final class Deadline {
     public <T> T await(CompletableFuture<T> future, long minimumNanos) throws InterruptedException {
         try {
             if (isForever() && minimumNanos == 0) {
-                return future.get();
+                return Parking.get(future);
             }
             if (isForever()) {
-                return future.get(minimumNanos, TimeUnit.NANOSECONDS);
+                return Parking.get(future, minimumNanos);
             }
-            return future.get(waitNanos(minimumNanos, ticker.read()), TimeUnit.NANOSECONDS);
+            return Parking.get(future, waitNanos(minimumNanos, ticker.read()));
         } catch (TimeoutException e) {
             return null;
         } catch (ExecutionException e) {

@@ -13,7 +13,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.IntSupplier;
 import org.apache.curator.framework.CuratorFramework;
@@ -151,7 +150,7 @@ public final class LeaseQueue {
         try {
             List<LockNode> nodes = deadline.isForever()
                     ? leased.get()
-                    : leased.get(deadline.remainingNanos() + mutex.requestTimeoutNanos(), TimeUnit.NANOSECONDS);
+                    : Parking.get(leased, deadline.remainingNanos() + mutex.requestTimeoutNanos());
             return Optional.of(nodes);
         } catch (InterruptedException e) {
             giveBack(leased);

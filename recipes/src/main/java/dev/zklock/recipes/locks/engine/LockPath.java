@@ -137,7 +137,7 @@ public final class LockPath {
         checkCanAcquire();
         return Admission.admit(
                         deadline,
-                        Threads.isVirtual() || queueView
+                        Parking.drivesAsVirtual() || queueView
                                 ? () -> new CallbackRunner(alone, deadline, null).await()
                                 : () -> new BlockingRunner(alone.queues(), deadline, null).run())
                 .map(nodes -> nodes.get(0));

@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.curator.framework.imps.CuratorFrameworkState;
 import org.apache.curator.utils.ZKPaths;
@@ -66,7 +65,7 @@ public final class NodeDeletes {
     private static Reply deleteOnThisThread(ZooKeeperHandle session, String fixedNodePath, long untilNanos) {
         CompletableFuture<Reply> reply = session.delete(fixedNodePath);
         try {
-            return reply.get(Math.max(0, untilNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+            return Parking.get(reply, Math.max(0, untilNanos - Parking.nanoTime()));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return null;

@@ -33,9 +33,9 @@ public final class ReleasesInFlight {
     private static final CompletableFuture<Void> NONE = CompletableFuture.completedFuture(null);
 
     private final ConcurrentHashMap<String, Release> releasing = new ConcurrentHashMap<>();
-    private final ContextTimer timer;
+    private final TimerPort timer;
 
-    public ReleasesInFlight(ContextTimer timer) {
+    public ReleasesInFlight(TimerPort timer) {
         this.timer = timer;
     }
 

@@ -42,7 +42,7 @@ final class SyncBound implements Runnable {
      * @return the call's answer, or null if the bound ended it
      * @throws InterruptedException if the caller was interrupted, not by the bound
      */
-    static <T> T call(ContextTimer timer, long boundNanos, Call<T> call) throws InterruptedException {
+    static <T> T call(TimerPort timer, long boundNanos, Call<T> call) throws InterruptedException {
         if (boundNanos == Long.MAX_VALUE) {
             return call.run();
         }

@@ -2,7 +2,6 @@ package dev.zklock.recipes.locks.engine;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /** Waits that an interrupt cannot cut short; the interrupt flag is restored afterwards, as Guava's do. */
@@ -12,11 +11,11 @@ public final class Uninterruptibles {
     /** Waits up to {@code timeoutNanos} for {@code future}; returns null if it did not complete in time. */
     public static <T> T await(CompletableFuture<T> future, long timeoutNanos) {
         boolean interrupted = false;
-        long end = System.nanoTime() + timeoutNanos;
+        long end = Parking.nanoTime() + timeoutNanos;
         try {
             while (true) {
                 try {
-                    return future.get(Math.max(0, end - System.nanoTime()), TimeUnit.NANOSECONDS);
+                    return Parking.get(future, Math.max(0, end - Parking.nanoTime()));
                 } catch (InterruptedException e) {
                     interrupted = true;
                 } catch (TimeoutException e) {
