@@ -14,8 +14,11 @@ import org.slf4j.LoggerFactory;
  * SyncBound}: such a call has none of its own), and an uncontended acquire of one queue is
  * one round trip: the create is sent, the listing right behind it, and our node is taken from the listing without
  * waiting for the create's reply to be handed over. Right behind a node of the same client, the create goes alone and
- * its reply says what to watch (see {@link Acquisition}'s note 6). Confined to the acquiring thread, apart from the
- * cleanup a late create reply gets.
+ * its reply says what to watch (see {@link Acquisition}'s note 6). It reaches the client only through the engine's
+ * ports ({@link ClientPort}, {@link SessionPort}, the client's {@link TimerPort}) and waits only through {@link
+ * Parking} and its {@link Deadline}: ZooKeeper's synchronous calls are the production session's ({@link
+ * ZooKeeperHandle}), and a client that is not Curator's (the simulator's) runs this same code. Confined to the
+ * acquiring thread, apart from the cleanup a late create reply gets.
  */
 public final class BlockingRunner {
     private static final Logger logger = LoggerFactory.getLogger(BlockingRunner.class);
@@ -24,7 +27,7 @@ public final class BlockingRunner {
     private final LockPath first;
     private final Deadline deadline;
     private final Acquisition acquisition;
-    private final long startNanos = System.nanoTime();
+    private final long startNanos = Parking.nanoTime();
 
     private boolean deadlineTold;
     private long createSession;
@@ -82,7 +85,7 @@ public final class BlockingRunner {
             return create(create);
         }
         if (command instanceof Command.ListQueue list) {
-            ZooKeeperHandle session = first.connected(deadline);
+            SessionPort session = first.connected(deadline);
             return session == null
                     ? feed(new Event.TimedOut())
                     : feed(orLost(bounded(() -> requests.listNow(session, list.queue()))));
@@ -98,13 +101,13 @@ public final class BlockingRunner {
             return feed(made == null ? new Event.Failed(Code.CONNECTIONLOSS) : new Event.ParentsMade());
         }
         if (command instanceof Command.Recover) {
-            ZooKeeperHandle session = first.connected(deadline);
+            SessionPort session = first.connected(deadline);
             return session == null
                     ? feed(new Event.TimedOut())
                     : feed(await(requests.recoveryListing(session, createSession)));
         }
         if (command instanceof Command.CheckOwner check) {
-            ZooKeeperHandle session = first.connected(deadline);
+            SessionPort session = first.connected(deadline);
             return session == null
                     ? feed(new Event.TimedOut())
                     : feed(await(requests.checkOwner(session, check.queue(), check.name())));
@@ -118,7 +121,7 @@ public final class BlockingRunner {
 
     /** Creates our nodes with the listing pipelined behind the create; see the class notes for the one round trip. */
     private Command create(Command.Create create) throws InterruptedException {
-        ZooKeeperHandle session = first.connected(deadline);
+        SessionPort session = first.connected(deadline);
         if (session == null) {
             return feed(new Event.TimedOut());
         }
@@ -177,7 +180,7 @@ public final class BlockingRunner {
 
     /** Sets the watch, then waits for it to fire or for the deadline. */
     private Command watch(Command.Watch watch) throws InterruptedException {
-        ZooKeeperHandle session = first.connected(deadline);
+        SessionPort session = first.connected(deadline);
         if (session == null) {
             return feed(new Event.TimedOut());
         }
@@ -337,6 +340,6 @@ public final class BlockingRunner {
     }
 
     private long elapsedMicros() {
-        return (System.nanoTime() - startNanos) / 1000;
+        return (Parking.nanoTime() - startNanos) / 1000;
     }
 }

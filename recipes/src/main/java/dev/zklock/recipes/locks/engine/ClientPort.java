@@ -1,9 +1,13 @@
 package dev.zklock.recipes.locks.engine;
 
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import org.apache.curator.framework.state.ConnectionStateListener;
 import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.KeeperException.Code;
 import org.apache.zookeeper.proto.CreateRequest;
 
@@ -12,8 +16,10 @@ import org.apache.zookeeper.proto.CreateRequest;
  * session ({@link SessionPort}), its timer, and the requests it makes in the background (a lock path made with its
  * parents, a delete retried until the connection comes back, a sweep for a lost create). The production adapter is
  * over the Curator client ({@code CuratorClientPort}), one per {@link ClientContext}; the simulator's is over a
- * simulated client. Reads local state only, but for what it sends; never blocks. Implementations are safe for use by
- * multiple threads.
+ * simulated client. Reads local state only, but for what it sends; never blocks, but for the two waits of a runner
+ * whose thread waits anyway ({@link BlockingRunner}): {@link #awaitConnected} and {@link #makeContainerNow}, which by
+ * default wait through {@link Parking} (so a simulated thread parks through its port), and in production as Curator's
+ * blocking calls did before the port. Implementations are safe for use by multiple threads.
  */
 public interface ClientPort {
     /** Tells whether the client is started and not closed. */
@@ -28,6 +34,29 @@ public interface ClientPort {
     /** Returns the client's current session if it is connected, else null: what a step that sends needs. */
     default SessionPort connected() {
         return isConnected() ? current() : null;
+    }
+
+    /**
+     * Waits at most {@code nanos} for the client to be connected or closed: no request. The caller asks again ({@link
+     * #connected()}, {@link #isStarted()}) once it returns, so it may return early. By default the wait ends on the
+     * client's {@link SessionEnds#onConnectedOrClosed} (the context of {@code lock}), parked through {@link Parking};
+     * Curator's port blocks in {@code blockUntilConnected}.
+     *
+     * @throws InterruptedException if the thread is interrupted while it waits
+     */
+    default void awaitConnected(LockPath lock, long nanos) throws InterruptedException {
+        CompletableFuture<Void> connected = new CompletableFuture<>();
+        SessionEnds.Registration waiting =
+                lock.context().sessionEnds().onConnectedOrClosed(this, () -> connected.complete(null));
+        try {
+            Parking.get(connected, nanos);
+        } catch (TimeoutException stillNotConnected) {
+            // the caller asks again, and looks at its deadline
+        } catch (ExecutionException e) {
+            throw new AssertionError("a connection wait failed", e.getCause());
+        } finally {
+            waiting.cancel();
+        }
     }
 
     /**
@@ -66,6 +95,29 @@ public interface ClientPort {
      * @throws RuntimeException the lock's error if the request cannot be sent
      */
     void makeContainer(LockPath lock, Consumer<Code> made);
+
+    /**
+     * Makes {@code lock}'s path as a container, parents included, and waits for the result on the calling thread (OK,
+     * or NODEEXISTS: it stands), however long it takes: the caller bounds the wait ({@link SyncBound}). By default
+     * {@link #makeContainer} waited for through {@link Parking}; Curator's port makes it with Curator's blocking
+     * create, as Curator's locks do. One request when only the lock path is missing, more on first use of a path.
+     *
+     * @throws InterruptedException if the thread is interrupted while it waits
+     * @throws RuntimeException the lock's error if the path could not be made ({@link LockPath#callFailure})
+     */
+    default void makeContainerNow(LockPath lock) throws InterruptedException {
+        CompletableFuture<Code> made = new CompletableFuture<>();
+        makeContainer(lock, made::complete);
+        Code code;
+        try {
+            code = Parking.get(made);
+        } catch (ExecutionException e) {
+            throw new AssertionError("a ZooKeeper callback failed", e.getCause());
+        }
+        if (code != Code.OK && code != Code.NODEEXISTS) {
+            throw lock.callFailure("create the lock path", KeeperException.create(code, lock.path()));
+        }
+    }
 
     /**
      * Returns the create request of {@code nodePath} (namespace-relative) with {@code data}, or the client's default

@@ -9,6 +9,7 @@ import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.curator.framework.imps.CuratorFrameworkState;
 import org.apache.curator.framework.state.ConnectionStateListener;
 import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.KeeperException.Code;
 import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.proto.CreateRequest;
@@ -58,6 +59,13 @@ final class CuratorClientPort implements ClientPort {
         return made;
     }
 
+    /** Curator's {@code blockUntilConnected}, in whole milliseconds (at least one). */
+    @Override
+    public void awaitConnected(LockPath lock, long nanos) throws InterruptedException {
+        long millis = Math.max(1, Math.min(TimeUnit.NANOSECONDS.toMillis(nanos), Integer.MAX_VALUE));
+        client.blockUntilConnected((int) millis, TimeUnit.MILLISECONDS);
+    }
+
     @Override
     public long requestTimeoutNanos() {
         ZooKeeperHandle handle = current();
@@ -97,6 +105,24 @@ final class CuratorClientPort implements ClientPort {
                     .forPath(lock.path(), new byte[0]);
         } catch (Exception e) {
             throw lock.callFailure("create the path", e);
+        }
+    }
+
+    /** Curator's blocking create, as its locks make their path; another client's making it first is success. */
+    @Override
+    public void makeContainerNow(LockPath lock) throws InterruptedException {
+        try {
+            lock.client()
+                    .create()
+                    .creatingParentContainersIfNeeded()
+                    .withMode(CreateMode.CONTAINER)
+                    .forPath(lock.path(), new byte[0]);
+        } catch (KeeperException.NodeExistsException made) {
+            // another client made it first
+        } catch (InterruptedException e) {
+            throw e;
+        } catch (Exception e) {
+            throw lock.callFailure("create the lock path", e);
         }
     }
 

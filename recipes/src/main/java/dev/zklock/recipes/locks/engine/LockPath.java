@@ -167,7 +167,9 @@ public final class LockPath {
 
     /** Checks, before any ZooKeeper call, that an acquire may start. */
     public void checkCanAcquire() throws InterruptedException {
-        Checks.requireStarted(client, path);
+        if (!context().port().isStarted()) {
+            throw Checks.notStarted(client, path, null);
+        }
         if (Thread.interrupted()) {
             throw new InterruptedException("interrupted before acquiring lock '" + path + "'");
         }
@@ -335,7 +337,7 @@ public final class LockPath {
         deleting(node.name());
         ReleasesInFlight.Release release = ours.releases().begin(node.fixedPath(), node.sessionId());
         try {
-            if (client.getState() != CuratorFrameworkState.STARTED) {
+            if (!ours.port().isStarted()) {
                 logger.debug("{}: client closed; {} went with its session", path, node);
             } else if (NodeDeletes.deleteNow(this, node.path())) {
                 logger.debug("{}: released {}", path, node);
@@ -410,9 +412,9 @@ public final class LockPath {
         return new CreateRequest(ZKPaths.makePath(fixedPath, name), nodeData, acl, mode.toFlag());
     }
 
-    /** Waits until the client is connected or the deadline passes; returns the handle, or null at the deadline. */
-    public ZooKeeperHandle connected(Deadline deadline) throws InterruptedException {
-        return ZooKeeperHandle.connected(client, context().port(), path, deadline);
+    /** Waits until the client is connected or the deadline passes; returns the session, or null at the deadline. */
+    public SessionPort connected(Deadline deadline) throws InterruptedException {
+        return ConnectionWait.connected(this, deadline);
     }
 
     public String fixed(String namespaceRelativePath) {

@@ -29,24 +29,26 @@ public final class NodeDeletes {
      * {@link #deleteNow(LockPath, String, long)}.
      */
     public static boolean deleteNow(LockPath lock, String nodePath) {
-        return deleteNow(lock, nodePath, System.nanoTime() + lock.requestTimeoutNanos());
+        return deleteNow(lock, nodePath, Parking.nanoTime() + lock.requestTimeoutNanos());
     }
 
     /**
-     * Deletes a node of ours, waiting for the reply on the calling thread until {@code untilNanos} (on
-     * {@link System#nanoTime()}) at the latest. ZooKeeper's client does not bound that wait itself: a request sent
-     * while it has just found the connection silent, and is connecting again, waits in its queue until a server answers
-     * (seen on a real ensemble whose leader was paused: an acquire's give-up waited 2.4 s for the new leader, past its
-     * timeout plus one request timeout). If the connection is down, the reply is a lost connection or does not come in
-     * time, or the thread is interrupted (the flag is kept), Curator's guaranteed delete takes over and retries when the
-     * connection comes back (a delete that was only late then finds no node, which is done). Returns whether the node is
-     * known to be gone.
+     * Deletes a node of ours, waiting for the reply on the calling thread until {@code untilNanos} (on {@link
+     * Parking#nanoTime()}: {@link System#nanoTime()} but on a simulated thread) at the latest. ZooKeeper's client does
+     * not bound that wait itself: a request sent while it has just found the connection silent, and is connecting
+     * again, waits in its queue until a server answers (seen on a real ensemble whose leader was paused: an acquire's
+     * give-up waited 2.4 s for the new leader, past its timeout plus one request timeout). If the connection is down,
+     * the reply is a lost connection or does not come in time, or the thread is interrupted (the flag is kept), the
+     * client's background delete takes over (Curator's guaranteed delete, {@link ClientPort#deleteInBackground}) and
+     * retries when the connection comes back (a delete that was only late then finds no node, which is done). Reaches
+     * the client only through its port. Returns whether the node is known to be gone.
      */
     public static boolean deleteNow(LockPath lock, String nodePath, long untilNanos) {
         lock.deleting(ZKPaths.getNodeFromPath(nodePath));
-        if (lock.client().getZookeeperClient().isConnected()) {
-            ZooKeeperHandle session = ZooKeeperHandle.currentQuietly(lock.client());
-            Reply reply = session == null ? null : deleteOnThisThread(session, lock.fixed(nodePath), untilNanos);
+        ClientPort port = lock.context().port();
+        SessionPort session = port.connected();
+        if (session != null) {
+            Reply reply = deleteOnThisThread(session, lock.fixed(nodePath), untilNanos);
             if (reply != null && (reply.isOk() || reply.code() == KeeperException.Code.NONODE)) {
                 return true;
             }
@@ -54,7 +56,7 @@ public final class NodeDeletes {
                 throw lock.failure("delete " + nodePath, KeeperException.create(reply.code(), nodePath), false);
             }
         }
-        deleteInBackground(lock, nodePath);
+        port.deleteInBackground(lock, nodePath);
         return false;
     }
 
@@ -62,7 +64,7 @@ public final class NodeDeletes {
      * Deletes with the reply awaited on the calling thread until {@code untilNanos}; null if it did not come by then or
      * the thread was interrupted (the flag is kept): the delete is then left to the background.
      */
-    private static Reply deleteOnThisThread(ZooKeeperHandle session, String fixedNodePath, long untilNanos) {
+    private static Reply deleteOnThisThread(SessionPort session, String fixedNodePath, long untilNanos) {
         CompletableFuture<Reply> reply = session.delete(fixedNodePath);
         try {
             return Parking.get(reply, Math.max(0, untilNanos - Parking.nanoTime()));

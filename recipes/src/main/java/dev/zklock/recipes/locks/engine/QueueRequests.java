@@ -9,7 +9,6 @@ import java.util.function.Function;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.CreateOptions;
-import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.KeeperException.Code;
 import org.apache.zookeeper.Op;
 import org.apache.zookeeper.OpResult;
@@ -18,7 +17,7 @@ import org.apache.zookeeper.proto.CreateRequest;
 /**
  * The ZooKeeper requests of the {@link Command}s of one acquisition over one or several queues, each answered as the
  * {@link Event} its reply means. Both runners send through here, so a reply means the same to either. Immutable and
- * safe for use by multiple threads; paths handed to {@link ZooKeeperHandle} are fixed for the client's namespace.
+ * safe for use by multiple threads; paths handed to the {@link SessionPort} are fixed for the client's namespace.
  */
 public final class QueueRequests {
     private final List<LockPath> queues;
@@ -168,12 +167,15 @@ public final class QueueRequests {
                 .thenApply(reply -> listed(session, lockPath, reply, null));
     }
 
-    /** As {@link #list}, waiting for the reply on the calling thread (one thread hop less). */
-    public Event listNow(ZooKeeperHandle session, int queue) throws InterruptedException {
+    /**
+     * As {@link #list}, waiting for the reply on the calling thread: with ZooKeeper's synchronous call, one thread hop
+     * less ({@link SessionPort#childrenNow}).
+     */
+    public Event listNow(SessionPort session, int queue) throws InterruptedException {
         LockPath lockPath = queues.get(queue);
         if (lockPath.semaphorePath() != null) {
             try {
-                return listGuarded(session, lockPath).get();
+                return Parking.get(listGuarded(session, lockPath));
             } catch (ExecutionException e) {
                 throw new IllegalStateException("listing of " + lockPath.path() + " failed", e.getCause());
             }
@@ -240,23 +242,12 @@ public final class QueueRequests {
 
     /**
      * Makes every lock path as a container, and its parents if need be, as Curator's locks do: one request when only
-     * the lock path is missing (the server reaps an empty container), more on first use of a path; blocks.
+     * the lock path is missing (the server reaps an empty container), more on first use of a path; waits for each on
+     * the calling thread ({@link ClientPort#makeContainerNow}).
      */
     public void makeParents() throws InterruptedException {
         for (LockPath queue : queues) {
-            try {
-                queue.client()
-                        .create()
-                        .creatingParentContainersIfNeeded()
-                        .withMode(CreateMode.CONTAINER)
-                        .forPath(queue.path(), new byte[0]);
-            } catch (KeeperException.NodeExistsException made) {
-                // another client made it first
-            } catch (InterruptedException e) {
-                throw e;
-            } catch (Exception e) {
-                throw queue.callFailure("create the lock path", e);
-            }
+            queue.context().port().makeContainerNow(queue);
         }
     }
 

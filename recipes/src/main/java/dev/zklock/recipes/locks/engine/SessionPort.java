@@ -3,6 +3,7 @@ package dev.zklock.recipes.locks.engine;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.function.Function;
 import org.apache.zookeeper.AsyncCallback;
 import org.apache.zookeeper.CreateMode;
@@ -20,6 +21,12 @@ import org.apache.zookeeper.data.ACL;
  * operations, or the listing of several paths, is one), and never waits for it. Paths are fixed for the client's
  * namespace. A reply or watch callback must be quick and never block. Implementations are immutable (the simulator's
  * are confined to its one thread) and, in production, safe for use by multiple threads.
+ *
+ * <p>The synchronous calls ({@code ...Now}) are for a runner whose thread waits anyway ({@link BlockingRunner}): the
+ * same request, one round trip, with the reply waited for on the calling thread. By default they wait for the
+ * asynchronous reply through {@link Parking} (so a simulated thread parks through its port); ZooKeeper's handle uses
+ * ZooKeeper's synchronous API, whose reply wakes the waiting thread itself, one thread hop sooner. Either waits until
+ * the reply comes or the thread is interrupted; no bound of its own ({@link SyncBound} gives one).
  */
 public interface SessionPort {
     /** Returns the session every request goes out on. */
@@ -62,6 +69,34 @@ public interface SessionPort {
 
     /** Lists a node's children: {@link Reply.Children} or {@link Reply.Failed}. */
     CompletableFuture<Reply> children(String path);
+
+    /**
+     * As {@link #children}, waiting for the reply on the calling thread.
+     *
+     * @throws InterruptedException if the thread is interrupted first (the request stays sent)
+     */
+    default Reply childrenNow(String path) throws InterruptedException {
+        return waitFor(children(path));
+    }
+
+    /**
+     * As {@link #watchData(String, Watcher)}, waiting for the reply on the calling thread.
+     *
+     * @throws InterruptedException if the thread is interrupted first (the request, and the watch, stay sent)
+     */
+    default Reply watchDataNow(String path, Watcher watcher) throws InterruptedException {
+        return waitFor(watchData(path, watcher));
+    }
+
+    /** Waits for {@code reply} through {@link Parking}: what the synchronous calls do by default. */
+    private static Reply waitFor(CompletableFuture<Reply> reply) throws InterruptedException {
+        try {
+            return Parking.get(reply);
+        } catch (ExecutionException e) {
+            // Replies are completed by callbacks that cannot throw: a failure here is a library bug.
+            throw new AssertionError("a ZooKeeper callback failed", e.getCause());
+        }
+    }
 
     /** Lists a node's children and leaves {@code watcher} on them (none on a missing node). */
     CompletableFuture<Reply> watchChildren(String path, Watcher watcher);

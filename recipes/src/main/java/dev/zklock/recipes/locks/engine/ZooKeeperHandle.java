@@ -77,31 +77,6 @@ public final class ZooKeeperHandle implements SessionPort {
         }
     }
 
-    /**
-     * Waits until the client is connected or the deadline passes; returns the handle (the one {@code port}, the
-     * client's, hands out), or null at the deadline.
-     *
-     * @throws IllegalStateException if the client is not started or is closed (checked again every second)
-     */
-    public static ZooKeeperHandle connected(
-            CuratorFramework client, ClientPort port, String lockPath, Deadline deadline) throws InterruptedException {
-        while (true) {
-            Checks.requireStarted(client, lockPath);
-            if (client.getZookeeperClient().isConnected()) {
-                ZooKeeperHandle handle = port.current() instanceof ZooKeeperHandle kept ? kept : current(client);
-                if (handle != null) {
-                    return handle;
-                }
-            }
-            if (deadline.hasPassed()) {
-                return null;
-            }
-            // Bounded slices, so that a client closed meanwhile is noticed rather than waited on forever.
-            long sliceMillis = Math.max(1, Math.min(TimeUnit.NANOSECONDS.toMillis(deadline.remainingNanos()), 1000));
-            client.blockUntilConnected((int) sliceMillis, TimeUnit.MILLISECONDS);
-        }
-    }
-
     /** Returns the session every request of this handle goes out on. */
     @Override
     public long sessionId() {
@@ -175,6 +150,7 @@ public final class ZooKeeperHandle implements SessionPort {
      * Lists a node's children and waits for the reply on the calling thread: ZooKeeper's client wakes a thread that
      * waits for a synchronous reply itself, where an asynchronous reply first passes through its event thread.
      */
+    @Override
     public Reply childrenNow(String path) throws InterruptedException {
         try {
             return new Reply.Children(send().getChildren(path, false));
@@ -187,6 +163,7 @@ public final class ZooKeeperHandle implements SessionPort {
      * Reads a node's data, leaving {@code watcher} on it, and waits for the reply on the calling thread; see
      * {@link #watchData} for why a data read, and {@link #childrenNow} for why the calling thread.
      */
+    @Override
     public Reply watchDataNow(String path, Watcher watcher) throws InterruptedException {
         try {
             Stat stat = new Stat();
