@@ -43,6 +43,12 @@ final class ViewPort implements ClientPort {
         return current;
     }
 
+    /** The client's own wait (a view keeps no connection of its own). */
+    @Override
+    public void awaitConnected(LockPath lock, long nanos) throws InterruptedException {
+        port.awaitConnected(lock, nanos);
+    }
+
     @Override
     public long requestTimeoutNanos() {
         return port.requestTimeoutNanos();
@@ -71,6 +77,11 @@ final class ViewPort implements ClientPort {
     @Override
     public void makeContainer(LockPath lock, Consumer<Code> made) {
         port.makeContainer(lock, made);
+    }
+
+    @Override
+    public void makeContainerNow(LockPath lock) throws InterruptedException {
+        port.makeContainerNow(lock);
     }
 
     @Override
