@@ -330,7 +330,7 @@ public final class Cohort implements NodeEvents {
             } else if (command instanceof LocalCommand.WatchNode watchNode) {
                 watchOwnNode(watchNode.node());
             } else if (command instanceof LocalCommand.StopWatching stop) {
-                ZooKeeperHandle handle = ZooKeeperHandle.currentQuietly(path.client());
+                SessionPort handle = path.port().current();
                 if (handle != null) {
                     path.removeWatch(handle, path.fixed(path.path()), stop.watcher(), true);
                 }
@@ -370,7 +370,7 @@ public final class Cohort implements NodeEvents {
             childWatch = watch;
         }
         ChildWatch watcher = watch;
-        ZooKeeperHandle handle = ZooKeeperHandle.currentQuietly(path.client());
+        SessionPort handle = path.port().current();
         if (handle == null || handle.sessionId() != node.sessionId()) {
             post(new LocalEvent.ListingFailed(node, Code.CONNECTIONLOSS, now()));
             return;
@@ -391,7 +391,7 @@ public final class Cohort implements NodeEvents {
             watch = new OwnWatch(node);
             ownWatch = watch;
         }
-        ZooKeeperHandle handle = ZooKeeperHandle.currentQuietly(path.client());
+        SessionPort handle = path.port().current();
         if (handle == null || handle.sessionId() != node.sessionId()) {
             post(new LocalEvent.NodeWatchFailed(node, now())); // asked again once HELD again (Resumed)
             return;

@@ -10,7 +10,7 @@ import java.util.concurrent.TimeoutException;
  * try, never wait". Immutable; as small as it was with no ticker (a reference in place of a flag).
  */
 public final class Deadline {
-    private static final Deadline FOREVER = new Deadline(0, Ticker.SYSTEM);
+    private static final Deadline FOREVER = new Deadline(0, Parking::nanoTime); // the calling thread's clock
 
     private final long deadlineNanos;
     private final Ticker ticker;

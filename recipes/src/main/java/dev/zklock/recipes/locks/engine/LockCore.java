@@ -99,7 +99,7 @@ public final class LockCore {
      * @return the hold, admitted, or empty if the deadline passed first (nothing left behind)
      */
     public Optional<Hold> acquire(Deadline deadline) throws InterruptedException {
-        Checks.requireStarted(path.client(), path.path());
+        path.requireStarted();
         boolean first = FirstUse.enter(deadline);
         long start = System.nanoTime();
         AcquisitionRecord record = AcquisitionRecord.start(path, kind);
@@ -160,7 +160,7 @@ public final class LockCore {
      * @param timeout how long the acquire may take, or null for as long as it takes
      */
     public CompletableFuture<Hold> acquireAsync(Duration timeout) {
-        Checks.requireStarted(path.client(), path.path());
+        path.requireStarted();
         Deadline deadline = timeout == null ? Deadline.forever() : Deadline.after(Checks.toNanos(timeout));
         CompletableFuture<Hold> result = new CompletableFuture<>();
         long start = System.nanoTime();

@@ -167,9 +167,7 @@ public final class LockPath {
 
     /** Checks, before any ZooKeeper call, that an acquire may start. */
     public void checkCanAcquire() throws InterruptedException {
-        if (!context().port().isStarted()) {
-            throw Checks.notStarted(client, path, null);
-        }
+        requireStarted();
         if (Thread.interrupted()) {
             throw new InterruptedException("interrupted before acquiring lock '" + path + "'");
         }
@@ -289,6 +287,13 @@ public final class LockPath {
         return known;
     }
 
+    /** Checks, through the client's port, that the client is started and not closed ({@link Checks#notStarted}). */
+    public void requireStarted() {
+        if (!port().isStarted()) {
+            throw Checks.notStarted(client, path, null);
+        }
+    }
+
     /**
      * The client as the asynchronous runners reach it ({@link ClientContext#port}); with a queue view, through the
      * client's queue views ({@link ClientContext#viewPort}).
@@ -337,7 +342,7 @@ public final class LockPath {
         deleting(node.name());
         ReleasesInFlight.Release release = ours.releases().begin(node.fixedPath(), node.sessionId());
         try {
-            if (!ours.port().isStarted()) {
+            if (!port().isStarted()) {
                 logger.debug("{}: client closed; {} went with its session", path, node);
             } else if (NodeDeletes.deleteNow(this, node.path())) {
                 logger.debug("{}: released {}", path, node);

@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.WatchedEvent;
 import org.apache.zookeeper.Watcher;
 import org.slf4j.Logger;
@@ -35,18 +36,18 @@ public final class RevocationWatch {
 
     /** Starts watching {@code node}, which was just granted; one request. */
     void watch(LockPath path, LockNode node) {
-        ZooKeeperHandle handle = ZooKeeperHandle.currentQuietly(path.client());
-        if (handle == null) {
+        SessionPort session = path.port().current();
+        if (session == null) {
             logger.warn("{}: no connection to watch {} for revocation requests", path.path(), node);
             return;
         }
-        read(path, node, handle);
+        read(path, node, session);
     }
 
-    private void read(LockPath path, LockNode node, ZooKeeperHandle handle) {
+    private void read(LockPath path, LockNode node, SessionPort session) {
         Watcher watcher = event -> changed(path, node, event);
-        handle.readData(node.fixedPath(), watcher).thenAccept(reply -> {
-            if (reply instanceof Reply.Data data && Arrays.equals(data.data(), REVOKE_MESSAGE)) {
+        session.watchData(node.fixedPath(), watcher, (rc, nodePath, ctx, data, stat) -> {
+            if (rc == KeeperException.Code.OK.intValue() && Arrays.equals(data, REVOKE_MESSAGE)) {
                 logger.debug("{}: revocation requested of {}", path.path(), node);
                 path.revocationRequested(node); // a cohort passes the node no more
                 try {
@@ -68,9 +69,9 @@ public final class RevocationWatch {
         if (event.getType() != Watcher.Event.EventType.NodeDataChanged) {
             return; // deleted (released, or lost), or a connection event: the watch stays while the session lives
         }
-        ZooKeeperHandle handle = ZooKeeperHandle.currentQuietly(path.client());
-        if (handle != null) {
-            read(path, node, handle);
+        SessionPort session = path.port().current();
+        if (session != null) {
+            read(path, node, session);
         }
     }
 }
