@@ -145,7 +145,8 @@ public final class Admission {
      *
      * @return the admitted nodes, tracked; or empty if the deadline passed first (nothing is left behind)
      * @throws IllegalStateException if the client is closed
-     * @throws InterruptedException if interrupted (what was granted is deleted; the flag is cleared)
+     * @throws InterruptedException if interrupted before it returns, even as the grant came (what was granted is
+     *     deleted; the flag is cleared): a caller that takes the interrupt for the end of its acquire never holds
      */
     public static Optional<List<LockNode>> admit(Deadline deadline, Take take) throws InterruptedException {
         boolean first = FirstUse.enter(deadline);
@@ -176,6 +177,11 @@ public final class Admission {
                 throw e;
             }
             if (verdict == Verdict.ADMIT) {
+                if (Thread.interrupted()) { // interrupted as the grant came: the interrupt wins, as a cohort's does
+                    drop(nodes);
+                    throw new InterruptedException(
+                            "interrupted while acquiring lock '" + nodes.get(0).lockPath() + "'");
+                }
                 return granted;
             }
             drop(nodes);
