@@ -6,11 +6,15 @@ import static dev.zklock.recipes.test.sim.Simulation.SECOND_PATH;
 import static dev.zklock.recipes.test.sim.Simulation.SEMAPHORE_PATH;
 
 import dev.zklock.recipes.locks.LockDriver;
+import dev.zklock.recipes.locks.LockState;
 import dev.zklock.recipes.locks.engine.Hold;
+import dev.zklock.recipes.locks.engine.LockCore;
 import dev.zklock.recipes.locks.engine.LockNode;
 import dev.zklock.recipes.locks.engine.LockPath;
 import dev.zklock.recipes.locks.engine.ReadWriteEntry;
 import java.util.List;
+import java.util.Optional;
+import java.util.function.BiConsumer;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
 
@@ -20,10 +24,11 @@ import java.util.function.Consumer;
  * upgrade begins as the engine's {@link ReadWriteEntry} rule says, the rule the read/write lock asks. Not thread-safe.
  */
 final class SimActor {
-    /** How a simulated thread takes the write lock of the read/write path while it holds the read lock. */
-    private interface WriteTry {
-        void start(long deadline, Consumer<Runnable> held, Consumer<String> ended);
-    }
+    /** The tally of plain acquires on a simulated thread taken by the engine's blocking runner. */
+    static final String BLOCKING_RUNNER = "acquire on the blocking runner";
+
+    /** The tally of plain acquires on a simulated thread taken by the virtual-thread drive ({@code CallbackRunner.await}). */
+    static final String VIRTUAL_DRIVE = "acquire on the virtual-thread drive";
 
     final String name;
     private final SimPlan.Thread thread;
@@ -31,7 +36,10 @@ final class SimActor {
     private final SimWorld world;
     private final SimChecker checker;
     private final int maxLeases;
-    private final BiFunction<SimClient, SimPlan.Kind, SimCohort> cohorts;
+    private final BiFunction<SimClient, SimPlan.Kind, LockCore> cohorts;
+    private final boolean virtual; // its blocking acquires go as a virtual thread's (CallbackRunner.await)
+    private SimThread simThread; // made on its first blocking call
+    private boolean acquiringOnThread; // an acquire runs on its thread: an interrupt may fall on it
     private int left;
     boolean done;
     String acquiring;
@@ -43,7 +51,7 @@ final class SimActor {
             SimWorld world,
             SimChecker checker,
             int maxLeases,
-            BiFunction<SimClient, SimPlan.Kind, SimCohort> cohorts) {
+            BiFunction<SimClient, SimPlan.Kind, LockCore> cohorts) {
         this.name = name;
         this.thread = thread;
         this.client = client;
@@ -52,6 +60,7 @@ final class SimActor {
         this.maxLeases = maxLeases;
         this.cohorts = cohorts;
         this.left = thread.acquires();
+        this.virtual = world.random.nextBoolean();
     }
 
     void next() {
@@ -61,7 +70,7 @@ final class SimActor {
         }
         left--;
         long deadline = someDeadline(4);
-        acquiring = thread.kind() + " until " + (deadline == SimAcquisition.FOREVER ? "forever" : deadline);
+        acquiring = thread.kind() + " until " + (deadline == SimWorld.FOREVER ? "forever" : deadline);
         checker.began();
         boolean interrupts = world.random.nextInt(10) == 0;
         switch (thread.kind()) {
@@ -84,11 +93,11 @@ final class SimActor {
 
     /** A deadline a short while ahead, or none at all once in {@code foreverOneIn} draws. */
     private long someDeadline(int foreverOneIn) {
-        return world.random.nextInt(foreverOneIn) == 0 ? SimAcquisition.FOREVER : world.now() + world.delay(0, 3_000);
+        return world.random.nextInt(foreverOneIn) == 0 ? SimWorld.FOREVER : world.now() + world.delay(0, 3_000);
     }
 
     private void plain(List<LockPath> queues, SimChecker.Mode mode, long deadline, boolean interrupts) {
-        Runnable abandon = acquire(queues, null, deadline, name, outcome(deadline, nodes -> {
+        Consumer<List<LockNode>> granted = nodes -> {
             if (mode == SimChecker.Mode.WRITE && world.random.nextInt(3) == 0) {
                 world.tally("downgrade beside a write node of its own");
                 plainDowngrade(nodes.get(0), deadline);
@@ -98,25 +107,53 @@ final class SimActor {
             } else {
                 holdAndRelease(nodes, mode, deadline, "its own node");
             }
-        }));
-        interruptLater(interrupts, abandon);
+        };
+        if (queues.size() == 1 && world.random.nextBoolean()) {
+            acquireOnThread(queues.get(0), deadline, granted);
+            interruptLater(interrupts, this::interruptOnThread);
+            return;
+        }
+        SimCallbackAcquire acquire =
+                SimCallbackAcquire.queues(world, client, queues, deadline, name, outcome(deadline, granted));
+        acquire.start();
+        interruptLater(interrupts, acquire::abandon);
     }
 
     /**
-     * Starts an acquire of {@code queues} with the engine's own {@code CallbackRunner} ({@link SimCallbackAcquire}); a
-     * node taken beside one of ours, which the engine takes with its blocking runner, with the mirror of a runner
-     * ({@link SimAcquisition}). Returns how to interrupt it.
+     * Takes a node of {@code path} on this actor's thread, as a user's thread does ({@code LockPath.acquire}: the
+     * blocking runner, or the virtual-thread drive on a thread drawn virtual); {@code granted} runs on the thread at
+     * the instant of the grant.
      */
-    private Runnable acquire(
-            List<LockPath> queues, LockNode beside, long deadline, String label, SimAcquisition.Outcome outcome) {
-        if (beside == null) {
-            SimCallbackAcquire acquire = SimCallbackAcquire.queues(world, client, queues, deadline, label, outcome);
-            acquire.start();
-            return acquire::abandon;
+    private void acquireOnThread(LockPath path, long deadline, Consumer<List<LockNode>> granted) {
+        boolean[] held = new boolean[1];
+        acquiringOnThread = true;
+        world.tally(virtual ? VIRTUAL_DRIVE : BLOCKING_RUNNER);
+        onThread(
+                "acquire " + path.path(),
+                () -> {
+                    Optional<LockNode> taken = path.acquire(client.deadline(deadline));
+                    acquiringOnThread = false;
+                    if (taken.isPresent()) {
+                        held[0] = true;
+                        checkNotInterrupted(taken.get());
+                        granted.accept(List.of(taken.get()));
+                    }
+                },
+                failure -> {
+                    acquiringOnThread = false;
+                    if (!held[0]) {
+                        endedWithout(deadline, failure == null ? "timed out" : why(failure));
+                    }
+                });
+    }
+
+    /** An acquire must never return a hold with the thread's interrupt flag set: an interrupt as the grant came wins. */
+    private void checkNotInterrupted(LockNode granted) {
+        if (Thread.interrupted()) {
+            checker.violation(
+                    "%s was granted %s with its interrupt flag set: an interrupt as the grant came must win",
+                    name, granted.name());
         }
-        SimAcquisition acquisition = new SimAcquisition(world, client, queues, beside, deadline, label, outcome);
-        acquisition.start();
-        return acquisition::abandon;
     }
 
     private void semaphore(long deadline, boolean interrupts) {
@@ -134,83 +171,197 @@ final class SimActor {
     }
 
     private void local(long deadline, boolean interrupts) {
-        SimCohort cohort = cohorts.apply(client, thread.kind());
+        LockCore cohort = cohorts.apply(client, thread.kind());
         SimChecker.Mode mode = thread.kind() == SimPlan.Kind.COHORT_READ
                 ? SimChecker.Mode.READ
                 : thread.kind() == SimPlan.Kind.COHORT_WRITE ? SimChecker.Mode.WRITE : SimChecker.Mode.EXCLUSIVE;
-        cohort.acquire(name, deadline, new SimCohort.Outcome() {
-            @Override
-            public void held(Hold hold, String how) {
-                checker.ended(name, deadline);
-                SimChecker.Held held = checker.granted(name, client, hold, mode, how, cohort::knowsGone);
-                Runnable release = () -> {
-                    checker.released(held);
-                    cohort.release(hold);
-                };
-                if (mode == SimChecker.Mode.WRITE && world.random.nextInt(3) == 0) {
-                    world.tally("downgrade beside a write cohort's node");
-                    downgrade(
-                            hold, release, () -> cohort.beside(hold.node(), +1), () -> cohort.beside(hold.node(), -1));
-                } else if (mode == SimChecker.Mode.READ && world.random.nextInt(4) == 0) {
-                    world.tally("upgrade asked of a read cohort's holder");
-                    upgrade(release, cohortWrite());
-                } else {
-                    world.after(world.delay(0, 500), name + " releases", () -> {
-                        release.run();
-                        pause();
-                    });
-                }
-            }
-
-            @Override
-            public void ended(String why) {
-                endedWithout(deadline, why);
-            }
-        });
-        interruptLater(interrupts, () -> cohort.interrupt(name));
+        takeOnThread(
+                cohort,
+                mode,
+                deadline,
+                "a cohort's grant",
+                (hold, held) -> {
+                    checker.ended(name, deadline);
+                    Runnable release = () -> releaseOnThread(cohort, hold, held, this::pause);
+                    if (mode == SimChecker.Mode.WRITE && world.random.nextInt(3) == 0) {
+                        world.tally("downgrade beside a write cohort's node");
+                        cohortDowngrade(hold, held);
+                    } else if (mode == SimChecker.Mode.READ && world.random.nextInt(4) == 0) {
+                        world.tally("upgrade asked of a read cohort's holder");
+                        upgrade(next -> releaseOnThread(cohort, hold, held, next));
+                    } else {
+                        world.after(world.delay(0, 500), name + " releases", release);
+                    }
+                },
+                why -> endedWithout(deadline, why));
+        interruptLater(interrupts, this::interruptOnThread);
     }
 
-    /** The write lock came back with a node of its own: holds it a while, then takes the read lock beside it. */
+    /**
+     * Takes a hold of {@code core} on this actor's simulated thread, as a user's thread does ({@code LockCore.acquire}:
+     * the cohort's runner, its leader's entry on the blocking runner or, on a thread drawn virtual, on the
+     * virtual-thread drive), and checks it at the instant it is granted (nothing else runs until the thread parks
+     * again). An acquire must never return a hold with the thread's interrupt flag set: an interrupt that came as it
+     * was granted wins (the hold passed on, InterruptedException thrown).
+     */
+    private void takeOnThread(
+            LockCore core,
+            SimChecker.Mode mode,
+            long deadline,
+            String how,
+            BiConsumer<Hold, SimChecker.Held> granted,
+            Consumer<String> ended) {
+        Hold[] hold = new Hold[1];
+        SimChecker.Held[] held = new SimChecker.Held[1];
+        acquiringOnThread = true;
+        if (simThread != null) {
+            simThread.takePassedLocally(); // a pass of an earlier acquire that gave up is not this one's
+        }
+        onThread(
+                "acquire " + core.path().path(),
+                () -> {
+                    Optional<Hold> taken = core.acquire(client.deadline(deadline));
+                    acquiringOnThread = false;
+                    if (taken.isPresent()) {
+                        hold[0] = taken.get();
+                        checkNotInterrupted(hold[0].node());
+                        if (hold[0].node().name().equals(simThread.takePassedLocally())) {
+                            checker.localGrant(name, client, hold[0].node());
+                        }
+                        held[0] = checker.granted(
+                                name, client, hold[0], mode, how, node -> client.stateOf(node) == LockState.LOST);
+                    }
+                },
+                failure -> {
+                    acquiringOnThread = false;
+                    if (hold[0] != null) {
+                        granted.accept(hold[0], held[0]);
+                    } else {
+                        ended.accept(failure == null ? "timed out" : why(failure));
+                    }
+                });
+    }
+
+    /** Ends a hold of {@code core} on this actor's thread ({@code LockCore.release}), then runs {@code then}. */
+    private void releaseOnThread(LockCore core, Hold hold, SimChecker.Held held, Runnable then) {
+        onThread(
+                "release " + hold.node().name(),
+                () -> {
+                    checker.released(held);
+                    core.release(hold, 0);
+                },
+                failure -> {
+                    if (failure != null) {
+                        checker.violation(
+                                "%s's release of %s threw %s", name, hold.node().name(), failure);
+                    }
+                    then.run();
+                });
+    }
+
+    /** Runs {@code job} on this actor's simulated thread; {@code done} hears, on the world's loop, what it threw. */
+    private void onThread(String what, SimThread.SimJob job, Consumer<Throwable> done) {
+        if (simThread == null) {
+            simThread = world.thread(name, virtual, client::heard);
+        }
+        simThread.submit(what, job, done);
+    }
+
+    /** An interrupt of the acquire under way on this actor's thread, if one is. */
+    private void interruptOnThread() {
+        if (acquiringOnThread) {
+            world.note(name + " is interrupted on its thread");
+            simThread.interrupt();
+        }
+    }
+
+    private static String why(Throwable failure) {
+        if (failure instanceof InterruptedException) {
+            return "interrupted";
+        }
+        if (failure instanceof IllegalStateException) {
+            return "refused: " + failure.getMessage();
+        }
+        return "error: " + failure;
+    }
+
+    /**
+     * A write cohort's holder takes the read lock beside its hold (a downgrade, {@code LockCore.acquireAlongside} of
+     * the read lock, which tells the write cohort of the read node beside its node), lets the write lock go, holds the
+     * read lock a while and lets it go, all on its thread.
+     */
+    private void cohortDowngrade(Hold write, SimChecker.Held writeHeld) {
+        LockCore reads = cohorts.apply(client, SimPlan.Kind.COHORT_READ);
+        LockCore writes = cohorts.apply(client, SimPlan.Kind.COHORT_WRITE);
+        world.after(world.delay(0, 300), name + " downgrades", () -> {
+            long readDeadline = someDeadline(2);
+            checker.began();
+            Hold[] read = new Hold[1];
+            SimChecker.Held[] readHeld = new SimChecker.Held[1];
+            onThread(
+                    "downgrade beside " + write.node().name(),
+                    () -> {
+                        try {
+                            Optional<Hold> taken = reads.acquireAlongside(write, client.deadline(readDeadline));
+                            if (taken.isPresent()) {
+                                read[0] = taken.get();
+                                readHeld[0] = checker.grantedBeside(name, client, read[0], write.node());
+                            }
+                        } finally { // the write lock goes once the read lock is held, or the try ended
+                            checker.released(writeHeld);
+                            writes.release(write, 0);
+                        }
+                    },
+                    failure -> {
+                        checker.ended(name, readDeadline);
+                        if (read[0] == null) {
+                            endedWithout(readDeadline, failure == null ? "timed out" : why(failure));
+                            return;
+                        }
+                        world.after(
+                                world.delay(0, 500),
+                                name + " releases",
+                                () -> releaseOnThread(reads, read[0], readHeld[0], this::pause));
+                    });
+        });
+    }
+
+    /**
+     * The write lock came back with a node of its own: holds it a while, then takes the read lock beside it on its
+     * thread (a downgrade, as {@link ReadWriteEntry} says: {@code LockPath.acquireAlongside}, the engine's blocking
+     * runner, a read node that ranks with the write node), lets the write lock go, holds the read lock a while, lets
+     * it go.
+     */
     private void plainDowngrade(LockNode write, long deadline) {
         checker.ended(name, deadline);
         SimChecker.Held writeHeld =
                 checker.granted(name, client, new Hold(write, 0), SimChecker.Mode.WRITE, "its own node", null);
-        downgrade(new Hold(write, 0), () -> letGo(List.of(write), writeHeld), () -> {}, () -> {});
-    }
-
-    /**
-     * Holds {@code write} a while, then takes the read lock beside it (a downgrade, as {@link ReadWriteEntry} says: a
-     * plain read node that ranks with the write node, on its own even when the write lock is a cohort's), lets the
-     * write lock go, holds the read lock a while, lets it go. {@code besideBegins} and {@code besideEnds} tell a write
-     * cohort of the read node beside its node, as the engine's {@code LockCore} tells it.
-     */
-    private void downgrade(Hold write, Runnable releaseWrite, Runnable besideBegins, Runnable besideEnds) {
         world.after(world.delay(0, 300), name + " downgrades", () -> {
-            LockNode beside = ReadWriteEntry.ofRead(true) == ReadWriteEntry.BESIDE ? write.node() : null;
             long readDeadline = someDeadline(2);
             checker.began();
-            besideBegins.run();
-            acquire(List.of(readPath()), beside, readDeadline, name + " downgrading", new SimAcquisition.Outcome() {
-                @Override
-                public void granted(List<LockNode> nodes) {
-                    Hold read = Hold.beside(nodes.get(0), write);
-                    releaseWrite.run();
-                    checker.ended(name, readDeadline);
-                    SimChecker.Held held = checker.grantedBeside(name, client, read, write.node());
-                    world.after(world.delay(0, 500), name + " releases", () -> {
-                        letGo(List.of(read.node()), held);
-                        besideEnds.run();
-                        pause();
+            Hold[] read = new Hold[1];
+            SimChecker.Held[] readHeld = new SimChecker.Held[1];
+            onThread(
+                    "downgrade beside " + write.name(),
+                    () -> {
+                        Optional<LockNode> taken = readPath().acquireAlongside(write, client.deadline(readDeadline));
+                        if (taken.isPresent()) {
+                            read[0] = Hold.beside(taken.get(), new Hold(write, 0));
+                            readHeld[0] = checker.grantedBeside(name, client, read[0], write);
+                        }
+                    },
+                    failure -> {
+                        letGo(List.of(write), writeHeld);
+                        checker.ended(name, readDeadline);
+                        if (read[0] == null) {
+                            endedWithout(readDeadline, failure == null ? "timed out" : why(failure));
+                            return;
+                        }
+                        world.after(world.delay(0, 500), name + " releases", () -> {
+                            letGo(List.of(read[0].node()), readHeld[0]);
+                            pause();
+                        });
                     });
-                }
-
-                @Override
-                public void ended(String why) {
-                    besideEnds.run();
-                    releaseWrite.run();
-                    endedWithout(readDeadline, why);
-                }
-            });
         });
     }
 
@@ -219,89 +370,28 @@ final class SimActor {
         checker.ended(name, deadline);
         SimChecker.Held held =
                 checker.granted(name, client, new Hold(read, 0), SimChecker.Mode.READ, "its own node", null);
-        upgrade(
-                () -> letGo(List.of(read), held),
-                (writeDeadline, granted, ended) -> acquire(
-                        List.of(writePath()), null, writeDeadline, name + " upgrading", new SimAcquisition.Outcome() {
-                            @Override
-                            public void granted(List<LockNode> nodes) {
-                                SimChecker.Held write = checker.granted(
-                                        name,
-                                        client,
-                                        new Hold(nodes.get(0), 0),
-                                        SimChecker.Mode.WRITE,
-                                        "an upgrade",
-                                        null);
-                                granted.accept(() -> letGo(nodes, write));
-                            }
-
-                            @Override
-                            public void ended(String why) {
-                                ended.accept(why);
-                            }
-                        }));
-    }
-
-    /** The write lock of the client's write cohort on the read/write path, as a read cohort's holder asks for it. */
-    private WriteTry cohortWrite() {
-        SimCohort writes = cohorts.apply(client, SimPlan.Kind.COHORT_WRITE);
-        return (writeDeadline, granted, ended) -> writes.acquire(name, writeDeadline, new SimCohort.Outcome() {
-            @Override
-            public void held(Hold hold, String how) {
-                SimChecker.Held write =
-                        checker.granted(name, client, hold, SimChecker.Mode.WRITE, how, writes::knowsGone);
-                granted.accept(() -> {
-                    checker.released(write);
-                    writes.release(hold);
-                });
-            }
-
-            @Override
-            public void ended(String why) {
-                ended.accept(why);
-            }
+        upgrade(next -> {
+            letGo(List.of(read), held);
+            next.run();
         });
     }
 
     /**
      * While it holds the read lock, the thread asks for the write lock of the same path (an upgrade), as the engine's
      * {@link ReadWriteEntry} rule says: refused at once. Were the rule to let it queue, its write node would wait
-     * behind its own read node; without a deadline, for ever, which the simulation reports. Then it lets go of what
-     * it holds ({@code releaseRead}, and the write lock if it came).
+     * behind its own read node, without a deadline for ever: a violation. Then it lets go of the read lock ({@code
+     * releaseRead}, which runs what it is given once the read lock is let go).
      */
-    private void upgrade(Runnable releaseRead, WriteTry writeTry) {
+    private void upgrade(Consumer<Runnable> releaseRead) {
         world.after(world.delay(0, 300), name + " asks for the write lock", () -> {
             if (ReadWriteEntry.ofWrite(true) == ReadWriteEntry.REFUSE) {
                 world.note(name + " is refused the upgrade at once");
                 world.tally("upgrade refused");
-                world.after(world.delay(0, 300), name + " releases", () -> {
-                    releaseRead.run();
-                    pause();
-                });
-                return;
+            } else {
+                checker.violation(
+                        "%s may queue for the write lock behind its own read node: it would wait for ever", name);
             }
-            long writeDeadline = someDeadline(2);
-            String before = acquiring;
-            acquiring = "an upgrade until " + (writeDeadline == SimAcquisition.FOREVER ? "forever" : writeDeadline);
-            checker.began();
-            writeTry.start(
-                    writeDeadline,
-                    releaseWrite -> {
-                        checker.ended(name, writeDeadline);
-                        acquiring = before;
-                        world.after(world.delay(0, 300), name + " releases both", () -> {
-                            releaseWrite.run();
-                            releaseRead.run();
-                            pause();
-                        });
-                    },
-                    why -> {
-                        checker.ended(name, writeDeadline);
-                        acquiring = before;
-                        world.note(name + " upgrade ended: " + why);
-                        releaseRead.run();
-                        pause();
-                    });
+            world.after(world.delay(0, 300), name + " releases", () -> releaseRead.accept(this::pause));
         });
     }
 
@@ -331,8 +421,8 @@ final class SimActor {
     }
 
     /** How a plain acquire, a multi-lock's or a semaphore's ends: {@code granted}, or without the lock. */
-    private SimAcquisition.Outcome outcome(long deadline, Consumer<List<LockNode>> granted) {
-        return new SimAcquisition.Outcome() {
+    private SimCallbackAcquire.Outcome outcome(long deadline, Consumer<List<LockNode>> granted) {
+        return new SimCallbackAcquire.Outcome() {
             @Override
             public void granted(List<LockNode> nodes) {
                 granted.accept(nodes);

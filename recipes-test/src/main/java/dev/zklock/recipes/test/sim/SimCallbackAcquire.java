@@ -24,6 +24,15 @@ import java.util.concurrent.CompletableFuture;
  * acquireAsync()} does: a grant being admitted then is dropped once decided. Not thread-safe.
  */
 final class SimCallbackAcquire {
+    /** How an acquire ends. */
+    interface Outcome {
+        /** Our nodes, one per queue, granted and admitted. */
+        void granted(List<LockNode> nodes);
+
+        /** Without the lock: timed out, interrupted, or failed. */
+        void ended(String why);
+    }
+
     /** The engine's asynchronous acquire, given its deadline and the timeout it came from (null for none). */
     private interface Take {
         CompletableFuture<List<LockNode>> start(Deadline deadline, Duration timeout);
@@ -32,15 +41,15 @@ final class SimCallbackAcquire {
     private final SimWorld world;
     private final SimClient client;
     private final Take take;
-    private final long deadline; // on the world's clock, or SimAcquisition.FOREVER
+    private final long deadline; // on the world's clock, or SimWorld.FOREVER
     private final String label;
-    private final SimAcquisition.Outcome outcome;
+    private final Outcome outcome;
     private CompletableFuture<List<LockNode>> taking; // the acquire under way
     private boolean abandoned;
     private boolean ended;
 
     private SimCallbackAcquire(
-            SimWorld world, SimClient client, Take take, long deadline, String label, SimAcquisition.Outcome outcome) {
+            SimWorld world, SimClient client, Take take, long deadline, String label, Outcome outcome) {
         this.world = world;
         this.client = client;
         this.take = take;
@@ -51,12 +60,7 @@ final class SimCallbackAcquire {
 
     /** An acquire of {@code queues} (a plain lock's, a read or write lock's, a multi-lock's), as a lock's is. */
     static SimCallbackAcquire queues(
-            SimWorld world,
-            SimClient client,
-            List<LockPath> queues,
-            long deadline,
-            String label,
-            SimAcquisition.Outcome outcome) {
+            SimWorld world, SimClient client, List<LockPath> queues, long deadline, String label, Outcome outcome) {
         List<LockPath> paths = List.copyOf(queues);
         Take take = (engineDeadline, timeout) -> Admission.admitLater(
                 engineDeadline,
@@ -73,15 +77,14 @@ final class SimCallbackAcquire {
             int count,
             long deadline,
             String label,
-            SimAcquisition.Outcome outcome) {
+            Outcome outcome) {
         Take take = (engineDeadline, timeout) -> semaphore.acquireAsync(count, engineDeadline, timeout);
         return new SimCallbackAcquire(world, client, take, deadline, label, outcome);
     }
 
     void start() {
-        Deadline engineDeadline = SimAdmission.engineDeadline(world, client, deadline);
-        Duration timeout =
-                deadline == SimAcquisition.FOREVER ? null : Duration.ofNanos(engineDeadline.remainingNanos());
+        Deadline engineDeadline = client.deadline(deadline);
+        Duration timeout = deadline == SimWorld.FOREVER ? null : Duration.ofNanos(engineDeadline.remainingNanos());
         CompletableFuture<List<LockNode>> started;
         try {
             started = take.start(engineDeadline, timeout);

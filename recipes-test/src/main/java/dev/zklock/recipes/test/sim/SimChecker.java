@@ -15,7 +15,7 @@ import java.util.function.Predicate;
  * <ul>
  *   <li>admission: a hold is granted only while its client is started and connected and its node HELD, and never on a
  *       node its cohort has learned is gone; a local grant of a node a stranger deleted only while the cohort has news
- *       of it on its way (checked by {@link SimCohort});
+ *       of it on its way ({@link #localGrant});
  *   <li>no two holds of one path inside at once conflict (a reader only with readers; a thread's own read beside its
  *       write, a downgrade, conflicts with nothing; its own write while its read stands, an upgrade, does). A hold is
  *       what a user sees, inside from its grant to its release whatever its node's state; an overlap is explained (a
@@ -26,9 +26,7 @@ import java.util.function.Predicate;
  *   <li>every acquire with a deadline ends within it plus one request timeout, and every acquire ends once the faults
  *       stop;
  *   <li>leases: no more stand at once than the semaphore's count;
- *   <li>the cohort's bounds, checked by {@link SimCohort} as it hands grants out: no local grant of a node after its
- *       cohort heard a revocation request, no reader joining with a writer known behind, and, with a conflicting node
- *       known behind, at most the pass bound of passes, within the time bound;
+ *   <li>an acquire never returns a hold with its thread's interrupt flag set (an interrupt as the grant came wins);
  *   <li>nothing is left behind: once every thread is done, no lock node stands that no idle cohort keeps.
  * </ul>
  *
@@ -129,7 +127,10 @@ final class SimChecker {
         }
 
         Held held = new Held(owner, path, mode, node, hold.token());
-        held.lostAtGrant = overlaps.lostAtGrant(held, how, beside, client.heard(), client::hearsOf);
+        // A grant made on a simulated thread was decided on the news the thread woke with, not on what its client heard
+        // while the thread waited for its turn.
+        long heard = Thread.currentThread() instanceof SimThread thread ? thread.heardAtResume() : client.heard();
+        held.lostAtGrant = overlaps.lostAtGrant(held, how, beside, heard, client::hearsOf);
         return checked(held);
     }
 
@@ -232,7 +233,7 @@ final class SimChecker {
 
     /** An acquire with {@code deadline} came back now: within its deadline plus one request timeout. */
     void ended(String owner, long deadline) {
-        if (deadline != SimAcquisition.FOREVER && world.now() > deadline + world.requestTimeoutMicros + 1_000) {
+        if (deadline != SimWorld.FOREVER && world.now() > deadline + world.requestTimeoutMicros + 1_000) {
             violation(
                     "%s came back %d µs after its deadline (a request timeout is %d µs)",
                     owner, world.now() - deadline, world.requestTimeoutMicros);
@@ -252,6 +253,20 @@ final class SimChecker {
     }
 
     /** Tells whether a stranger deleted {@code node} while its session lives (not whether its client knows). */
+    /**
+     * A cohort's local grant of {@code node} (a pass, a join, an idle node taken) to {@code owner}: if a stranger
+     * deleted it, a watch the cohort set with a read that found the node must have fired with the delete, its event
+     * still on its way (ZooKeeper hands an event over before any later reply). A grant with none went on a node nothing
+     * vouched for: it might never hear that the node is gone, and hold beside whoever got the lock next.
+     */
+    void localGrant(String owner, SimClient client, LockNode node) {
+        if (deletedByStranger(node) && !client.hearsOf(SimClient.fullPath(node)) && !client.hearsOf(node.lockPath())) {
+            violation(
+                    "%s was granted %s locally, which a stranger deleted, with no watch event of it on its way",
+                    owner, node.name());
+        }
+    }
+
     boolean deletedByStranger(LockNode node) {
         return !overlaps.stands(node)
                 && overlaps.isStrangerDeleted(SimClient.fullPath(node))

@@ -3,6 +3,7 @@ package dev.zklock.recipes.test.sim;
 import dev.zklock.recipes.locks.LockDriver;
 import dev.zklock.recipes.locks.LockState;
 import dev.zklock.recipes.locks.engine.ClientContext;
+import dev.zklock.recipes.locks.engine.Deadline;
 import dev.zklock.recipes.locks.engine.LeaseQueue;
 import dev.zklock.recipes.locks.engine.LockNode;
 import dev.zklock.recipes.locks.engine.LockPath;
@@ -13,6 +14,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -120,6 +122,13 @@ final class SimClient {
         return semaphore;
     }
 
+    /** The engine's deadline on this client's clock for {@code deadline} on the world's ({@link SimWorld#FOREVER}). */
+    Deadline deadline(long deadline) {
+        return deadline == SimWorld.FOREVER
+                ? Deadline.forever()
+                : Deadline.after(TimeUnit.MICROSECONDS.toNanos(deadline - world.now()), port.timer());
+    }
+
     /** Has the client's listeners told of every move of a hold of {@code made}'s nodes. */
     private LockPath told(LockPath made) {
         made.setNodeEvents(new NodeEvents() {
@@ -132,7 +141,7 @@ final class SimClient {
 
             @Override
             public void revocationRequested(LockNode node) {
-                // The simulated holders hear revocation requests through their own watches (SimCohort).
+                // A cohort hears revocation requests through its own path: the engine's RevocationWatch tells it.
             }
         });
         return made;

@@ -2,6 +2,7 @@ package dev.zklock.recipes.test.sim;
 
 import dev.zklock.recipes.locks.engine.LockNode;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -11,6 +12,7 @@ import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
+import java.util.function.LongSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -30,6 +32,9 @@ final class SimWorld {
 
     private record Task(long at, long order, String what, Runnable action) {}
 
+    /** A deadline on the world's clock that never passes. */
+    static final long FOREVER = Long.MAX_VALUE;
+
     final SplittableRandom random;
     final SimServer server = new SimServer();
     final long sessionTimeoutMicros;
@@ -45,6 +50,7 @@ final class SimWorld {
 
     private final Deque<Line> trace = new ArrayDeque<>();
     private final Map<String, Long> tallies = new TreeMap<>();
+    private final List<SimThread> threads = new ArrayList<>();
     private long now;
     private long order;
     private long steps;
@@ -76,6 +82,24 @@ final class SimWorld {
 
     long now() {
         return now;
+    }
+
+    /**
+     * A simulated thread of this world, ended with the world ({@link #stopThreads}); {@code heard}: the server time of
+     * the newest news its client has handed over ({@link SimThread#heardAtResume}).
+     */
+    SimThread thread(String name, boolean virtual, LongSupplier heard) {
+        SimThread made = new SimThread(this, name, virtual, heard);
+        threads.add(made);
+        return made;
+    }
+
+    /** Ends every simulated thread: a park one still waits in throws, and unwinds what it ran. */
+    void stopThreads() {
+        for (SimThread thread : threads) {
+            thread.end();
+        }
+        threads.clear();
     }
 
     /** Counts a create made right behind a node of its own client (no listing needed to know what to watch). */

@@ -3,6 +3,9 @@ package dev.zklock.recipes.test.sim;
 import dev.zklock.recipes.locks.LockDriver;
 import dev.zklock.recipes.locks.engine.CohortSettings;
 import dev.zklock.recipes.locks.engine.LeaseQueue;
+import dev.zklock.recipes.locks.engine.LockCore;
+import dev.zklock.recipes.locks.engine.LockPath;
+import dev.zklock.recipes.locks.engine.QueueHooks;
 import dev.zklock.recipes.locks.engine.RevocationWatch;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -38,6 +41,10 @@ public final class Simulation {
     private static final List<String> PATHS =
             List.of(EXCLUSIVE_PATH, SECOND_PATH, READ_WRITE_PATH, MUTEX_PATH, LEASES_PATH);
     private static final long KEEP_IDLE_MICROS = 3_000;
+
+    /** The tally of local grants of a cohort's node (a pass, a join, an idle node taken) by the engine's Cohort. */
+    static final String LOCAL_PASS = "local grant by a cohort";
+
     private static final CohortSettings COHORT = new CohortSettings(4, 2_000_000, 0);
     private static final CohortSettings CACHED = new CohortSettings(4, 2_000_000, KEEP_IDLE_MICROS * 1000);
 
@@ -92,7 +99,7 @@ public final class Simulation {
         private final SimChecker checker;
         private final List<SimClient> clients = new ArrayList<>();
         private final List<SimActor> actors = new ArrayList<>();
-        private final Map<String, SimCohort> cohorts = new HashMap<>();
+        private final Map<String, LockCore> cohorts = new HashMap<>();
 
         Run(SimPlan plan, SimSettings settings) {
             this.plan = plan;
@@ -153,6 +160,7 @@ public final class Simulation {
                     world.tallies(),
                     checker.overlaps().explained(),
                     checker.overlaps().longestMicros());
+            world.stopThreads(); // after the report: what a thread still waiting does as it ends comes after the run
             clients.forEach(SimClient::dispose); // after the report: what the disposal tells comes after the run
             return report;
         }
@@ -202,42 +210,49 @@ public final class Simulation {
             return nodes.isEmpty() ? null : nodes.get(fault.target() % nodes.size()).path;
         }
 
-        private SimCohort cohort(SimClient client, SimPlan.Kind kind) {
-            return cohorts.computeIfAbsent(client.name + "/" + kind, key -> switch (kind) {
-                case COHORT -> new SimCohort(
-                        world,
-                        checker,
-                        client,
-                        client.path(EXCLUSIVE_PATH, "lock-", LockDriver.exclusive()),
-                        COHORT,
-                        false,
-                        key);
-                case COHORT_CACHED -> new SimCohort(
-                        world,
-                        checker,
-                        client,
-                        client.path(EXCLUSIVE_PATH, "lock-", LockDriver.exclusive()),
-                        CACHED,
-                        false,
-                        key);
-                case COHORT_READ -> new SimCohort(
-                        world,
-                        checker,
-                        client,
-                        client.path(READ_WRITE_PATH, "__READ__", LockDriver.read()),
-                        COHORT,
-                        true,
-                        key);
-                case COHORT_WRITE -> new SimCohort(
-                        world,
-                        checker,
-                        client,
-                        client.path(READ_WRITE_PATH, "__WRIT__", LockDriver.write()),
-                        COHORT,
-                        false,
-                        key);
-                default -> throw new AssertionError("not a cohort kind: " + kind);
+        /**
+         * The client's cohort lock object of {@code kind}, as a lock built with local hand-off makes it: the engine's
+         * {@link LockCore} with its {@code Cohort}, revocable (Curator's protocol, as the engine's {@code
+         * RevocationWatch} watches it); a read cohort's writer is the client's write cohort on the same path, as a
+         * read/write lock's pair.
+         */
+        private LockCore cohort(SimClient client, SimPlan.Kind kind) {
+            String key = client.name + "/" + kind;
+            LockCore known = cohorts.get(key);
+            if (known != null) {
+                return known;
+            }
+            LockCore made =
+                    switch (kind) {
+                        case COHORT -> cohortOf(
+                                client.path(EXCLUSIVE_PATH, "lock-", LockDriver.exclusive()), COHORT, false, null);
+                        case COHORT_CACHED -> cohortOf(
+                                client.path(EXCLUSIVE_PATH, "lock-", LockDriver.exclusive()), CACHED, false, null);
+                        case COHORT_READ -> cohortOf(
+                                client.path(READ_WRITE_PATH, "__READ__", LockDriver.read()),
+                                COHORT,
+                                true,
+                                cohort(client, SimPlan.Kind.COHORT_WRITE));
+                        case COHORT_WRITE -> cohortOf(
+                                client.path(READ_WRITE_PATH, "__WRIT__", LockDriver.write()), COHORT, false, null);
+                        default -> throw new AssertionError("not a cohort kind: " + kind);
+                    };
+            cohorts.put(key, made);
+            return made;
+        }
+
+        private LockCore cohortOf(LockPath path, CohortSettings settings, boolean shared, LockCore writer) {
+            path.setRevocation(new RevocationWatch(() -> {}, Runnable::run));
+            path.setHooks(new QueueHooks() {
+                @Override
+                public void passed(String lockPath, String ourNode) {
+                    world.tally(LOCAL_PASS);
+                    if (Thread.currentThread() instanceof SimThread thread) {
+                        thread.passedLocally(ourNode);
+                    }
+                }
             });
+            return LockCore.withCohort(path, settings, shared, writer);
         }
     }
 }

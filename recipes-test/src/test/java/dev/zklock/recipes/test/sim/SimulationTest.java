@@ -70,7 +70,10 @@ final class SimulationTest {
                         "downgrade beside a write cohort's node",
                         SimSession.CHILD_WATCH,
                         SimSession.MUTEX_CHECKS_LEASES,
-                        SimSession.LEASE_FOUND_DELETED);
+                        SimSession.LEASE_FOUND_DELETED,
+                        SimActor.BLOCKING_RUNNER,
+                        SimActor.VIRTUAL_DRIVE,
+                        Simulation.LOCAL_PASS);
         System.out.println("simulation, 1,000 seeds: " + tallies);
         assertThat(tallies.get("upgrade refused"))
                 .isEqualTo(tallies.get("upgrade asked of a read node's holder")
