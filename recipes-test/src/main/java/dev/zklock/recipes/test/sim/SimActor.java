@@ -7,6 +7,7 @@ import static dev.zklock.recipes.test.sim.Simulation.SEMAPHORE_PATH;
 
 import dev.zklock.recipes.locks.LockDriver;
 import dev.zklock.recipes.locks.LockState;
+import dev.zklock.recipes.locks.engine.Deadline;
 import dev.zklock.recipes.locks.engine.Hold;
 import dev.zklock.recipes.locks.engine.LockCore;
 import dev.zklock.recipes.locks.engine.LockNode;
@@ -285,6 +286,12 @@ final class SimActor {
         return "error: " + failure;
     }
 
+    /** How a downgrade takes its read node beside the write node, on its thread, until the deadline. */
+    @FunctionalInterface
+    private interface Beside {
+        Optional<Hold> take(Deadline deadline) throws InterruptedException;
+    }
+
     /**
      * A write cohort's holder takes the read lock beside its hold (a downgrade, {@code LockCore.acquireAlongside} of
      * the read lock, which tells the write cohort of the read node beside its node), lets the write lock go, holds the
@@ -293,37 +300,14 @@ final class SimActor {
     private void cohortDowngrade(Hold write, SimChecker.Held writeHeld) {
         LockCore reads = cohorts.apply(client, SimPlan.Kind.COHORT_READ);
         LockCore writes = cohorts.apply(client, SimPlan.Kind.COHORT_WRITE);
-        world.after(world.delay(0, 300), name + " downgrades", () -> {
-            long readDeadline = someDeadline(2);
-            checker.began();
-            Hold[] read = new Hold[1];
-            SimChecker.Held[] readHeld = new SimChecker.Held[1];
-            onThread(
-                    "downgrade beside " + write.node().name(),
-                    () -> {
-                        try {
-                            Optional<Hold> taken = reads.acquireAlongside(write, client.deadline(readDeadline));
-                            if (taken.isPresent()) {
-                                read[0] = taken.get();
-                                readHeld[0] = checker.grantedBeside(name, client, read[0], write.node());
-                            }
-                        } finally { // the write lock goes once the read lock is held, or the try ended
-                            checker.released(writeHeld);
-                            writes.release(write, 0);
-                        }
-                    },
-                    failure -> {
-                        checker.ended(name, readDeadline);
-                        if (read[0] == null) {
-                            endedWithout(readDeadline, failure == null ? "timed out" : why(failure));
-                            return;
-                        }
-                        world.after(
-                                world.delay(0, 500),
-                                name + " releases",
-                                () -> releaseOnThread(reads, read[0], readHeld[0], this::pause));
-                    });
-        });
+        downgrade(
+                write.node(),
+                deadline -> reads.acquireAlongside(write, deadline),
+                () -> {
+                    checker.released(writeHeld);
+                    writes.release(write, 0);
+                },
+                (read, readHeld) -> releaseOnThread(reads, read, readHeld, this::pause));
     }
 
     /**
@@ -336,6 +320,25 @@ final class SimActor {
         checker.ended(name, deadline);
         SimChecker.Held writeHeld =
                 checker.granted(name, client, new Hold(write, 0), SimChecker.Mode.WRITE, "its own node", null);
+        downgrade(
+                write,
+                readDeadline -> readPath()
+                        .acquireAlongside(write, readDeadline)
+                        .map(node -> Hold.beside(node, new Hold(write, 0))),
+                () -> letGo(List.of(write), writeHeld),
+                (read, readHeld) -> {
+                    letGo(List.of(read.node()), readHeld);
+                    pause();
+                });
+    }
+
+    /**
+     * After a while, takes the read lock beside {@code write} with {@code beside} on its thread, then lets the write
+     * lock go ({@code letWriteGo}, on the thread, whether or not the read lock came), holds the read lock a while and
+     * lets it go ({@code letReadGo}).
+     */
+    private void downgrade(
+            LockNode write, Beside beside, Runnable letWriteGo, BiConsumer<Hold, SimChecker.Held> letReadGo) {
         world.after(world.delay(0, 300), name + " downgrades", () -> {
             long readDeadline = someDeadline(2);
             checker.began();
@@ -344,23 +347,24 @@ final class SimActor {
             onThread(
                     "downgrade beside " + write.name(),
                     () -> {
-                        Optional<LockNode> taken = readPath().acquireAlongside(write, client.deadline(readDeadline));
-                        if (taken.isPresent()) {
-                            read[0] = Hold.beside(taken.get(), new Hold(write, 0));
-                            readHeld[0] = checker.grantedBeside(name, client, read[0], write);
+                        try {
+                            Optional<Hold> taken = beside.take(client.deadline(readDeadline));
+                            if (taken.isPresent()) {
+                                read[0] = taken.get();
+                                readHeld[0] = checker.grantedBeside(name, client, read[0], write);
+                            }
+                        } finally { // the write lock goes once the read lock is held, or the try ended
+                            letWriteGo.run();
                         }
                     },
                     failure -> {
-                        letGo(List.of(write), writeHeld);
                         checker.ended(name, readDeadline);
                         if (read[0] == null) {
                             endedWithout(readDeadline, failure == null ? "timed out" : why(failure));
                             return;
                         }
-                        world.after(world.delay(0, 500), name + " releases", () -> {
-                            letGo(List.of(read[0].node()), readHeld[0]);
-                            pause();
-                        });
+                        world.after(
+                                world.delay(0, 500), name + " releases", () -> letReadGo.accept(read[0], readHeld[0]));
                     });
         });
     }
