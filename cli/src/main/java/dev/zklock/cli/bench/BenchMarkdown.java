@@ -81,7 +81,8 @@ final class BenchMarkdown {
                     + " live heap's growth from before they are taken to all held, per lock, in a client JVM of its"
                     + " own (the server runs elsewhere), so only the client's heap counts; the median of the first "
                     + HeldLocksScenario.MEASURED_ROUNDS
-                    + " rounds.",
+                    + " rounds. **per lock object after its first use**: in the same child JVM, the live heap's growth"
+                    + " from before the lock objects are made to all made, each taken and released once, per object.",
             "- **VirtualThreadPinned events**: JFR's `jdk.VirtualThreadPinned` (a virtual thread that blocked"
                     + " while pinned to its carrier; any duration, with stacks) while the row's virtual threads take"
                     + " one lock object once each in a fresh JVM, its first use included; **in the library's frames**:"

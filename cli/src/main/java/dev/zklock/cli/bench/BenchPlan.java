@@ -146,7 +146,8 @@ final class BenchPlan {
                 case "spring" -> scenarios.addAll(spring());
                 case "leader" -> scenarios.addAll(leader(LEADER_FAULT_ROUNDS));
                 case HELD -> scenarios.add(HeldLocksScenario.of(HELD_LOCKS)
-                        .target(HeldLocksScenario.HEAP_PER_HELD_LOCK, Target.ratioAtMost(1.0)));
+                        .target(HeldLocksScenario.HEAP_PER_HELD_LOCK, Target.ratioAtMost(1.0))
+                        .target(HeldLocksScenario.HEAP_PER_LOCK_OBJECT, Target.ratioAtMost(1.0)));
                 case VIRTUAL -> scenarios.addAll(VirtualThreads.isAvailable() ? virtualThreads() : List.of());
                 default -> throw new AssertionError("recipe '" + recipe + "' has no scenarios");
             }

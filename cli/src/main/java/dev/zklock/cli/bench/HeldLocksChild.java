@@ -18,9 +18,10 @@ import org.apache.zookeeper.ZooKeeper;
  * The client JVM of the bench's row of heap per held lock ({@link HeldLocksScenario}): one client holds N locks of one
  * side, one per path, and the JVM's live heap is read by class ({@link ClassHistogram}) before they are taken and once
  * all are held. The server runs elsewhere (the bench's JVM, or {@code --connect}), so the figure is the client's
- * alone. Each lock object is made, then taken and given back once before the first reading, so that what an object
- * makes on its first acquire and keeps (its paths, its queue's state) is the object's and not the hold's; the figure is
- * what holding adds. {@link #HOLDERS} platform threads share the locks (each holds its own, in turn: the locks are
+ * alone. Each lock object is made, then taken and given back once before the second reading, so that what an object
+ * makes on its first acquire and keeps (its paths, its queue's state) is the object's and not the hold's: the growth
+ * from the first reading (before the objects) to the second is the heap per lock object, from the second to the third
+ * (all held) the heap per held lock. {@link #HOLDERS} platform threads share the locks (each holds its own, in turn: the locks are
  * owned per thread) so that the client's requests overlap. Each reading waits first until the client has had the
  * answers of everything it sent ({@link #awaitAnswers}). The locks are not released one by one at the end: closing the
  * client ends its session, and the server deletes their nodes with it.
@@ -28,6 +29,12 @@ import org.apache.zookeeper.ZooKeeper;
 final class HeldLocksChild {
     /** The figure said: the live heap's growth from before the locks were taken to all held, per lock, in bytes. */
     static final String HEAP_PER_HELD_LOCK = "heap-per-held-lock";
+
+    /**
+     * The figure said: the live heap's growth from before the lock objects were made to all made, taken and given back
+     * once (what an object keeps after its first use), per object, in bytes.
+     */
+    static final String HEAP_PER_LOCK_OBJECT = "heap-per-lock-object";
 
     private static final int HOLDERS = 8;
     private static final long STEP_MINUTES = 5;
@@ -42,8 +49,8 @@ final class HeldLocksChild {
 
     /**
      * The child's main: {@code <side> <connect string> <base path> <locks>}; says {@link BenchChild#HELD} (the locks
-     * that say they are held in this process after the second reading) and
-     * {@link #HEAP_PER_HELD_LOCK}.
+     * that say they are held in this process after the last reading), {@link #HEAP_PER_HELD_LOCK} and
+     * {@link #HEAP_PER_LOCK_OBJECT}.
      */
     public static void main(String[] args) throws Exception {
         if (args.length != 4) {
@@ -54,15 +61,21 @@ final class HeldLocksChild {
         int count = Integer.parseInt(args[3]);
         CuratorFramework client = Clients.connect(args[1], "bench-held", 30_000, 10_000);
         List<InterProcessLock> locks = new ArrayList<>(count);
-        for (int i = 0; i < count; i++) {
-            String path = args[2] + "/lock-" + i;
-            locks.add(side == Side.ZKLOCK ? new ZkReentrantLock(client, path) : new InterProcessMutex(client, path));
-        }
         List<ExecutorService> holders = new ArrayList<>();
         for (int i = 0; i < HOLDERS; i++) {
             holders.add(Executors.newSingleThreadExecutor());
         }
         try {
+            // One lock of the side on a path of its own first, so that what the client and the library make once
+            // (classes, the client's context) is in the reading before the objects.
+            step(holders, List.of(lock(side, client, args[2] + "/first")), lock -> {
+                lock.acquire();
+                lock.release();
+            });
+            ClassHistogram none = reading(client);
+            for (int i = 0; i < count; i++) {
+                locks.add(lock(side, client, args[2] + "/lock-" + i));
+            }
             step(holders, locks, lock -> {
                 lock.acquire();
                 lock.release();
@@ -77,10 +90,16 @@ final class HeldLocksChild {
                             .filter(InterProcessLock::isAcquiredInThisProcess)
                             .count());
             BenchChild.say(System.out, HEAP_PER_HELD_LOCK, (held.totalBytes() - before.totalBytes()) / (double) count);
+            BenchChild.say(
+                    System.out, HEAP_PER_LOCK_OBJECT, (before.totalBytes() - none.totalBytes()) / (double) count);
         } finally {
             holders.forEach(ExecutorService::shutdownNow);
             client.close();
         }
+    }
+
+    private static InterProcessLock lock(Side side, CuratorFramework client, String path) {
+        return side == Side.ZKLOCK ? new ZkReentrantLock(client, path) : new InterProcessMutex(client, path);
     }
 
     /** Has each holder do {@code step} on its share of the locks (every {@link #HOLDERS}th), and waits for all. */

@@ -8,8 +8,8 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Many locks held at once by one client, one per path: the heap each held lock costs the client, {@code
- * ZkReentrantLock} against {@code InterProcessMutex}. Each side of each measured round runs in a client JVM of its own
+ * Many locks held at once by one client, one per path: the heap each held lock costs the client, and each lock object
+ * after its first acquire and release, {@code ZkReentrantLock} against {@code InterProcessMutex}. Each side of each measured round runs in a client JVM of its own
  * ({@link HeldLocksChild}) against the bench's servers, so the figure is the client's heap alone: the embedded server's
  * nodes and sessions live in the bench's JVM. Only the first {@link #MEASURED_ROUNDS} measured rounds start children
  * (each takes some seconds: three requests or more per lock, one lock after another on each of a few threads), and the
@@ -18,6 +18,7 @@ import java.util.Map;
  */
 final class HeldLocksScenario implements Scenario {
     static final String HEAP_PER_HELD_LOCK = "heap per held lock, client JVM alone (bytes)";
+    static final String HEAP_PER_LOCK_OBJECT = "heap per lock object after its first use, client JVM alone (bytes)";
 
     /** The measured rounds that start children, the first ones: enough for a median, while the figure repeats. */
     static final int MEASURED_ROUNDS = 3;
@@ -28,6 +29,7 @@ final class HeldLocksScenario implements Scenario {
     private final int locks;
     private final Targets targets = new Targets();
     private final Map<Side, List<Double>> heaps = new EnumMap<>(Side.class);
+    private final Map<Side, List<Double>> objects = new EnumMap<>(Side.class);
     private int rounds; // round() calls, the warm-up first
 
     private HeldLocksScenario(int locks) {
@@ -90,6 +92,8 @@ final class HeldLocksScenario implements Scenario {
                     count);
             heaps.computeIfAbsent(side, s -> new ArrayList<>())
                     .add(Double.parseDouble(said.get(HeldLocksChild.HEAP_PER_HELD_LOCK)));
+            objects.computeIfAbsent(side, s -> new ArrayList<>())
+                    .add(Double.parseDouble(said.get(HeldLocksChild.HEAP_PER_LOCK_OBJECT)));
             measured.put(side, Measurement.counted(count, System.nanoTime() - start));
         }
         return measured;
@@ -97,10 +101,14 @@ final class HeldLocksScenario implements Scenario {
 
     @Override
     public List<BenchRow> rows(Map<Side, Measurement> measured) {
-        return List.of(targets.row(
+        return List.of(row(HEAP_PER_HELD_LOCK, heaps), row(HEAP_PER_LOCK_OBJECT, objects));
+    }
+
+    private BenchRow row(String metric, Map<Side, List<Double>> figures) {
+        return targets.row(
                 this,
-                HEAP_PER_HELD_LOCK,
-                Measurement.median(heaps.getOrDefault(Side.ZKLOCK, List.of())),
-                Measurement.median(heaps.getOrDefault(Side.CURATOR, List.of()))));
+                metric,
+                Measurement.median(figures.getOrDefault(Side.ZKLOCK, List.of())),
+                Measurement.median(figures.getOrDefault(Side.CURATOR, List.of())));
     }
 }

@@ -164,13 +164,18 @@ final class BenchCommandTest {
     }
 
     @Test
-    void bench_quick_heldLocksShowTheHeapEachHeldLockCostsBothClients() {
+    void bench_quick_heldLocksShowTheHeapEachHeldLockAndLockObjectCostsBothClients() {
         String scenario = "10,000 locks held by one client, one per path";
 
         // At least a node's path and a hold's record each, in the client JVM alone.
         assertThat(figure(REENTRANT, scenario, HeldLocksScenario.HEAP_PER_HELD_LOCK, "zklock"))
                 .isGreaterThan(64);
         assertThat(figure(REENTRANT, scenario, HeldLocksScenario.HEAP_PER_HELD_LOCK, "curator"))
+                .isGreaterThan(64);
+        // At least the object and its lock path each.
+        assertThat(figure(REENTRANT, scenario, HeldLocksScenario.HEAP_PER_LOCK_OBJECT, "zklock"))
+                .isGreaterThan(64);
+        assertThat(figure(REENTRANT, scenario, HeldLocksScenario.HEAP_PER_LOCK_OBJECT, "curator"))
                 .isGreaterThan(64);
     }
 

@@ -121,7 +121,7 @@ final class BenchPlanTest {
     }
 
     @Test
-    void of_held_runsTenThousandHeldLocksAgainstCuratorWithAtMostItsHeapPerHeldLock() {
+    void of_held_runsTenThousandHeldLocksAgainstCuratorWithAtMostItsHeapPerHeldLockAndPerLockObject() {
         List<Scenario> plan = BenchPlan.of(List.of("held"), CLIENTS, THREADS);
 
         assertThat(plan).extracting(Scenario::key).containsExactly("reentrant-held-10000");
@@ -130,7 +130,9 @@ final class BenchPlanTest {
         assertThat(plan.get(0).sides()).containsExactly(Side.ZKLOCK, Side.CURATOR);
         assertThat(plan.get(0).rows(Map.of()))
                 .extracting(BenchRow::metric, row -> row.target().toString(), BenchRow::isMet)
-                .containsExactly(tuple(HeldLocksScenario.HEAP_PER_HELD_LOCK, "<= 1x", false));
+                .containsExactly(
+                        tuple(HeldLocksScenario.HEAP_PER_HELD_LOCK, "<= 1x", false),
+                        tuple(HeldLocksScenario.HEAP_PER_LOCK_OBJECT, "<= 1x", false));
     }
 
     @Test
