@@ -39,7 +39,7 @@ public final class LockCore {
     private final AsyncEntry asyncEntry;
     private final Cohort cohort; // null: every acquisition takes a node of its own
     private final LockCore writer; // a read core: the write core whose node a downgrade's read node stands beside
-    private final Map<LockNode, LockNode> ownNodes = new ConcurrentHashMap<>(); // beside the cohort's: -> write node
+    private final Map<LockNode, LockNode> ownNodes; // beside the cohort's: -> write node; null without a cohort
     private final String kind; // for JFR events and traces
 
     private LockCore(LockPath path, Cohort.Entry entry, AsyncEntry asyncEntry, Cohort cohort, LockCore writer) {
@@ -54,6 +54,7 @@ public final class LockCore {
         this.asyncEntry = asyncEntry;
         this.cohort = cohort;
         this.writer = writer;
+        this.ownNodes = cohort == null ? null : new ConcurrentHashMap<>();
     }
 
     /** A core whose holds are places in the queue of {@code path}. */

@@ -22,14 +22,15 @@ import org.slf4j.LoggerFactory;
  * read before the listing's, so asking for the zxid then costs at most that hop, and it is kept as soon as the reply is
  * handed over.
  *
- * <p>A held lock costs its node a few words: the node keeps no copy of its lock path (its queue has it), and the
- * client's tracker links the held nodes into a list through the node itself.
+ * <p>A held lock costs its node a few words and one string, its full path, which the watch on it in ZooKeeper's
+ * client keys on too: the node keeps no copy of its lock path (its queue has it) nor of its name, and the client's
+ * tracker links the held nodes into a list through the node itself.
  */
 public final class LockNode {
     private static final Logger logger = LoggerFactory.getLogger(LockNode.class);
 
     private final LockPath queue; // its lock path, namespace and listeners: a hold keeps no copy of them
-    private final String name;
+    private final String fixedPath; // its full path as ZooKeeper names it: the one string a held node keeps
     private final long sessionId;
     private volatile CompletableFuture<Long> created; // until the creation zxid is known, then null
     private volatile long czxid;
@@ -49,20 +50,24 @@ public final class LockNode {
      */
     public LockNode(LockPath queue, String name, long czxid, long sessionId) {
         this.queue = queue;
-        this.name = name;
+        this.fixedPath = fixedPathOf(queue, name);
         this.sessionId = sessionId;
         this.czxid = czxid;
     }
 
     private LockNode(LockPath queue, String name, long sessionId, CompletableFuture<Long> created) {
         this.queue = queue;
-        this.name = name;
+        this.fixedPath = fixedPathOf(queue, name);
         this.sessionId = sessionId;
         this.created = created;
         created.thenAccept(known -> {
             czxid = known;
             this.created = null;
         });
+    }
+
+    private static String fixedPathOf(LockPath queue, String name) {
+        return ZKPaths.makePath(queue.fixed(queue.path()), name);
     }
 
     /** A node found in a listing while the reply to its create, read already, is still on its way to us. */
@@ -82,17 +87,20 @@ public final class LockNode {
 
     /** The node's full path, relative to the client's namespace; made on each call, not kept. */
     public String path() {
-        return ZKPaths.makePath(queue.path(), name);
+        return ZKPaths.makePath(queue.path(), name());
     }
 
-    /** The node's full path with the client's namespace, as ZooKeeper itself names it; made on each call. */
+    /**
+     * The node's full path with the client's namespace, as ZooKeeper itself names it; kept, so that the key of a watch
+     * on the node in ZooKeeper's client ({@link OwnNodeWatch}) is no copy.
+     */
     public String fixedPath() {
-        return queue.fixed(path());
+        return fixedPath;
     }
 
-    /** The node's name, the last segment of {@link #path()}. */
+    /** The node's name, the last segment of {@link #path()}; made on each call, not kept. */
     public String name() {
-        return name;
+        return fixedPath.substring(fixedPath.lastIndexOf('/') + 1);
     }
 
     /** Marks the node as granted with no node ranked before it. */

@@ -119,7 +119,8 @@ public final class LockPath {
         this.lockName = lockName;
         this.driver = Objects.requireNonNull(driver, "driver");
         this.data = data == null ? null : data.clone();
-        this.fixedPath = fixed(this.path);
+        String fixed = fixed(this.path);
+        this.fixedPath = fixed.equals(this.path) ? this.path : fixed; // one string, not two, without a namespace
         this.listeners = listeners;
         this.alone = new QueueRequests(List.of(this));
         FirstUse.prepare();
@@ -174,13 +175,14 @@ public final class LockPath {
     }
 
     /**
-     * Starts the hold of a node just granted: its state is tracked by the client's one connection listener; a watch on
-     * the node itself vouches for it while it is held ({@link OwnNodeWatch#vouchHeld}), but for a semaphore's internal
-     * mutex, held only while its lease is taken; and, if the lock was made revocable, its data is watched for
-     * revocation requests (one request).
+     * Starts the hold of a node just granted: its state is tracked by the client's one connection listener, the
+     * client's {@link QueueTails} keeps the node (no copy of its name); a watch on the node itself vouches for it while
+     * it is held ({@link OwnNodeWatch#vouchHeld}), but for a semaphore's internal mutex, held only while its lease is
+     * taken; and, if the lock was made revocable, its data is watched for revocation requests (one request).
      */
     public LockNode track(LockNode node) {
         context().tracker().track(node);
+        context().queueTails().held(fixedPath, node);
         OwnNodeWatch.vouchHeld(node);
         RevocationWatch revocation = this.revocation;
         if (revocation != null) {
@@ -422,7 +424,11 @@ public final class LockPath {
         return ConnectionWait.connected(this, deadline);
     }
 
+    /** Returns {@code namespaceRelativePath} with the client's namespace; for {@link #path()}, its one kept copy. */
     public String fixed(String namespaceRelativePath) {
+        if (fixedPath != null && path.equals(namespaceRelativePath)) {
+            return fixedPath;
+        }
         return ZKPaths.fixForNamespace(client.getNamespace(), namespaceRelativePath);
     }
 
@@ -487,10 +493,7 @@ public final class LockPath {
         this.hooks = Objects.requireNonNull(hooks, "hooks");
     }
 
-    /**
-     * Tells the client's {@link QueueTails} that node {@code name} of this path is about to be deleted; call it before
-     * the delete is sent.
-     */
+    /** Tells the client's {@link QueueTails} that node {@code name} of this path goes; call it before its delete. */
     public void deleting(String name) {
         context().queueTails().deleting(fixed(path), name);
     }

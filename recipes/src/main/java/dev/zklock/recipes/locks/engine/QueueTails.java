@@ -25,7 +25,11 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class QueueTails {
     private static final int SEQUENCE_DIGITS = 10;
-    private final ConcurrentHashMap<String, Tail> tails = new ConcurrentHashMap<>();
+
+    // A path's entry: a Tail while a create of ours is on its way there or a node was deleted before its create's reply
+    // was read; the held LockNode itself once it is our newest node there and nothing is on its way (held), which
+    // costs a held lock the map's node alone.
+    private final ConcurrentHashMap<String, Object> tails = new ConcurrentHashMap<>();
 
     /**
      * Counts a create about to be sent on {@code path}, and returns what of ours it will likely be right behind: the
@@ -36,8 +40,8 @@ public final class QueueTails {
      */
     public String sending(String path, long sessionId, String prefix) {
         String[] ahead = new String[1];
-        tails.compute(path, (p, tail) -> {
-            Tail now = tail == null ? new Tail() : tail;
+        tails.compute(path, (p, entry) -> {
+            Tail now = Tail.of(entry);
             if (now.sessionId != sessionId) {
                 now.sessionId = sessionId;
                 now.forgetNewest(); // the nodes of an ended session went with it
@@ -62,7 +66,8 @@ public final class QueueTails {
     public String created(String path, long sessionId, String prefix, String name) {
         long sequence = name == null ? -1 : sequence(name.substring(prefix.length()));
         String[] before = new String[1];
-        tails.computeIfPresent(path, (p, tail) -> {
+        tails.computeIfPresent(path, (p, entry) -> {
+            Tail tail = Tail.of(entry);
             tail.sent(prefix);
             if (tail.wasGone(prefix)) {
                 // Its delete was sent before this reply was read (a runner took the node from the listing): it must
@@ -75,14 +80,33 @@ public final class QueueTails {
                 tail.newest = name;
                 tail.newestSequence = sequence;
             }
-            return tail.isEmpty() ? null : tail;
+            return tail.entry();
         });
         return before[0];
     }
 
+    /**
+     * Has the entry of {@code path} be {@code node} itself, just granted, once it is our newest node there and no create
+     * of ours is on its way (now, or when the last reply or delete that keeps the tail is told): the entry then keeps no
+     * copy of its name. A node found in the pipelined listing is granted before its create's reply is read here.
+     */
+    public void held(String path, LockNode node) {
+        tails.computeIfPresent(path, (p, entry) -> {
+            if (entry instanceof Tail tail) {
+                tail.held = node;
+                return tail.entry();
+            }
+            return entry;
+        });
+    }
+
     /** Forgets node {@code name} of {@code path}; call it before its delete is sent. */
     public void deleting(String path, String name) {
-        tails.computeIfPresent(path, (p, tail) -> {
+        tails.computeIfPresent(path, (p, entry) -> {
+            if (entry instanceof LockNode node) {
+                return name.equals(node.name()) ? null : node;
+            }
+            Tail tail = (Tail) entry;
             if (name.equals(tail.newest)) {
                 tail.forgetNewest();
             }
@@ -91,13 +115,21 @@ public final class QueueTails {
                 tail.sent(prefix); // taken from a listing before its create's reply was read here
                 tail.gone = Tail.with(tail.gone, prefix);
             }
-            return tail.isEmpty() ? null : tail;
+            return tail.entry();
         });
     }
 
     /** Returns how many paths have an entry: for tests, which check that nothing is kept once the nodes are gone. */
     public int size() {
         return tails.size();
+    }
+
+    /**
+     * Tells whether the entry of {@code path} is a held node itself, with no tail and no copy of its name: for tests,
+     * which check what a held lock keeps here.
+     */
+    boolean keepsNodeAlone(String path) {
+        return tails.get(path) instanceof LockNode;
     }
 
     /** Returns a sequence as ZooKeeper appended it, or -1 if it wrapped below zero (then it orders nothing here). */
@@ -110,10 +142,9 @@ public final class QueueTails {
     }
 
     /**
-     * One path's entry; guarded by the map (changed only inside its compute functions). The sets are made when a create
-     * is sent and dropped once empty, so a path where this client only holds its newest node keeps the entry's fields
-     * alone (48 bytes and the map's node), where two empty sets kept their tables: a class histogram of 3,000 locks
-     * held on distinct paths by one client counted 4 sets and 10 map nodes a held lock with them, 1.6 and 6.6 without.
+     * One path's entry while a create is on its way; guarded by the map (changed only inside its compute functions). The
+     * sets are made when a create is sent and dropped once empty; once the newest node is granted and nothing is on its
+     * way, the node itself takes the entry's place ({@link #held}).
      */
     private static final class Tail {
         long sessionId;
@@ -122,6 +153,42 @@ public final class QueueTails {
         String newestSent; // the prefix of the newest create in flight, or null
         String newest; // the newest node made whose delete is not sent yet, or null
         long newestSequence = -1; // its sequence
+        LockNode held; // a node granted on this path, which stands for the tail once it is the newest alone; or null
+
+        /** The entry as a tail: {@code entry} itself, one made of a held node, or a new one for none. */
+        static Tail of(Object entry) {
+            if (entry instanceof Tail tail) {
+                return tail;
+            }
+            Tail made = new Tail();
+            if (entry instanceof LockNode node) {
+                made.sessionId = node.sessionId();
+                made.held = node;
+                made.newest = node.name();
+                String name = made.newest;
+                made.newestSequence = name.length() > SEQUENCE_DIGITS
+                        ? sequence(name.substring(name.length() - SEQUENCE_DIGITS))
+                        : -1;
+            }
+            return made;
+        }
+
+        /** The path's entry now: none once nothing is kept, the held node if it may stand for the tail, else the tail. */
+        Object entry() {
+            if (isEmpty()) {
+                return null;
+            }
+            return held != null && isNewestAlone(held) ? held : this;
+        }
+
+        /** Tells whether {@code node} is the newest node, with nothing else kept: it may stand for this tail. */
+        boolean isNewestAlone(LockNode node) {
+            return inFlight == null
+                    && gone == null
+                    && newestSent == null
+                    && sessionId == node.sessionId()
+                    && node.name().equals(newest);
+        }
 
         static Set<String> with(Set<String> set, String prefix) {
             Set<String> now = set == null ? new HashSet<>(4) : set;

@@ -2,6 +2,11 @@ package dev.zklock.recipes.locks.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.zklock.recipes.locks.LockDriver;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryOneTime;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** The client's newest node per lock path, and the proof of the node right before ours; no ZooKeeper. */
@@ -10,6 +15,13 @@ final class QueueTailsTest {
     private static final long SESSION = 0x10L;
 
     private final QueueTails tails = new QueueTails();
+    private final CuratorFramework client = CuratorFrameworkFactory.newClient("127.0.0.1:1", new RetryOneTime(1));
+    private final LockPath lock = new LockPath(client, PATH, "lock-", LockDriver.exclusive(), null);
+
+    @AfterEach
+    void close() {
+        client.close();
+    }
 
     @Test
     void created_rightAfterANodeOfOurs_namesIt() {
@@ -74,6 +86,66 @@ final class QueueTailsTest {
         tails.deleting(PATH, prefix("a") + "0000000007");
 
         assertThat(tails.size()).isZero();
+    }
+
+    @Test
+    void held_newestNodeWithNothingOnItsWay_keepsTheNodeAloneAndStillNamesItToTheNextCreate() {
+        madeAndHeld("a", 7);
+
+        assertThat(tails.keepsNodeAlone(PATH)).isTrue();
+        assertThat(tails.sending(PATH, SESSION, prefix("b"))).isEqualTo(prefix("a") + "0000000007");
+        assertThat(tails.keepsNodeAlone(PATH)).isFalse();
+        assertThat(answer("b", 8)).isEqualTo(prefix("a") + "0000000007");
+    }
+
+    /** A runner that finds our node in the pipelined listing has it granted before its create's reply is read here. */
+    @Test
+    void held_beforeItsCreatesReplyWasRead_keepsTheNodeAloneOnceTheReplyIs() {
+        tails.sending(PATH, SESSION, prefix("a"));
+        tails.held(PATH, node("a", 7));
+
+        assertThat(tails.keepsNodeAlone(PATH)).isFalse();
+        answer("a", 7);
+        assertThat(tails.keepsNodeAlone(PATH)).isTrue();
+        assertThat(made("b", 8)).isEqualTo(prefix("a") + "0000000007");
+    }
+
+    @Test
+    void held_notTheNewestNode_keepsTheTailUntilTheNewestGoes() {
+        made("a", 7);
+        tails.sending(PATH, SESSION, prefix("b"));
+        tails.held(PATH, node("a", 7));
+
+        assertThat(tails.keepsNodeAlone(PATH)).isFalse();
+        answer("b", 8);
+        tails.deleting(PATH, prefix("b") + "0000000008");
+        assertThat(tails.keepsNodeAlone(PATH)).isFalse(); // a is no longer known as our newest: nothing stands for it
+        assertThat(tails.sending(PATH, SESSION, prefix("c"))).isNull();
+    }
+
+    @Test
+    void deleting_theHeldNodeKeptAlone_leavesNoEntry() {
+        madeAndHeld("a", 7);
+        tails.deleting(PATH, prefix("a") + "0000000007");
+
+        assertThat(tails.size()).isZero();
+    }
+
+    @Test
+    void sending_onAnotherSessionThanTheHeldNodeKeptAlone_namesNone() {
+        madeAndHeld("a", 7);
+
+        assertThat(tails.sending(PATH, SESSION + 1, prefix("b"))).isNull();
+    }
+
+    /** Sends a create, reads its reply at once, and tells that its node was granted. */
+    private void madeAndHeld(String id, int sequence) {
+        made(id, sequence);
+        tails.held(PATH, node(id, sequence));
+    }
+
+    private LockNode node(String id, int sequence) {
+        return new LockNode(lock, prefix(id) + String.format("%010d", sequence), 1, SESSION);
     }
 
     private static String prefix(String id) {
