@@ -40,9 +40,9 @@ import picocli.CommandLine.Spec;
             "requests and watch events the servers counted; on a JVM of release 21 or later, virtual threads",
             "through a cohort lock, a plain lock and a registry's keys; leader elections (latch, selector, Spring's",
             "initiators): the next leader after a hand-over and after kill -9 of the leader's process, a cut leader's",
-            "revocation, requests per term; the heap per held lock with 10,000 held by one client (in a JVM of its",
-            "own); the heap per waiting virtual thread with and without its stack chunks; pinned virtual threads at",
-            "10,000 and 100,000 in a fresh JVM each."
+            "revocation, requests per term; the heap per held lock with 10,000 held by one client, and per lock",
+            "object (in a JVM of its own); the heap per waiting virtual thread with and without its stack chunks;",
+            "pinned virtual threads at 10,000 and 100,000 in a fresh JVM each."
         })
 public final class BenchCommand implements Callable<Integer> {
     @Spec
@@ -97,8 +97,8 @@ public final class BenchCommand implements Callable<Integer> {
             defaultValue = "reentrant,queue-view,exclusive,semaphore,readwrite,multi,spring,leader,held,virtual",
             description = "recipes to measure: reentrant, queue-view (ZkReentrantLock with a queue view), exclusive,"
                     + " semaphore, readwrite, multi, spring, leader"
-                    + " (leadership: hand-over, cut connection, kill -9), held (heap per held lock: 10,000 locks"
-                    + " held by one client in a JVM of its own), virtual (virtual threads, and pinned ones in a fresh"
+                    + " (leadership: hand-over, cut connection, kill -9), held (heap per held lock and per lock"
+                    + " object: 10,000 locks held by one client in a JVM of its own), virtual (virtual threads, and pinned ones in a fresh"
                     + " JVM, on a JVM of release 21 or later) (default: ${DEFAULT-VALUE})")
     List<String> recipes;
 
