@@ -111,6 +111,18 @@ final class SimulationTest {
         }
     }
 
+    /**
+     * Seed 554,152 (found by {@code zklock torture --simulate}): a multi-lock's node in the queue it held before it
+     * waited on another is deleted by a stranger; when the other queue grants, the voucher's read of that node is on its
+     * way as the session expires, and fails with the connection before the client says its connection dropped, while
+     * it still reads as connected. Admitted on that, the multi-lock held beside the session that took the stranger's
+     * queue; a failed voucher now leaves the grant in doubt until the tracker checks the session's nodes.
+     */
+    @Test
+    void run_aMultiLockWhoseVoucherFailsAsTheConnectionDrops_isNotAdmittedOnIt() {
+        assertClean(Simulation.run(554_152, SimSettings.defaults()), SimSettings.defaults());
+    }
+
     @Test
     void run_sameSeedTwice_sameEvents() {
         SimSettings settings = SimSettings.defaults();

@@ -38,7 +38,9 @@ final class OwnNodeWatch implements Watcher, AsyncCallback.DataCallback {
         PENDING,
         STANDS,
         GONE,
-        SPENT
+        SPENT,
+        /** The read failed (the connection dropped, the session ended): it vouches for nothing. */
+        FAILED
     }
 
     private static final AtomicReferenceFieldUpdater<OwnNodeWatch, Status> STATUS =
@@ -93,7 +95,7 @@ final class OwnNodeWatch implements Watcher, AsyncCallback.DataCallback {
         } else if (rc == Code.NONODE.intValue()) {
             gone();
         } else {
-            STATUS.compareAndSet(this, Status.PENDING, Status.SPENT);
+            STATUS.compareAndSet(this, Status.PENDING, Status.FAILED);
         }
         CompletableFuture<Status> waiter;
         synchronized (this) {
