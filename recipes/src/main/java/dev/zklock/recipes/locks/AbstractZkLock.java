@@ -2,6 +2,8 @@ package dev.zklock.recipes.locks;
 
 import dev.zklock.recipes.locks.engine.Hold;
 import dev.zklock.recipes.locks.engine.LockCore;
+import dev.zklock.recipes.locks.engine.LockNode;
+import dev.zklock.recipes.locks.engine.LockPath;
 import dev.zklock.recipes.locks.engine.QueueHooks;
 import dev.zklock.recipes.locks.holds.HoldCounts;
 import java.time.Duration;
@@ -61,7 +63,13 @@ abstract class AbstractZkLock extends TimedLock {
      * @throws IllegalMonitorStateException if there is no such hold
      */
     public CuratorOp holdCheck() {
-        return core.path().checkOp(requireHold().node());
+        LockNode node = requireHold().node();
+        LockPath path = core.path();
+        try {
+            return path.client().transactionOp().check().forPath(node.path());
+        } catch (Exception e) {
+            throw path.callFailure("prepare a check of " + node.path(), e);
+        }
     }
 
     /**

@@ -32,6 +32,7 @@ final class SimThread extends Thread implements ParkPort {
     private final SimWorld world;
     private final boolean virtual;
     private final LongSupplier heard; // the server time of the newest news its client has handed over
+    private final Ticker clock; // the world's, in nanoseconds
     private long heardAtResume; // what its client had heard when the event that gave it its turn was scheduled
     private final Semaphore go = new Semaphore(0);
     private final Semaphore back = new Semaphore(0);
@@ -49,6 +50,7 @@ final class SimThread extends Thread implements ParkPort {
         this.world = world;
         this.virtual = virtual;
         this.heard = heard;
+        this.clock = () -> TimeUnit.MICROSECONDS.toNanos(world.now());
         setDaemon(true);
     }
 
@@ -203,7 +205,7 @@ final class SimThread extends Thread implements ParkPort {
 
     @Override
     public Ticker clock() {
-        return () -> TimeUnit.MICROSECONDS.toNanos(world.now());
+        return clock;
     }
 
     /**

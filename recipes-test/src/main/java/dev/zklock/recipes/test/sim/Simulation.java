@@ -18,11 +18,12 @@ import org.apache.curator.retry.RetryOneTime;
 
 /**
  * A deterministic simulation of zklock's lock protocols: simulated clients of one simulated ZooKeeper, simulated
- * threads that acquire, hold and release locks of every kind through the engine's own state machines (the queue
- * machine, multi-locks among them, the local queue of a cohort, the lease machine of a semaphore), and faults, all
- * chosen by one seed, with the invariants checked at every step ({@link SimChecker}). A seed replays exactly; a
- * failing plan can be shrunk to the smallest one that still fails. Runs on the calling thread, with no ZooKeeper and
- * no threads of its own; stateless.
+ * threads that acquire, hold and release locks of every kind through the engine's own code (its runners, blocking on
+ * simulated threads and asynchronous on the seed's events, the cohort, the lease queue, admission and the tracker),
+ * and faults, all chosen by one seed, with the invariants checked at every step ({@link SimChecker}). A seed replays
+ * exactly; a failing plan can be shrunk to the smallest one that still fails. Runs on the calling thread and on
+ * simulated threads ({@link SimThread}) that run only while it waits for them, one at a time, and end with the run;
+ * no ZooKeeper; stateless.
  *
  * <pre>{@code
  * SimReport report = Simulation.run(seed, SimSettings.defaults());

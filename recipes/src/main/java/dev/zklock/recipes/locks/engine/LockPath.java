@@ -14,7 +14,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.curator.framework.imps.CuratorFrameworkState;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.CreateMode;
@@ -325,15 +324,6 @@ public final class LockPath {
 
     public void untrack(LockNode hold) {
         context().tracker().untrack(hold);
-    }
-
-    /** Returns a transaction check that our node still exists. */
-    public CuratorOp checkOp(LockNode node) {
-        try {
-            return client.transactionOp().check().forPath(node.path());
-        } catch (Exception e) {
-            throw callFailure("prepare a check of " + node.path(), e);
-        }
     }
 
     /** Deletes a held node. Never blocks past one request timeout, and never throws for a lost connection. */
