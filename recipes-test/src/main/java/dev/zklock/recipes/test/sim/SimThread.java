@@ -149,17 +149,7 @@ final class SimThread extends Thread implements ParkPort {
         if (nanos <= 0 || isInterrupted()) { // as LockSupport's: an interrupted thread does not park
             return;
         }
-        long number = ++parkNumber;
-        parked = true;
-        if (nanos != Long.MAX_VALUE) {
-            long micros = Math.max(1, (nanos + 999) / 1000);
-            world.after(micros, getName() + " park times out", () -> resumePark(number, heard.getAsLong()));
-        }
-        handBack();
-        parked = false;
-        if (stopping) {
-            throw new Stopped();
-        }
+        waitForTurn(nanos == Long.MAX_VALUE ? -1 : Math.max(1, (nanos + 999) / 1000), " park times out");
     }
 
     @Override
@@ -175,9 +165,19 @@ final class SimThread extends Thread implements ParkPort {
 
     @Override
     public void yieldThread() {
+        waitForTurn(world.delay(0, 5), " has its turn again");
+    }
+
+    /**
+     * Parks until an event resumes this park: a wake, or {@code micros} from now (never, if negative) the event named
+     * {@code what}. Throws {@link Stopped} if the simulation ends meanwhile. This thread only, holding the turn.
+     */
+    private void waitForTurn(long micros, String what) {
         long number = ++parkNumber;
         parked = true;
-        world.after(world.delay(0, 5), getName() + " has its turn again", () -> resumePark(number, heard.getAsLong()));
+        if (micros >= 0) {
+            world.after(micros, getName() + what, () -> resumePark(number, heard.getAsLong()));
+        }
         handBack();
         parked = false;
         if (stopping) {
