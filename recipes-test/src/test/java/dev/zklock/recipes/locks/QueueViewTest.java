@@ -1,10 +1,10 @@
 package dev.zklock.recipes.locks;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.zklock.recipes.locks.engine.QueueHooks;
+import dev.zklock.recipes.test.InsideAtOnce;
 import dev.zklock.recipes.test.LockActor;
 import dev.zklock.recipes.test.TcpProxy;
 import dev.zklock.recipes.test.ZooKeeperExtension;
@@ -16,6 +16,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.recipes.locks.InterProcessLock;
 import org.apache.curator.framework.recipes.locks.InterProcessMutex;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.utils.ZKPaths;
@@ -24,7 +25,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * A lock built with {@link ZkReentrantLock.Builder#queueView()} on a real server: its requests (counted by the server,
+ * A lock built with {@link ZkLockBuilder#queueView()} on a real server: its requests (counted by the server,
  * as {@code RequestCountTest} counts them), its exclusion of Curator's {@code InterProcessMutex} on the same path, a
  * stranger's delete of its held node heard from the view, and the view's resync after a reconnect.
  */
@@ -70,41 +71,12 @@ final class QueueViewTest {
     @Test
     void acquire_besideCuratorsMutexOnOnePath_excludesIt() throws Exception {
         String path = zk.path("lock");
-        AtomicInteger inside = new AtomicInteger();
-        AtomicInteger most = new AtomicInteger();
-        List<LockActor> actors = new ArrayList<>();
-        List<CompletableFuture<Void>> done = new ArrayList<>();
+        List<InterProcessLock> threads = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
             CuratorFramework client = zk.newClient();
-            boolean curator = i % 2 == 1;
-            ZkReentrantLock ours = curator ? null : viewLock(client, path);
-            InterProcessMutex theirs = curator ? new InterProcessMutex(client, path) : null;
-            LockActor actor = LockActor.start(curator ? "curator-" + i : "view-" + i);
-            actors.add(actor);
-            done.add(actor.run(() -> {
-                for (int r = 0; r < 25; r++) {
-                    if (curator) {
-                        theirs.acquire();
-                    } else {
-                        ours.acquire();
-                    }
-                    most.accumulateAndGet(inside.incrementAndGet(), Math::max);
-                    inside.decrementAndGet();
-                    if (curator) {
-                        theirs.release();
-                    } else {
-                        ours.release();
-                    }
-                }
-            }));
+            threads.add(i % 2 == 1 ? new InterProcessMutex(client, path) : viewLock(client, path));
         }
-        for (CompletableFuture<Void> future : done) {
-            future.get();
-        }
-        for (LockActor actor : actors) {
-            actor.close();
-        }
-        assertThat(most.get()).as("holders at once").isEqualTo(1);
+        assertThat(InsideAtOnce.most(threads, 25)).as("holders at once").isEqualTo(1);
     }
 
     @Test
@@ -196,17 +168,6 @@ final class QueueViewTest {
             wDone.get();
         }
         assertThat(most.get()).as("holders at once").isEqualTo(1);
-    }
-
-    @Test
-    void build_withLocalHandOffToo_isRefusedNamingThePath() {
-        String path = zk.path("lock");
-        assertThatThrownBy(() -> ZkReentrantLock.builder(zk.newClient(), path)
-                        .queueView()
-                        .localHandOff()
-                        .build())
-                .isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining(path);
     }
 
     private static ZkReentrantLock viewLock(CuratorFramework client) {

@@ -53,6 +53,7 @@ public abstract class ZkLockBuilder<B extends ZkLockBuilder<B, L>, L> {
     private int maxPasses = CohortSettings.DEFAULT_MAX_PASSES;
     private Duration maxTime = CohortSettings.DEFAULT_MAX_TIME;
     private Duration keepIdle = Duration.ZERO;
+    private boolean queueView;
 
     ZkLockBuilder(CuratorFramework client, String path) {
         this.client = Objects.requireNonNull(client, "client");
@@ -108,6 +109,33 @@ public abstract class ZkLockBuilder<B extends ZkLockBuilder<B, L>, L> {
     }
 
     /**
+     * Has the lock read its queue from a view the client keeps with one persistent recursive watch on the lock path
+     * (ZooKeeper 3.6 or later), shared by every lock of the client built so on that path: after the view's first
+     * listing, an acquisition's listing and its wait for the node ahead, and the watch that vouches for a held node,
+     * are answered from the watch's events with no request. Opt-in; the node layout is unchanged, so the lock still
+     * excludes Curator's recipe of the same layout, and every zklock lock with or without a view, on the path. Goes
+     * with local hand-off: the cohort's node is taken and vouched for through the view.
+     *
+     * <p>Cost: an uncontended acquire and release, and a contended acquisition, cost a create and a delete (two
+     * requests, against four with no view: the listing and the watches are gone); the client's first acquisition on
+     * the path costs an addWatch and a listing more, and so does the first after each reconnect (events during an
+     * outage are lost: nothing is granted from the view until a listing sent after the reconnect has rebuilt it, and
+     * that listing vouches for the held nodes). Every client with a view hears of every create and delete on the path:
+     * a path with many clients in its queue costs each of them one event per change, so with many clients contending
+     * the view saves requests but not time (see {@code zklock bench --recipes queue-view}: its events per release grow
+     * with the clients, and the default mode hands over faster). The client keeps the watch and the view of the path
+     * until its session ends, whether or not it still locks the path: meant for a few hot paths of long-lived lock
+     * objects, not for many keys. Requests and exclusion: {@code QueueViewTest}. Every acquisition runs on ZooKeeper's
+     * callbacks, the calling thread parked once for the outcome.
+     *
+     * @return this builder
+     */
+    public B queueView() {
+        this.queueView = true;
+        return self();
+    }
+
+    /**
      * Builds the lock. No ZooKeeper call; the client need not be started yet.
      *
      * @return a new lock with this builder's options
@@ -120,6 +148,11 @@ public abstract class ZkLockBuilder<B extends ZkLockBuilder<B, L>, L> {
 
     String path() {
         return path;
+    }
+
+    /** Tells whether the lock reads its queue from the client's queue view ({@link #queueView()}). */
+    boolean usesQueueView() {
+        return queueView;
     }
 
     /** Returns the cohort settings, or null without local hand-off. */

@@ -48,6 +48,7 @@ public final class ZkLockRegistry {
     private final String basePath;
     private final KeyedLocks<ZkReentrantLock> locks;
     private final CohortSettings cohort; // null: locks without local hand-off
+    private final boolean queueView; // its locks read their queues from the client's queue views
 
     /**
      * Creates a registry whose idle locks are forgotten after one minute. No ZooKeeper call.
@@ -72,14 +73,16 @@ public final class ZkLockRegistry {
      *     negative
      */
     public ZkLockRegistry(CuratorFramework client, String basePath, Duration idleTime) {
-        this(client, basePath, idleTime, null);
+        this(client, basePath, idleTime, null, false);
     }
 
-    private ZkLockRegistry(CuratorFramework client, String basePath, Duration idleTime, CohortSettings cohort) {
+    private ZkLockRegistry(
+            CuratorFramework client, String basePath, Duration idleTime, CohortSettings cohort, boolean queueView) {
         this.client = Objects.requireNonNull(client, "client");
         this.basePath = Checks.lockPath(basePath);
         this.locks = new KeyedLocks<>(client, idleTime, (lock, now) -> lock.isInUse());
         this.cohort = cohort;
+        this.queueView = queueView;
     }
 
     /**
@@ -127,7 +130,7 @@ public final class ZkLockRegistry {
 
         @Override
         public ZkLockRegistry build() {
-            return new ZkLockRegistry(client(), path(), idleTime, cohortSettings());
+            return new ZkLockRegistry(client(), path(), idleTime, cohortSettings(), usesQueueView());
         }
     }
 
@@ -174,7 +177,7 @@ public final class ZkLockRegistry {
     }
 
     private ZkReentrantLock newLock(String path) {
-        return cohort == null ? new ZkReentrantLock(client, path) : ZkReentrantLock.withCohort(client, path, cohort);
+        return ZkReentrantLock.forRegistry(client, path, cohort, queueView);
     }
 
     /**

@@ -177,8 +177,13 @@ public final class ZkReadWriteLock {
 
         @Override
         public ZkReadWriteLock build() {
-            return new ZkReadWriteLock(
-                    writeQueue(client(), path(), lockData), readQueue(client(), path(), lockData), cohortSettings());
+            LockPath writeQueue = writeQueue(client(), path(), lockData);
+            LockPath readQueue = readQueue(client(), path(), lockData);
+            if (usesQueueView()) {
+                writeQueue.useQueueView();
+                readQueue.useQueueView();
+            }
+            return new ZkReadWriteLock(writeQueue, readQueue, cohortSettings());
         }
     }
 

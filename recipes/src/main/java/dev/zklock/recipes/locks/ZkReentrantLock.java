@@ -1,6 +1,5 @@
 package dev.zklock.recipes.locks;
 
-import dev.zklock.recipes.locks.engine.Checks;
 import dev.zklock.recipes.locks.engine.CohortSettings;
 import dev.zklock.recipes.locks.engine.LockCore;
 import dev.zklock.recipes.locks.engine.LockPath;
@@ -156,9 +155,17 @@ public final class ZkReentrantLock extends ThreadOwnedLock {
         return new Builder(client, path);
     }
 
-    /** A lock with the exclusive driver and local hand-off with {@code settings}, for a registry. */
-    static ZkReentrantLock withCohort(CuratorFramework client, String path, CohortSettings settings) {
-        return new Builder(client, path).build(settings);
+    /**
+     * A registry's lock: the exclusive driver, local hand-off with {@code settings} (none if null), and the client's
+     * queue view if {@code queueView}.
+     */
+    static ZkReentrantLock forRegistry(
+            CuratorFramework client, String path, CohortSettings settings, boolean queueView) {
+        Builder builder = new Builder(client, path);
+        if (queueView) {
+            builder.queueView();
+        }
+        return builder.build(settings);
     }
 
     /**
@@ -170,7 +177,6 @@ public final class ZkReentrantLock extends ThreadOwnedLock {
     public static final class Builder extends ZkLockBuilder<Builder, ZkReentrantLock> {
         private LockDriver driver = LockDriver.exclusive();
         private byte[] lockData; // null: the client's default data, as Curator's InterProcessMutex uses
-        private boolean queueView;
 
         private Builder(CuratorFramework client, String path) {
             super(client, path);
@@ -202,51 +208,14 @@ public final class ZkReentrantLock extends ThreadOwnedLock {
             return this;
         }
 
-        /**
-         * Has the lock read its queue from a view the client keeps with one persistent recursive watch on the lock path
-         * (ZooKeeper 3.6 or later), shared by every lock of the client built so on that path: after the view's first
-         * listing, an acquisition's listing and its wait for the node ahead, and the watch that vouches for a held
-         * node, are answered from the watch's events with no request. Opt-in; the node layout is unchanged, so the lock
-         * still excludes Curator's {@code InterProcessMutex} and every other lock in this layout on the path.
-         *
-         * <p>Cost: an uncontended acquire and release, and a contended acquisition, cost a create and a delete (two
-         * requests, against four with no view: the listing and the watches are gone); the client's first acquisition
-         * on the path costs an addWatch and a listing more, and so does the first after each reconnect (events
-         * during an outage are lost: nothing is granted from the view until a listing sent after the reconnect has
-         * rebuilt it, and that listing vouches for the held nodes). Every client with a view hears of every create and
-         * delete on the path: a path with many clients in its queue costs each of them one event per change, so with
-         * many clients contending the view saves requests but not time (see {@code zklock bench --recipes
-         * queue-view}: its events per release grow with the clients, and the default mode hands over faster). The
-         * client keeps the watch and the view of the path until its session ends, whether or not it still locks the
-         * path: meant for a few hot paths of long-lived lock objects, not for many keys. Requests and exclusion:
-         * {@code QueueViewTest}. Every acquisition runs on ZooKeeper's callbacks, the calling thread parked once for
-         * the outcome.
-         *
-         * @return this builder
-         */
-        public Builder queueView() {
-            this.queueView = true;
-            return this;
-        }
-
-        /**
-         * {@inheritDoc}
-         *
-         * @throws IllegalStateException if both a queue view and local hand-off are asked for (not supported together)
-         */
         @Override
         public ZkReentrantLock build() {
-            CohortSettings settings = cohortSettings();
-            Checks.requireState(
-                    !queueView || settings == null,
-                    "lock '%s': a queue view and local hand-off are not supported together",
-                    path());
-            return build(settings);
+            return build(cohortSettings());
         }
 
         private ZkReentrantLock build(CohortSettings settings) {
             LockPath lockPath = new LockPath(client(), path(), LOCK_NAME, driver, lockData);
-            if (queueView) {
+            if (usesQueueView()) {
                 lockPath.useQueueView();
             }
             return new ZkReentrantLock(
