@@ -123,10 +123,14 @@ public abstract class ZkLockBuilder<B extends ZkLockBuilder<B, L>, L> {
      * that listing vouches for the held nodes). Every client with a view hears of every create and delete on the path:
      * a path with many clients in its queue costs each of them one event per change, so with many clients contending
      * the view saves requests but not time (see {@code zklock bench --recipes queue-view}: its events per release grow
-     * with the clients, and the default mode hands over faster). The client keeps the watch and the view of the path
-     * until its session ends, whether or not it still locks the path: meant for a few hot paths of long-lived lock
-     * objects, not for many keys. Requests and exclusion: {@code QueueViewTest}. Every acquisition runs on ZooKeeper's
-     * callbacks, the calling thread parked once for the outcome.
+     * with the clients, and the default mode hands over faster). A registry's locks share one watch per client on
+     * the registry's base path, whose events feed a view of each key's queue: at most one server watch per client for
+     * the registry whatever its keys and waiters, and after a reconnect one multi read lists every key with waiters or
+     * holds; but every client then hears of every change under the base path, on keys it does not wait on too. A view
+     * with no waiter, no hold and no use for about one session timeout is dropped, and the watch is removed (one
+     * request) once no path under it has a view. Requests and exclusion: {@code QueueViewTest},
+     * {@code QueueViewLocksTest}; a registry's watch, resync and drop: {@code RegistryQueueViewTest}. Every
+     * acquisition runs on ZooKeeper's callbacks, the calling thread parked once for the outcome.
      *
      * @return this builder
      */

@@ -48,7 +48,7 @@ public final class ZkLockRegistry {
     private final String basePath;
     private final KeyedLocks<ZkReentrantLock> locks;
     private final CohortSettings cohort; // null: locks without local hand-off
-    private final boolean queueView; // its locks read their queues from the client's queue views
+    private final boolean queueView; // its locks read their queues from the client's view of the base path
 
     /**
      * Creates a registry whose idle locks are forgotten after one minute. No ZooKeeper call.
@@ -177,7 +177,7 @@ public final class ZkLockRegistry {
     }
 
     private ZkReentrantLock newLock(String path) {
-        return ZkReentrantLock.forRegistry(client, path, cohort, queueView);
+        return ZkReentrantLock.forRegistry(client, path, cohort, queueView ? basePath : null);
     }
 
     /**

@@ -180,8 +180,8 @@ public final class ZkReadWriteLock {
             LockPath writeQueue = writeQueue(client(), path(), lockData);
             LockPath readQueue = readQueue(client(), path(), lockData);
             if (usesQueueView()) {
-                writeQueue.useQueueView();
-                readQueue.useQueueView();
+                writeQueue.useQueueView(path());
+                readQueue.useQueueView(path());
             }
             return new ZkReadWriteLock(writeQueue, readQueue, cohortSettings());
         }

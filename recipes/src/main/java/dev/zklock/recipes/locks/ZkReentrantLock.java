@@ -156,14 +156,15 @@ public final class ZkReentrantLock extends ThreadOwnedLock {
     }
 
     /**
-     * A registry's lock: the exclusive driver, local hand-off with {@code settings} (none if null), and the client's
-     * queue view if {@code queueView}.
+     * A registry's lock: the exclusive driver, local hand-off with {@code settings} (none if null), and, unless
+     * {@code viewRoot} is null, the client's queue view under {@code viewRoot}, the registry's base path: one watch for
+     * every key.
      */
-    static ZkReentrantLock forRegistry(
-            CuratorFramework client, String path, CohortSettings settings, boolean queueView) {
+    static ZkReentrantLock forRegistry(CuratorFramework client, String path, CohortSettings settings, String viewRoot) {
         Builder builder = new Builder(client, path);
-        if (queueView) {
+        if (viewRoot != null) {
             builder.queueView();
+            builder.viewRoot = viewRoot;
         }
         return builder.build(settings);
     }
@@ -177,6 +178,7 @@ public final class ZkReentrantLock extends ThreadOwnedLock {
     public static final class Builder extends ZkLockBuilder<Builder, ZkReentrantLock> {
         private LockDriver driver = LockDriver.exclusive();
         private byte[] lockData; // null: the client's default data, as Curator's InterProcessMutex uses
+        private String viewRoot; // the root of its queue view: its own path, unless a registry's base path
 
         private Builder(CuratorFramework client, String path) {
             super(client, path);
@@ -216,7 +218,7 @@ public final class ZkReentrantLock extends ThreadOwnedLock {
         private ZkReentrantLock build(CohortSettings settings) {
             LockPath lockPath = new LockPath(client(), path(), LOCK_NAME, driver, lockData);
             if (usesQueueView()) {
-                lockPath.useQueueView();
+                lockPath.useQueueView(viewRoot == null ? path() : viewRoot);
             }
             return new ZkReentrantLock(
                     settings == null ? LockCore.of(lockPath) : LockCore.withCohort(lockPath, settings, false, null));

@@ -20,6 +20,7 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.IntSupplier;
 import org.apache.curator.framework.state.ConnectionState;
+import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.KeeperException.Code;
 import org.apache.zookeeper.Watcher.Event.EventType;
 import org.apache.zookeeper.Watcher.Event.KeeperState;
@@ -100,11 +101,16 @@ final class SimClient {
         port.tell(ConnectionState.CONNECTED);
     }
 
-    /** A lock path of this client: the engine's runners reach the client through its ports ({@link SimPort}). */
+    /**
+     * A lock path of this client: the engine's runners reach the client through its ports ({@link SimPort}). With
+     * queue views, the two exclusive paths share their parent's root, as a registry's keys do; the read/write path is
+     * a root of its own, as a lone lock's.
+     */
     LockPath path(String path, String lockName, LockDriver driver) {
         LockPath made = new LockPath(Simulation.NAMES, context, path, lockName, driver);
         if (queueViews) {
-            made.useQueueView();
+            boolean shared = path.equals(Simulation.EXCLUSIVE_PATH) || path.equals(Simulation.SECOND_PATH);
+            made.useQueueView(shared ? ZKPaths.getPathAndNode(path).getPath() : path);
         }
         return told(made);
     }

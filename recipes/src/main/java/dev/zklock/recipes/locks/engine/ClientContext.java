@@ -41,7 +41,7 @@ public final class ClientContext {
     private final MetricsDispatch metrics = new MetricsDispatch();
     private final SessionEnds sessionEnds;
     private final ClientPort port;
-    private volatile ClientPort viewPort; // made on first use by a lock with a queue view
+    private volatile ViewPort viewPort; // made on first use by a lock with a queue view
     private final ConnectionTracker tracker;
     private final ReleasesInFlight releases;
     private final FrontNodes frontNodes = new FrontNodes();
@@ -159,10 +159,11 @@ public final class ClientContext {
 
     /**
      * The client's port through its queue views ({@link ViewPort}), shared by every lock of the client that uses them;
-     * made on first use.
+     * made on first use. A {@code root} (fixed for the namespace; null for none) becomes the root of every lock path
+     * that is its child: one watch for all of them.
      */
-    public ClientPort viewPort() {
-        ClientPort made = viewPort;
+    ClientPort viewPort(String root) {
+        ViewPort made = viewPort;
         if (made == null) {
             synchronized (this) {
                 made = viewPort;
@@ -171,6 +172,9 @@ public final class ClientContext {
                     viewPort = made;
                 }
             }
+        }
+        if (root != null) {
+            made.addRoot(root);
         }
         return made;
     }

@@ -45,7 +45,7 @@ public final class LockPath {
     private final byte[] data;
     private volatile QueueHooks hooks = QueueHooks.NONE;
     private volatile ClientContext context; // looked up once; a client's context lasts as long as the client
-    private volatile boolean queueView; // set once, before first use: requests through the client's queue views
+    private volatile String viewRoot; // set once, before first use: requests through the client's queue views
     private final List<LockStateListener> listeners;
     private volatile RevocationWatch revocation; // null: holds are not revocable, and cost no request for it
     private volatile NodeEvents nodeEvents = NodeEvents.NONE; // a cohort's, one per lock object, if it has one
@@ -137,7 +137,7 @@ public final class LockPath {
         checkCanAcquire();
         return Admission.admit(
                         deadline,
-                        Parking.drivesAsVirtual() || queueView
+                        Parking.drivesAsVirtual() || viewRoot != null
                                 ? () -> new CallbackRunner(alone, deadline, null).await()
                                 : () -> new BlockingRunner(alone.queues(), deadline, null).run())
                 .map(nodes -> nodes.get(0));
@@ -300,17 +300,21 @@ public final class LockPath {
      * client's queue views ({@link ClientContext#viewPort}).
      */
     public ClientPort port() {
-        return queueView ? context().viewPort() : context().port();
+        String root = viewRoot;
+        return root == null ? context().port() : context().viewPort(root == fixedPath ? null : root);
     }
 
     /**
      * Has this lock's acquisitions list the queue and watch the node ahead, and its holds watch their nodes, through
      * the client's queue views ({@link ViewSession}): no listing and no watch request once the view of the path is
      * kept; every acquisition then runs on callbacks ({@link CallbackRunner}), whatever its thread. Call before first
-     * use; the node layout is unchanged.
+     * use; the node layout is unchanged. {@code root}: this path (a watch of its own), or its parent (a registry's base
+     * path, one watch for every key); IllegalArgumentException otherwise.
      */
-    public void useQueueView() {
-        queueView = true;
+    public void useQueueView(String root) {
+        boolean parent = root.equals(ZKPaths.getPathAndNode(path).getPath());
+        Checks.requireArgument(parent || root.equals(path), "lock '%s': view root '%s' is not its parent", path, root);
+        viewRoot = parent ? fixed(root) : fixedPath;
     }
 
     /** Returns a fresh protected prefix for our next node: {@code _c_<uuid>-<lockName>}. */

@@ -7,7 +7,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.KeeperException.Code;
 import org.apache.zookeeper.WatchedEvent;
@@ -17,47 +16,58 @@ import org.apache.zookeeper.Watcher.Event.KeeperState;
 import org.apache.zookeeper.data.Stat;
 
 /**
- * The children of one lock path as one session knows them from a persistent recursive watch on the path: one listing,
- * then every create and delete the watch tells of after the listing's reply. Answers a listing, and a data watch on a
- * child, with no request (see {@link ViewSession}). Safe for use by multiple threads: the state is guarded by this
- * object, and watchers are told outside the lock.
+ * The children of one lock path as one session knows them from the persistent recursive watch of its {@link RootView}:
+ * one listing, then every create and delete the watch tells of after the listing's reply. Answers a listing, and a
+ * data watch on a child, with no request (see {@link ViewSession}). Safe for use by multiple threads: the state is
+ * guarded by this object (taken before its root's, never after), and watchers are told outside the lock.
  *
- * <p>Cost: one addWatch per session and lock path, one listing per connection of the session (the first, and the resync
- * after each outage); then none.
+ * <p>Cost: no request of its own; its root sends them (one listing per path when the view is made or found stale at a
+ * request, one multi read per root at a resync).
  */
 /*
  * Implementation notes.
  *
  * 1. Exact at every reply. ZooKeeper tells a session of a change before the reply of any request it applies later, and
- *    the addWatch is sent before the listing: an event before the listing's reply is of a change the listing holds (it
- *    is ignored), an event after it of a change the listing does not hold. So at the reply of any later request the
- *    view is what a listing would have said then (SimPersistentWatchTest, over the simulator's seeds).
+ *    the root's addWatch is sent before the first listing of any path under it: an event before the listing's reply
+ *    is of a change the listing holds (it is ignored), an event after it of a change the listing does not hold. So at
+ *    the reply of any later request the view is what a listing would have said then (SimPersistentWatchTest, over the
+ *    simulator's seeds).
  * 2. Stale from a disconnection to the next listing. Events of an outage are lost (the watch is set again on a
  *    reconnect of the session, nothing is replayed): at Disconnected the view stops answering, and only a listing
- *    sent after it (the outage count it was sent in is the count at its reply) seeds it again. A listing whose
- *    addWatch was not answered OK seeds nothing: a view with no watch would never change.
+ *    sent after it (the root's outage count it was sent in is the count at its reply) seeds it again. A listing whose
+ *    root's addWatch was not answered OK seeds nothing: a view with no watch would never change.
  * 3. Local watches vouch as ZooKeeper's do. A data watch answered here is told NodeDeleted (or NodeDataChanged) when an
- *    event says so; the events an outage lost are made up by the resync: on SyncConnected, a view with watches lists
- *    the path again, and each watched child the listing lacks is told NodeDeleted, as ZooKeeper's client, which sets
- *    its watches again on a reconnect, is told of a node deleted meanwhile. They are told last in the queue first: a
- *    waiter's own node before the node ahead of it, so the wake-up finds its voucher told already (Acquisition,
- *    note 7; the simulator's seed 2690 granted a cohort's leader on a node a stranger had deleted during the outage
- *    when the node ahead was told first).
+ *    event says so; the events an outage lost are made up by the resync (RootView): each watched child the listing
+ *    lacks is told NodeDeleted, as ZooKeeper's client, which sets its watches again on a reconnect, is told of a node
+ *    deleted meanwhile. They are told last in the queue first: a waiter's own node before the node ahead of it, so the
+ *    wake-up finds its voucher told already (Acquisition, note 7; the simulator's seed 2690 granted a cohort's leader
+ *    on a node a stranger had deleted during the outage when the node ahead was told first).
+ * 4. Idle only when nothing can need it. A view is dropped (ViewSession, note 2) only with no local watch (no waiter on
+ *    a node of the path and no hold vouched by it), no request on its way that it answers or that seeds it, and no use
+ *    for the idle time. A request after the drop makes a new view, whose first listing seeds it: never an answer from
+ *    a view that stopped hearing events.
  */
-final class QueueView implements Watcher {
-    private final SessionPort session;
+final class QueueView {
+    private final RootView root;
     private final String path; // fixed for the namespace
 
     private final Set<String> children = new HashSet<>(); // guarded by this
     private final Map<String, List<Watcher>> watches = new HashMap<>(); // guarded by this: local data watches by child
-    private boolean watchSent; // guarded by this: an addWatch sent on this session and not failed
-    private boolean watchSet; // guarded by this: its reply said OK
     private boolean listed; // guarded by this: seeded by a listing since the last outage
-    private int outages; // guarded by this: the Disconnected events heard
+    private int onTheWay; // guarded by this: listings and local answers sent and not answered yet (note 4)
+    private long lastUse; // guarded by this: the timer's time of the last request answered or seeded here
 
-    QueueView(SessionPort session, String path) {
-        this.session = session;
+    QueueView(RootView root, String path) {
+        this.root = root;
         this.path = path;
+    }
+
+    RootView root() {
+        return root;
+    }
+
+    String path() {
+        return path;
     }
 
     /** Tells whether the view answers listings and watches now (note 2). */
@@ -65,8 +75,15 @@ final class QueueView implements Watcher {
         return listed;
     }
 
+    /** A request that this view answers, or whose reply seeds it, is on its way from {@code now} (note 4). */
+    synchronized void sending(long now) {
+        onTheWay++;
+        lastUse = now;
+    }
+
     /** The children now, in no order (the driver sorts them), as a listing's reply; or null if the view is stale. */
     synchronized Reply answerListing() {
+        onTheWay--;
         return listed ? new Reply.Children(List.copyOf(children)) : null;
     }
 
@@ -75,6 +92,7 @@ final class QueueView implements Watcher {
      * delete or data change; NONODE, and no watch, if it does not; null if the view is stale.
      */
     synchronized Reply watch(String name, Watcher watcher) {
+        onTheWay--;
         if (!listed) {
             return null;
         }
@@ -100,36 +118,34 @@ final class QueueView implements Watcher {
         return true;
     }
 
-    /** Sends the addWatch, once per session, then a listing that seeds the view; answers the listing's reply. */
-    CompletableFuture<Reply> list() {
-        int sentIn;
-        boolean add;
-        synchronized (this) {
-            sentIn = outages;
-            add = !watchSent;
-            watchSent = true;
-        }
-        if (add) {
-            session.addWatch(path, this).thenAccept(reply -> {
-                synchronized (this) {
-                    watchSet = reply.isOk();
-                    watchSent = watchSet;
-                }
-            });
-        }
-        return session.children(path).thenApply(reply -> {
-            seed(reply, sentIn);
-            return reply;
-        });
+    /** Tells whether a resync must list the path: stale, with local watches the outage may have lost events of. */
+    synchronized boolean needsResync() {
+        return !listed && !watches.isEmpty();
     }
 
-    private void seed(Reply reply, int sentIn) {
+    /** Tells whether the view may be dropped at {@code now} (note 4). */
+    synchronized boolean isIdle(long now, long idleNanos) {
+        return onTheWay == 0 && watches.isEmpty() && now - lastUse >= idleNanos;
+    }
+
+    /** The connection dropped: the view answers nothing until a listing sent after it seeds it (note 2). */
+    synchronized void stale() {
+        listed = false;
+    }
+
+    /**
+     * Seeds the view with the reply of a listing sent in the root's outage {@code sentIn} (a single listing or one
+     * path's part of a resync's multi read), and tells the local watches on children it lacks NodeDeleted, last in the
+     * queue first (note 3).
+     */
+    void seed(Reply reply, int sentIn) {
         Map<String, List<Watcher>> gone = new HashMap<>();
         synchronized (this) {
+            onTheWay--;
             List<String> now = reply instanceof Reply.Children found
                     ? found.children()
                     : reply.code() == Code.NONODE ? List.of() : null;
-            if (now == null || !watchSet || outages != sentIn) {
+            if (now == null || !root.seeds(sentIn)) {
                 return;
             }
             children.clear();
@@ -148,50 +164,25 @@ final class QueueView implements Watcher {
         }
     }
 
-    /** An event of the persistent watch, or of the connection, on ZooKeeper's event thread. */
-    @Override
-    public void process(WatchedEvent event) {
-        if (event.getType() == EventType.None) {
-            connection(event.getState());
-            return;
-        }
-        String changed = event.getPath();
-        if (changed == null || !path.equals(ZKPaths.getPathAndNode(changed).getPath())) {
-            return; // the lock path itself (a container made or reaped), or deeper: no node of the queue
-        }
-        String name = ZKPaths.getNodeFromPath(changed);
+    /** An event of the root's watch on child {@code name} of this path, on ZooKeeper's event thread. */
+    void event(EventType type, String name, String changed) {
         List<Watcher> told;
         synchronized (this) {
-            if (event.getType() == EventType.NodeCreated) {
+            if (type == EventType.NodeCreated) {
                 if (listed) {
                     children.add(name);
                 }
                 return;
             }
-            if (event.getType() == EventType.NodeDeleted && listed) {
+            if (type == EventType.NodeDeleted && listed) {
                 children.remove(name);
             }
             told = watches.remove(name);
         }
-        tell(told, event.getType(), changed);
+        tell(told, type, changed);
     }
 
-    private void connection(KeeperState state) {
-        boolean resync;
-        synchronized (this) {
-            if (state != KeeperState.SyncConnected) {
-                listed = false;
-                outages++;
-                return;
-            }
-            resync = !listed && watchSet && !watches.isEmpty();
-        }
-        if (resync) {
-            list();
-        }
-    }
-
-    private void tell(List<Watcher> watchers, EventType type, String changed) {
+    private static void tell(List<Watcher> watchers, EventType type, String changed) {
         if (watchers == null) {
             return;
         }

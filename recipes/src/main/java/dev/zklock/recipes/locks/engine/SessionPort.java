@@ -136,8 +136,10 @@ public interface SessionPort {
     CompletableFuture<Reply> addWatch(String path, Watcher watcher);
 
     /**
-     * Removes every watch of {@code watcher} on {@code path}, of any kind, persistent ones included, from the server and
-     * then locally: {@link Reply.Done}, or {@link Reply.Failed} (NOWATCHER if it had none there).
+     * Removes the persistent recursive watch of {@code watcher} on {@code path} from the server and then locally:
+     * {@link Reply.Done}, or {@link Reply.Failed} (NOWATCHER if it had none there). ZooKeeper keeps one such watch per
+     * session and path, whatever the watchers: its removal ends every persistent recursive watcher of the session on
+     * the path ({@link ZooKeeperHandle#removeWatches}).
      */
     CompletableFuture<Reply> removeWatches(String path, Watcher watcher);
 }

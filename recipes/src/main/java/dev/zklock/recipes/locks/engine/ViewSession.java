@@ -1,6 +1,8 @@
 package dev.zklock.recipes.locks.engine;
 
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -16,23 +18,44 @@ import org.apache.zookeeper.data.ACL;
 
 /**
  * A session whose listings of a lock path, and data watches on that path's nodes, are answered by a {@link QueueView}
- * kept by one persistent recursive watch, with no request while the view is fresh: the runners and the machine are the
- * same, only where these two answers come from changes. Every other request goes to the session as it is. A local
- * answer comes when the replies of every request sent before it on the session have come, so it says what a request
- * sent then would have said (ZooKeeper tells a session's watch events before later replies: {@link QueueView}, note 1);
- * a view gone stale (an outage) answers nothing, and the request goes to the server, whose listing seeds the view again.
- * Safe for use by multiple threads: the views and the order of sends are guarded by this object.
+ * fed by the persistent recursive watch of the path's {@link RootView}, with no request while the view is fresh: the
+ * runners and the machine are the same, only where these two answers come from changes. Every other request goes to
+ * the session as it is. A local answer comes when the replies of every request sent before it on the session have
+ * come, so it says what a request sent then would have said (ZooKeeper tells a session's watch events before later
+ * replies: {@link QueueView}, note 1); a view gone stale (an outage) answers nothing, and the request goes to the
+ * server, whose listing seeds the view again. Safe for use by multiple threads: the roots, the views and the order of
+ * sends are guarded by this object (taken before a view's and a root's).
  *
- * <p>Cost: the first listing of a lock path on the session is an addWatch and a listing (one round trip); later
- * listings and data watches of the path cost no request; a removal of a local watch costs none.
+ * <p>Cost: the first listing of a lock path on the session is a listing, and an addWatch before it if its root has
+ * none yet (one round trip); later listings and data watches of the path cost no request; a removal of a local watch
+ * costs none. After a reconnect, one multi read per root lists every path of the root with local watches
+ * ({@link #resync}). A view idle for the idle time is dropped, and a root with no view left removes its watch (one
+ * request): {@link #dropIdle}.
+ */
+/*
+ * Implementation notes.
+ *
+ * 1. Roots. A lock path's root is its parent if the parent is a root the client's ViewPort was told of (a registry's
+ *    base path), else the path itself; a path keeps the root its view was made under until the view is dropped.
+ * 2. Idle drop. The client's timer asks dropIdle now and then (ViewPort): every view idle as QueueView note 4 says is
+ *    forgotten, and a root left with no view is detached (its events go nowhere) and removes its watch. All under this
+ *    lock, as every lookup of a view and every send is, so a request either finds the view (not idle: it is in use
+ *    from then on) or makes a new view, and under a dropped root a new root, whose addWatch is sent after the removal
+ *    on the same session (ZooKeeper applies them in that order). A removal that failed (the connection) is sent again
+ *    at the next drop while no new root stands on the path: ZooKeeper removes a session's watches by path, so the
+ *    removal of an old root would take a new root's too.
  */
 final class ViewSession implements SessionPort {
     private final SessionPort session;
-    private final Map<String, QueueView> views = new HashMap<>(); // guarded by this: by lock path (fixed)
+    private final ViewPort client;
+    private final Map<String, RootView> roots = new HashMap<>(); // guarded by this: by root path
+    private final Map<String, QueueView> views = new HashMap<>(); // guarded by this: by lock path
+    private final Map<String, RootView> unremoved = new HashMap<>(); // guarded by this: dropped, removal failed
     private CompletableFuture<?> lastSent = CompletableFuture.completedFuture(null); // guarded by this
 
-    ViewSession(SessionPort session) {
+    ViewSession(SessionPort session, ViewPort client) {
         this.session = session;
+        this.client = client;
     }
 
     @Override
@@ -43,9 +66,14 @@ final class ViewSession implements SessionPort {
     @Override
     public CompletableFuture<Reply> children(String path) {
         synchronized (this) {
-            QueueView view = views.computeIfAbsent(path, p -> new QueueView(session, p));
+            QueueView view = viewOf(path);
+            view.sending(client.now());
             if (!view.isFresh()) {
-                return sent(view.list());
+                int sentIn = view.root().beforeListing(session);
+                return sent(session.children(path).thenApply(reply -> {
+                    view.seed(reply, sentIn);
+                    return reply;
+                }));
             }
             return sent(answerLater(view::answerListing));
         }
@@ -54,13 +82,98 @@ final class ViewSession implements SessionPort {
     @Override
     public CompletableFuture<Reply> watchData(String path, Watcher watcher) {
         synchronized (this) {
-            QueueView view = freshViewOf(path);
-            if (view == null) {
+            QueueView view = views.get(ZKPaths.getPathAndNode(path).getPath());
+            if (view == null || !view.isFresh()) {
                 return sent(session.watchData(path, watcher));
             }
+            view.sending(client.now());
             String name = ZKPaths.getNodeFromPath(path);
             return sent(answerLater(() -> view.watch(name, watcher)));
         }
+    }
+
+    /**
+     * Lists again, in one multi read, every path under {@code root} whose view needs it (QueueView#needsResync), and
+     * seeds each view with its part of the reply: one request per root after a reconnect, on ZooKeeper's event thread.
+     * Until the reply, those views are stale and answer nothing, so nothing is granted from them.
+     */
+    void resync(RootView root) {
+        synchronized (this) {
+            int sentIn = root.resyncOutage();
+            List<QueueView> stale = sentIn < 0 ? List.of() : root.needingResync();
+            if (stale.isEmpty()) {
+                return;
+            }
+            List<String> paths = new ArrayList<>(stale.size());
+            for (QueueView view : stale) {
+                view.sending(client.now());
+                paths.add(view.path());
+            }
+            sent(session.childrenOfAll(paths).thenAccept(replies -> {
+                for (int i = 0; i < stale.size(); i++) {
+                    stale.get(i).seed(replies.get(i), sentIn);
+                }
+            }));
+        }
+    }
+
+    /**
+     * Drops every view idle at {@code now} for {@code idleNanos} and removes the watch of every root left with no view
+     * (note 2); returns whether anything is left to look at later (views, or removals to send again).
+     */
+    synchronized boolean dropIdle(long now, long idleNanos) {
+        for (Iterator<QueueView> it = views.values().iterator(); it.hasNext(); ) {
+            QueueView view = it.next();
+            if (view.isIdle(now, idleNanos)) {
+                it.remove();
+                RootView root = view.root();
+                if (root.drop(view.path())) {
+                    roots.remove(root.path());
+                    root.detach();
+                    removeWatch(root);
+                }
+            }
+        }
+        for (RootView root : List.copyOf(unremoved.values())) {
+            unremoved.remove(root.path());
+            if (!roots.containsKey(root.path())) {
+                removeWatch(root);
+            }
+        }
+        return !views.isEmpty() || !unremoved.isEmpty();
+    }
+
+    /** Tells whether the session keeps any view or root now: for tests and monitoring. */
+    synchronized int roots() {
+        return roots.size();
+    }
+
+    /** Removes the persistent watch of a dropped root, if it may stand (note 2). Guarded by this. */
+    private void removeWatch(RootView root) {
+        if (!root.hasWatch()) {
+            return;
+        }
+        sent(session.removeWatches(root.path(), root)).thenAccept(reply -> {
+            if (!reply.isOk() && reply.code() != Code.NOWATCHER) {
+                synchronized (this) {
+                    unremoved.put(root.path(), root);
+                }
+            }
+        });
+    }
+
+    /** The view of lock path {@code path}, made under its root if it has none (note 1). Guarded by this. */
+    private QueueView viewOf(String path) {
+        QueueView known = views.get(path);
+        if (known != null) {
+            return known;
+        }
+        String parent = ZKPaths.getPathAndNode(path).getPath();
+        String rootPath = client.isRoot(parent) ? parent : path;
+        QueueView made =
+                roots.computeIfAbsent(rootPath, p -> new RootView(this, p)).view(path);
+        views.put(path, made);
+        return made;
     }
 
     @Override
@@ -137,12 +250,6 @@ final class ViewSession implements SessionPort {
     @Override
     public synchronized CompletableFuture<Reply> removeWatches(String path, Watcher watcher) {
         return sent(session.removeWatches(path, watcher));
-    }
-
-    /** The fresh view of the lock path {@code nodePath} is a node of, or null. Guarded by this. */
-    private QueueView freshViewOf(String nodePath) {
-        QueueView view = views.get(ZKPaths.getPathAndNode(nodePath).getPath());
-        return view != null && view.isFresh() ? view : null;
     }
 
     /**

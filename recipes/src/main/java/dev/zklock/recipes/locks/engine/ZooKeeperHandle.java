@@ -289,15 +289,19 @@ public final class ZooKeeperHandle implements SessionPort {
         return reply;
     }
 
-    /** As {@link #removeWatch}, for every kind of watch of {@code watcher} on {@code path}: never a local removal. */
+    /**
+     * As {@link #removeWatch}, for the persistent recursive watch on {@code path}: ZooKeeper's {@code removeAllWatches}
+     * with {@code WatcherType.PersistentRecursive}, which removes the watch from the server (a removal of one watcher,
+     * {@code checkWatches}, only asks the server whether it has one and leaves it there) and then every persistent
+     * recursive watcher of this client on the path locally, {@code watcher} among them. Never a local removal.
+     */
     @Override
     public CompletableFuture<Reply> removeWatches(String path, Watcher watcher) {
         CompletableFuture<Reply> reply = new CompletableFuture<>();
         try {
-            send().removeWatches(
+            send().removeAllWatches(
                             path,
-                            watcher,
-                            Watcher.WatcherType.Any,
+                            Watcher.WatcherType.PersistentRecursive,
                             false,
                             (rc, p, ctx) -> reply.complete(done(rc)),
                             null);
