@@ -13,12 +13,10 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.locks.InterProcessLock;
 import org.apache.curator.framework.recipes.locks.InterProcessMutex;
-import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.utils.ZKPaths;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -124,15 +122,7 @@ final class QueueViewTest {
                     watched.add(watchedNode);
                 }
             });
-            CountDownLatch suspended = new CountDownLatch(1);
-            CountDownLatch reconnected = new CountDownLatch(1);
-            waiterClient.getConnectionStateListenable().addListener((c, state) -> {
-                if (state == ConnectionState.SUSPENDED) {
-                    suspended.countDown();
-                } else if (state == ConnectionState.RECONNECTED) {
-                    reconnected.countDown();
-                }
-            });
+            ConnectionCut outage = ConnectionCut.of(waiterClient, proxy);
             h.run(holder::acquire).join();
             CompletableFuture<Void> wDone = w.run(() -> {
                 waiter.acquire();
@@ -153,14 +143,11 @@ final class QueueViewTest {
             List<String> queue = holder.participantNodes();
             String thirdsNode = ZKPaths.getNodeFromPath(queue.get(2));
 
-            proxy.holdRequests();
-            proxy.dropConnections();
-            assertThat(suspended.await(30, TimeUnit.SECONDS)).isTrue();
+            outage.cut();
             stranger.delete().forPath(queue.get(1)); // W's node
             h.run(holder::release).join();
             await().until(() -> inside.get() == 1); // T holds
-            proxy.resume();
-            assertThat(reconnected.await(30, TimeUnit.SECONDS)).isTrue();
+            outage.heal();
             await().until(() -> watched.contains(thirdsNode)); // W entered again, behind T
             assertThat(wDone).isNotDone();
             tLeaves.countDown();

@@ -35,6 +35,8 @@ final class SimSession implements SessionPort {
     /** The tally of single-path listings sent to the server (a queue view answers most of them itself). */
     static final String LISTING_SENT = "listing of one path sent";
 
+    static final String WATCH_REMOVED = "persistent recursive watch removed";
+
     private final SimWorld world;
     private final SimClient client;
     private final long id;
@@ -255,6 +257,7 @@ final class SimSession implements SessionPort {
                         return SimServer.Result.of(Code.NOWATCHER);
                     }
                     client.persistentWatches.removed(watcher);
+                    world.tally(WATCH_REMOVED);
                     return SimServer.Result.of(Code.OK);
                 },
                 SimSession::done);
