@@ -14,9 +14,10 @@ import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.CreateMode;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A connection lost while our create is on its way: the reply never comes, and only the protected name tells whether
@@ -61,9 +62,10 @@ final class CreateRecoveryTest {
         proxy.close();
     }
 
-    @Test
-    void acquire_whenTheCreateReplyIsLost_findsItsNodeByTheProtectedPrefix() throws Exception {
-        ZkReentrantLock lock = new ZkReentrantLock(proxied, zk.path("lock"));
+    @ParameterizedTest(name = "queue view: {0}")
+    @ValueSource(booleans = {false, true})
+    void acquire_whenTheCreateReplyIsLost_findsItsNodeByTheProtectedPrefix(boolean queueView) throws Exception {
+        ZkReentrantLock lock = lock(queueView);
         AtomicBoolean faulted = new AtomicBoolean();
         lock.setHooks(new QueueHooks() {
             @Override
@@ -85,9 +87,10 @@ final class CreateRecoveryTest {
         assertThat(observer.participantNodes()).isEmpty();
     }
 
-    @Test
-    void acquire_whenTheCreateIsLostBeforeTheServer_createsAgainOnce() throws Exception {
-        ZkReentrantLock lock = new ZkReentrantLock(proxied, zk.path("lock"));
+    @ParameterizedTest(name = "queue view: {0}")
+    @ValueSource(booleans = {false, true})
+    void acquire_whenTheCreateIsLostBeforeTheServer_createsAgainOnce(boolean queueView) throws Exception {
+        ZkReentrantLock lock = lock(queueView);
         AtomicBoolean faulted = new AtomicBoolean();
         lock.setHooks(new QueueHooks() {
             @Override
@@ -108,9 +111,11 @@ final class CreateRecoveryTest {
         assertThat(observer.participantNodes()).isEmpty();
     }
 
-    @Test
-    void acquire_whenTheCreateIsLostAndAnotherSessionMadeANodeWithOurId_createsItsOwnNode() throws Exception {
-        ZkReentrantLock lock = new ZkReentrantLock(proxied, zk.path("lock"));
+    @ParameterizedTest(name = "queue view: {0}")
+    @ValueSource(booleans = {false, true})
+    void acquire_whenTheCreateIsLostAndAnotherSessionMadeANodeWithOurId_createsItsOwnNode(boolean queueView)
+            throws Exception {
+        ZkReentrantLock lock = lock(queueView);
         AtomicReference<String> planted = new AtomicReference<>();
         lock.setHooks(new QueueHooks() {
             @Override
@@ -140,9 +145,11 @@ final class CreateRecoveryTest {
         direct.delete().forPath(planted.get());
     }
 
-    @Test
-    void acquire_whenItTimesOutWithTheCreateReplyLost_leavesNoNodeOnceTheConnectionReturns() throws Exception {
-        ZkReentrantLock lock = new ZkReentrantLock(proxied, zk.path("lock"));
+    @ParameterizedTest(name = "queue view: {0}")
+    @ValueSource(booleans = {false, true})
+    void acquire_whenItTimesOutWithTheCreateReplyLost_leavesNoNodeOnceTheConnectionReturns(boolean queueView)
+            throws Exception {
+        ZkReentrantLock lock = lock(queueView);
         lock.setHooks(new QueueHooks() {
             @Override
             public void createSent(String lockPath, String prefix) {
@@ -157,5 +164,12 @@ final class CreateRecoveryTest {
 
         await().atMost(20, TimeUnit.SECONDS)
                 .until(() -> observer.participantNodes().isEmpty());
+    }
+
+    /** The lock under test on the proxied client: plain, or reading its queue from the client's queue view. */
+    private ZkReentrantLock lock(boolean queueView) {
+        return queueView
+                ? ZkReentrantLock.builder(proxied, zk.path("lock")).queueView().build()
+                : new ZkReentrantLock(proxied, zk.path("lock"));
     }
 }

@@ -31,6 +31,9 @@ import org.apache.curator.utils.ZKPaths;
  *   <tr><td>/partitions/zklock/cohort-alone</td><td>the same, in the first client (c1) only: nobody else waits, so
  *       its two threads, which come back at once after a release, pass the node between them without bound, and a
  *       fault finds them passing (a pass while the connection is suspended must wait for it)</td><td>2 (exclusive), c1 only</td></tr>
+ *   <tr><td>/partitions/zklock/reentrant-view, read-write-view, cohort-view</td><td>the reentrant, read/write and
+ *       cohort workloads' locks built with {@code queueView()}: their queues read from one persistent recursive watch
+ *       per client and path</td><td>as those</td></tr>
  *   <tr><td>/partitions/zklock/latch</td><td>{@code ZkLeaderLatch}, one participant per client JVM (its id the
  *       thread's process name); a release yields</td><td>1 (exclusive)</td></tr>
  *   <tr><td>/partitions/zklock/selector</td><td>{@code ZkLeaderSelector}, auto-requeued; a release returns from
@@ -87,6 +90,9 @@ public final class PartitionWorkloads {
                     List.of(Mode.EXCLUSIVE, Mode.EXCLUSIVE),
                     (client, key, process) -> ZkTargets.cohort(client, key),
                     true),
+            new Workload("zklock", "reentrant-view", List.of(Mode.EXCLUSIVE), ZkTargets::reentrantView),
+            new Workload("zklock", "read-write-view", List.of(Mode.READ, Mode.WRITE), ZkTargets::readWriteView),
+            new Workload("zklock", "cohort-view", List.of(Mode.EXCLUSIVE, Mode.EXCLUSIVE), ZkTargets::cohortView),
             leader("zklock", "latch", LeaderTargets::zklockLatch),
             leader("zklock", "selector", LeaderTargets::zklockSelector),
             new Workload("curator", "mutex", List.of(Mode.EXCLUSIVE), CuratorTargets::mutex),

@@ -33,6 +33,12 @@ final class ZkTargets {
         return List.of(lock(lock, lock::fencingToken, lock::holdState, lock::addStateListener));
     }
 
+    /** A lock that reads its queue from the client's queue view (one persistent recursive watch on the path). */
+    static List<Target> reentrantView(CuratorFramework client, String key) {
+        ZkReentrantLock lock = ZkReentrantLock.builder(client, key).queueView().build();
+        return List.of(lock(lock, lock::fencingToken, lock::holdState, lock::addStateListener));
+    }
+
     static List<Target> exclusive(CuratorFramework client, String key) {
         ZkExclusiveLock lock = ZkExclusiveLock.mutexLayout(client, key);
         return List.of(lock(lock, lock::fencingToken, lock::holdState, lock::addStateListener));
@@ -45,7 +51,15 @@ final class ZkTargets {
 
     /** A reader and a writer on one lock object. */
     static List<Target> readWrite(CuratorFramework client, String key) {
-        ZkReadWriteLock both = new ZkReadWriteLock(client, key);
+        return readWrite(new ZkReadWriteLock(client, key));
+    }
+
+    /** A reader and a writer on one lock object that reads its queues from the client's queue view. */
+    static List<Target> readWriteView(CuratorFramework client, String key) {
+        return readWrite(ZkReadWriteLock.builder(client, key).queueView().build());
+    }
+
+    private static List<Target> readWrite(ZkReadWriteLock both) {
         ZkReadWriteLock.ReadLock read = both.readLock();
         ZkReadWriteLock.WriteLock write = both.writeLock();
         return List.of(
@@ -62,8 +76,16 @@ final class ZkTargets {
 
     /** Two threads on one lock object with local hand-off, so that they pass it between them. */
     static List<Target> cohort(CuratorFramework client, String key) {
-        ZkReentrantLock lock =
-                ZkReentrantLock.builder(client, key).localHandOff().build();
+        return cohort(ZkReentrantLock.builder(client, key).localHandOff().build());
+    }
+
+    /** As {@link #cohort}, its node taken and vouched for through the client's queue view. */
+    static List<Target> cohortView(CuratorFramework client, String key) {
+        return cohort(
+                ZkReentrantLock.builder(client, key).localHandOff().queueView().build());
+    }
+
+    private static List<Target> cohort(ZkReentrantLock lock) {
         Target target = lock(lock, lock::fencingToken, lock::holdState, lock::addStateListener);
         return List.of(target, target);
     }
