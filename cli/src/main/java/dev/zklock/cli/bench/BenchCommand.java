@@ -103,6 +103,14 @@ public final class BenchCommand implements Callable<Integer> {
     List<String> recipes;
 
     @Option(
+            names = "--only",
+            split = ",",
+            paramLabel = "KEY",
+            description = "run only the scenarios of the chosen recipes whose key contains one of these (e.g."
+                    + " local-hand-off-shared-lock: the local hand-off rows beside the JDK fair lock)")
+    List<String> only;
+
+    @Option(
             names = "--timeout-ms",
             defaultValue = "5000",
             description = "give up when --connect cannot be reached within this time (default: ${DEFAULT-VALUE})")
@@ -114,7 +122,13 @@ public final class BenchCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         MachineLoad load = MachineLoad.started(); // before the bench starts a server or a thread of its own
-        List<Scenario> plan = BenchPlan.of(settings.recipes(), settings.clients(), settings.threads());
+        List<Scenario> plan = BenchPlan.of(settings.recipes(), settings.clients(), settings.threads()).stream()
+                .filter(scenario ->
+                        settings.only().isEmpty() || settings.only().stream().anyMatch(scenario.key()::contains))
+                .toList();
+        if (plan.isEmpty()) {
+            throw usage("--only " + String.join(",", settings.only()) + " matches no scenario of the recipes chosen");
+        }
         if (settings.recipes().contains(BenchPlan.VIRTUAL) && !VirtualThreads.isAvailable()) {
             err.println("zklock bench: no virtual-thread rows: this JVM is " + Runtime.version()
                     + ", and virtual threads need release 21 or later");
@@ -221,7 +235,8 @@ public final class BenchCommand implements Callable<Integer> {
         Duration duration = Duration.ofNanos(Math.round(secs * 1e9));
         Duration warmUp = Duration.ofNanos(
                 Math.min(duration.toNanos() / 3, Duration.ofMillis(500).toNanos()));
-        return new Settings(chosen, clientCounts, threadCounts, duration, warmUp, roundCount);
+        List<String> keys = only != null ? only.stream().map(String::trim).toList() : List.of();
+        return new Settings(chosen, clientCounts, threadCounts, duration, warmUp, roundCount, keys);
     }
 
     private void requireContenders(String option, int n) {
@@ -241,5 +256,6 @@ public final class BenchCommand implements Callable<Integer> {
             List<Integer> threads,
             Duration duration,
             Duration warmUp,
-            int rounds) {}
+            int rounds,
+            List<String> only) {}
 }

@@ -41,6 +41,7 @@ final class BenchOptionsTest {
                 "--threads|0|--threads counts must be 2 to 256, not 0",
                 "--seconds|0|--seconds must be more than 0",
                 "--rounds|0|--rounds must be at least 1, not 0",
+                "--only|no-such-row|--only no-such-row matches no scenario",
                 "--cluster|12|--cluster must be 1 to 9 servers, not 12"
             })
     void bench_badOption_failsAsBadUsageNamingTheValue(String option, String value, String message) {
