@@ -129,6 +129,14 @@ final class RootView implements Watcher {
             owner.resync(this);
             return;
         }
+        outage();
+    }
+
+    /**
+     * The connection dropped, or a request of the session failed with it before the client says so: every view under
+     * the root is stale until a listing sent after now seeds it (QueueView, note 2).
+     */
+    void outage() {
         synchronized (this) {
             outages++;
         }

@@ -44,6 +44,15 @@ import org.apache.zookeeper.data.ACL;
  *    on the same session (ZooKeeper applies them in that order). A removal that failed (the connection) is sent again
  *    at the next drop while no new root stands on the path: ZooKeeper removes a session's watches by path, so the
  *    removal of an old root would take a new root's too.
+ * 3. A failed request is news of an outage. ZooKeeper's client fails the requests on their way when its connection
+ *    drops, and only then tells the watchers Disconnected: a local answer that waited for such a request, judged on
+ *    the view before the Disconnected comes, would say what the view held before events the outage lost. So a local
+ *    answer whose last request before it failed with the connection is CONNECTIONLOSS, and every view is stale from
+ *    then, as at Disconnected (ViewOutageTest: the old view's answer before). The partition rig (seed 111) stalled a
+ *    queue for 65 s on what this most likely allowed: a create's reply lost as the ensemble's leader was killed, then
+ *    a recovery (a sync and a listing) whose sync failed, and a listing answered from a view seeded without the node:
+ *    the create was made again under the same protected prefix, and the first node stood at the head of the queue,
+ *    its owner waiting behind it, until the session ended.
  */
 final class ViewSession implements SessionPort {
     private final SessionPort session;
@@ -51,7 +60,8 @@ final class ViewSession implements SessionPort {
     private final Map<String, RootView> roots = new HashMap<>(); // guarded by this: by root path
     private final Map<String, QueueView> views = new HashMap<>(); // guarded by this: by lock path
     private final Map<String, RootView> unremoved = new HashMap<>(); // guarded by this: dropped, removal failed
-    private CompletableFuture<?> lastSent = CompletableFuture.completedFuture(null); // guarded by this
+    // guarded by this: whether the connection held until the reply of the last request sent (note 3)
+    private CompletableFuture<Boolean> lastSent = CompletableFuture.completedFuture(true);
 
     ViewSession(SessionPort session, ViewPort client) {
         this.session = session;
@@ -204,7 +214,14 @@ final class ViewSession implements SessionPort {
     @Override
     public synchronized <T> CompletableFuture<T> create(
             String path, byte[] data, List<ACL> acl, CreateMode mode, Function<Reply, T> onReply) {
-        return sent(session.create(path, data, acl, mode, onReply));
+        CompletableFuture<Boolean> held = new CompletableFuture<>();
+        CompletableFuture<T> reply = session.create(path, data, acl, mode, answered -> {
+            held.complete(!answered.isRetryable());
+            return onReply.apply(answered);
+        });
+        reply.whenComplete((value, failure) -> held.complete(failure == null));
+        lastSent = held;
+        return reply;
     }
 
     @Override
@@ -254,18 +271,41 @@ final class ViewSession implements SessionPort {
 
     /**
      * The view's answer once every request sent before has its reply; CONNECTIONLOSS if the view went stale meanwhile
-     * (an outage, which fails the requests on the way too). Guarded by this.
+     * (an outage, which fails the requests on the way too), or if the last of those failed with the connection (note
+     * 3). Guarded by this.
      */
     private CompletableFuture<Reply> answerLater(Supplier<Reply> answer) {
-        return lastSent.handle((previous, failure) -> {
+        return lastSent.thenApply(held -> {
+            if (!held) {
+                outage();
+                return new Reply.Failed(Code.CONNECTIONLOSS);
+            }
             Reply reply = answer.get();
             return reply != null ? reply : new Reply.Failed(Code.CONNECTIONLOSS);
         });
     }
 
+    /** A request failed with the connection before the client said it dropped: every view is stale (note 3). */
+    private void outage() {
+        List<RootView> all;
+        synchronized (this) {
+            all = List.copyOf(roots.values());
+        }
+        all.forEach(RootView::outage);
+    }
+
     /** Keeps {@code reply} as the last request sent, which a later local answer waits for. Guarded by this. */
     private <T> CompletableFuture<T> sent(CompletableFuture<T> reply) {
-        lastSent = reply;
+        lastSent = reply.handle((answered, failure) -> failure == null && !lostConnection(answered));
         return reply;
+    }
+
+    /** Tells whether a request's reply says the connection or the session was lost on its way. */
+    private static boolean lostConnection(Object answered) {
+        if (answered instanceof Reply reply) {
+            return reply.isRetryable();
+        }
+        return answered instanceof List<?> replies
+                && replies.stream().anyMatch(part -> part instanceof Reply reply && reply.isRetryable());
     }
 }
