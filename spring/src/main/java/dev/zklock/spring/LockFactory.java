@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.Objects;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.utils.PathUtils;
+import org.apache.curator.utils.ZKPaths;
 
 /**
  * How a {@link ZkSpringLockRegistry} makes the lock of a key: the key checked, its path (the root, a slash and the key,
@@ -17,14 +18,21 @@ final class LockFactory {
     private final String root;
     private final boolean localHandOff;
     private final Duration keepIdle;
+    private final boolean queueView;
     private final ZkLockKeyToPath keyToPath; // null: the root, a slash and the key
 
     LockFactory(
-            CuratorFramework client, String root, boolean localHandOff, Duration keepIdle, ZkLockKeyToPath keyToPath) {
+            CuratorFramework client,
+            String root,
+            boolean localHandOff,
+            Duration keepIdle,
+            boolean queueView,
+            ZkLockKeyToPath keyToPath) {
         this.client = client;
         this.root = root;
         this.localHandOff = localHandOff;
         this.keepIdle = keepIdle;
+        this.queueView = queueView;
         this.keyToPath = keyToPath;
     }
 
@@ -79,13 +87,28 @@ final class LockFactory {
         return path;
     }
 
-    /** Builds the zklock lock on {@code path}: a cohort lock with local hand-off, keeping its node if told to. */
+    /**
+     * Builds the zklock lock on {@code path}: a cohort lock with local hand-off, keeping its node if told to; with a
+     * queue view, one watch per client on the root for every key's path under it (a path a key-to-path function made
+     * elsewhere watches itself).
+     */
     ZkReentrantLock newLock(String path) {
-        if (!localHandOff) {
-            return new ZkReentrantLock(client, path);
+        ZkReentrantLock.Builder builder = ZkReentrantLock.builder(client, path);
+        if (localHandOff) {
+            builder.localHandOff();
+            if (!keepIdle.isZero()) {
+                builder.keepIdle(keepIdle);
+            }
         }
-        ZkReentrantLock.Builder builder = ZkReentrantLock.builder(client, path).localHandOff();
-        return keepIdle.isZero() ? builder.build() : builder.keepIdle(keepIdle).build();
+        if (queueView) {
+            boolean underRoot = ZKPaths.getPathAndNode(path).getPath().equals(root);
+            if (underRoot) {
+                builder.queueViewUnder(root);
+            } else {
+                builder.queueView();
+            }
+        }
+        return builder.build();
     }
 
     String root() {
@@ -98,5 +121,9 @@ final class LockFactory {
 
     Duration keepIdle() {
         return keepIdle;
+    }
+
+    boolean isQueueView() {
+        return queueView;
     }
 }

@@ -127,7 +127,8 @@ public final class ZkLockAutoConfiguration {
         ZkSpringLockRegistry.Builder builder = ZkSpringLockRegistry.builder(client)
                 .root(registry.getRoot())
                 .localHandOff(registry.isLocalHandOff())
-                .keepIdle(registry.getKeepIdle());
+                .keepIdle(registry.getKeepIdle())
+                .queueView(registry.isQueueView());
         keyToPath.ifUnique(builder::keyToPath);
         ZkSpringLockRegistry locks = builder.build();
         locks.setCacheCapacity(registry.getCacheCapacity());

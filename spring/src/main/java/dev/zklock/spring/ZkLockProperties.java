@@ -260,6 +260,12 @@ public final class ZkLockProperties {
         private Duration keepIdle = Duration.ZERO;
 
         /**
+         * Whether every lock reads its queue from one persistent recursive watch per client on the root (ZooKeeper 3.6
+         * or later): a create and a delete per lock, every client hearing of every change under the root.
+         */
+        private boolean queueView;
+
+        /**
          * How long a lock may go unused (not held, not waited for, not obtained) before the registry forgets it; unset
          * keeps the registry's own default.
          */
@@ -308,6 +314,24 @@ public final class ZkLockProperties {
          */
         public void setLocalHandOff(boolean localHandOff) {
             this.localHandOff = localHandOff;
+        }
+
+        /**
+         * Tells whether the locks read their queues from the client's queue view.
+         *
+         * @return {@code false} by default
+         */
+        public boolean isQueueView() {
+            return queueView;
+        }
+
+        /**
+         * Turns the queue view on or off.
+         *
+         * @param queueView {@code true} for one watch per client on the root instead of a listing and a watch per lock
+         */
+        public void setQueueView(boolean queueView) {
+            this.queueView = queueView;
         }
 
         /**

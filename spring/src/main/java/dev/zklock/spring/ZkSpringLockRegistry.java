@@ -105,7 +105,12 @@ public final class ZkSpringLockRegistry
 
     private ZkSpringLockRegistry(Builder builder) {
         this.factory = new LockFactory(
-                builder.client, builder.root, builder.localHandOff, builder.keepIdle, builder.keyToPath);
+                builder.client,
+                builder.root,
+                builder.localHandOff,
+                builder.keepIdle,
+                builder.queueView,
+                builder.keyToPath);
         this.ttlTimer = new TtlTimer(builder.client);
         this.locks = new LockCache(builder.client, DEFAULT_IDLE_TIME, DEFAULT_CACHE_CAPACITY);
     }
@@ -335,6 +340,15 @@ public final class ZkSpringLockRegistry
     }
 
     /**
+     * Tells whether every lock reads its queue from the client's queue view ({@link Builder#queueView}).
+     *
+     * @return {@code true} with a queue view
+     */
+    public boolean isQueueView() {
+        return factory.isQueueView();
+    }
+
+    /**
      * Returns how many locks the registry keeps now (in use, or used within the idle time): for monitoring. Locks it
      * has let go of are not counted, even while something still refers to them.
      *
@@ -381,6 +395,7 @@ public final class ZkSpringLockRegistry
         private String root = DEFAULT_ROOT;
         private boolean localHandOff = true;
         private Duration keepIdle = Duration.ZERO;
+        private boolean queueView;
         private ZkLockKeyToPath keyToPath;
 
         private Builder(CuratorFramework client) {
@@ -426,6 +441,21 @@ public final class ZkSpringLockRegistry
                 throw new IllegalArgumentException("keepIdle must not be negative, not " + keepIdle);
             }
             this.keepIdle = keepIdle;
+            return this;
+        }
+
+        /**
+         * Has every lock read its queue from the client's queue view: one persistent recursive watch per client on the
+         * root for every key (a path a {@link #keyToPath} function makes outside the root watches itself), so that an
+         * uncontended lock and unlock, and a contended lock, cost a create and a delete (ZooKeeper 3.6 or later). Every
+         * client then hears of every change under the root; see zklock's {@code ZkLockBuilder.queueView()} for the cost
+         * and {@code SpringRequestCountTest}. Off by default.
+         *
+         * @param queueView {@code true} to read the queues from the view
+         * @return this builder
+         */
+        public Builder queueView(boolean queueView) {
+            this.queueView = queueView;
             return this;
         }
 

@@ -102,8 +102,9 @@ final class SpringInteropTest {
                 ZkSpringLockRegistry.builder(zk.newClient())
                         .root(zk.path("locks"))
                         .build(),
-                ZkSpringLockRegistry.builder(zk.newClient())
+                ZkSpringLockRegistry.builder(zk.newClient()) // its queues read from a queue view
                         .root(zk.path("locks"))
+                        .queueView(true)
                         .build());
         List<Lock> locks = new ArrayList<>();
         for (int i = 0; i < 2; i++) {

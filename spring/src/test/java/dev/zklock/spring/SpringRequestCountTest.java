@@ -68,6 +68,28 @@ final class SpringRequestCountTest {
         }
     }
 
+    /**
+     * With a queue view (one persistent recursive watch per client on the root) a cycle costs the create and the
+     * delete: the listing and the voucher's read are answered from the watch's events.
+     */
+    @Test
+    void lockOrTryLockAndUnlock_withAQueueView_costTwoRequests() throws Exception {
+        CuratorFramework client = clientWithPersistentPath("key");
+        try (ZkSpringLockRegistry ours = ZkSpringLockRegistry.builder(client)
+                .root(zk.path("locks"))
+                .queueView(true)
+                .build()) {
+            double perLockCycle = requestsPerCycle(ours.obtain("key"), SpringRequestCountTest::lockCycle);
+            double perTryCycle = requestsPerCycle(ours.obtain("key"), SpringRequestCountTest::cycle);
+
+            System.out.printf(
+                    "uncontended cycles with a queue view: lock+unlock %.2f requests, tryLock(5 s)+unlock %.2f%n",
+                    perLockCycle, perTryCycle);
+            assertThat(perLockCycle).isBetween(2.0, 2.05); // create, delete; a ping at most
+            assertThat(perTryCycle).isBetween(2.0, 2.05);
+        }
+    }
+
     @Test
     void tryLock_reentrant_costsNoRequestWhereSpringsCostsOne() throws Exception {
         CuratorFramework client = clientWithPersistentPath("key");

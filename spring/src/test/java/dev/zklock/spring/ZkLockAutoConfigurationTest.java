@@ -121,7 +121,13 @@ final class ZkLockAutoConfigurationTest {
                     assertThat(registry.root()).isEqualTo(ZkSpringLockRegistry.DEFAULT_ROOT);
                     assertThat(registry.isLocalHandOff()).isTrue();
                     assertThat(registry.keepIdle()).isEqualTo(Duration.ofMillis(250));
+                    assertThat(registry.isQueueView()).isFalse();
                 });
+        runner.withBean(CuratorFramework.class, () -> client, definition -> definition.setDestroyMethodName(""))
+                .withPropertyValues("zklock.registry.queue-view=true")
+                .run(context -> assertThat(
+                                context.getBean(ZkSpringLockRegistry.class).isQueueView())
+                        .isTrue());
     }
 
     @Test
@@ -264,6 +270,7 @@ final class ZkLockAutoConfigurationTest {
                         "zklock.registry.root",
                         "zklock.registry.local-hand-off",
                         "zklock.registry.keep-idle",
+                        "zklock.registry.queue-view",
                         "zklock.registry.idle-time",
                         "zklock.registry.default-ttl",
                         "zklock.registry.cache-capacity",

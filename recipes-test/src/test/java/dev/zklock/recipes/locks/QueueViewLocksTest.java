@@ -1,6 +1,7 @@
 package dev.zklock.recipes.locks;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.zklock.recipes.test.InsideAtOnce;
 import dev.zklock.recipes.test.LockActor;
@@ -109,6 +110,43 @@ final class QueueViewLocksTest {
         threads.add(new InterProcessMutex(zk.newClient(), base + "/orders"));
 
         assertThat(InsideAtOnce.most(threads, 20)).as("holders at once").isEqualTo(1);
+    }
+
+    @Test
+    void queueViewUnder_aRootThatIsNotThePathsParent_isRefusedNamingBoth() {
+        String path = zk.path("keys") + "/orders";
+        assertThatThrownBy(() -> ZkReentrantLock.builder(zk.newClient(), path).queueViewUnder(zk.path("other")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(path)
+                .hasMessageContaining(zk.path("other"));
+        assertThatThrownBy(() -> ZkReadWriteLock.builder(zk.newClient(), path).queueViewUnder(null))
+                .isInstanceOf(NullPointerException.class)
+                .hasMessageContaining("root");
+    }
+
+    /**
+     * Actors: two locks under one root with {@code queueViewUnder}, on two clients, on two paths, and Curator's mutex
+     * on the first path. Allowed: one holder per path. Forbidden: two inside one path at once. Each client keeps one
+     * watch for both paths ({@code RegistryQueueViewTest} counts the watches of a registry, which takes the same way).
+     */
+    @Test
+    void queueViewUnder_locksOfTwoPathsUnderOneRoot_excludeOnEachPath() throws Exception {
+        String root = zk.path("keys");
+        List<InterProcessLock> first = new ArrayList<>();
+        List<InterProcessLock> second = new ArrayList<>();
+        for (int c = 0; c < 2; c++) {
+            CuratorFramework client = zk.newClient();
+            first.add(ZkReentrantLock.builder(client, root + "/a")
+                    .queueViewUnder(root)
+                    .build());
+            second.add(ZkReentrantLock.builder(client, root + "/b")
+                    .queueViewUnder(root)
+                    .build());
+        }
+        first.add(new InterProcessMutex(zk.newClient(), root + "/a"));
+
+        assertThat(InsideAtOnce.most(first, 15)).as("holders of /a at once").isEqualTo(1);
+        assertThat(InsideAtOnce.most(second, 15)).as("holders of /b at once").isEqualTo(1);
     }
 
     private static ZkReadWriteLock viewedReadWrite(CuratorFramework client, String path) {

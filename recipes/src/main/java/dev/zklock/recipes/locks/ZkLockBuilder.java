@@ -5,6 +5,7 @@ import dev.zklock.recipes.locks.engine.CohortSettings;
 import java.time.Duration;
 import java.util.Objects;
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.utils.ZKPaths;
 
 /**
  * The options every zklock lock builder shares: local hand-off among the threads of this process, and caching of an
@@ -54,6 +55,7 @@ public abstract class ZkLockBuilder<B extends ZkLockBuilder<B, L>, L> {
     private Duration maxTime = CohortSettings.DEFAULT_MAX_TIME;
     private Duration keepIdle = Duration.ZERO;
     private boolean queueView;
+    private String viewRoot; // the root of the queue view's watch: the lock path itself unless queueViewUnder said
 
     ZkLockBuilder(CuratorFramework client, String path) {
         this.client = Objects.requireNonNull(client, "client");
@@ -140,6 +142,27 @@ public abstract class ZkLockBuilder<B extends ZkLockBuilder<B, L>, L> {
     }
 
     /**
+     * As {@link #queueView()}, with the watch on {@code root}, the lock path's parent: every lock of the client built
+     * so under the same root shares one persistent recursive watch and one multi read per reconnect, as a
+     * {@link ZkLockRegistry}'s keys do (for a registry of one's own, as Spring's is). Every client then hears of every
+     * change under {@code root}, on other paths too: keep the root to the locks that use it.
+     *
+     * @param root the lock path's parent, absolute, relative to the client's namespace
+     * @return this builder
+     * @throws NullPointerException if {@code root} is null
+     * @throws IllegalArgumentException if {@code root} is not the lock path's parent
+     */
+    public B queueViewUnder(String root) {
+        Objects.requireNonNull(root, "root");
+        String parent = ZKPaths.getPathAndNode(path).getPath();
+        Checks.requireArgument(
+                parent.equals(root), "queue view root '%s' is not the parent of lock path '%s'", root, path);
+        this.queueView = true;
+        this.viewRoot = root;
+        return self();
+    }
+
+    /**
      * Builds the lock. No ZooKeeper call; the client need not be started yet.
      *
      * @return a new lock with this builder's options
@@ -157,6 +180,11 @@ public abstract class ZkLockBuilder<B extends ZkLockBuilder<B, L>, L> {
     /** Tells whether the lock reads its queue from the client's queue view ({@link #queueView()}). */
     boolean usesQueueView() {
         return queueView;
+    }
+
+    /** The root of the queue view's watch: the lock path, unless {@link #queueViewUnder} named its parent. */
+    String viewRoot() {
+        return viewRoot != null ? viewRoot : path;
     }
 
     /** Returns the cohort settings, or null without local hand-off. */

@@ -180,8 +180,8 @@ public final class ZkReadWriteLock {
             LockPath writeQueue = writeQueue(client(), path(), lockData);
             LockPath readQueue = readQueue(client(), path(), lockData);
             if (usesQueueView()) {
-                writeQueue.useQueueView(path());
-                readQueue.useQueueView(path());
+                writeQueue.useQueueView(viewRoot());
+                readQueue.useQueueView(viewRoot());
             }
             return new ZkReadWriteLock(writeQueue, readQueue, cohortSettings());
         }

@@ -163,8 +163,7 @@ public final class ZkReentrantLock extends ThreadOwnedLock {
     static ZkReentrantLock forRegistry(CuratorFramework client, String path, CohortSettings settings, String viewRoot) {
         Builder builder = new Builder(client, path);
         if (viewRoot != null) {
-            builder.queueView();
-            builder.viewRoot = viewRoot;
+            builder.queueViewUnder(viewRoot);
         }
         return builder.build(settings);
     }
@@ -178,7 +177,6 @@ public final class ZkReentrantLock extends ThreadOwnedLock {
     public static final class Builder extends ZkLockBuilder<Builder, ZkReentrantLock> {
         private LockDriver driver = LockDriver.exclusive();
         private byte[] lockData; // null: the client's default data, as Curator's InterProcessMutex uses
-        private String viewRoot; // the root of its queue view: its own path, unless a registry's base path
 
         private Builder(CuratorFramework client, String path) {
             super(client, path);
@@ -218,7 +216,7 @@ public final class ZkReentrantLock extends ThreadOwnedLock {
         private ZkReentrantLock build(CohortSettings settings) {
             LockPath lockPath = new LockPath(client(), path(), LOCK_NAME, driver, lockData);
             if (usesQueueView()) {
-                lockPath.useQueueView(viewRoot == null ? path() : viewRoot);
+                lockPath.useQueueView(viewRoot());
             }
             return new ZkReentrantLock(
                     settings == null ? LockCore.of(lockPath) : LockCore.withCohort(lockPath, settings, false, null));
