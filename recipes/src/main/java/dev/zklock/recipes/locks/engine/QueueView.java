@@ -3,10 +3,8 @@ package dev.zklock.recipes.locks.engine;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.KeeperException.Code;
 import org.apache.zookeeper.WatchedEvent;
@@ -46,13 +44,18 @@ import org.apache.zookeeper.data.Stat;
  *    a node of the path and no hold vouched by it), no request on its way that it answers or that seeds it, and no use
  *    for the idle time. A request after the drop makes a new view, whose first listing seeds it: never an answer from
  *    a view that stopped hearing events.
+ * 5. Small per held node. A held lock keeps one local watch here, its voucher: keyed by the very name string the
+ *    children keep (not the copy a watch's path gives), and the watcher itself unless several watch one child (a
+ *    list then). A hold costs a map node and no string of its own beside the name (heap per held lock, issue 35).
  */
 final class QueueView {
     private final RootView root;
     private final String path; // fixed for the namespace
 
-    private final Set<String> children = new HashSet<>(); // guarded by this
-    private final Map<String, List<Watcher>> watches = new HashMap<>(); // guarded by this: local data watches by child
+    // guarded by this: each child's name to itself, so that a watch keys on the name the view keeps (note 5)
+    private final Map<String, String> children = new HashMap<>();
+    // guarded by this: local data watches by child, a Watcher, or a List of them when several watch one child (note 5)
+    private final Map<String, Object> watches = new HashMap<>();
     private boolean listed; // guarded by this: seeded by a listing since the last outage
     private int onTheWay; // guarded by this: listings and local answers sent and not answered yet (note 4)
     private long lastUse; // guarded by this: the timer's time of the last request answered or seeded here
@@ -84,7 +87,7 @@ final class QueueView {
     /** The children now, in no order (the driver sorts them), as a listing's reply; or null if the view is stale. */
     synchronized Reply answerListing() {
         onTheWay--;
-        return listed ? new Reply.Children(List.copyOf(children)) : null;
+        return listed ? new Reply.Children(List.copyOf(children.keySet())) : null;
     }
 
     /**
@@ -96,26 +99,47 @@ final class QueueView {
         if (!listed) {
             return null;
         }
-        if (!children.contains(name)) {
+        String child = children.get(name);
+        if (child == null) {
             return new Reply.Failed(Code.NONODE);
         }
-        List<Watcher> set = watches.computeIfAbsent(name, n -> new ArrayList<>(1));
-        if (set.stream().noneMatch(known -> known == watcher)) {
-            set.add(watcher); // a watcher set twice on one node is told once, as ZooKeeper does
+        Object known = watches.get(child);
+        if (known == null) {
+            watches.put(child, watcher);
+        } else if (!watchers(known)
+                .contains(watcher)) { // a watcher set twice on one node is told once, as ZooKeeper does
+            List<Watcher> several = new ArrayList<>(watchers(known));
+            several.add(watcher);
+            watches.put(child, several);
         }
         return new Reply.NodeStat(new Stat());
     }
 
     /** Removes a local data watch of {@code watcher} on child {@code name}; true if there was one. */
     synchronized boolean removeWatch(String name, Watcher watcher) {
-        List<Watcher> set = watches.get(name);
-        if (set == null || !set.removeIf(known -> known == watcher)) {
+        Object known = watches.get(name);
+        if (known == null || !holds(known, watcher)) {
             return false;
         }
-        if (set.isEmpty()) {
+        List<Watcher> left = new ArrayList<>(watchers(known));
+        left.removeIf(each -> each == watcher);
+        if (left.isEmpty()) {
             watches.remove(name);
+        } else {
+            watches.put(name, left.size() == 1 ? left.get(0) : left);
         }
         return true;
+    }
+
+    /** Tells whether {@code watcher} itself (not an equal one) is among {@code known}, as ZooKeeper's client tells. */
+    private static boolean holds(Object known, Watcher watcher) {
+        return watchers(known).stream().anyMatch(each -> each == watcher);
+    }
+
+    /** The watchers of one child as {@link #watches} keeps them: a Watcher alone, or a List of several. */
+    @SuppressWarnings("unchecked")
+    private static List<Watcher> watchers(Object known) {
+        return known instanceof Watcher one ? List.of(one) : (List<Watcher>) known;
     }
 
     /** Tells whether a resync must list the path: stale, with local watches the outage may have lost events of. */
@@ -139,7 +163,7 @@ final class QueueView {
      * queue first (note 3).
      */
     void seed(Reply reply, int sentIn) {
-        Map<String, List<Watcher>> gone = new HashMap<>();
+        Map<String, Object> gone = new HashMap<>();
         synchronized (this) {
             onTheWay--;
             List<String> now = reply instanceof Reply.Children found
@@ -149,10 +173,12 @@ final class QueueView {
                 return;
             }
             children.clear();
-            children.addAll(now);
+            for (String name : now) {
+                children.put(name, name);
+            }
             listed = true;
             for (String name : List.copyOf(watches.keySet())) {
-                if (!children.contains(name)) {
+                if (!children.containsKey(name)) {
                     gone.put(name, watches.remove(name)); // deleted during an outage (note 3)
                 }
             }
@@ -166,11 +192,11 @@ final class QueueView {
 
     /** An event of the root's watch on child {@code name} of this path, on ZooKeeper's event thread. */
     void event(EventType type, String name, String changed) {
-        List<Watcher> told;
+        Object told;
         synchronized (this) {
             if (type == EventType.NodeCreated) {
                 if (listed) {
-                    children.add(name);
+                    children.put(name, name);
                 }
                 return;
             }
@@ -182,11 +208,11 @@ final class QueueView {
         tell(told, type, changed);
     }
 
-    private static void tell(List<Watcher> watchers, EventType type, String changed) {
-        if (watchers == null) {
+    private static void tell(Object told, EventType type, String changed) {
+        if (told == null) {
             return;
         }
-        for (Watcher watcher : watchers) {
+        for (Watcher watcher : watchers(told)) {
             watcher.process(new WatchedEvent(type, KeeperState.SyncConnected, changed));
         }
     }
