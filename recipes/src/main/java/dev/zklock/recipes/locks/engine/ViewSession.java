@@ -60,8 +60,8 @@ final class ViewSession implements SessionPort {
     private final Map<String, RootView> roots = new HashMap<>(); // guarded by this: by root path
     private final Map<String, QueueView> views = new HashMap<>(); // guarded by this: by lock path
     private final Map<String, RootView> unremoved = new HashMap<>(); // guarded by this: dropped, removal failed
-    // guarded by this: whether the connection held until the reply of the last request sent (note 3)
-    private CompletableFuture<Boolean> lastSent = CompletableFuture.completedFuture(true);
+    // guarded by this: the reply of the last request sent, which a local answer waits for and reads (note 3)
+    private CompletableFuture<?> lastSent = CompletableFuture.completedFuture(null);
 
     ViewSession(SessionPort session, ViewPort client) {
         this.session = session;
@@ -214,13 +214,17 @@ final class ViewSession implements SessionPort {
     @Override
     public synchronized <T> CompletableFuture<T> create(
             String path, byte[] data, List<ACL> acl, CreateMode mode, Function<Reply, T> onReply) {
-        CompletableFuture<Boolean> held = new CompletableFuture<>();
+        CompletableFuture<Reply> raw = new CompletableFuture<>(); // the reply itself, which onReply turns into a T
         CompletableFuture<T> reply = session.create(path, data, acl, mode, answered -> {
-            held.complete(!answered.isRetryable());
+            raw.complete(answered);
             return onReply.apply(answered);
         });
-        reply.whenComplete((value, failure) -> held.complete(failure == null));
-        lastSent = held;
+        reply.whenComplete((value, failure) -> {
+            if (failure != null) {
+                raw.completeExceptionally(failure);
+            }
+        });
+        lastSent = raw;
         return reply;
     }
 
@@ -275,8 +279,8 @@ final class ViewSession implements SessionPort {
      * 3). Guarded by this.
      */
     private CompletableFuture<Reply> answerLater(Supplier<Reply> answer) {
-        return lastSent.thenApply(held -> {
-            if (!held) {
+        return lastSent.handle((previous, failure) -> {
+            if (failure != null || lostConnection(previous)) {
                 outage();
                 return new Reply.Failed(Code.CONNECTIONLOSS);
             }
@@ -296,7 +300,7 @@ final class ViewSession implements SessionPort {
 
     /** Keeps {@code reply} as the last request sent, which a later local answer waits for. Guarded by this. */
     private <T> CompletableFuture<T> sent(CompletableFuture<T> reply) {
-        lastSent = reply.handle((answered, failure) -> failure == null && !lostConnection(answered));
+        lastSent = reply;
         return reply;
     }
 
