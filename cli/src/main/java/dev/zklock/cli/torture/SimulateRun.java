@@ -25,7 +25,7 @@ final class SimulateRun {
     private final long first;
     private final long count;
     private final int workers;
-    private final SimSettings settings = SimSettings.defaults();
+    private final SimSettings settings;
     private final AtomicLong next = new AtomicLong();
     private final AtomicLong done = new AtomicLong();
     private final AtomicLong events = new AtomicLong();
@@ -37,18 +37,20 @@ final class SimulateRun {
      * @param first the first seed
      * @param count how many seeds, from {@code first} on
      * @param workers the threads that run seeds
+     * @param queueViews whether the simulated clients keep queue views (one persistent watch per session and root)
      */
-    SimulateRun(long first, long count, int workers) {
+    SimulateRun(long first, long count, int workers, boolean queueViews) {
         this.first = first;
         this.count = count;
         this.workers = workers;
+        this.settings = SimSettings.defaults().withQueueViews(queueViews);
     }
 
     /** Runs the seeds; returns 0 if every one was clean, 1 otherwise. */
     int run(PrintWriter out, PrintWriter err) throws InterruptedException {
         err.printf(
-                "zklock torture --simulate: seeds %d to %d on %d thread(s); no ZooKeeper, simulated time%n",
-                first, first + count - 1, workers);
+                "zklock torture --simulate: seeds %d to %d on %d thread(s)%s; no ZooKeeper, simulated time%n",
+                first, first + count - 1, workers, settings.queueViews() ? ", queue views" : "");
         err.flush();
         long started = System.nanoTime();
         ExecutorService pool = Executors.newFixedThreadPool(workers, runnable -> {
@@ -108,6 +110,7 @@ final class SimulateRun {
 
     private void summary(PrintWriter out, double seconds, SimReport failure) {
         out.printf(Locale.ROOT, "seeds             %,d (from %d)%n", done.get(), first);
+        out.printf("queue views       %s%n", settings.queueViews() ? "on" : "off");
         out.printf(Locale.ROOT, "events            %,d%n", events.get());
         out.printf(Locale.ROOT, "acquires          %,d%n", acquires.get());
         out.printf(Locale.ROOT, "holds granted     %,d%n", grants.get());
@@ -124,8 +127,8 @@ final class SimulateRun {
             out.printf("violations        %d%n", failure.violations().size());
             out.printf("verdict           VIOLATED%n");
             out.printf(
-                    "replay            zklock torture --simulate --seed %d --seeds 1%n",
-                    failure.plan().seed());
+                    "replay            zklock torture --simulate --seed %d --seeds 1%s%n",
+                    failure.plan().seed(), settings.queueViews() ? " --queue-views" : "");
             out.println(failure.describe());
         }
         out.flush();

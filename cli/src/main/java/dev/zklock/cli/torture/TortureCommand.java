@@ -100,6 +100,12 @@ public final class TortureCommand implements Callable<Integer> {
     long seeds;
 
     @Option(
+            names = "--queue-views",
+            description = "with --simulate: the simulated clients keep queue views (one persistent recursive watch per "
+                    + "session and lock root answers the listings and watches)")
+    boolean queueViews;
+
+    @Option(
             names = "--partitions",
             description = "run on a real ensemble in Linux network namespaces instead (root only): 3 server JVMs, "
                     + "--clients workload JVMs (3 to 5, default 3) and an observer, each in a namespace of its own, "
@@ -143,7 +149,7 @@ public final class TortureCommand implements Callable<Integer> {
         }
         if (simulate) {
             return new SimulateRun(
-                            seed != null ? seed : 1, seeds, Runtime.getRuntime().availableProcessors())
+                            seed != null ? seed : 1, seeds, Runtime.getRuntime().availableProcessors(), queueViews)
                     .run(spec.commandLine().getOut(), spec.commandLine().getErr());
         }
         long runSeed = seed != null ? seed : ThreadLocalRandom.current().nextLong();
@@ -215,6 +221,9 @@ public final class TortureCommand implements Callable<Integer> {
         if (!faults.equals("default") && !faults.equals("cohort")) {
             throw new ParameterException(
                     spec.commandLine(), "--faults must be 'default' or 'cohort', not '" + faults + "'");
+        }
+        if (queueViews && !simulate) {
+            throw new ParameterException(spec.commandLine(), "--queue-views is an option of --simulate");
         }
     }
 

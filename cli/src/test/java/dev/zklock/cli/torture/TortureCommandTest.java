@@ -47,6 +47,18 @@ final class TortureCommandTest {
     }
 
     @Test
+    void torture_simulateWithQueueViews_runsTheSeedsWithViews() {
+        int status = run("torture", "--simulate", "--queue-views", "--seed", "7", "--seeds", "100");
+
+        assertThat(status).as("exit status; stdout:%n%s%nstderr:%n%s", out, err).isZero();
+        assertThat(out.toString())
+                .contains("seeds             100 (from 7)", "queue views       on")
+                .containsPattern("holds granted +[1-9][\\d,]*")
+                .contains("violations        0", "verdict           clean");
+        assertThat(err.toString()).contains("seeds 7 to 106 on", "queue views");
+    }
+
+    @Test
     void torture_badOptions_exitTwoNamingTheOptionAndValue() {
         assertThat(run("torture", "--seconds", "0")).isEqualTo(2);
         assertThat(err.toString()).contains("--seconds must be at least 1, not 0");
@@ -65,6 +77,9 @@ final class TortureCommandTest {
 
         assertThat(run("torture", "--faults", "chaos")).isEqualTo(2);
         assertThat(err.toString()).contains("--faults must be 'default' or 'cohort', not 'chaos'");
+
+        assertThat(run("torture", "--queue-views")).isEqualTo(2);
+        assertThat(err.toString()).contains("--queue-views is an option of --simulate");
     }
 
     private int run(String... args) {
