@@ -93,23 +93,17 @@ public final class Cohort implements NodeEvents {
         }
         LocalWaiter waiter = new LocalWaiter(Thread.currentThread());
         run(new LocalEvent.Acquire(waiter, now()));
-        boolean parked = false;
         while (true) {
             LocalWaiter.Status status = waiter.status();
             if (status == LocalWaiter.Status.GRANTED) {
-                if (parked) {
-                    // Woken by the releasing thread, which may have lost its processor to us before its release()
-                    // returned: let it go on first, so that code which marks its critical section over on the line
-                    // after release() sees one holder at a time (with 8 threads looping on one lock object on 2 cores,
-                    // most of the early hand-offs seen without this yield went away with it).
-                    Parking.yieldTurn();
-                }
+                // No yield here: the thread that granted runs on, as a JDK lock's releaser does, and
+                // a yield that let it return from release() first cost a switch of processor per pass (8 threads on
+                // 2 cores: 2.7 context switches per acquisition with it, 1.8 without).
                 path.hooks().passed(path.path(), waiter.node().name());
                 Optional<Hold> admitted = admit(waiter, deadline);
                 if (admitted != null) {
                     return admitted;
                 }
-                parked = false;
                 continue; // the node was lost: waiting again, or leading
             }
             if (status == LocalWaiter.Status.LEAD) {
@@ -130,13 +124,25 @@ public final class Cohort implements NodeEvents {
                 continue; // granted, or made leader, as the deadline passed: one check, or one whole try
             }
             FirstUse.passed(Thread.currentThread()); // waits for its turn
+            park(waiter, deadline);
+        }
+    }
+
+    /**
+     * Parks until {@code waiter}'s status changes, the deadline or an interrupt (or spuriously: the caller looks
+     * again). It says that it parks before it reads its status the last time, and its waker unparks it only if it
+     * said so ({@link #execute}): a grant that comes before it parks costs no unpark.
+     */
+    private void park(LocalWaiter waiter, Deadline deadline) {
+        waiter.parking(true);
+        if (waiter.status() == LocalWaiter.Status.WAITING) {
             if (deadline.isForever()) {
                 Parking.park(this);
             } else {
                 Parking.parkNanos(this, deadline.remainingNanos());
             }
-            parked = true;
         }
+        waiter.parking(false);
     }
 
     /** Ends a local hold: the machine passes the node on, keeps it idle, or ends it (one delete, on this thread). */
@@ -322,7 +328,7 @@ public final class Cohort implements NodeEvents {
     private void execute(List<LocalCommand> commands, boolean mayBlock) {
         for (LocalCommand command : commands) {
             if (command instanceof LocalCommand.Wake wake) {
-                if (wake.waiter().thread() != Thread.currentThread()) {
+                if (wake.waiter().mayBeParked() && wake.waiter().thread() != Thread.currentThread()) {
                     Parking.unpark(wake.waiter().thread());
                 }
             } else if (command instanceof LocalCommand.List list) {

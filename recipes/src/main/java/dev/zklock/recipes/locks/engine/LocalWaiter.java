@@ -19,6 +19,7 @@ public final class LocalWaiter {
     private volatile Status status = Status.WAITING;
     private LockNode node; // written before status becomes GRANTED, read after it is: the volatile status publishes it
     private int pass; // likewise
+    private volatile boolean parked; // written by its own thread around a park, read by the thread that wakes it
 
     public LocalWaiter(Thread thread) {
         this.thread = thread;
@@ -41,6 +42,20 @@ public final class LocalWaiter {
     /** The hold granted; the status is GRANTED. */
     public Hold hold() {
         return Hold.local(node, pass);
+    }
+
+    /**
+     * Its thread is about to park ({@code true}, before it reads its status one last time) or is back ({@code false}).
+     * Both this flag and the status are volatile: a thread that parks after a grant sees the grant, or its waker sees
+     * it parked and unparks it.
+     */
+    void parking(boolean parking) {
+        parked = parking;
+    }
+
+    /** Whether its thread may be parked, so that a change of its status must unpark it. */
+    boolean mayBeParked() {
+        return parked;
     }
 
     void grant(LockNode granted, int grantedPass) {
