@@ -10,7 +10,7 @@ import java.util.function.LongSupplier;
 /**
  * One simulated thread: a real thread that runs the engine's own blocking code (a cohort's acquire and release, the
  * blocking runner, the virtual-thread drive) but only while the simulation hands it the turn, so that one thread of
- * the simulation runs at a time and a seed gives the same events in any JVM. Every park, wake and yield of the engine
+ * the simulation runs at a time and a seed gives the same events in any JVM. Every park and wake of the engine
  * reaches it through its {@link ParkPort} ({@code Parking}), and {@link #interrupt} wakes it: a park ends when an event
  * of the seed's world resumes it (a wake, after a delay the seed draws; the park's timeout; an interrupt). Runs jobs
  * one after another, each handed over with {@link #submit}; a job's end is told to the world as an event.
@@ -161,11 +161,6 @@ final class SimThread extends Thread implements ParkPort {
         long number = parkNumber;
         long news = heard.getAsLong();
         world.after(world.delay(0, 20), getName() + " wakes", () -> resumePark(number, news));
-    }
-
-    @Override
-    public void yieldThread() {
-        waitForTurn(world.delay(0, 5), " has its turn again");
     }
 
     /**

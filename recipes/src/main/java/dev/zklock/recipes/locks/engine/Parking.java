@@ -7,7 +7,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Where every thread of the engine parks, wakes another, yields and waits for a reply: through the thread's own {@link
+ * Where every thread of the engine parks, wakes another and waits for a reply: through the thread's own {@link
  * ParkPort} if it has one (a simulated thread), else through the JDK. One type check per call and nothing else, so a
  * production thread pays nothing measurable for the port. Stateless; no ZooKeeper call.
  */
@@ -38,15 +38,6 @@ public final class Parking {
             port.wakeThread();
         } else {
             LockSupport.unpark(thread);
-        }
-    }
-
-    /** As {@code Thread.yield()}. */
-    public static void yieldTurn() {
-        if (Thread.currentThread() instanceof ParkPort port) {
-            port.yieldThread();
-        } else {
-            Thread.yield();
         }
     }
 
