@@ -236,15 +236,22 @@ final class SimClient {
         });
     }
 
-    /** Hands over a persistent watch's event fired now, in the server's order ({@link SimPersistentWatches}). */
-    void handOverOrLose(long on, String what, Runnable deliver) {
+    /**
+     * Hands over a persistent watch's event on {@code path} fired now, in the server's order ({@link
+     * SimPersistentWatches}). Until it is handed over the client {@link #hearsOf} the path, as of a one-shot watch's
+     * event; one lost with a drop stays counted until the session ends, as the resync after the reconnect brings its
+     * news (what a view keeps hears of a node gone meanwhile then).
+     */
+    void handOverOrLose(long on, String path, String what, Runnable deliver) {
         if (on != session || link != Link.CONNECTED || dropping) {
             world.note(name + " loses " + what);
             return;
         }
         long firedAt = world.now();
+        eventsOnTheWay.merge(path, 1, Integer::sum);
         Runnable handed = () -> {
             heard = Math.max(heard, firedAt);
+            eventsOnTheWay.computeIfPresent(path, (p, n) -> n == 1 ? null : n - 1);
             deliver.run();
         };
         for (Pending pending : inFlight) {

@@ -34,6 +34,7 @@ final class SimPersistentWatches {
                 watcher,
                 (path, type) -> client.handOverOrLose(
                         on,
+                        path,
                         "persistent watch event " + type + " " + SimServer.nameOf(path),
                         () -> onEvent.accept(path, type)));
     }
