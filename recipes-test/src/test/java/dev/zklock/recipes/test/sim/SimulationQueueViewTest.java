@@ -2,6 +2,7 @@ package dev.zklock.recipes.test.sim;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -43,5 +44,33 @@ final class SimulationQueueViewTest {
                 SEEDS, COMPARED, listingsWithViews, listingsWithout, watchesRemoved);
         assertThat(listingsWithViews).as("listings sent with views").isLessThan(listingsWithout / 2);
         assertThat(watchesRemoved).as("root watches removed by idle drops").isPositive();
+    }
+
+    /**
+     * The plan of seed 24,175, which the million-seed run with views stopped at: client 0 is cut off while a sync it
+     * sent waits in its queue; a multi-lock's node, the one its waiter's local watch is on, goes meanwhile; at the
+     * reconnect the root's resync is sent, then the sync fails, an outage that outdates the resync's reply. Before, no
+     * resync came again and the waiter was never told (it never came back, its node left behind); now the root resyncs
+     * again (ViewSession, note 4).
+     */
+    @Test
+    void run_aResyncOutdatedByARequestFailedAfterTheReconnect_isSentAgain() {
+        SimPlan plan = new SimPlan(
+                24175L,
+                2,
+                List.of(
+                        new SimPlan.Thread(1, SimPlan.Kind.COHORT_WRITE, 1),
+                        new SimPlan.Thread(1, SimPlan.Kind.EXCLUSIVE, 1),
+                        new SimPlan.Thread(0, SimPlan.Kind.EXCLUSIVE, 2),
+                        new SimPlan.Thread(1, SimPlan.Kind.MULTI, 1),
+                        new SimPlan.Thread(0, SimPlan.Kind.COHORT, 2),
+                        new SimPlan.Thread(1, SimPlan.Kind.WRITE, 2)),
+                List.of(new SimPlan.Fault(1878L, SimPlan.FaultKind.SUSPEND, 1415429148)),
+                100);
+
+        SimReport report = Simulation.run(plan, SimSettings.defaults().withQueueViews(true));
+
+        assertThat(report.violations()).as(report.describe()).isEmpty();
+        assertThat(report.trace()).contains("client-0 a request sent as the connection dropped: connection loss");
     }
 }

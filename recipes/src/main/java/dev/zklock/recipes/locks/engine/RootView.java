@@ -30,7 +30,8 @@ final class RootView implements Watcher {
 
     private boolean watchSent; // guarded by this: an addWatch sent on this session and not failed
     private boolean watchSet; // guarded by this: its reply said OK
-    private int outages; // guarded by this: the Disconnected events heard
+    private int outages; // guarded by this: the Disconnected events heard, and requests failed with the connection
+    private boolean connected = true; // guarded by this: no Disconnected heard since the last SyncConnected
     private boolean detached; // guarded by this: dropped from its session; its events are no one's now
 
     RootView(ViewSession owner, String path) {
@@ -125,11 +126,19 @@ final class RootView implements Watcher {
     }
 
     private void connection(KeeperState state) {
+        synchronized (this) {
+            connected = state == KeeperState.SyncConnected;
+        }
         if (state == KeeperState.SyncConnected) {
             owner.resync(this);
             return;
         }
         outage();
+    }
+
+    /** Tells whether the session is connected, as the watch last heard (SyncConnected, no Disconnected since). */
+    synchronized boolean isConnected() {
+        return connected;
     }
 
     /**

@@ -53,6 +53,12 @@ import org.apache.zookeeper.data.ACL;
  *    a recovery (a sync and a listing) whose sync failed, and a listing answered from a view seeded without the node:
  *    the create was made again under the same protected prefix, and the first node stood at the head of the queue,
  *    its owner waiting behind it, until the session ended.
+ * 4. A resync outdated by such a failure is sent again. A request sent as the connection dropped may fail only once
+ *    the client has connected again (it waited in the client's queue): its outage comes after the SyncConnected whose
+ *    resync is on its way, and that resync's reply no longer seeds its views (QueueView, note 2). While the root is
+ *    connected and the reply itself came, the root resyncs again; nothing else would (no SyncConnected is coming), and
+ *    a waiter whose local watch was on a node deleted during the outage was never told (the simulator's seed 24,175
+ *    with views: a waiter on a multi-lock's node, deleted while its client was cut off, waited for ever).
  */
 final class ViewSession implements SessionPort {
     private final SessionPort session;
@@ -122,6 +128,9 @@ final class ViewSession implements SessionPort {
             sent(session.childrenOfAll(paths).thenAccept(replies -> {
                 for (int i = 0; i < stale.size(); i++) {
                     stale.get(i).seed(replies.get(i), sentIn);
+                }
+                if (!root.seeds(sentIn) && !lostConnection(replies) && root.isConnected()) {
+                    resync(root); // an outage told since by a request that failed with the connection before (note 4)
                 }
             }));
         }
