@@ -345,7 +345,8 @@ final class BenchPlan {
      * through one cohort lock object in at most 5 s and 10 requests in all; through one plain lock object at 500
      * acquisitions/s or more, with at most {@link #FLOOR_ALLOWANCE} times the heap per thread waiting in a bare
      * ZooKeeper queue in the same run (the issue's 2 KB lay below that floor: 2,308 B in the run of 2026-11-27), both
-     * without the threads' stack chunks, which swing by more than that allowance from run to run; through
+     * without the threads' stack chunks, which swing by more than that allowance from run to run; the same on one lock
+     * object with a queue view, its floor measured beside it; through
      * a registry's keys at no more than 4 requests per acquisition; then, each in a fresh JVM, no pinned virtual thread
      * in zklock's frames, first use included, at {@link #PINNED_PLAIN_VIRTUAL_THREADS} on a plain lock object and at
      * {@link #PINNED_LOCAL_HAND_OFF_VIRTUAL_THREADS} on one with local hand-off. Left out on a JVM
@@ -358,6 +359,8 @@ final class BenchPlan {
                         .target(VirtualThreadScenario.REQUESTS, Target.atMost(10)),
                 VirtualThreadScenario.plain(PLAIN_VIRTUAL_THREADS, CURATOR_VIRTUAL_THREADS)
                         .target(LockScenario.ACQUISITIONS_PER_SECOND, Target.atLeast(500))
+                        .target(VirtualThreadScenario.HEAP_WITHOUT_STACKS, Target.floorAtMost(FLOOR_ALLOWANCE)),
+                VirtualThreadScenario.viewed(PLAIN_VIRTUAL_THREADS, CURATOR_VIRTUAL_THREADS)
                         .target(VirtualThreadScenario.HEAP_WITHOUT_STACKS, Target.floorAtMost(FLOOR_ALLOWANCE)),
                 VirtualThreadScenario.registry(REGISTRY_KEYS, VIRTUAL_THREADS_PER_KEY, CURATOR_REGISTRY_KEYS)
                         .target(LockScenario.REQUESTS_PER_ACQUISITION, Target.atMost(4))));

@@ -57,6 +57,7 @@ final class VirtualThreadScenario implements Scenario {
     enum Kind {
         COHORT("cohort"),
         PLAIN("plain"),
+        VIEW("view"),
         REGISTRY("registry");
 
         private final String key;
@@ -92,6 +93,14 @@ final class VirtualThreadScenario implements Scenario {
         return new VirtualThreadScenario(Kind.PLAIN, 1, threads, 1, curatorThreads);
     }
 
+    /**
+     * {@code threads} virtual threads on one lock object with a queue view (its watch, not one per waiter, tells them of
+     * their turn); Curator's at {@code curatorThreads}.
+     */
+    static VirtualThreadScenario viewed(int threads, int curatorThreads) {
+        return new VirtualThreadScenario(Kind.VIEW, 1, threads, 1, curatorThreads);
+    }
+
     /** {@code each} virtual threads on each of {@code keys} keys of a registry; Curator's over {@code curatorKeys}. */
     static VirtualThreadScenario registry(int keys, int each, int curatorKeys) {
         return new VirtualThreadScenario(Kind.REGISTRY, keys, each, curatorKeys, each);
@@ -114,6 +123,7 @@ final class VirtualThreadScenario implements Scenario {
                 switch (kind) {
                     case COHORT -> "%s virtual threads, 1 lock object, local hand-off (Curator: %s, 1 lock object)";
                     case PLAIN -> "%s virtual threads, 1 lock object (Curator: %s)";
+                    case VIEW -> "%s virtual threads, 1 lock object with a queue view (Curator: %s)";
                     case REGISTRY -> "%s virtual threads, 10 per key of a registry (Curator: %s, a mutex per key)";
                 };
         return String.format(Locale.ROOT, what, count(keys * threadsPerKey), count(curatorKeys * curatorThreadsPerKey));
@@ -134,7 +144,7 @@ final class VirtualThreadScenario implements Scenario {
         for (Side side : sides()) {
             ensemble.makePath(path(ensemble, side));
         }
-        if (kind == Kind.PLAIN) {
+        if (measuresFloor()) {
             ensemble.makePath(path(ensemble, Side.RAW) + "/key-0"); // the bare queue makes no parent of its own
         }
     }
@@ -156,7 +166,7 @@ final class VirtualThreadScenario implements Scenario {
                 extras.merge(side, drain.extra, Extra::plus);
             }
         }
-        if (kind == Kind.PLAIN && full) {
+        if (measuresFloor() && full) {
             // The floor: the same threads waiting in a queue of ZooKeeper nodes with no lock library around it; and on
             // the JDK's own lock, which costs no object of its own per waiter.
             for (Side floor : List.of(Side.RAW, Side.JDK)) {
@@ -189,7 +199,7 @@ final class VirtualThreadScenario implements Scenario {
      */
     @Override
     public List<FloorRow> floorRows(Map<Side, Measurement> measured) {
-        if (kind != Kind.PLAIN) {
+        if (!measuresFloor()) {
             return List.of();
         }
         Extra jdk = extras.getOrDefault(Side.JDK, Extra.NONE);
@@ -199,6 +209,11 @@ final class VirtualThreadScenario implements Scenario {
                 new FloorRow(LockScenario.JDK_FAIR_LOCK, name(), HEAP_PER_WAITER, jdk.heapPerWaiter()),
                 new FloorRow(
                         LockScenario.JDK_FAIR_LOCK, name(), HEAP_WITHOUT_STACKS, jdk.heapPerWaiterWithoutStacks()));
+    }
+
+    /** Whether the scenario measures the floor of its heap figures: one lock object, no local hand-off. */
+    private boolean measuresFloor() {
+        return kind == Kind.PLAIN || kind == Kind.VIEW;
     }
 
     /** Returns what the threads waiting in a bare ZooKeeper queue measured; nothing if they did not run. */
@@ -326,6 +341,9 @@ final class VirtualThreadScenario implements Scenario {
                     .localHandOff()
                     .build();
             case PLAIN -> key -> new ZkReentrantLock(client, base + "/key-" + key);
+            case VIEW -> key -> ZkReentrantLock.builder(client, base + "/key-" + key)
+                    .queueView()
+                    .build();
             case REGISTRY -> {
                 ZkLockRegistry registry = new ZkLockRegistry(client, base);
                 yield key -> registry.obtain("key-" + key);
