@@ -153,6 +153,36 @@ final class BenchReportTest {
     }
 
     @Test
+    void markdown_queueViewRows_standBesideTheDefaultModesOfTheSameRunInATableOfTheirOwn() {
+        Map<Side, Measurement> plain =
+                Map.of(Side.ZKLOCK, measured(800, 1_000_000, 4000), Side.CURATOR, measured(400, 2_000_000, 2000));
+        Map<Side, Measurement> viewed =
+                Map.of(Side.ZKLOCK, measured(400, 2_000_000, 800), Side.CURATOR, measured(400, 2_000_000, 2000));
+        BenchReport report = new BenchReport(
+                "setting",
+                List.of(),
+                IDLE,
+                List.of(
+                        new BenchReport.Result(LockScenario.clients(Recipe.reentrant(), 32), plain),
+                        new BenchReport.Result(LockScenario.clients(Recipe.reentrantQueueView(), 32), viewed),
+                        new BenchReport.Result(LockScenario.clients(Recipe.reentrantQueueView(), 8), viewed)));
+
+        String markdown = report.markdown();
+
+        assertThat(markdown)
+                .contains(String.format(ModeTable.HEADER, "queue view", "queue view"))
+                .contains(
+                        "| ZkReentrantLock vs InterProcessMutex | 32 clients, queue view | acquisitions/s | 400 | 800 |"
+                                + " 0.50x |")
+                .contains("|  |  | requests per acquisition | 2.00 | 5.00 | 0.40x |");
+        String modeTable =
+                markdown.substring(markdown.indexOf(String.format(ModeTable.HEADER, "queue view", "queue view")));
+        assertThat(modeTable)
+                .as("a mode row with no default-mode row beside it")
+                .doesNotContain("8 clients");
+    }
+
+    @Test
     void markdown_listsWhereTheFiguresCameFromBeforeTheTable() {
         LockScenario scenario = LockScenario.clients(Recipe.exclusive(), 2);
         BenchReport report = new BenchReport(
