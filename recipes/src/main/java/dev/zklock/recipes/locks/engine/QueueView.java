@@ -49,13 +49,16 @@ import org.apache.zookeeper.data.Stat;
  *    list then). A hold costs a map node and no string of its own beside the name (heap per held lock, issue 35).
  */
 final class QueueView {
+    /** The maps' first capacity: most views hold a node or two (a registry's keys), a hot path's grow as they fill. */
+    private static final int SMALL = 4;
+
     private final RootView root;
     private final String path; // fixed for the namespace
 
     // guarded by this: each child's name to itself, so that a watch keys on the name the view keeps (note 5)
-    private final Map<String, String> children = new HashMap<>();
+    private final Map<String, String> children = new HashMap<>(SMALL);
     // guarded by this: local data watches by child, a Watcher, or a List of them when several watch one child (note 5)
-    private final Map<String, Object> watches = new HashMap<>();
+    private final Map<String, Object> watches = new HashMap<>(SMALL);
     private boolean listed; // guarded by this: seeded by a listing since the last outage
     private int onTheWay; // guarded by this: listings and local answers sent and not answered yet (note 4)
     private long lastUse; // guarded by this: the timer's time of the last request answered or seeded here
@@ -87,7 +90,12 @@ final class QueueView {
     /** The children now, in no order (the driver sorts them), as a listing's reply; or null if the view is stale. */
     synchronized Reply answerListing() {
         onTheWay--;
-        return listed ? new Reply.Children(List.copyOf(children.keySet())) : null;
+        if (!listed) {
+            return null;
+        }
+        List<String> names = new ArrayList<>(children.size());
+        children.forEach((name, same) -> names.add(name)); // no key set kept by the map for one call
+        return new Reply.Children(names);
     }
 
     /**
@@ -177,11 +185,12 @@ final class QueueView {
                 children.put(name, name);
             }
             listed = true;
-            for (String name : List.copyOf(watches.keySet())) {
+            watches.forEach((name, told) -> { // no key set kept by the map for a seed
                 if (!children.containsKey(name)) {
-                    gone.put(name, watches.remove(name)); // deleted during an outage (note 3)
+                    gone.put(name, told); // deleted during an outage (note 3)
                 }
-            }
+            });
+            gone.keySet().forEach(watches::remove);
         }
         List<String> names = new ArrayList<>(NodeNames.sortBySequence(gone.keySet()));
         Collections.reverse(names); // our own node before the node ahead of it (note 3)

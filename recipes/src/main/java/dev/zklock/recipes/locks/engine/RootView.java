@@ -26,7 +26,8 @@ import org.apache.zookeeper.Watcher.Event.KeeperState;
 final class RootView implements Watcher {
     private final ViewSession owner;
     private final String path; // fixed for the namespace
-    private final Map<String, QueueView> views = new ConcurrentHashMap<>(); // by lock path; changed under owner's lock
+    // by lock path; changed under owner's lock; a lone lock's root has one view, a registry's as many as its keys
+    private final Map<String, QueueView> views = new ConcurrentHashMap<>(2);
 
     private boolean watchSent; // guarded by this: an addWatch sent on this session and not failed
     private boolean watchSet; // guarded by this: its reply said OK
