@@ -32,6 +32,10 @@ final class SimulateRun {
     private final AtomicLong acquires = new AtomicLong();
     private final AtomicLong grants = new AtomicLong();
     private final AtomicReference<SimReport> failed = new AtomicReference<>();
+    private final AtomicReference<Crash> crashed = new AtomicReference<>();
+
+    /** A seed whose run threw instead of ending: the engine broke one of its own assertions, or the simulator did. */
+    private record Crash(long seed, Throwable thrown) {}
 
     /**
      * @param first the first seed
@@ -79,16 +83,22 @@ final class SimulateRun {
             failure = Simulation.shrink(failure, settings);
         }
         summary(out, seconds, failure);
-        return failure == null ? 0 : 1;
+        return failure == null && crashed.get() == null ? 0 : 1;
     }
 
     private void work() {
-        while (failed.get() == null) {
+        while (failed.get() == null && crashed.get() == null) {
             long index = next.getAndIncrement();
             if (index >= count) {
                 return;
             }
-            SimReport report = Simulation.run(first + index, settings);
+            SimReport report;
+            try {
+                report = Simulation.run(first + index, settings);
+            } catch (RuntimeException | AssertionError thrown) {
+                crashed.compareAndSet(null, new Crash(first + index, thrown));
+                return;
+            }
             events.addAndGet(report.steps());
             acquires.addAndGet(report.acquires());
             grants.addAndGet(report.grants());
@@ -120,7 +130,14 @@ final class SimulateRun {
                 seconds,
                 done.get() / Math.max(seconds, 1e-9),
                 workers);
-        if (failure == null) {
+        Crash crash = crashed.get();
+        if (crash != null) {
+            out.printf("verdict           THREW at seed %d: %s%n", crash.seed(), crash.thrown());
+            out.printf(
+                    "replay            zklock torture --simulate --seed %d --seeds 1%s%n",
+                    crash.seed(), settings.queueViews() ? " --queue-views" : "");
+            crash.thrown().printStackTrace(out);
+        } else if (failure == null) {
             out.printf("violations        0%n");
             out.printf("verdict           clean%n");
         } else {
