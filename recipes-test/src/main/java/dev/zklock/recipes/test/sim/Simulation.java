@@ -8,10 +8,12 @@ import dev.zklock.recipes.locks.engine.LockPath;
 import dev.zklock.recipes.locks.engine.QueueHooks;
 import dev.zklock.recipes.locks.engine.RevocationWatch;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
@@ -134,8 +136,15 @@ public final class Simulation {
                 world.at(fault.atMicros(), "fault " + fault.kind(), () -> inject(fault));
             }
             long horizon = settings.faultWindowMicros() + 200 * settings.sessionTimeoutMicros();
-            while (world.step(horizon) && !allDone()) {
-                // run
+            try {
+                while (world.step(horizon) && !allDone()) {
+                    // run
+                }
+            } catch (RuntimeException | AssertionError thrown) {
+                // The engine broke one of its own assertions, or threw where nothing catches (on a world event: the
+                // event thread's, a timer's): a violation, with the trace up to it, and nothing checked after it.
+                checker.violation("the trace's last event threw %s, at %s", thrown, topFrames(thrown));
+                return report();
             }
             for (SimActor actor : actors) {
                 if (!actor.done) {
@@ -151,6 +160,11 @@ public final class Simulation {
                     checker.violation("node left behind: %s (session 0x%s)", node.path, Long.toHexString(node.owner));
                 }
             }
+            return report();
+        }
+
+        /** The report of the run as it stands; its threads stopped and its clients disposed after it is made. */
+        private SimReport report() {
             SimReport report = new SimReport(
                     plan,
                     List.copyOf(checker.violations()),
@@ -164,6 +178,14 @@ public final class Simulation {
             world.stopThreads(); // after the report: what a thread still waiting does as it ends comes after the run
             clients.forEach(SimClient::dispose); // after the report: what the disposal tells comes after the run
             return report;
+        }
+
+        /** The first frames of {@code thrown}'s stack, where it was thrown. */
+        private static String topFrames(Throwable thrown) {
+            StackTraceElement[] frames = thrown.getStackTrace();
+            return Arrays.stream(frames, 0, Math.min(4, frames.length))
+                    .map(StackTraceElement::toString)
+                    .collect(Collectors.joining(" < "));
         }
 
         private boolean allDone() {
