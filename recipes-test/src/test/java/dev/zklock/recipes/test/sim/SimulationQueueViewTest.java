@@ -73,4 +73,29 @@ final class SimulationQueueViewTest {
         assertThat(report.violations()).as(report.describe()).isEmpty();
         assertThat(report.trace()).contains("client-0 a request sent as the connection dropped: connection loss");
     }
+
+    /**
+     * The shrunk plan of seed 19,376, where the million-seed run with views threw: a semaphore's lease create and its
+     * watched listing were applied as client 2's connection dropped, both replies lost; after the reconnect the
+     * listing's watch fired while the lease step recovered its create, and the step, which expected a wake only while
+     * waiting, threw on the event thread (LeaseAcquisition now lets the recovery's listing see the change).
+     */
+    @Test
+    void run_aLeaseWatchFiringWhileItsStepRecoversALostCreate_isNoFailure() {
+        SimPlan plan = new SimPlan(
+                19376L,
+                3,
+                List.of(
+                        new SimPlan.Thread(2, SimPlan.Kind.SEMAPHORE, 2),
+                        new SimPlan.Thread(2, SimPlan.Kind.COHORT_READ, 1),
+                        new SimPlan.Thread(2, SimPlan.Kind.SEMAPHORE, 2)),
+                List.of(
+                        new SimPlan.Fault(762L, SimPlan.FaultKind.KILL, 263188755),
+                        new SimPlan.Fault(3754L, SimPlan.FaultKind.SUSPEND, 269666597)),
+                100);
+
+        SimReport report = Simulation.run(plan, SimSettings.defaults().withQueueViews(true));
+
+        assertThat(report.violations()).as(report.describe()).isEmpty();
+    }
 }
