@@ -98,4 +98,30 @@ final class SimulationQueueViewTest {
 
         assertThat(report.violations()).as(report.describe()).isEmpty();
     }
+
+    /**
+     * The plan of seed 628,996, where the million-seed run with views stopped: a semaphore's internal mutex came to its
+     * acquire long after the deadline (its client cut off), its lease step began then, and the step's listing, sent as
+     * the connection dropped again, waited in the client's queue: the acquire came back 24 ms after its deadline, past
+     * the one request timeout (20 ms) it may take. The step's wait for replies is now counted from the deadline.
+     */
+    @Test
+    void run_aLeaseStepBegunAfterTheDeadline_comesBackWithinOneRequestTimeoutOfIt() {
+        SimPlan plan = new SimPlan(
+                628996L,
+                2,
+                List.of(
+                        new SimPlan.Thread(0, SimPlan.Kind.EXCLUSIVE, 3),
+                        new SimPlan.Thread(0, SimPlan.Kind.SEMAPHORE, 2),
+                        new SimPlan.Thread(0, SimPlan.Kind.COHORT_CACHED, 1),
+                        new SimPlan.Thread(1, SimPlan.Kind.SEMAPHORE, 1)),
+                List.of(
+                        new SimPlan.Fault(933L, SimPlan.FaultKind.SUSPEND, 560220357),
+                        new SimPlan.Fault(16186L, SimPlan.FaultKind.SUSPEND, 42041745)),
+                100);
+
+        SimReport report = Simulation.run(plan, SimSettings.defaults().withQueueViews(true));
+
+        assertThat(report.violations()).as(report.describe()).isEmpty();
+    }
 }

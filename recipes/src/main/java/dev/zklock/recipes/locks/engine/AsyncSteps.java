@@ -78,7 +78,10 @@ abstract class AsyncSteps implements NodeWatcher.Listener {
             // again or given up: seconds after the deadline, or never while the server cannot be reached. A reply still
             // awaited one request timeout after the deadline is not waited for, as a blocking acquire waits for none
             // past it (Deadline#await): the steps give up, and the cleanup of what they made goes on in the background.
-            Future<?> over = timer.schedule(() -> feed(new Event.TimedOut()), remaining + first.requestTimeoutNanos());
+            // Counted from the deadline, not from now: steps begun after it (a semaphore's lease step, once its mutex
+            // came late) get what is left of the request timeout past it (the simulator's seed 628,996 with views).
+            Future<?> over = timer.schedule(
+                    () -> feed(new Event.TimedOut()), deadline.remainingNanosPlus(first.requestTimeoutNanos()));
             outcome.whenComplete((end, failure) -> {
                 if (passed != null) {
                     passed.cancel(false);

@@ -54,6 +54,15 @@ public final class Deadline {
         return (isForever() || deadlineNanos - now > 0 ? now : deadlineNanos) + nanos;
     }
 
+    /**
+     * Returns the nanoseconds from now until {@code nanos} after this deadline, never negative ({@code Long.MAX_VALUE}
+     * for a deadline that never passes): how long steps begun now, even after the deadline, may still wait for replies
+     * when the acquire must come back within its timeout plus {@code nanos}.
+     */
+    public long remainingNanosPlus(long nanos) {
+        return isForever() ? Long.MAX_VALUE : Math.max(0, deadlineNanos - ticker.read() + nanos);
+    }
+
     public boolean hasPassed() {
         return !isForever() && deadlineNanos - ticker.read() <= 0;
     }

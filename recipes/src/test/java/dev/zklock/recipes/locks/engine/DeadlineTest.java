@@ -39,6 +39,19 @@ final class DeadlineTest {
     }
 
     @Test
+    void remainingNanosPlus_countsFromTheDeadline_evenOnceItPassed() {
+        long[] now = {0};
+        Deadline deadline = Deadline.after(100 * MS, () -> now[0]);
+
+        assertThat(deadline.remainingNanosPlus(20 * MS)).isEqualTo(120 * MS);
+        now[0] = 110 * MS;
+        assertThat(deadline.remainingNanosPlus(20 * MS)).isEqualTo(10 * MS);
+        now[0] = 200 * MS;
+        assertThat(deadline.remainingNanosPlus(20 * MS)).isZero();
+        assertThat(Deadline.forever().remainingNanosPlus(20 * MS)).isEqualTo(Long.MAX_VALUE);
+    }
+
+    @Test
     void after_onATickerOfItsOwn_passesWhenThatTickerSaysSo() {
         long[] now = {7 * MS};
         Deadline deadline = Deadline.after(100 * MS, () -> now[0]);
