@@ -68,10 +68,8 @@ final class SimulationQueueViewTest {
                 List.of(new SimPlan.Fault(1878L, SimPlan.FaultKind.SUSPEND, 1415429148)),
                 100);
 
-        SimReport report = Simulation.run(plan, SimSettings.defaults().withQueueViews(true));
-
-        assertThat(report.violations()).as(report.describe()).isEmpty();
-        assertThat(report.trace()).contains("client-0 a request sent as the connection dropped: connection loss");
+        assertThat(runCleanWithViews(plan).trace())
+                .contains("client-0 a request sent as the connection dropped: connection loss");
     }
 
     /**
@@ -94,9 +92,7 @@ final class SimulationQueueViewTest {
                         new SimPlan.Fault(3754L, SimPlan.FaultKind.SUSPEND, 269666597)),
                 100);
 
-        SimReport report = Simulation.run(plan, SimSettings.defaults().withQueueViews(true));
-
-        assertThat(report.violations()).as(report.describe()).isEmpty();
+        runCleanWithViews(plan);
     }
 
     /**
@@ -120,8 +116,13 @@ final class SimulationQueueViewTest {
                         new SimPlan.Fault(16186L, SimPlan.FaultKind.SUSPEND, 42041745)),
                 100);
 
-        SimReport report = Simulation.run(plan, SimSettings.defaults().withQueueViews(true));
+        runCleanWithViews(plan);
+    }
 
+    /** Runs {@code plan} with queue views and asserts it broke no invariant; returns its report. */
+    private static SimReport runCleanWithViews(SimPlan plan) {
+        SimReport report = Simulation.run(plan, SimSettings.defaults().withQueueViews(true));
         assertThat(report.violations()).as(report.describe()).isEmpty();
+        return report;
     }
 }
