@@ -119,6 +119,33 @@ final class SimulationQueueViewTest {
         runCleanWithViews(plan);
     }
 
+    /**
+     * The shrunk plan of seed 667,261 (the million-seed run with views, 667,264 seeds in): a multi-lock's grant is
+     * decided on one queue, vouched; while admission waits for its other node's voucher, a revocation request spends the
+     * first node's own watch and a stranger deletes that node, and admission said ADMIT 1 µs before the new read said
+     * NONODE. The client of the multi-lock keeps no view (its code is the default mode's); the views of the other
+     * client only shift the schedule. Admission now waits for the new read of a node whose voucher lapsed.
+     */
+    @Test
+    void run_aVoucherSpentWhileAMultiLockIsAdmitted_isWaitedForAgain() {
+        SimPlan plan = new SimPlan(
+                667261L,
+                2,
+                List.of(
+                        new SimPlan.Thread(1, SimPlan.Kind.COHORT_CACHED, 1),
+                        new SimPlan.Thread(0, SimPlan.Kind.MULTI, 1),
+                        new SimPlan.Thread(1, SimPlan.Kind.COHORT_READ, 1),
+                        new SimPlan.Thread(1, SimPlan.Kind.EXCLUSIVE, 1),
+                        new SimPlan.Thread(1, SimPlan.Kind.COHORT_WRITE, 1),
+                        new SimPlan.Thread(1, SimPlan.Kind.READ, 1)),
+                List.of(
+                        new SimPlan.Fault(1215L, SimPlan.FaultKind.REVOKE, 1680441780),
+                        new SimPlan.Fault(1310L, SimPlan.FaultKind.STRANGER_DELETE, 1073923836)),
+                100);
+
+        runCleanWithViews(plan);
+    }
+
     /** Runs {@code plan} with queue views and asserts it broke no invariant; returns its report. */
     private static SimReport runCleanWithViews(SimPlan plan) {
         SimReport report = Simulation.run(plan, SimSettings.defaults().withQueueViews(true));

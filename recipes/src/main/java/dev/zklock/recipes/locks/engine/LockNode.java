@@ -38,6 +38,8 @@ public final class LockNode {
     private volatile LockState state; // written under this: null until the lock is granted and tracked
     private volatile boolean deletedOutside; // its own watch saw it deleted (OwnNodeWatch)
     private volatile boolean seenBeforeAWait; // granted with nodes last seen before a wait: vouched before admission
+    private volatile boolean
+            voucherLapsed; // a data change spent its own watch; admission waits for the next one's reply
     private volatile OwnNodeWatch ownWatch; // the last watch set on the node itself, or null
     private long grantedNanos; // written before the node is handed to the holder
     LockNode previous; // guarded by the client's tracker: its list of held nodes
@@ -180,6 +182,23 @@ public final class LockNode {
     /** Tells whether admission waits for this node's own watch before it admits it ({@link #seenBeforeAWait()}). */
     boolean isSeenBeforeAWait() {
         return seenBeforeAWait;
+    }
+
+    /**
+     * A data change (a revocation request, say) spent the node's own watch: until a new read answers, nothing vouches
+     * that it stands, and a grant decided before must not be admitted on it ({@link Admission}).
+     */
+    void voucherLapsed() {
+        voucherLapsed = true;
+    }
+
+    /** Tells whether the voucher lapsed since last asked, and forgets it (admission, which then waits for a new one). */
+    boolean takeVoucherLapsed() {
+        if (!voucherLapsed) {
+            return false;
+        }
+        voucherLapsed = false; // a lapse told after this read is seen at admission's next look
+        return true;
     }
 
     /** Tells whether the node's own watch saw it deleted. */

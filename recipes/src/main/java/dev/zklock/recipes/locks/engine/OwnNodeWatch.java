@@ -176,8 +176,11 @@ final class OwnNodeWatch implements Watcher, AsyncCallback.DataCallback {
                 // A data change (a revocation request, say) spends the watch; a held node gets a new one, off
                 // ZooKeeper's event thread, or its delete by a stranger would go unheard (VoucherGapTest).
                 LockState held = node.state();
-                if (STATUS.compareAndSet(this, Status.STANDS, Status.SPENT) && held != null && held != LockState.LOST) {
-                    node.queue().port().executor().execute(() -> vouchHeld(node));
+                if (STATUS.compareAndSet(this, Status.STANDS, Status.SPENT)) {
+                    node.voucherLapsed(); // a grant not yet admitted waits for the next read (Admission)
+                    if (held != null && held != LockState.LOST) {
+                        node.queue().port().executor().execute(() -> vouchHeld(node));
+                    }
                 }
             }
             default -> {
