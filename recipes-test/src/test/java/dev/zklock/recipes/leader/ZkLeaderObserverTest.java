@@ -6,7 +6,9 @@ import static org.awaitility.Awaitility.await;
 
 import dev.zklock.recipes.test.TcpProxy;
 import dev.zklock.recipes.test.ZooKeeperExtension;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
@@ -18,6 +20,8 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.retry.RetryOneTime;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.Watcher;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -208,6 +212,69 @@ final class ZkLeaderObserverTest {
             }
             assertThat(changes.isQuiet()).isTrue();
         }
+    }
+
+    /**
+     * Actors: an observer whose client's event thread a watcher of the test's holds up (a user's slow callback) right
+     * after the observer heard its leader's node go, until the observer has given its listing up (it waits one request
+     * timeout for a reply); the reply comes then, and the connection never drops. Participants a and b, nodes of the
+     * latch's layout made by the test. Allowed: REVOKED a, GRANTED b, once the held-up reply comes. Forbidden: nothing
+     * told (the look given up as if the connection were lost, and no RECONNECTED to ask for another: PartitionsIT saw an
+     * observer two terms behind a session timeout after a heal so).
+     */
+    @Test
+    void observe_aReplyLaterThanItsWait_looksAgainWhenItComes() throws Exception {
+        String path = zk.path("latch");
+        String blocker = zk.path("blocker");
+        CuratorFramework nodes = zk.newClient();
+        String a = nodes.create()
+                .creatingParentsIfNeeded()
+                .withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
+                .forPath(path + "/latch-", "a".getBytes(StandardCharsets.UTF_8));
+        nodes.create()
+                .withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
+                .forPath(path + "/latch-", "b".getBytes(StandardCharsets.UTF_8));
+        CuratorFramework observerClient = zk.newClient(builder -> builder.sessionTimeoutMs(SESSION_MS));
+        Changes changes = new Changes();
+        try (ZkLeaderObserver observer = ZkLeaderObserver.observe(observerClient, path, changes)) {
+            LeaderChanged first = changes.next();
+            assertThat(first.participant()).isEqualTo("a");
+            CountDownLatch release = new CountDownLatch(1);
+            observerClient
+                    .checkExists()
+                    .usingWatcher((Watcher) event -> {
+                        try {
+                            release.await(30, TimeUnit.SECONDS); // ZooKeeper's event thread, held up
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                    })
+                    .forPath(blocker);
+
+            nodes.transaction() // the observer hears a's delete, then the blocker's create holds its events up
+                    .forOperations(
+                            nodes.transactionOp().delete().forPath(a),
+                            nodes.transactionOp().create().forPath(blocker));
+            String thread = "zklock-leader-observer " + path;
+            await().until(() -> inFrame(thread, "reply"));
+            await().atMost(30, TimeUnit.SECONDS).until(() -> !inFrame(thread, "lookNow"));
+            release.countDown();
+
+            assertThat(changes.next()).isEqualTo(LeaderChanged.revoked(first.leader()));
+            LeaderChanged granted = changes.next();
+            assertThat(granted.kind()).isEqualTo(LeaderChanged.Kind.GRANTED);
+            assertThat(granted.participant()).isEqualTo("b");
+        }
+        assertThat(changes.isQuiet()).isTrue();
+    }
+
+    /** Whether the thread named {@code name} is inside LeaderWatch's method {@code method} now. */
+    private static boolean inFrame(String name, String method) {
+        return Thread.getAllStackTraces().entrySet().stream()
+                .filter(e -> e.getKey().getName().equals(name))
+                .flatMap(e -> Arrays.stream(e.getValue()))
+                .anyMatch(frame -> frame.getClassName().equals(LeaderWatch.class.getName())
+                        && frame.getMethodName().equals(method));
     }
 
     @Test

@@ -45,7 +45,12 @@ import org.slf4j.LoggerFactory;
  *    have both, a data watch from an exists that found the path and a child watch from a later look, and a delete
  *    fires both. So the close removes each one left (one request each, not waited for); a new session has none of the
  *    old one's (ZkLeaderObserverTest.observe_afterItsSessionEnds_watchesOnTheNewSession).
- * 5. A look that fails with the connection tells nothing: the RECONNECTED that follows asks for a look.
+ * 5. A look that fails with the connection tells nothing: the RECONNECTED that follows asks for a look. But a look
+ *    that gives a reply up after one request timeout may have lost no connection: the reply is only late (a network
+ *    that held it, ZooKeeper's event thread held up by a slow callback, this JVM paused between its arrival and the
+ *    wait's end), no RECONNECTED comes, and no watch was set. So the reply's coming, late or failed, asks for a look
+ *    (ZkLeaderObserverTest.observe_aReplyLaterThanItsWait_looksAgainWhenItComes; PartitionsIT once found an observer
+ *    two terms behind a session timeout after a heal, without it).
  * </pre>
  */
 final class LeaderWatch {
@@ -226,14 +231,20 @@ final class LeaderWatch {
         }
     }
 
-    /** The reply, or a lost connection if none comes within one request timeout: ZooKeeper's client fails it then. */
+    /**
+     * The reply, or a lost connection if none comes within one request timeout (note 5): the look is given up, and
+     * another is asked for when the reply comes after all.
+     */
     private Reply reply(CompletableFuture<Reply> sent) {
         try {
             return sent.get(path.requestTimeoutNanos(), TimeUnit.NANOSECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return new Reply.Failed(Code.CONNECTIONLOSS);
-        } catch (ExecutionException | TimeoutException e) {
+        } catch (TimeoutException e) {
+            sent.whenComplete((late, failure) -> look());
+            return new Reply.Failed(Code.CONNECTIONLOSS);
+        } catch (ExecutionException e) {
             return new Reply.Failed(Code.CONNECTIONLOSS);
         }
     }
