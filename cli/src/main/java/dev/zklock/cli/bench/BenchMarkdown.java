@@ -30,7 +30,8 @@ final class BenchMarkdown {
             "**How to read this**",
             "",
             "- **recipe**: zklock's recipe vs its counterpart, Curator's recipe or Spring Integration's"
-                    + " `ZookeeperLockRegistry`; a blank recipe or scenario cell repeats the row above.",
+                    + " `ZookeeperLockRegistry` (or, for the queue view, zklock's own default mode); a blank recipe or"
+                    + " scenario cell repeats the row above.",
             "- **zklock / counterpart**: zklock's figure over the counterpart's, both measured in the same run. Below"
                     + " 1x is better for latencies (ms), times (s), heap, requests, watch events and timed-out acquires;"
                     + " above 1x for rates (/s). `n/a` where a side was not measured or its figure shows as zero.",

@@ -191,7 +191,9 @@ final class BenchPlan {
 
     /**
      * The scenarios of {@code ZkReentrantLock} with a queue view: uncontended, and separate clients at each count in
-     * {@code clients}, with issue 35's targets of at most 2 requests a cycle and an acquisition (4 and 5 without it).
+     * {@code clients}, against Curator's mutex with issue 35's targets of at most 2 requests a cycle and an acquisition
+     * (4 and 5 without it); then the same counts against the default mode, their rounds alternating, with the issue's
+     * targets of at least 1.3x its acquisitions/s at 32 clients and a hand-off p50 no worse at 8 and 32.
      */
     private static List<Scenario> queueView(List<Integer> clients) {
         List<Scenario> scenarios = new ArrayList<>();
@@ -201,6 +203,16 @@ final class BenchPlan {
             LockScenario scenario = LockScenario.clients(Recipe.reentrantQueueView(), n);
             if (n == 8 || n == 32) {
                 scenario.target(LockScenario.REQUESTS_PER_ACQUISITION, Target.atMost(2.0));
+            }
+            scenarios.add(scenario);
+        }
+        for (int n : clients) {
+            LockScenario scenario = LockScenario.clients(Recipe.queueViewVsDefault(), n);
+            if (n == 8 || n == 32) {
+                scenario.target(LockScenario.HAND_OFF_P50, Target.ratioAtMost(1.0));
+            }
+            if (n == 32) {
+                scenario.target(LockScenario.ACQUISITIONS_PER_SECOND, Target.ratioAtLeast(1.3));
             }
             scenarios.add(scenario);
         }

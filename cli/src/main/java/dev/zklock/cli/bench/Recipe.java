@@ -119,6 +119,27 @@ record Recipe(
     }
 
     /**
+     * {@code ZkReentrantLock} with a queue view against {@code ZkReentrantLock} in its default mode: one recipe's two
+     * modes on the same layout, their rounds alternating as any pair's do, so that the view's fan-out (every client hears
+     * every change under its root) is weighed against the mode it replaces in one measurement, not across two scenarios
+     * run minutes apart.
+     */
+    static Recipe queueViewVsDefault() {
+        return new Recipe(
+                "reentrant-view-vs-default",
+                "ZkReentrantLock with a queue view",
+                "ZkReentrantLock in its default mode",
+                "",
+                1,
+                (client, path) ->
+                        ZkReentrantLock.builder(client, path).queueView().build(),
+                ZkReentrantLock::new,
+                true,
+                1,
+                false);
+    }
+
+    /**
      * {@code ZkReentrantLock} built to keep its node for {@code keepIdle} after the last release, against
      * {@code InterProcessMutex}, which keeps nothing.
      */

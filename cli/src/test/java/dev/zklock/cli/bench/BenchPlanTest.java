@@ -121,6 +121,24 @@ final class BenchPlanTest {
     }
 
     @Test
+    void of_queueView_runsAgainstCuratorThenAgainstTheDefaultModeRoundByRoundWithTheIssuesTargets() {
+        List<Scenario> plan = BenchPlan.of(List.of("queue-view"), List.of(8, 32), THREADS);
+
+        assertThat(plan)
+                .extracting(Scenario::key)
+                .containsExactly(
+                        "reentrant-queue-view-uncontended-1",
+                        "reentrant-queue-view-clients-8",
+                        "reentrant-queue-view-clients-32",
+                        "reentrant-view-vs-default-clients-8",
+                        "reentrant-view-vs-default-clients-32");
+        assertThat(plan.get(4).group())
+                .isEqualTo("ZkReentrantLock with a queue view vs ZkReentrantLock in its default mode");
+        assertThat(plan.get(4).name()).isEqualTo("32 clients");
+        assertThat(plan.get(4).sides()).containsExactly(Side.ZKLOCK, Side.CURATOR);
+    }
+
+    @Test
     void of_held_runsTenThousandHeldLocksAgainstCuratorWithAtMostItsHeapPerHeldLockAndPerLockObject() {
         List<Scenario> plan = BenchPlan.of(List.of("held"), CLIENTS, THREADS);
 

@@ -153,6 +153,21 @@ final class BenchReportTest {
     }
 
     @Test
+    void markdown_queueViewAgainstTheDefaultMode_judgesTheIssuesTargetsOnTheirRatio() {
+        Map<Side, Measurement> measured =
+                Map.of(Side.ZKLOCK, measured(400, 2_000_000, 800), Side.CURATOR, measured(800, 1_000_000, 4000));
+        LockScenario scenario = (LockScenario) BenchPlan.of(List.of(BenchPlan.QUEUE_VIEW), List.of(32), List.of(4))
+                .get(2);
+        BenchReport report =
+                new BenchReport("setting", List.of(), IDLE, List.of(new BenchReport.Result(scenario, measured)));
+
+        assertThat(report.markdown())
+                .contains("| ZkReentrantLock with a queue view vs ZkReentrantLock in its default mode | 32 clients"
+                        + " | acquisitions/s | 400 | 800 | 0.50x | >= 1.3x **missed** |")
+                .contains("| hand-off p50 (ms) | 2.001 | 1.000 | 2.00x | <= 1x **missed** |");
+    }
+
+    @Test
     void markdown_queueViewRows_standBesideTheDefaultModesOfTheSameRunInATableOfTheirOwn() {
         Map<Side, Measurement> plain =
                 Map.of(Side.ZKLOCK, measured(800, 1_000_000, 4000), Side.CURATOR, measured(400, 2_000_000, 2000));
