@@ -100,8 +100,6 @@ final class BenchMarkdown {
                     + " per core at the start, the header flags the machine as loaded.");
 
     private static final String NL = System.lineSeparator();
-    /** The mode whose rows the report also sets against the default mode's ({@link ModeTable}). */
-    private static final String QUEUE_VIEW = "queue view";
 
     private BenchMarkdown() {}
 
@@ -120,16 +118,6 @@ final class BenchMarkdown {
         LEGEND.forEach(line -> out.append(line).append(NL));
         out.append(NL);
         mainTable(report.rows(), out);
-        List<ModeTable.Pair> viewed = ModeTable.pairs(report.rows(), QUEUE_VIEW);
-        if (!viewed.isEmpty()) {
-            out.append(NL)
-                    .append(
-                            "The queue view against the default mode of the same recipe, zklock's figures, measured in the"
-                                    + " same run (below 1x is better for latencies, requests and watch events, above for rates):")
-                    .append(NL)
-                    .append(NL);
-            ModeTable.append(viewed, QUEUE_VIEW, out, NL);
-        }
         List<FloorRow> floors = report.floorRows();
         if (!floors.isEmpty()) {
             out.append(NL)

@@ -192,8 +192,8 @@ final class BenchPlan {
     /**
      * The scenarios of {@code ZkReentrantLock} with a queue view: uncontended, and separate clients at each count in
      * {@code clients}, against Curator's mutex with issue 35's targets of at most 2 requests a cycle and an acquisition
-     * (4 and 5 without it); then the same counts against the default mode, their rounds alternating, with the issue's
-     * targets of at least 1.3x its acquisitions/s at 32 clients and a hand-off p50 no worse at 8 and 32.
+     * (4 and 5 without it); then uncontended and the same counts against the default mode, their rounds alternating,
+     * with the issue's targets of at least 1.3x its acquisitions/s at 32 clients and a hand-off p50 no worse at 8 and 32.
      */
     private static List<Scenario> queueView(List<Integer> clients) {
         List<Scenario> scenarios = new ArrayList<>();
@@ -206,6 +206,7 @@ final class BenchPlan {
             }
             scenarios.add(scenario);
         }
+        scenarios.add(LockScenario.uncontended(Recipe.queueViewVsDefault(), false));
         for (int n : clients) {
             LockScenario scenario = LockScenario.clients(Recipe.queueViewVsDefault(), n);
             if (n == 8 || n == 32) {

@@ -130,12 +130,14 @@ final class BenchPlanTest {
                         "reentrant-queue-view-uncontended-1",
                         "reentrant-queue-view-clients-8",
                         "reentrant-queue-view-clients-32",
+                        "reentrant-view-vs-default-uncontended-1",
                         "reentrant-view-vs-default-clients-8",
                         "reentrant-view-vs-default-clients-32");
-        assertThat(plan.get(4).group())
+        assertThat(plan.get(5).group())
                 .isEqualTo("ZkReentrantLock with a queue view vs ZkReentrantLock in its default mode");
-        assertThat(plan.get(4).name()).isEqualTo("32 clients");
-        assertThat(plan.get(4).sides()).containsExactly(Side.ZKLOCK, Side.CURATOR);
+        assertThat(plan.get(5).name()).isEqualTo("32 clients");
+        assertThat(plan.get(3).sides()).containsExactly(Side.ZKLOCK, Side.CURATOR);
+        assertThat(plan.get(5).sides()).containsExactly(Side.ZKLOCK, Side.CURATOR);
     }
 
     @Test

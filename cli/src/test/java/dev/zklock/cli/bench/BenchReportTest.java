@@ -157,7 +157,7 @@ final class BenchReportTest {
         Map<Side, Measurement> measured =
                 Map.of(Side.ZKLOCK, measured(400, 2_000_000, 800), Side.CURATOR, measured(800, 1_000_000, 4000));
         LockScenario scenario = (LockScenario) BenchPlan.of(List.of(BenchPlan.QUEUE_VIEW), List.of(32), List.of(4))
-                .get(2);
+                .get(3);
         BenchReport report =
                 new BenchReport("setting", List.of(), IDLE, List.of(new BenchReport.Result(scenario, measured)));
 
@@ -165,36 +165,6 @@ final class BenchReportTest {
                 .contains("| ZkReentrantLock with a queue view vs ZkReentrantLock in its default mode | 32 clients"
                         + " | acquisitions/s | 400 | 800 | 0.50x | >= 1.3x **missed** |")
                 .contains("| hand-off p50 (ms) | 2.001 | 1.000 | 2.00x | <= 1x **missed** |");
-    }
-
-    @Test
-    void markdown_queueViewRows_standBesideTheDefaultModesOfTheSameRunInATableOfTheirOwn() {
-        Map<Side, Measurement> plain =
-                Map.of(Side.ZKLOCK, measured(800, 1_000_000, 4000), Side.CURATOR, measured(400, 2_000_000, 2000));
-        Map<Side, Measurement> viewed =
-                Map.of(Side.ZKLOCK, measured(400, 2_000_000, 800), Side.CURATOR, measured(400, 2_000_000, 2000));
-        BenchReport report = new BenchReport(
-                "setting",
-                List.of(),
-                IDLE,
-                List.of(
-                        new BenchReport.Result(LockScenario.clients(Recipe.reentrant(), 32), plain),
-                        new BenchReport.Result(LockScenario.clients(Recipe.reentrantQueueView(), 32), viewed),
-                        new BenchReport.Result(LockScenario.clients(Recipe.reentrantQueueView(), 8), viewed)));
-
-        String markdown = report.markdown();
-
-        assertThat(markdown)
-                .contains(String.format(ModeTable.HEADER, "queue view", "queue view"))
-                .contains(
-                        "| ZkReentrantLock vs InterProcessMutex | 32 clients, queue view | acquisitions/s | 400 | 800 |"
-                                + " 0.50x |")
-                .contains("|  |  | requests per acquisition | 2.00 | 5.00 | 0.40x |");
-        String modeTable =
-                markdown.substring(markdown.indexOf(String.format(ModeTable.HEADER, "queue view", "queue view")));
-        assertThat(modeTable)
-                .as("a mode row with no default-mode row beside it")
-                .doesNotContain("8 clients");
     }
 
     @Test
