@@ -4,10 +4,13 @@ import dev.zklock.cli.CommandFailure;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.EnumMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -19,6 +22,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import org.HdrHistogram.Histogram;
+import org.apache.curator.framework.recipes.locks.InterProcessLock;
 
 /**
  * Runs contenders that loop acquire/release, each on a thread of its own, all started at once, for a time; and counts
@@ -141,6 +145,17 @@ final class LockLoop {
                     overlaps.get());
         } finally {
             threads.shutdownNow();
+            closeLocks();
+        }
+    }
+
+    /** Closes the contenders' locks that keep something past a round (a raw view queue's watch), each once. */
+    private void closeLocks() throws Exception {
+        Set<InterProcessLock> closed = Collections.newSetFromMap(new IdentityHashMap<>());
+        for (Contender contender : contenders) {
+            if (contender.lock() instanceof AutoCloseable closeable && closed.add(contender.lock())) {
+                closeable.close();
+            }
         }
     }
 

@@ -46,6 +46,11 @@ final class LockScenario implements Scenario {
     static final Duration HAND_OFF_HOLD = Duration.ofMillis(2);
 
     static final String RAW_FLOOR = "raw floor (one create + one delete, raw ZooKeeper handle)";
+    static final String RAW_VIEW_QUEUE =
+            "raw view queue (one persistent recursive watch per client, a create and a delete, raw ZooKeeper handle)";
+    static final String RAW_LISTING_QUEUE =
+            "raw queue (a create, a listing, a watch on the node ahead, a delete, raw ZooKeeper handle)";
+    static final String VIEW_OVER_QUEUE = "acquisitions/s, raw view queue / raw queue";
     static final String JDK_FAIR_LOCK = "JDK fair ReentrantLock(true), same threads, no ZooKeeper";
     static final String ACQUIRE_P50 = "acquire p50 (ms)";
     static final String VS_RAW_CREATE = "acquire p50 / raw create p50";
@@ -87,6 +92,17 @@ final class LockScenario implements Scenario {
     /** {@code n} contenders, each on a client of its own. */
     static LockScenario clients(Recipe recipe, int n) {
         return new LockScenario(recipe, Layout.CLIENTS, n, List.of(Side.ZKLOCK, Side.CURATOR));
+    }
+
+    /**
+     * {@code n} contenders, each on a client of its own, and beside them the two raw queues on the same clients: one
+     * kept from a persistent recursive watch per client, one that lists and watches the node ahead. Their figures are
+     * the floors of a queue view and of the default mode's protocol on this machine, and their ratio the most a view
+     * could gain over the default mode here.
+     */
+    static LockScenario clientsBesideRawQueues(Recipe recipe, int n) {
+        return new LockScenario(
+                recipe, Layout.CLIENTS, n, List.of(Side.ZKLOCK, Side.CURATOR, Side.RAW_VIEW, Side.RAW_QUEUE));
     }
 
     /** Two contenders on clients of their own, each holding a little, so that the other waits: the hand-off alone. */
@@ -248,15 +264,18 @@ final class LockScenario implements Scenario {
             rows.add(targets.row(this, measured, CYCLES_PER_SECOND, Measurement::perSecond));
             rows.add(targets.row(this, measured, REQUESTS_PER_CYCLE, Measurement::requestsPerAcquisition));
         } else {
+            Measurement view = measured.get(Side.RAW_VIEW);
             if (layout != Layout.HAND_OFF) {
-                rows.add(targets.row(this, measured, ACQUISITIONS_PER_SECOND, Measurement::perSecond));
+                BenchRow rate = targets.row(this, measured, ACQUISITIONS_PER_SECOND, Measurement::perSecond);
+                rows.add(view == null ? rate : rate.withFloor(view.perSecond()));
             }
             if (recipe.holders() > 1) {
                 // Lease holders are not one after another: no hand-off to time; the wait of an acquire instead.
                 rows.add(targets.row(this, measured, ACQUIRE_P50, m -> m.acquireMillis(50)));
                 rows.add(targets.row(this, measured, "acquire p99 (ms)", m -> m.acquireMillis(99)));
             } else {
-                rows.add(targets.row(this, measured, HAND_OFF_P50, m -> m.handOffMillis(50)));
+                BenchRow handOff = targets.row(this, measured, HAND_OFF_P50, m -> m.handOffMillis(50));
+                rows.add(view == null ? handOff : handOff.withFloor(view.handOffMillis(50)));
                 rows.add(targets.row(this, measured, "hand-off p99 (ms)", m -> m.handOffMillis(99)));
             }
             rows.add(targets.row(this, measured, REQUESTS_PER_ACQUISITION, Measurement::requestsPerAcquisition));
@@ -278,6 +297,11 @@ final class LockScenario implements Scenario {
         if (layout == Layout.UNCONTENDED && raw != null) {
             return rawFloorRows(raw, measured.get(Side.RAW_LISTED), measured.get(Side.CURATOR));
         }
+        Measurement view = measured.get(Side.RAW_VIEW);
+        Measurement queue = measured.get(Side.RAW_QUEUE);
+        if (view != null && queue != null) {
+            return rawQueueRows(contenders + " clients", view, queue);
+        }
         if (jdk != null) {
             String scenario = contenders + " threads, 1 lock object";
             return List.of(
@@ -286,6 +310,23 @@ final class LockScenario implements Scenario {
                     new FloorRow(JDK_FAIR_LOCK, scenario, "hand-off p99 (ms)", jdk.handOffMillis(99)));
         }
         return List.of();
+    }
+
+    /**
+     * The two raw queues' rows beside clients on one path: each queue's rate, hand-off and requests, and the view's
+     * rate over the listing queue's, the most a queue view could gain over the default mode's protocol here.
+     */
+    private static List<FloorRow> rawQueueRows(String scenario, Measurement view, Measurement queue) {
+        List<FloorRow> rows = new ArrayList<>();
+        for (Side side : List.of(Side.RAW_VIEW, Side.RAW_QUEUE)) {
+            Measurement raw = side == Side.RAW_VIEW ? view : queue;
+            String floor = side == Side.RAW_VIEW ? RAW_VIEW_QUEUE : RAW_LISTING_QUEUE;
+            rows.add(new FloorRow(floor, scenario, ACQUISITIONS_PER_SECOND, raw.perSecond()));
+            rows.add(new FloorRow(floor, scenario, HAND_OFF_P50, raw.handOffMillis(50)));
+            rows.add(new FloorRow(floor, scenario, REQUESTS_PER_ACQUISITION, raw.requestsPerAcquisition()));
+        }
+        rows.add(new FloorRow(RAW_VIEW_QUEUE, scenario, VIEW_OVER_QUEUE, view.perSecond() / queue.perSecond()));
+        return rows;
     }
 
     /**

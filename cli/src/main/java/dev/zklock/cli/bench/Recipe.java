@@ -326,6 +326,8 @@ record Recipe(
             case CURATOR -> curator.make(client, path);
             case RAW -> new RawFloorLock(client, path, false);
             case RAW_LISTED -> new RawFloorLock(client, path, true);
+            case RAW_VIEW -> new RawViewQueueLock(client, path);
+            case RAW_QUEUE -> new RawQueueLock(client, path, false);
             case JDK -> new JdkFairLock();
         };
     }

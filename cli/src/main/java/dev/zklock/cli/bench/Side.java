@@ -17,6 +17,16 @@ enum Side {
      */
     RAW_LISTED("raw create + listing"),
     /**
+     * No lock library: a queue of sequential nodes kept from one persistent recursive watch per client, two requests
+     * per acquisition ({@link RawViewQueueLock}): the least a queue view can cost on this machine.
+     */
+    RAW_VIEW("raw view queue"),
+    /**
+     * No lock library: a queue of sequential nodes, a create, a listing and a watch on the node just ahead
+     * ({@link RawQueueLock}): the least the default mode's protocol can cost on this machine.
+     */
+    RAW_QUEUE("raw queue"),
+    /**
      * No ZooKeeper: a JDK fair {@code ReentrantLock} passed among the threads of the process, what a local hand-off
      * costs with nothing else around it.
      */

@@ -58,6 +58,11 @@ record Target(Basis basis, double low, double high) {
         return new Target(Basis.FLOOR, Double.NEGATIVE_INFINITY, factor);
     }
 
+    /** zklock's figure is at least {@code factor} times the floor of its metric measured in the same run (a rate). */
+    static Target floorAtLeast(double factor) {
+        return new Target(Basis.FLOOR, factor, Double.POSITIVE_INFINITY);
+    }
+
     /** Tells whether this target bounds the ratio zklock / counterpart. */
     boolean ofRatio() {
         return basis == Basis.RATIO;
