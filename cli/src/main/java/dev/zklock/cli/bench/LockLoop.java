@@ -22,6 +22,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import org.HdrHistogram.Histogram;
+import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.locks.InterProcessLock;
 
 /**
@@ -32,7 +33,9 @@ import org.apache.curator.framework.recipes.locks.InterProcessLock;
  * gave up and goes on with the next.
  *
  * <p>The counters are read after every contender is ready and before any starts, and again after the last one has
- * finished: every request in between belongs to the run (and to the pings of idle clients, a few per ten seconds).
+ * finished: every request in between belongs to the run. Server-wide, the pings of the pool's idle clients count too
+ * (one each per third of the session timeout); given the clients the contenders run on, only their sessions' packets
+ * count ({@link BenchEnsemble#counters(List)}), or server-wide where the server does not answer {@code cons}.
  *
  * <p>Overlaps are counted as a check on the locks: an exclusive holder beside anyone, a reader beside an exclusive
  * holder, or more lease holders of a semaphore than it has leases. Hand-off is timed from an exclusive holder's release to the next exclusive holder's acquisition. Where the
@@ -46,6 +49,7 @@ final class LockLoop {
 
     private final List<Contender> contenders;
     private final BenchEnsemble ensemble;
+    private final List<CuratorFramework> counted; // the clients whose sessions count; empty for the whole server
     private final long holdNanos;
     private final AtomicInteger readersInside = new AtomicInteger();
     private final AtomicInteger exclusiveInside = new AtomicInteger();
@@ -56,9 +60,11 @@ final class LockLoop {
     private volatile long releasedAt;
     private volatile int releasedBy = -1;
 
-    private LockLoop(List<Contender> contenders, BenchEnsemble ensemble, Duration hold) {
+    private LockLoop(
+            List<Contender> contenders, BenchEnsemble ensemble, List<CuratorFramework> counted, Duration hold) {
         this.contenders = contenders;
         this.ensemble = ensemble;
+        this.counted = counted;
         this.holdNanos = hold.toNanos();
         this.ready = new CountDownLatch(contenders.size());
     }
@@ -75,9 +81,25 @@ final class LockLoop {
     static Map<Side, Measurement> eachSide(
             List<Side> order, ContendersOf contenders, Duration duration, Duration hold, BenchEnsemble ensemble)
             throws Exception {
+        return eachSide(order, contenders, duration, hold, ensemble, List.of());
+    }
+
+    /**
+     * Runs the contenders of each side as {@link #eachSide(List, ContendersOf, Duration, Duration, BenchEnsemble)}
+     * does, counting the requests and watch events of the sessions of {@code counted} alone: the clients the
+     * contenders run on.
+     */
+    static Map<Side, Measurement> eachSide(
+            List<Side> order,
+            ContendersOf contenders,
+            Duration duration,
+            Duration hold,
+            BenchEnsemble ensemble,
+            List<CuratorFramework> counted)
+            throws Exception {
         Map<Side, Measurement> measured = new EnumMap<>(Side.class);
         for (Side side : order) {
-            measured.put(side, new LockLoop(contenders.of(side), ensemble, hold).run(duration));
+            measured.put(side, new LockLoop(contenders.of(side), ensemble, counted, hold).run(duration));
         }
         return measured;
     }
@@ -101,7 +123,7 @@ final class LockLoop {
                 results.add(threads.submit(() -> loop(contender, contenders.get(contender))));
             }
             ready.await();
-            Optional<ServerReadings> before = ensemble.counters();
+            Optional<ServerReadings> before = counters();
             long start = System.nanoTime();
             deadline = start + duration.toNanos();
             go.countDown();
@@ -127,7 +149,7 @@ final class LockLoop {
                 switchAcquire.add(result.switchAcquire);
             }
             long elapsed = System.nanoTime() - start;
-            ServerReadings.Window window = ServerReadings.Window.between(before, ensemble.counters());
+            ServerReadings.Window window = ServerReadings.Window.between(before, counters());
             return new Measurement(
                     acquisitions,
                     shared,
@@ -147,6 +169,12 @@ final class LockLoop {
             threads.shutdownNow();
             closeLocks();
         }
+    }
+
+    /** Reads the counters of the counted clients' sessions, or of the whole server if there are none or no answer. */
+    private Optional<ServerReadings> counters() throws Exception {
+        Optional<ServerReadings> sessions = counted.isEmpty() ? Optional.empty() : ensemble.counters(counted);
+        return sessions.isPresent() ? sessions : ensemble.counters();
     }
 
     /** Closes the contenders' locks that keep something past a round (a raw view queue's watch), each once. */

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.locks.InterProcessLock;
 
 /**
@@ -209,7 +210,8 @@ final class LockScenario implements Scenario {
             return measured;
         }
         Duration hold = layout == Layout.HAND_OFF ? HAND_OFF_HOLD : Duration.ZERO;
-        return LockLoop.eachSide(order, side -> contenders(ensemble, side), duration, hold, ensemble);
+        return LockLoop.eachSide(
+                order, side -> contenders(ensemble, side), duration, hold, ensemble, clients(ensemble));
     }
 
     /**
@@ -223,6 +225,15 @@ final class LockScenario implements Scenario {
                     + "' was not released to another client within " + END_CACHING_WAIT.toSeconds() + " s");
         }
         other.release();
+    }
+
+    /** The clients the contenders run on: the one they share, or one each. */
+    private List<CuratorFramework> clients(BenchEnsemble ensemble) throws InterruptedException {
+        List<CuratorFramework> clients = new ArrayList<>();
+        for (int i = 0; i < (layout == Layout.SHARED_LOCK ? 1 : contenders); i++) {
+            clients.add(ensemble.client(i));
+        }
+        return clients;
     }
 
     private List<Contender> contenders(BenchEnsemble ensemble, Side side) throws InterruptedException {
