@@ -6,12 +6,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.HdrHistogram.Histogram;
+import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.locks.InterProcessLock;
 
 /**
  * Measures uncontended locks of several sides on one thread, one acquire/release cycle of each side in turn (zklock,
  * Curator, raw floor, zklock, ...), so that whatever slows the machine for a moment slows every side alike; then counts
- * each side's requests in a short window of its own (the counters are server-wide).
+ * each side's requests in a short window of its own, over the sessions of the clients it is given (server-wide without
+ * them: the pool's idle clients' pings would count too).
  */
 final class AlternatingLoop {
     /** Cycles of one side in its counting window. */
@@ -26,9 +28,14 @@ final class AlternatingLoop {
      * @param locks the lock of each side
      * @param duration the time of the alternating run, for all sides together
      * @param ensemble where the counters are read
+     * @param counted the clients the locks run on, whose sessions' requests count; empty for the whole server's
      */
     static Map<Side, Measurement> run(
-            List<Side> order, Map<Side, InterProcessLock> locks, Duration duration, BenchEnsemble ensemble)
+            List<Side> order,
+            Map<Side, InterProcessLock> locks,
+            Duration duration,
+            BenchEnsemble ensemble,
+            List<CuratorFramework> counted)
             throws Exception {
         Map<Side, Cycles> cycles = new EnumMap<>(Side.class);
         order.forEach(side -> cycles.put(side, new Cycles()));
@@ -40,7 +47,7 @@ final class AlternatingLoop {
         } while (System.nanoTime() - deadline < 0);
         Map<Side, Measurement> measured = new EnumMap<>(Side.class);
         for (Side side : order) {
-            measured.put(side, cycles.get(side).measurement(locks.get(side), ensemble));
+            measured.put(side, cycles.get(side).measurement(locks.get(side), ensemble, counted));
         }
         return measured;
     }
@@ -65,13 +72,14 @@ final class AlternatingLoop {
         }
 
         /** Counts the side's requests over a window of its own and returns all it measured. */
-        Measurement measurement(InterProcessLock lock, BenchEnsemble ensemble) throws Exception {
-            Optional<ServerReadings> before = ensemble.counters();
+        Measurement measurement(InterProcessLock lock, BenchEnsemble ensemble, List<CuratorFramework> counted)
+                throws Exception {
+            Optional<ServerReadings> before = ensemble.countersOf(counted);
             for (int i = 0; i < COUNTED_CYCLES; i++) {
                 lock.acquire();
                 lock.release();
             }
-            ServerReadings.Window window = ServerReadings.Window.between(before, ensemble.counters());
+            ServerReadings.Window window = ServerReadings.Window.between(before, ensemble.countersOf(counted));
             return new Measurement(
                     count,
                     0,

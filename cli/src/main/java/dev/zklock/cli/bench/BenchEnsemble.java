@@ -160,6 +160,15 @@ final class BenchEnsemble implements AutoCloseable {
         return ServerReadings.readSessions(connectString.servers(), sessions);
     }
 
+    /**
+     * Reads the counters of the sessions of {@code counted} alone, or of the whole server where {@code counted} is
+     * empty or a server does not answer {@code cons}.
+     */
+    Optional<ServerReadings> countersOf(List<CuratorFramework> counted) throws Exception {
+        Optional<ServerReadings> sessions = counted.isEmpty() ? Optional.empty() : counters(counted);
+        return sessions.isPresent() ? sessions : counters();
+    }
+
     @Override
     public void close() throws Exception {
         try {

@@ -35,7 +35,7 @@ import org.apache.curator.framework.recipes.locks.InterProcessLock;
  * <p>The counters are read after every contender is ready and before any starts, and again after the last one has
  * finished: every request in between belongs to the run. Server-wide, the pings of the pool's idle clients count too
  * (one each per third of the session timeout); given the clients the contenders run on, only their sessions' packets
- * count ({@link BenchEnsemble#counters(List)}), or server-wide where the server does not answer {@code cons}.
+ * count ({@link BenchEnsemble#countersOf}).
  *
  * <p>Overlaps are counted as a check on the locks: an exclusive holder beside anyone, a reader beside an exclusive
  * holder, or more lease holders of a semaphore than it has leases. Hand-off is timed from an exclusive holder's release to the next exclusive holder's acquisition. Where the
@@ -123,7 +123,7 @@ final class LockLoop {
                 results.add(threads.submit(() -> loop(contender, contenders.get(contender))));
             }
             ready.await();
-            Optional<ServerReadings> before = counters();
+            Optional<ServerReadings> before = ensemble.countersOf(counted);
             long start = System.nanoTime();
             deadline = start + duration.toNanos();
             go.countDown();
@@ -149,7 +149,7 @@ final class LockLoop {
                 switchAcquire.add(result.switchAcquire);
             }
             long elapsed = System.nanoTime() - start;
-            ServerReadings.Window window = ServerReadings.Window.between(before, counters());
+            ServerReadings.Window window = ServerReadings.Window.between(before, ensemble.countersOf(counted));
             return new Measurement(
                     acquisitions,
                     shared,
@@ -169,12 +169,6 @@ final class LockLoop {
             threads.shutdownNow();
             closeLocks();
         }
-    }
-
-    /** Reads the counters of the counted clients' sessions, or of the whole server if there are none or no answer. */
-    private Optional<ServerReadings> counters() throws Exception {
-        Optional<ServerReadings> sessions = counted.isEmpty() ? Optional.empty() : ensemble.counters(counted);
-        return sessions.isPresent() ? sessions : ensemble.counters();
     }
 
     /** Closes the contenders' locks that keep something past a round (a raw view queue's watch), each once. */

@@ -202,8 +202,8 @@ final class LockScenario implements Scenario {
             for (Side side : order) {
                 locks.put(side, recipe.make(side, ensemble.client(0), path(ensemble, side)));
             }
-            Map<Side, Measurement> measured =
-                    AlternatingLoop.run(order, locks, duration.multipliedBy(order.size()), ensemble);
+            Map<Side, Measurement> measured = AlternatingLoop.run(
+                    order, locks, duration.multipliedBy(order.size()), ensemble, List.of(ensemble.client(0)));
             if (layout == Layout.CACHED) {
                 endCaching(ensemble);
             }
