@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.lang.ref.Reference;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The live heap by class, as the bench reads it in process: the whole, and the virtual threads' stack chunks. */
@@ -33,6 +34,26 @@ final class ClassHistogramTest {
 
         assertThat(histogram.stackChunkBytes()).isZero();
         assertThat(histogram.withoutStackChunks()).isEqualTo(44_175_856);
+    }
+
+    @Test
+    void changesSince_anEarlierHistogram_givesTheLargestChangesFirstAndNoneOfAnUnchangedClass() {
+        ClassHistogram earlier = ClassHistogram.parse(JDK_25_HISTOGRAM);
+        ClassHistogram later = ClassHistogram.parse(String.join(
+                "\n",
+                "   1:         10000       16000000  jdk.internal.vm.StackChunk (java.base@25.0.3)",
+                "   2:         94302        9218080  [B (java.base@25.0.3)",
+                "   3:             1             16  sun.util.resources.LocaleData$LocaleDataStrategy (java.base@25.0.3)",
+                "   4:           100           3200  java.util.HashMap$Node (java.base@25.0.3)",
+                "Total        504404       25221296"));
+
+        assertThat(later.bytesByClass()).containsEntry("[B", 9_218_080L).hasSize(4);
+        assertThat(later.changesSince(earlier, 10))
+                .containsExactly(
+                        Map.entry(ClassHistogram.STACK_CHUNK, -907_840L),
+                        Map.entry("[B", 4_800L),
+                        Map.entry("java.util.HashMap$Node", 3_200L));
+        assertThat(later.changesSince(earlier, 1)).containsOnlyKeys(ClassHistogram.STACK_CHUNK);
     }
 
     @Test
