@@ -4,6 +4,8 @@ import dev.zklock.cli.Clients;
 import dev.zklock.recipes.locks.ZkReentrantLock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -21,10 +23,14 @@ import org.apache.zookeeper.ZooKeeper;
  * alone. Each lock object is made, then taken and given back once before the second reading, so that what an object
  * makes on its first acquire and keeps (its paths, its queue's state) is the object's and not the hold's: the growth
  * from the first reading (before the objects) to the second is the heap per lock object, from the second to the third
- * (all held) the heap per held lock. {@link #HOLDERS} platform threads share the locks (each holds its own, in turn: the locks are
- * owned per thread) so that the client's requests overlap. Each reading waits first until the client has had the
- * answers of everything it sent ({@link #awaitAnswers}). The locks are not released one by one at the end: closing the
- * client ends its session, and the server deletes their nodes with it.
+ * (all held) the heap per held lock. The locks are a side's ({@link Holder#ZKLOCK}, {@link Holder#CURATOR}) or the
+ * row's floor's ({@link Holder#WATCHED_CURATOR}: Curator's, each hold with one data watch on its node). {@link #HOLDERS}
+ * platform threads share the locks (each holds its own, in turn: the locks are owned per thread) so that the client's
+ * requests overlap. Each reading waits first until the client has had the answers of everything it sent
+ * ({@link #awaitAnswers}). The locks are not released one by one at the end: closing the client ends its session, and
+ * the server deletes their nodes with it. With the system property {@value #CLASSES} set to N (a child started by hand:
+ * the bench sets none), it also prints the N classes whose live bytes changed most from the first reading to the second
+ * and from the second to the third, per lock, as lines the bench skips.
  */
 final class HeldLocksChild {
     /** The figure said: the live heap's growth from before the locks were taken to all held, per lock, in bytes. */
@@ -36,8 +42,46 @@ final class HeldLocksChild {
      */
     static final String HEAP_PER_LOCK_OBJECT = "heap-per-lock-object";
 
+    /** The system property that asks for the classes behind the heap per held lock, and how many. */
+    static final String CLASSES = "zklock.bench.classes";
+
     private static final int HOLDERS = 8;
     private static final long STEP_MINUTES = 5;
+
+    /** Whose locks the child holds: a side of the row, or its floor. */
+    enum Holder {
+        /** {@code ZkReentrantLock}. */
+        ZKLOCK,
+        /** Curator's {@code InterProcessMutex}. */
+        CURATOR,
+        /** The floor: Curator's {@code InterProcessMutex}, each hold with one data watch on its node. */
+        WATCHED_CURATOR;
+
+        /** Returns the holder of {@code side}'s locks. */
+        static Holder of(Side side) {
+            return switch (side) {
+                case ZKLOCK -> ZKLOCK;
+                case CURATOR -> CURATOR;
+                default -> throw new IllegalArgumentException("no held locks of side " + side);
+            };
+        }
+
+        private InterProcessLock lock(CuratorFramework client, String path) {
+            return switch (this) {
+                case ZKLOCK -> new ZkReentrantLock(client, path);
+                case CURATOR -> new InterProcessMutex(client, path);
+                case WATCHED_CURATOR -> new WatchedMutex(client, path);
+            };
+        }
+
+        /** Takes {@code lock}; for the floor, then sets the watch on its node (one more round trip). */
+        private void take(CuratorFramework client, InterProcessLock lock) throws Exception {
+            lock.acquire();
+            if (lock instanceof WatchedMutex watched) {
+                watched.watchHeldNode(client.getZookeeperClient().getZooKeeper());
+            }
+        }
+    }
 
     /** What a holder does with each of its locks at one step. */
     @FunctionalInterface
@@ -48,16 +92,16 @@ final class HeldLocksChild {
     private HeldLocksChild() {}
 
     /**
-     * The child's main: {@code <side> <connect string> <base path> <locks>}; says {@link BenchChild#HELD} (the locks
+     * The child's main: {@code <holder> <connect string> <base path> <locks>}, the holder a name of {@link Holder}; says {@link BenchChild#HELD} (the locks
      * that say they are held in this process after the last reading), {@link #HEAP_PER_HELD_LOCK} and
      * {@link #HEAP_PER_LOCK_OBJECT}.
      */
     public static void main(String[] args) throws Exception {
         if (args.length != 4) {
             throw new IllegalArgumentException(
-                    "expected <side> <connect> <base path> <locks>, not '" + String.join(" ", args) + "'");
+                    "expected <holder> <connect> <base path> <locks>, not '" + String.join(" ", args) + "'");
         }
-        Side side = Side.valueOf(args[0]);
+        Holder holder = Holder.valueOf(args[0]);
         int count = Integer.parseInt(args[3]);
         CuratorFramework client = Clients.connect(args[1], "bench-held", 30_000, 10_000);
         List<InterProcessLock> locks = new ArrayList<>(count);
@@ -68,21 +112,24 @@ final class HeldLocksChild {
         try {
             // One lock of the side on a path of its own first, so that what the client and the library make once
             // (classes, the client's context) is in the reading before the objects.
-            step(holders, List.of(lock(side, client, args[2] + "/first")), lock -> {
-                lock.acquire();
+            step(holders, List.of(holder.lock(client, args[2] + "/first")), lock -> {
+                holder.take(client, lock);
                 lock.release();
             });
             ClassHistogram none = reading(client);
             for (int i = 0; i < count; i++) {
-                locks.add(lock(side, client, args[2] + "/lock-" + i));
+                locks.add(holder.lock(client, args[2] + "/lock-" + i));
             }
             step(holders, locks, lock -> {
-                lock.acquire();
+                holder.take(client, lock);
                 lock.release();
             });
             ClassHistogram before = reading(client);
-            step(holders, locks, InterProcessLock::acquire);
+            step(holders, locks, lock -> holder.take(client, lock));
             ClassHistogram held = reading(client);
+            int classes = Integer.getInteger(CLASSES, 0);
+            printClasses("per lock object", before.changesSince(none, classes), count);
+            printClasses("per held lock", held.changesSince(before, classes), count);
             BenchChild.say(
                     System.out,
                     BenchChild.HELD,
@@ -98,8 +145,10 @@ final class HeldLocksChild {
         }
     }
 
-    private static InterProcessLock lock(Side side, CuratorFramework client, String path) {
-        return side == Side.ZKLOCK ? new ZkReentrantLock(client, path) : new InterProcessMutex(client, path);
+    /** Prints each class's change of live bytes, per lock, as a line that is not a figure. */
+    private static void printClasses(String per, Map<String, Long> changes, int count) {
+        changes.forEach((name, bytes) ->
+                System.out.printf(Locale.ROOT, "%10.2f B %s  %s%n", bytes / (double) count, per, name));
     }
 
     /** Has each holder do {@code step} on its share of the locks (every {@link #HOLDERS}th), and waits for all. */

@@ -1,5 +1,6 @@
 package dev.zklock.cli.bench;
 
+import dev.zklock.cli.bench.HeldLocksChild.Holder;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -9,16 +10,23 @@ import java.util.Map;
 
 /**
  * Many locks held at once by one client, one per path: the heap each held lock costs the client, and each lock object
- * after its first acquire and release, {@code ZkReentrantLock} against {@code InterProcessMutex}. Each side of each measured round runs in a client JVM of its own
- * ({@link HeldLocksChild}) against the bench's servers, so the figure is the client's heap alone: the embedded server's
- * nodes and sessions live in the bench's JVM. Only the first {@link #MEASURED_ROUNDS} measured rounds start children
- * (each takes some seconds: three requests or more per lock, one lock after another on each of a few threads), and the
- * row shows their median; the warm-up round starts none, as a fresh JVM keeps nothing from it. A round shorter than a
- * second ({@code --quick}) holds a hundredth of the locks, at least 10. Confined to the bench's thread.
+ * after its first acquire and release, {@code ZkReentrantLock} against {@code InterProcessMutex}. Each side of each
+ * measured round runs in a client JVM of its own ({@link HeldLocksChild}) against the bench's servers, so the figure is
+ * the client's heap alone: the embedded server's nodes and sessions live in the bench's JVM. After the sides, each
+ * measured round runs the floor of the heap per held lock the same way ({@link #WATCHED_FLOOR}): Curator's mutex with
+ * one data watch on each held node ({@link WatchedMutex}), the least a lock can keep that watches its held node, as
+ * zklock's holds do to learn of a stranger's delete; it is shown among the floors, with its heap per lock object beside
+ * it (the watch is gone once the release deletes the node, so an object keeps what Curator's does). Only the first
+ * {@link #MEASURED_ROUNDS} measured rounds start children (each takes some seconds: three requests or more per lock, one
+ * lock after another on each of a few threads), and the rows show their median; the warm-up round starts none, as a
+ * fresh JVM keeps nothing from it. A round shorter than a second ({@code --quick}) holds a hundredth of the locks, at
+ * least 10. Confined to the bench's thread.
  */
 final class HeldLocksScenario implements Scenario {
     static final String HEAP_PER_HELD_LOCK = "heap per held lock, client JVM alone (bytes)";
     static final String HEAP_PER_LOCK_OBJECT = "heap per lock object after its first use, client JVM alone (bytes)";
+    static final String WATCHED_FLOOR =
+            "watched floor (InterProcessMutex + one exists watch on its held node, raw ZooKeeper handle)";
 
     /** The measured rounds that start children, the first ones: enough for a median, while the figure repeats. */
     static final int MEASURED_ROUNDS = 3;
@@ -28,8 +36,8 @@ final class HeldLocksScenario implements Scenario {
 
     private final int locks;
     private final Targets targets = new Targets();
-    private final Map<Side, List<Double>> heaps = new EnumMap<>(Side.class);
-    private final Map<Side, List<Double>> objects = new EnumMap<>(Side.class);
+    private final Map<Holder, List<Double>> heaps = new EnumMap<>(Holder.class);
+    private final Map<Holder, List<Double>> objects = new EnumMap<>(Holder.class);
     private int rounds; // round() calls, the warm-up first
 
     private HeldLocksScenario(int locks) {
@@ -71,6 +79,12 @@ final class HeldLocksScenario implements Scenario {
     }
 
     @Override
+    public void prepare(BenchEnsemble ensemble) throws Exception {
+        Scenario.super.prepare(ensemble);
+        ensemble.makePath(floorPath(ensemble));
+    }
+
+    @Override
     public Map<Side, Measurement> round(BenchEnsemble ensemble, List<Side> order, Duration duration) throws Exception {
         int round = rounds++;
         if (round == 0 || round > MEASURED_ROUNDS) {
@@ -80,35 +94,58 @@ final class HeldLocksScenario implements Scenario {
         Map<Side, Measurement> measured = new EnumMap<>(Side.class);
         for (Side side : order) {
             long start = System.nanoTime();
-            Map<String, String> said = BenchChild.runHolding(
-                    HeldLocksChild.class,
-                    CHILD_OPTIONS,
-                    List.of(
-                            side.name(),
-                            ensemble.connectString().text(),
-                            path(ensemble, side) + "/round-" + round,
-                            String.valueOf(count)),
-                    CHILD_TIMEOUT,
-                    count);
-            heaps.computeIfAbsent(side, s -> new ArrayList<>())
-                    .add(Double.parseDouble(said.get(HeldLocksChild.HEAP_PER_HELD_LOCK)));
-            objects.computeIfAbsent(side, s -> new ArrayList<>())
-                    .add(Double.parseDouble(said.get(HeldLocksChild.HEAP_PER_LOCK_OBJECT)));
+            hold(ensemble, Holder.of(side), path(ensemble, side) + "/round-" + round, count);
             measured.put(side, Measurement.counted(count, System.nanoTime() - start));
         }
+        hold(ensemble, Holder.WATCHED_CURATOR, floorPath(ensemble) + "/round-" + round, count);
         return measured;
     }
 
-    @Override
-    public List<BenchRow> rows(Map<Side, Measurement> measured) {
-        return List.of(row(HEAP_PER_HELD_LOCK, heaps), row(HEAP_PER_LOCK_OBJECT, objects));
+    /** Has a child JVM hold {@code count} locks of {@code holder} under {@code base}, and keeps what it said. */
+    private void hold(BenchEnsemble ensemble, Holder holder, String base, int count) throws Exception {
+        Map<String, String> said = BenchChild.runHolding(
+                HeldLocksChild.class,
+                CHILD_OPTIONS,
+                List.of(holder.name(), ensemble.connectString().text(), base, String.valueOf(count)),
+                CHILD_TIMEOUT,
+                count);
+        heaps.computeIfAbsent(holder, h -> new ArrayList<>())
+                .add(Double.parseDouble(said.get(HeldLocksChild.HEAP_PER_HELD_LOCK)));
+        objects.computeIfAbsent(holder, h -> new ArrayList<>())
+                .add(Double.parseDouble(said.get(HeldLocksChild.HEAP_PER_LOCK_OBJECT)));
     }
 
-    private BenchRow row(String metric, Map<Side, List<Double>> figures) {
-        return targets.row(
-                this,
-                metric,
-                Measurement.median(figures.getOrDefault(Side.ZKLOCK, List.of())),
-                Measurement.median(figures.getOrDefault(Side.CURATOR, List.of())));
+    /**
+     * The rows of both figures; the heap per held lock with its floor ({@link #WATCHED_FLOOR}), against which a {@link
+     * Target#floorAtMost floor target} is kept. The heap per lock object has none: the floor's objects keep what
+     * Curator's keep.
+     */
+    @Override
+    public List<BenchRow> rows(Map<Side, Measurement> measured) {
+        return List.of(
+                row(HEAP_PER_HELD_LOCK, heaps).withFloor(median(heaps, Holder.WATCHED_CURATOR)),
+                row(HEAP_PER_LOCK_OBJECT, objects));
+    }
+
+    /** The floor's two figures: its heap per held lock, and per lock object. */
+    @Override
+    public List<FloorRow> floorRows(Map<Side, Measurement> measured) {
+        return List.of(
+                new FloorRow(WATCHED_FLOOR, name(), HEAP_PER_HELD_LOCK, median(heaps, Holder.WATCHED_CURATOR)),
+                new FloorRow(WATCHED_FLOOR, name(), HEAP_PER_LOCK_OBJECT, median(objects, Holder.WATCHED_CURATOR)));
+    }
+
+    private BenchRow row(String metric, Map<Holder, List<Double>> figures) {
+        return targets.row(this, metric, median(figures, Holder.ZKLOCK), median(figures, Holder.CURATOR));
+    }
+
+    /** The median of {@code holder}'s figures; NaN if it has none. */
+    private static double median(Map<Holder, List<Double>> figures, Holder holder) {
+        return Measurement.median(figures.getOrDefault(holder, List.of()));
+    }
+
+    /** The path under which the floor's locks live. */
+    private String floorPath(BenchEnsemble ensemble) {
+        return ensemble.basePath() + "/" + key() + "/watched-curator";
     }
 }

@@ -164,7 +164,7 @@ final class BenchCommandTest {
     }
 
     @Test
-    void bench_quick_heldLocksShowTheHeapEachHeldLockAndLockObjectCostsBothClients() {
+    void bench_quick_heldLocksShowTheHeapEachHeldLockAndLockObjectCostsBothClientsAndTheWatchedFloor() {
         String scenario = "10,000 locks held by one client, one per path";
 
         // At least a node's path and a hold's record each, in the client JVM alone.
@@ -176,6 +176,11 @@ final class BenchCommandTest {
         assertThat(figure(REENTRANT, scenario, HeldLocksScenario.HEAP_PER_LOCK_OBJECT, "zklock"))
                 .isGreaterThan(64);
         assertThat(figure(REENTRANT, scenario, HeldLocksScenario.HEAP_PER_LOCK_OBJECT, "curator"))
+                .isGreaterThan(64);
+        // Curator's hold and a watch on its node: ZooKeeper's client keeps a map entry and a set for each watched path.
+        assertThat(figure(HeldLocksScenario.WATCHED_FLOOR, scenario, HeldLocksScenario.HEAP_PER_HELD_LOCK, "value"))
+                .isGreaterThan(figure(REENTRANT, scenario, HeldLocksScenario.HEAP_PER_HELD_LOCK, "curator"));
+        assertThat(figure(HeldLocksScenario.WATCHED_FLOOR, scenario, HeldLocksScenario.HEAP_PER_LOCK_OBJECT, "value"))
                 .isGreaterThan(64);
     }
 

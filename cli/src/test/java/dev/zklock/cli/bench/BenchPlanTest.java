@@ -143,7 +143,7 @@ final class BenchPlanTest {
     }
 
     @Test
-    void of_held_runsTenThousandHeldLocksAgainstCuratorWithAtMostItsHeapPerHeldLockAndPerLockObject() {
+    void of_held_runsTenThousandHeldLocksAgainstCuratorWithTheWatchedFloorAndAtMostCuratorsHeapPerLockObject() {
         List<Scenario> plan = BenchPlan.of(List.of("held"), CLIENTS, THREADS);
 
         assertThat(plan).extracting(Scenario::key).containsExactly("reentrant-held-10000");
@@ -153,8 +153,13 @@ final class BenchPlanTest {
         assertThat(plan.get(0).rows(Map.of()))
                 .extracting(BenchRow::metric, row -> row.target().toString(), BenchRow::isMet)
                 .containsExactly(
-                        tuple(HeldLocksScenario.HEAP_PER_HELD_LOCK, "<= 1x", false),
+                        tuple(HeldLocksScenario.HEAP_PER_HELD_LOCK, "<= 1.1x floor", false),
                         tuple(HeldLocksScenario.HEAP_PER_LOCK_OBJECT, "<= 1x", false));
+        assertThat(plan.get(0).floorRows(Map.of()))
+                .extracting(FloorRow::floor, FloorRow::metric)
+                .containsExactly(
+                        tuple(HeldLocksScenario.WATCHED_FLOOR, HeldLocksScenario.HEAP_PER_HELD_LOCK),
+                        tuple(HeldLocksScenario.WATCHED_FLOOR, HeldLocksScenario.HEAP_PER_LOCK_OBJECT));
     }
 
     @Test
