@@ -268,11 +268,12 @@ final class BenchPlan {
     /**
      * The row of heap per held lock. Its held figure is bounded by the floor measured beside it in the same run, Curator's
      * mutex with one data watch on each held node ({@link WatchedMutex}), not by Curator's figure: zklock watches every
-     * node it holds (to know of a stranger's delete: its lost state), ZooKeeper's client keeps about 222 B per watched
-     * path (two map entries, a set, its map and its 16-slot table), and Curator's mutex watches nothing it holds, so the
-     * issue's "at most Curator's" lay below any lock whose holds are watched: in the two runs of 2026-11-29, Curator
-     * 286.14 B, its mutex with the watch 508.71 B, zklock 596.6 B (1.17x that floor). The ratio to Curator stays in the
-     * ratio column. A lock object keeps no watch after its release, so its figure keeps the issue's bound against
+     * node it holds (to know of a stranger's delete: its lost state), ZooKeeper's client keeps 214.6 B per watched path
+     * at 10,000 (two map entries, a set, its map and its 16-slot table, and a share of the table of paths), and
+     * Curator's mutex watches nothing it holds, so the issue's "at most Curator's" lay below any lock whose holds are
+     * watched: in the two runs of 2026-11-29, Curator 286.14 B, its mutex with the watch 500.7 B, zklock 596.6 B (1.19x
+     * that floor). The ratio to Curator stays in the ratio column. A lock object keeps no watch after its release (the
+     * floor's objects kept what Curator's did, 721.7 B and 721.6 B), so its figure keeps the issue's bound against
      * Curator's.
      */
     private static HeldLocksScenario held() {

@@ -144,8 +144,15 @@ final class HeldLocksScenario implements Scenario {
         return Measurement.median(figures.getOrDefault(holder, List.of()));
     }
 
-    /** The path under which the floor's locks live. */
+    /**
+     * The path under which the floor's locks live: as long as Curator's ({@link #path}), as every lock keeps its path
+     * and its node's, and 8 characters more would add 8 bytes to each held node's path and 16 to each lock object.
+     */
     private String floorPath(BenchEnsemble ensemble) {
-        return ensemble.basePath() + "/" + key() + "/watched-curator";
+        String floor = ensemble.basePath() + "/" + key() + "/watched";
+        if (floor.length() != path(ensemble, Side.CURATOR).length()) {
+            throw new AssertionError("the floor's path '" + floor + "' is not as long as Curator's");
+        }
+        return floor;
     }
 }
