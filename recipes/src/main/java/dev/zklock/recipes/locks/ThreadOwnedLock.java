@@ -3,6 +3,7 @@ package dev.zklock.recipes.locks;
 import dev.zklock.recipes.locks.engine.Deadline;
 import dev.zklock.recipes.locks.engine.Hold;
 import dev.zklock.recipes.locks.engine.LockCore;
+import dev.zklock.recipes.locks.engine.QueueHooks;
 import dev.zklock.recipes.locks.engine.RevocationWatch;
 import dev.zklock.recipes.locks.holds.HoldCounts;
 import java.util.Collection;
@@ -38,10 +39,11 @@ abstract class ThreadOwnedLock extends AbstractZkLock {
      */
     @Override
     public void release() {
-        long heldNanos = holds.heldNanos();
+        boolean timed = core.isObserved(); // no clock read for a listener that is not there
+        long heldNanos = timed ? holds.heldNanos() : 0;
         Hold hold = holds.release();
         if (hold != null) {
-            core.release(hold, heldNanos);
+            core.release(hold, heldNanos, timed);
         }
     }
 
@@ -146,7 +148,10 @@ abstract class ThreadOwnedLock extends AbstractZkLock {
         try {
             Optional<Hold> hold = enter(deadline);
             hold.ifPresent(granted -> {
-                core.path().hooks().granted(core.path().path(), granted.node().name());
+                QueueHooks hooks = core.path().hooks();
+                if (hooks != QueueHooks.NONE) { // a node's name is a substring made on each call
+                    hooks.granted(core.path().path(), granted.node().name());
+                }
                 holds.hold(granted); // recorded before busy falls: a registry never sees the instance unused meanwhile
             });
             return hold.isPresent();

@@ -10,7 +10,10 @@ import org.apache.zookeeper.Watcher;
  * {@link System#nanoTime()} readings taken by the runner, so that the machine reads no clock. Immutable values.
  */
 public sealed interface LocalEvent {
-    /** A local thread asks for a hold; it waits as {@code waiter} unless granted at once. */
+    /**
+     * A local thread asks for a hold; it waits as {@code waiter} unless granted at once. Only a shared queue reads
+     * {@code now} (its joins' window), and its runner reads the clock for no other.
+     */
     record Acquire(LocalWaiter waiter, long now) implements LocalEvent {}
 
     /** A local holder ends its hold of {@code node}. */

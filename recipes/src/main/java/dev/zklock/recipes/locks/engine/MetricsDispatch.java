@@ -39,6 +39,14 @@ public final class MetricsDispatch {
         return tracers;
     }
 
+    /**
+     * Tells whether a metrics listener is registered: a caller with nothing to time reads no clock. A listener added
+     * meanwhile hears of the next acquire or release, not of the one under way.
+     */
+    public boolean isObserved() {
+        return !listeners.isEmpty();
+    }
+
     public void acquire(String lockPath, boolean acquired, long waitedNanos) {
         if (listeners.isEmpty()) {
             return;
