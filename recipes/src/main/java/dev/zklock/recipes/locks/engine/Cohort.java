@@ -5,8 +5,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 import org.apache.zookeeper.KeeperException.Code;
@@ -56,7 +54,7 @@ public final class Cohort implements NodeEvents {
     final ReentrantLock lock = new ReentrantLock(); // package-private: CohortTest holds it to show no notifier waits
     private final LocalQueue queue; // guarded by lock
     private final ConcurrentLinkedQueue<LocalEvent> inbox = new ConcurrentLinkedQueue<>();
-    private final AtomicReference<Future<?>> idleExpiry = new AtomicReference<>();
+    private final IdleTimer<LockNode> idleTimer;
     private volatile ChildWatch childWatch; // the child watcher of the last node listed for: one per node
     private volatile OwnWatch ownWatch; // the data watcher of the last node watched: one per node
 
@@ -77,6 +75,7 @@ public final class Cohort implements NodeEvents {
         this.admitter = admitter;
         this.shared = shared;
         this.queue = new LocalQueue(settings, shared, path.driver());
+        this.idleTimer = new IdleTimer<>(path.context().timer(), kept -> post(new LocalEvent.IdleExpired(kept)));
         path.setNodeEvents(this);
     }
 
@@ -355,23 +354,14 @@ public final class Cohort implements NodeEvents {
                     path.endLater(end.node());
                 }
             } else if (command instanceof LocalCommand.KeepIdle keep) {
-                LockNode kept = keep.node();
-                Future<?> expiry =
-                        path.context().timer().schedule(() -> post(new LocalEvent.IdleExpired(kept)), keep.nanos());
-                cancel(idleExpiry.getAndSet(expiry));
+                idleTimer.keep(keep.node(), keep.nanos());
             } else if (command instanceof LocalCommand.CancelIdle) {
-                cancel(idleExpiry.getAndSet(null));
+                idleTimer.cancel();
             } else if (command instanceof LocalCommand.Lose lose) {
                 path.context().tracker().lose(lose.node(), "its node is gone from the lock path");
             } else {
                 throw new AssertionError("unknown command " + command);
             }
-        }
-    }
-
-    private static void cancel(Future<?> expiry) {
-        if (expiry != null) {
-            expiry.cancel(false);
         }
     }
 
