@@ -14,7 +14,8 @@ import java.util.function.Consumer;
  * task if none is pending; a cancel only forgets the node. The pending task, when it runs, tells the expiry if the
  * keep it finds is due, schedules itself again for what is left of a later keep, and ends if none. Each keep's idle
  * time is as long as the one before, so the pending task never runs after the keep it finds is due: a node goes when
- * its idle time ends, as with a task per keep (IdleTimerTest; CohortLockTest: keepIdle_timeRunsOut_releasesTheNodeOnTheClientsTimer).
+ * its idle time ends, as with a task per keep (IdleTimerTest,
+ * CohortLockTest.keepIdle_timeRunsOut_releasesTheNodeOnTheClientsTimer).
  */
 final class IdleTimer<N> implements Runnable {
     private final TimerPort timer;
