@@ -139,7 +139,8 @@ final class BenchPlanTest {
         assertThat(plan.get(3).sides()).containsExactly(Side.ZKLOCK, Side.CURATOR);
         assertThat(plan.get(4).sides()).containsExactly(Side.ZKLOCK, Side.CURATOR, Side.RAW_VIEW, Side.RAW_QUEUE);
         assertThat(plan.get(5).sides()).containsExactly(Side.ZKLOCK, Side.CURATOR, Side.RAW_VIEW, Side.RAW_QUEUE);
-        // its targets, set on the raw view queue: BenchReportTest.markdown_queueViewAgainstTheDefaultMode_*
+        // its targets, set on the raw view queue:
+        // BenchReportTest.markdown_queueViewAgainstTheDefaultMode_judgesItsTargetsOnTheRawViewQueueAndShowsBothRawQueues
     }
 
     @Test
