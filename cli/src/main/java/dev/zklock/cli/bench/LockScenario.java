@@ -328,16 +328,18 @@ final class LockScenario implements Scenario {
      * rate over the listing queue's, the most a queue view could gain over the default mode's protocol here.
      */
     private static List<FloorRow> rawQueueRows(String scenario, Measurement view, Measurement queue) {
-        List<FloorRow> rows = new ArrayList<>();
-        for (Side side : List.of(Side.RAW_VIEW, Side.RAW_QUEUE)) {
-            Measurement raw = side == Side.RAW_VIEW ? view : queue;
-            String floor = side == Side.RAW_VIEW ? RAW_VIEW_QUEUE : RAW_LISTING_QUEUE;
-            rows.add(new FloorRow(floor, scenario, ACQUISITIONS_PER_SECOND, raw.perSecond()));
-            rows.add(new FloorRow(floor, scenario, HAND_OFF_P50, raw.handOffMillis(50)));
-            rows.add(new FloorRow(floor, scenario, REQUESTS_PER_ACQUISITION, raw.requestsPerAcquisition()));
-        }
+        List<FloorRow> rows = new ArrayList<>(queueRows(RAW_VIEW_QUEUE, scenario, view));
         rows.add(new FloorRow(RAW_VIEW_QUEUE, scenario, VIEW_OVER_QUEUE, view.perSecond() / queue.perSecond()));
+        rows.addAll(queueRows(RAW_LISTING_QUEUE, scenario, queue));
         return rows;
+    }
+
+    /** One raw queue's rows: its rate, hand-off p50 and requests per acquisition. */
+    private static List<FloorRow> queueRows(String floor, String scenario, Measurement raw) {
+        return List.of(
+                new FloorRow(floor, scenario, ACQUISITIONS_PER_SECOND, raw.perSecond()),
+                new FloorRow(floor, scenario, HAND_OFF_P50, raw.handOffMillis(50)),
+                new FloorRow(floor, scenario, REQUESTS_PER_ACQUISITION, raw.requestsPerAcquisition()));
     }
 
     /**

@@ -318,7 +318,8 @@ record Recipe(
 
     /**
      * Makes the lock of {@code side} on {@code path}; the raw floor's is a create and a delete on the raw handle, the
-     * JDK side's a fair {@code ReentrantLock} that never calls ZooKeeper.
+     * raw queues' the view's and the listing protocol on the raw handle, the JDK side's a fair {@code ReentrantLock}
+     * that never calls ZooKeeper.
      */
     InterProcessLock make(Side side, CuratorFramework client, String path) {
         return switch (side) {
