@@ -65,7 +65,7 @@ final class AdmissionTest {
 
         ClientContext.of(client).tracker().track(node);
 
-        assertThat(node.state()).isEqualTo(LockState.LOST);
+        assertThat(node.trackedState()).isEqualTo(LockState.LOST);
         assertThat(Admission.of(node)).isEqualTo(Admission.Verdict.LOST);
         ClientContext.of(client).tracker().untrack(node);
     }
@@ -87,10 +87,10 @@ final class AdmissionTest {
         LockNode cached = cohortOf(lock).node();
 
         zk.stopServer();
-        await().until(() -> cached.state() == LockState.IN_DOUBT);
+        await().until(() -> cached.trackedState() == LockState.IN_DOUBT);
         boolean acquiredWhileDown = lock.acquire(500, TimeUnit.MILLISECONDS);
         zk.restartServer();
-        await().until(() -> cached.state() == LockState.HELD);
+        await().until(() -> cached.trackedState() == LockState.HELD);
         boolean acquiredOnceBack = lock.acquire(10, TimeUnit.SECONDS);
         long token = lock.fencingToken();
         lock.release();

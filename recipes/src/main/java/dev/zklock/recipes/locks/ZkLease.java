@@ -97,6 +97,6 @@ public final class ZkLease implements Lease {
 
     @Override
     public String toString() {
-        return "ZkLease[" + node + (returned.get() ? ", returned" : ", " + node.state()) + "]";
+        return "ZkLease[" + node + (returned.get() ? ", returned" : ", " + node.trackedState()) + "]";
     }
 }

@@ -319,12 +319,12 @@ final class SimActor {
     private void plainDowngrade(LockNode write, long deadline) {
         checker.ended(name, deadline);
         SimChecker.Held writeHeld =
-                checker.granted(name, client, new Hold(write, 0), SimChecker.Mode.WRITE, "its own node", null);
+                checker.granted(name, client, Hold.of(write, 0), SimChecker.Mode.WRITE, "its own node", null);
         downgrade(
                 write,
                 readDeadline -> readPath()
                         .acquireAlongside(write, readDeadline)
-                        .map(node -> Hold.beside(node, new Hold(write, 0))),
+                        .map(node -> Hold.beside(node, Hold.of(write, 0))),
                 () -> letGo(List.of(write), writeHeld),
                 (read, readHeld) -> {
                     letGo(List.of(read.node()), readHeld);
@@ -373,7 +373,7 @@ final class SimActor {
     private void plainUpgrade(LockNode read, long deadline) {
         checker.ended(name, deadline);
         SimChecker.Held held =
-                checker.granted(name, client, new Hold(read, 0), SimChecker.Mode.READ, "its own node", null);
+                checker.granted(name, client, Hold.of(read, 0), SimChecker.Mode.READ, "its own node", null);
         upgrade(next -> {
             letGo(List.of(read), held);
             next.run();
@@ -403,7 +403,7 @@ final class SimActor {
     private void holdAndRelease(List<LockNode> nodes, SimChecker.Mode mode, long deadline, String how) {
         checker.ended(name, deadline);
         List<SimChecker.Held> held = nodes.stream()
-                .map(node -> checker.granted(name, client, new Hold(node, 0), mode, how, null))
+                .map(node -> checker.granted(name, client, Hold.of(node, 0), mode, how, null))
                 .toList();
         world.after(world.delay(0, 500), name + " releases", () -> {
             held.forEach(checker::released);

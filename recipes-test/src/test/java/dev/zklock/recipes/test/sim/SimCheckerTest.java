@@ -114,6 +114,6 @@ final class SimCheckerTest {
     }
 
     private SimChecker.Held grant(String owner, SimClient client, LockNode node) {
-        return checker.granted(owner, client, new Hold(node, 0), SimChecker.Mode.EXCLUSIVE, "its own node", null);
+        return checker.granted(owner, client, Hold.of(node, 0), SimChecker.Mode.EXCLUSIVE, "its own node", null);
     }
 }

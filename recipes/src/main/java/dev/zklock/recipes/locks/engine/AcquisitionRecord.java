@@ -124,10 +124,10 @@ final class AcquisitionRecord {
 
     /** Ends the record with a grant of {@code hold}: returns the hold with the record of it, if anything records one. */
     Hold granted(Hold hold) {
-        boolean localPass = hold.isLocal();
+        boolean localPass = PassHold.isLocal(hold);
         end(Outcome.GRANTED, localPass, null);
         HoldRecord held = HoldRecord.start(lockPath, kind, localPass, tracers);
-        return held == null ? hold : hold.recorded(held);
+        return held == null ? hold : PassHold.recorded(hold, held);
     }
 
     private void end(Outcome outcome, boolean localPass, Throwable failure) {

@@ -187,7 +187,7 @@ public final class BlockingRunner {
         // First the watch on our own node, if the news ahead may grant: its reply comes before the watch's (note 7).
         OwnNodeWatch own = null;
         if (watch.vouch()) {
-            voucher = OwnNodeWatch.vouching(voucher, session, acquisition.ourLockNode(watch.queue()));
+            voucher = OwnNodeWatch.vouching(session, acquisition.ourLockNode(watch.queue()));
             own = voucher;
         }
         String path = requests.fixedPath(watch.queue(), watch.name());

@@ -271,7 +271,7 @@ public final class CallbackRunner extends AsyncSteps {
     }
 
     private synchronized OwnNodeWatch vouch(SessionPort session, int queue) {
-        voucher = OwnNodeWatch.vouching(voucher, session, acquisition.ourLockNode(queue));
+        voucher = OwnNodeWatch.vouching(session, acquisition.ourLockNode(queue));
         return voucher;
     }
 

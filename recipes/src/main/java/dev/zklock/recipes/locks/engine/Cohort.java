@@ -251,7 +251,7 @@ public final class Cohort implements NodeEvents {
             return Optional.empty();
         }
         run(new LocalEvent.NodeTaken(leader, taken.get(), now()));
-        return Optional.of(notInterrupted(new Hold(taken.get(), 0)));
+        return Optional.of(notInterrupted(Hold.of(taken.get(), 0)));
     }
 
     /**

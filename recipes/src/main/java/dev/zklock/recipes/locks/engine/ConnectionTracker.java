@@ -188,7 +188,7 @@ public final class ConnectionTracker implements ConnectionStateListener, PauseWa
             for (LockNode node = held; node != null && found == null; node = node.next) {
                 if (node.path().equals(nodePath)
                         && node.lockPath().equals(lockPath)
-                        && node.state() != LockState.LOST) {
+                        && node.trackedState() != LockState.LOST) {
                     found = node;
                 }
             }
@@ -322,7 +322,7 @@ public final class ConnectionTracker implements ConnectionStateListener, PauseWa
         List<LockNode> inDoubt = new ArrayList<>();
         List<LockNode> ended = new ArrayList<>();
         for (LockNode hold : holds()) {
-            if (hold.state() == LockState.IN_DOUBT) {
+            if (hold.trackedState() == LockState.IN_DOUBT) {
                 (hold.sessionId() == session.sessionId() ? inDoubt : ended).add(hold);
             }
         }

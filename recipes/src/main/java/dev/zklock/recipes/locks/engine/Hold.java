@@ -7,38 +7,24 @@ import dev.zklock.recipes.locks.LockState;
  * One hold of a lock: the node it stands on, and how many holds of that node came before it (the local passes of a
  * cohort; zero for a node of its own). Its fencing token is made of the two ({@link FencingToken}), but for a
  * downgrade's read hold, which carries its write hold's ({@link #beside}); its state is the node's, for every hold of
- * the node stands or falls with it. Immutable; safe for use by multiple threads.
+ * the node stands or falls with it. Its node, pass and token never change; safe for use by multiple threads; no operation
+ * makes a ZooKeeper call.
+ *
+ * <p>A node's first hold, with nothing to record and granted to the thread that queued it, is the node itself ({@link
+ * LockNode}): a held lock costs no object for its hold. Every other hold (a cohort's pass, a read join or an idle node
+ * handed to a thread that took no node, a downgrade's read hold, a hold with its JFR event or trace spans) is a {@link
+ * PassHold}.
  */
-public final class Hold {
-    private final LockNode node;
-    private final int pass;
-    private final Hold ranksWith; // a downgrade's write hold, whose token it carries; else null
-    private final boolean local; // granted by the cohort to a thread that took no node (a pass, a join, an idle node)
-    private final HoldRecord record; // its JFR event and trace spans; null when nothing records it
-
+public sealed interface Hold permits LockNode, PassHold {
     /**
+     * The hold of {@code node} after {@code pass} others: the node itself for its first.
+     *
      * @param node the node the hold stands on, tracked by the client's {@link ConnectionTracker}
      * @param pass how many holds of {@code node} came before this one
+     * @throws IllegalArgumentException if {@code pass} is negative
      */
-    public Hold(LockNode node, int pass) {
-        this(node, pass, null, false, null);
-    }
-
-    private Hold(LockNode node, int pass, Hold ranksWith, boolean local, HoldRecord record) {
-        this.node = node;
-        this.pass = pass;
-        this.ranksWith = ranksWith;
-        this.local = local;
-        this.record = record;
-    }
-
-    /**
-     * A hold the cohort granted to a thread that took no node of its own: a local pass, a read join, an idle node.
-     *
-     * @param pass how many holds of {@code node} came before this one
-     */
-    static Hold local(LockNode node, int pass) {
-        return new Hold(node, pass, null, true, null);
+    static Hold of(LockNode node, int pass) {
+        return pass == 0 ? node : new PassHold(node, pass, null, false, null);
     }
 
     /**
@@ -47,34 +33,15 @@ public final class Hold {
      * creation zxid is larger than that writer's, so a token made of it would go back at that writer's grant (found by
      * the simulator: SimulationTest, ZkReadWriteLockTest).
      */
-    public static Hold beside(LockNode readNode, Hold write) {
-        return new Hold(readNode, 0, write, false, null);
-    }
-
-    /** This hold, with {@code record} to end at its release. */
-    Hold recorded(HoldRecord record) {
-        return new Hold(node, pass, ranksWith, local, record);
-    }
-
-    /** Tells whether the cohort granted the hold to a thread that took no node of its own (local hand-off). */
-    boolean isLocal() {
-        return local;
-    }
-
-    /** The record of its JFR event and trace spans, or null. */
-    HoldRecord record() {
-        return record;
+    static Hold beside(LockNode readNode, Hold write) {
+        return new PassHold(readNode, 0, write, false, null);
     }
 
     /** The node the hold stands on. */
-    public LockNode node() {
-        return node;
-    }
+    LockNode node();
 
     /** How many holds of the node came before this one. */
-    public int pass() {
-        return pass;
-    }
+    int pass();
 
     /**
      * The fencing token: larger for every later hold of the lock path, across processes and the ensemble.
@@ -82,25 +49,14 @@ public final class Hold {
      * @throws dev.zklock.recipes.locks.ZkLockException if the node's create reply is not handed over within one
      *     request timeout ({@link LockNode#czxid()})
      */
-    public long token() {
-        return ranksWith != null ? ranksWith.token() : FencingToken.of(node.czxid(), pass);
-    }
+    long token();
 
     /** The state of the hold: the node's as a holder reads it ({@link LockNode#observedState()}), or null if the node was never granted. */
-    public LockState state() {
-        return node.observedState();
-    }
+    LockState state();
 
     /**
      * How long ago the node was granted: the hold's time for a node of its own (an owner that passes a node locally
      * keeps its own clock, as per-thread hold counts do).
      */
-    public long heldNanos() {
-        return node.heldNanos();
-    }
-
-    @Override
-    public String toString() {
-        return pass == 0 ? node.toString() : node + " pass " + pass;
-    }
+    long heldNanos();
 }

@@ -57,7 +57,7 @@ final class HoldRecord {
      * goes on whatever happens here.
      */
     static void released(Hold hold) {
-        HoldRecord record = hold.record();
+        HoldRecord record = PassHold.recordOf(hold);
         if (record == null) {
             return;
         }

@@ -41,7 +41,7 @@ public final class LocalWaiter {
 
     /** The hold granted; the status is GRANTED. */
     public Hold hold() {
-        return Hold.local(node, pass);
+        return PassHold.local(node, pass);
     }
 
     /**

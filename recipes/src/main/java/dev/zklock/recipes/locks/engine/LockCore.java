@@ -107,7 +107,7 @@ public final class LockCore {
         AcquisitionRecord record = AcquisitionRecord.start(path, kind);
         Optional<Hold> hold;
         try {
-            hold = cohort == null ? entry.take(deadline).map(node -> new Hold(node, 0)) : cohort.acquire(deadline);
+            hold = cohort == null ? entry.take(deadline).map(node -> Hold.of(node, 0)) : cohort.acquire(deadline);
         } catch (InterruptedException | RuntimeException | Error e) {
             AcquisitionRecord.failed(record, e);
             throw e;
@@ -188,7 +188,7 @@ public final class LockCore {
                 return;
             }
             path.metrics().acquire(path.path(), true, System.nanoTime() - start);
-            Hold hold = record == null ? new Hold(nodes.get(0), 0) : record.granted(new Hold(nodes.get(0), 0));
+            Hold hold = record == null ? nodes.get(0) : record.granted(nodes.get(0));
             if (cohort != null) {
                 ownNodes.put(hold.node(), hold.node());
             }

@@ -24,9 +24,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A held lock costs its node a few words and one string, its full path, which the watch on it in ZooKeeper's
  * client keys on too: the node keeps no copy of its lock path (its queue has it) nor of its name, and the client's
- * tracker links the held nodes into a list through the node itself.
+ * tracker links the held nodes into a list through the node itself. The node is also the data watch on itself ({@link
+ * OwnNodeWatch}, its superclass) and its own first hold ({@link Hold}).
  */
-public final class LockNode {
+public final class LockNode extends OwnNodeWatch implements Hold {
     private static final Logger logger = LoggerFactory.getLogger(LockNode.class);
 
     private final LockPath queue; // its lock path, namespace and listeners: a hold keeps no copy of them
@@ -40,7 +41,6 @@ public final class LockNode {
     private volatile boolean seenBeforeAWait; // granted with nodes last seen before a wait: vouched before admission
     private volatile boolean
             voucherLapsed; // a data change spent its own watch; admission waits for the next one's reply
-    private volatile OwnNodeWatch ownWatch; // the last watch set on the node itself, or null
     private long grantedNanos; // written before the node is handed to the holder
     LockNode previous; // guarded by the client's tracker: its list of held nodes
     LockNode next; // guarded by the client's tracker
@@ -162,13 +162,9 @@ public final class LockNode {
         deletedOutside = true;
     }
 
-    /** The last watch set on the node itself ({@link OwnNodeWatch#set}), or null. */
+    /** The node's own watch ({@link OwnNodeWatch}, the node itself) if one was ever set on it, else null. */
     OwnNodeWatch ownWatch() {
-        return ownWatch;
-    }
-
-    void watchedBy(OwnNodeWatch watch) {
-        ownWatch = watch;
+        return isWatchSet() ? this : null;
     }
 
     /**
@@ -218,7 +214,7 @@ public final class LockNode {
     }
 
     /** Returns the state of the hold as its tracker keeps it, or null if the lock was never granted to this node. */
-    public LockState state() {
+    public LockState trackedState() {
         return state;
     }
 
@@ -234,8 +230,33 @@ public final class LockNode {
     }
 
     /** Returns how long ago the lock was granted. */
+    @Override
     public synchronized long heldNanos() {
         return System.nanoTime() - grantedNanos;
+    }
+
+    /** The node itself, as its own first hold ({@link Hold}). */
+    @Override
+    public LockNode node() {
+        return this;
+    }
+
+    /** Zero: as a hold, the node is its own first ({@link Hold}). */
+    @Override
+    public int pass() {
+        return 0;
+    }
+
+    /** The fencing token of the node's first hold ({@link Hold#token()}). */
+    @Override
+    public long token() {
+        return FencingToken.of(czxid(), 0);
+    }
+
+    /** As a hold, the state a holder reads: {@link #observedState()}. */
+    @Override
+    public LockState state() {
+        return observedState();
     }
 
     /**

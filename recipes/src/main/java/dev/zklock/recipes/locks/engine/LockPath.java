@@ -156,7 +156,7 @@ public final class LockPath {
                 new Acquisition.Beside(NodeNames.sequenceKey(alongside.name()), alongside.sessionId());
         return Admission.admit(deadline, () -> {
                     Checks.requireState(
-                            alongside.state() != LockState.LOST,
+                            alongside.trackedState() != LockState.LOST,
                             "the hold of '%s' that lock '%s' would be taken beside was lost; release it first",
                             alongside.path(),
                             path);

@@ -10,8 +10,9 @@ import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.data.Stat;
 
 /**
- * The data watch of a waiting acquisition on its own node: what vouches, when the node ahead goes and the lock is taken
- * with no listing, that our node still stands. Safe for use by multiple threads.
+ * The data watch of a lock node on itself: what vouches, when the node ahead goes and the lock is taken with no listing,
+ * that our node still stands, and, once the lock is held, what hears a stranger delete it. Safe for use by multiple
+ * threads.
  *
  * <p>A node can be deleted from outside (an operator's cleanup, a reaper, a client with an open ACL). A waiter that
  * trusted the delete of the node ahead alone would then hold beside the session that queued after the delete; Curator's
@@ -22,18 +23,24 @@ import org.apache.zookeeper.data.Stat;
  * ({@code StrangerDeleteTest}). Its states:
  *
  * <ul>
+ *   <li>none until a watch is first set ({@link LockNode#ownWatch()} is then null);
  *   <li>PENDING until the read's reply; STANDS once it found the node (the watch is set);
  *   <li>GONE once the read found no node or the watch saw it deleted: the waiter is woken ({@link NodeWatcher.Wake#OWN_GONE})
  *       and enters again; a hold already tracked is made LOST ({@link ConnectionTracker#lose}), and one not yet tracked
- *       starts LOST ({@link LockNode#isDeletedOutside()});
- *   <li>SPENT when the watch fired for a data change (a revocation request, say) or failed: it vouches no more, and a
- *       grant then lists the queue first.
+ *       starts LOST ({@link LockNode#isDeletedOutside()}). Final: no read is sent again;
+ *   <li>SPENT when the watch fired for a data change (a revocation request, say), FAILED when the read failed: it
+ *       vouches no more, and a grant then lists the queue first. Setting the watch again sends a new read.
  * </ul>
+ *
+ * <p>The watch is the node itself, the superclass of {@link LockNode}: a held lock keeps no object for it beyond the
+ * node's three fields. ZooKeeper's client keeps one registration per watcher and path and drops it when it fires or its
+ * read fails, and a new read is sent only once the last one has answered and its watch is no longer set (SPENT or
+ * FAILED), so the one object is never registered twice and an old registration never answers for a new read.
  *
  * <p>Once the lock is held the watch stays: our own release deletes the node after it stops tracking the hold, which
  * fires the watch with nothing left to tell, so the watch costs no request to remove.
  */
-final class OwnNodeWatch implements Watcher, AsyncCallback.DataCallback {
+abstract sealed class OwnNodeWatch implements Watcher, AsyncCallback.DataCallback permits LockNode {
     enum Status {
         PENDING,
         STANDS,
@@ -46,24 +53,35 @@ final class OwnNodeWatch implements Watcher, AsyncCallback.DataCallback {
     private static final AtomicReferenceFieldUpdater<OwnNodeWatch, Status> STATUS =
             AtomicReferenceFieldUpdater.newUpdater(OwnNodeWatch.class, Status.class, "status");
 
-    private final LockNode node;
-    private volatile Status status = Status.PENDING;
+    private volatile Status status; // null until a watch is first set
     private volatile NodeWatcher waiting; // the waiter's watch on the node ahead, woken if ours goes
-    private CompletableFuture<Status> settling; // guarded by this: made only for a thread that waits for the reply
+    private CompletableFuture<Status> settling; // guarded by this: made only for a thread that waits for a reply
 
-    private OwnNodeWatch(LockNode node) {
-        this.node = node;
+    OwnNodeWatch() {}
+
+    private LockNode node() {
+        return (LockNode) this;
     }
 
     /**
-     * Sets the watch on {@code node}: one data read on {@code session}, not waited for. Send it before the watch on the
+     * The watch that vouches for {@code node}: the one set on it if it still vouches (or may: its reply has not come) or
+     * saw it gone, else a new one set on {@code session}: one data read, not waited for. Send it before the watch on the
      * node ahead, so its reply comes first.
      */
-    static OwnNodeWatch set(SessionPort session, LockNode node) {
-        OwnNodeWatch watch = new OwnNodeWatch(node);
-        node.watchedBy(watch);
-        session.watchData(node.fixedPath(), watch, watch);
-        return watch;
+    static OwnNodeWatch vouching(SessionPort session, LockNode node) {
+        node.setOn(session);
+        return node;
+    }
+
+    /** Sends the read that sets the watch on {@code session}, unless one is set or on its way or the node is gone. */
+    final void setOn(SessionPort session) {
+        Status now = status;
+        if (now == Status.PENDING || now == Status.STANDS || now == Status.GONE) {
+            return;
+        }
+        if (STATUS.compareAndSet(this, now, Status.PENDING)) { // one thread sends the read of this round
+            session.watchData(node().fixedPath(), this, this);
+        }
     }
 
     /**
@@ -83,41 +101,36 @@ final class OwnNodeWatch implements Watcher, AsyncCallback.DataCallback {
         }
         SessionPort session = queue.port().connected();
         if (session != null && session.sessionId() == node.sessionId()) {
-            vouching(node.ownWatch(), session, node);
+            node.setOn(session);
         }
+    }
+
+    /** Tells whether a watch was ever set on the node. */
+    boolean isWatchSet() {
+        return status != null;
     }
 
     /** The read's reply, on ZooKeeper's event thread. */
     @Override
     public void processResult(int rc, String path, Object ctx, byte[] data, Stat stat) {
-        if (rc == Code.OK.intValue()) {
-            STATUS.compareAndSet(this, Status.PENDING, Status.STANDS);
-        } else if (rc == Code.NONODE.intValue()) {
+        if (rc == Code.NONODE.intValue()) {
             gone();
-        } else {
-            STATUS.compareAndSet(this, Status.PENDING, Status.FAILED);
         }
         CompletableFuture<Status> waiter;
+        Status now;
         synchronized (this) {
-            waiter = settling;
+            if (rc == Code.OK.intValue()) {
+                STATUS.compareAndSet(this, Status.PENDING, Status.STANDS);
+            } else if (rc != Code.NONODE.intValue()) {
+                STATUS.compareAndSet(this, Status.PENDING, Status.FAILED);
+            }
+            now = status;
+            waiter = settling; // taken with the status, so that a read set again after it makes its own
+            settling = null;
         }
         if (waiter != null) {
-            waiter.complete(status);
+            waiter.complete(now);
         }
-    }
-
-    /**
-     * The watch that vouches for {@code node}: {@code set}, if it watches that node and still vouches (or may: its
-     * reply has not come), else a new one ({@link #set}, one read).
-     */
-    static OwnNodeWatch vouching(OwnNodeWatch set, SessionPort session, LockNode node) {
-        if (set != null && set.node == node) {
-            Status now = set.status;
-            if (now == Status.PENDING || now == Status.STANDS) {
-                return set;
-            }
-        }
-        return set(session, node);
     }
 
     /** Has {@code watcher}, the waiter's watch on the node ahead, woken if our node goes; at once if it has gone. */
@@ -136,7 +149,7 @@ final class OwnNodeWatch implements Watcher, AsyncCallback.DataCallback {
     Status settled(Deadline deadline) throws InterruptedException {
         CompletableFuture<Status> waiter = whenSettled();
         if (!waiter.isDone()) {
-            node.queue().awaitReply(waiter, deadline);
+            node().queue().awaitReply(waiter, deadline);
         }
         Status now = status;
         return now == Status.PENDING ? Status.SPENT : now;
@@ -147,20 +160,20 @@ final class OwnNodeWatch implements Watcher, AsyncCallback.DataCallback {
      * read, SPENT), at once if it has; for a caller that must not block.
      */
     CompletableFuture<Status> whenSettled() {
-        if (status != Status.PENDING) {
-            return CompletableFuture.completedFuture(status);
+        Status now = status;
+        if (now != Status.PENDING) {
+            return CompletableFuture.completedFuture(now);
         }
-        CompletableFuture<Status> waiter;
         synchronized (this) {
+            now = status;
+            if (now != Status.PENDING) { // the reply came between the two reads
+                return CompletableFuture.completedFuture(now);
+            }
             if (settling == null) {
                 settling = new CompletableFuture<>();
             }
-            waiter = settling;
+            return settling;
         }
-        if (status != Status.PENDING) { // the reply came between the two reads
-            waiter.complete(status);
-        }
-        return waiter;
     }
 
     /** The status now, for a runner that sees replies in order (its reply came before the node ahead's news). */
@@ -175,7 +188,8 @@ final class OwnNodeWatch implements Watcher, AsyncCallback.DataCallback {
             case NodeDataChanged -> {
                 // A data change (a revocation request, say) spends the watch; a held node gets a new one, off
                 // ZooKeeper's event thread, or its delete by a stranger would go unheard (VoucherGapTest).
-                LockState held = node.state();
+                LockNode node = node();
+                LockState held = node.trackedState();
                 if (STATUS.compareAndSet(this, Status.STANDS, Status.SPENT)) {
                     node.voucherLapsed(); // a grant not yet admitted waits for the next read (Admission)
                     if (held != null && held != LockState.LOST) {
@@ -194,7 +208,7 @@ final class OwnNodeWatch implements Watcher, AsyncCallback.DataCallback {
         if (before == Status.GONE) {
             return;
         }
-        node.foundDeleted("its node was deleted by another client");
+        node().foundDeleted("its node was deleted by another client");
         NodeWatcher watcher = waiting;
         if (watcher != null) {
             watcher.ownNodeGone();

@@ -32,7 +32,7 @@ final class AcquisitionRecordTest {
 
         assertThat(record).isNull();
         assertThat(RequestTally.current()).isNull();
-        Hold hold = new Hold(new LockNode(path, "_c_x-lock-0000000001", 1L, 1L), 0);
+        Hold hold = new LockNode(path, "_c_x-lock-0000000001", 1L, 1L);
         assertThat(AcquisitionRecord.ended(record, Optional.of(hold))).containsSame(hold);
     }
 

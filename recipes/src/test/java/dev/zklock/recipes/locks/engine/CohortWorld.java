@@ -197,7 +197,7 @@ final class CohortWorld {
         if (fate == Fate.LOST) {
             lose(node);
         }
-        return node.state() == LockState.LOST ? Admission.Verdict.LOST : Admission.Verdict.ADMIT;
+        return node.trackedState() == LockState.LOST ? Admission.Verdict.LOST : Admission.Verdict.ADMIT;
     }
 
     private Fate nextFate() {
