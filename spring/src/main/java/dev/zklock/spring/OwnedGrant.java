@@ -11,10 +11,12 @@ import dev.zklock.recipes.locks.ZkReentrantLock;
 final class OwnedGrant implements ThreadHold.Grant {
     private final ZkReentrantLock lock;
     private final String node;
+    private final boolean localHandOff;
 
-    OwnedGrant(ZkReentrantLock lock) {
+    OwnedGrant(ZkReentrantLock lock, boolean localHandOff) {
         this.lock = lock;
         this.node = lock.getLockPath();
+        this.localHandOff = localHandOff;
     }
 
     @Override
@@ -40,5 +42,10 @@ final class OwnedGrant implements ThreadHold.Grant {
     @Override
     public String node() {
         return node;
+    }
+
+    @Override
+    public boolean passesNodeOn() {
+        return localHandOff;
     }
 }

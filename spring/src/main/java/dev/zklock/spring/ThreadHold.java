@@ -43,13 +43,19 @@ import org.springframework.scheduling.TaskScheduler;
  *       ({@code ZkSpringLockRegistryTest.setRenewalTaskScheduler_holdWithATtl_isRenewedEveryThirdOfItsTtl}).
  *   <li>A first hold's time to live starts when its lock call started, as a Redis or JDBC lock's starts when the call
  *       reaches the store, or at most {@link #MAX_HEAD_START} before the grant if the call waited longer (a waiter
- *       loses that much of its time at most), and its timer sends the node's delete a tenth of the time to live
- *       before its end (at most {@link #MAX_DELETE_LEAD}), for the timer thread may run late on a busy machine. So the
- *       delete has reached ZooKeeper when the time to live is up counted from the call's return, and another process
- *       that tries the key then finds it free; counted from the grant with no lead, its try raced the delete and lost
- *       9 of 40 times with local hand-off and 4 of 40 without; from the call with no lead, 1 of 20 on a loaded
- *       machine, and with a 5 ms lead 1 of 20 in a clean-clone build
- *       ({@code ZkSpringLockTest.lockWithTtl_anotherProcessTriesWhenTheTtlIsUp_findsTheKeyFree}).
+ *       loses that much of its time at most). Its end is judged by the clock, not by the timer: the timer thread may
+ *       run late on a busy machine, and a paused process runs no timer at all. So every start and restart writes the
+ *       end on the hold's node ({@link TtlStamps}; the first before the lock call returns), another process's no-wait
+ *       try that finds the key held deletes the holder's node once that end is past by its clock, and the owner's
+ *       re-entry, renewal, state and unlock expire the hold themselves once its end is past, timer or not. The timer
+ *       only makes sure the node goes when nobody looks. Before, the timer alone ended a hold and sent its delete a
+ *       tenth of the time early: another process's try when the time was up found the key still held 1 time in 20 on
+ *       a loaded machine, 1 in 40 in CI
+ *       ({@code ZkSpringLockTest.lockWithTtl_anotherProcessTriesWhenTheTtlIsUp_findsTheKeyFree},
+ *       {@code lockWithTtl_holderProcessesTimerStuck_anotherProcessTakesTheKeyWhenTheTtlIsUp}). A hold that passes its
+ *       node to a local waiter takes its stamp off first, within one request timeout (or ends the node if it cannot),
+ *       so that the next holder is never judged by its time
+ *       ({@code lockWithTtl_passedOnToALocalHoldWithoutOne_isNotTakenOverAfterIt}).
  *   <li>A re-entry into a hold whose time to live ran out takes the lock anew, as Spring's JDBC and Redis locks do:
  *       the expired grant is let go of (its node is gone), the lock is acquired as a first acquire is (at once for
  *       {@code tryLock()}, within its time for a timed try, waiting for {@code lock()}), and if it is, a new hold
@@ -74,8 +80,11 @@ final class ThreadHold {
         /** Ends the hold from outside, on the registry's timer: LOST at once, then its node deleted; never blocks. */
         void expire();
 
-        /** Names the hold's node, for logs. */
+        /** The full path of the hold's node: where its time to live is written. */
         String node();
+
+        /** Tells whether the release may pass the node on to another local hold (local hand-off), stamp and all. */
+        boolean passesNodeOn();
     }
 
     private static final Logger logger = LoggerFactory.getLogger(ThreadHold.class);
@@ -87,12 +96,10 @@ final class ThreadHold {
     /** The most a first hold's time to live starts before its grant (note 6). */
     static final Duration MAX_HEAD_START = Duration.ofMillis(10);
 
-    /** How much before its end a time to live sends its node's delete, at most (note 6). */
-    static final Duration MAX_DELETE_LEAD = Duration.ofMillis(50);
-
     private final String lockName;
     private final Grant grant;
     private final TtlTimer timer;
+    private final TtlStamps stamps;
     private final Supplier<TaskScheduler> renewals; // the registry's renewal scheduler now, or null
     private final AtomicLong word = new AtomicLong(1); // the count, ENDED and EXPIRED: see note 1
     private final CompletableFuture<Void> expiryRun = new CompletableFuture<>(); // done once an expiry ended the grant
@@ -101,6 +108,10 @@ final class ThreadHold {
     private boolean grantReleased; // owner only: the grant of an expired hold let go of to take the lock anew
     private ScheduledFuture<?> pending; // guarded by this
     private long generation; // guarded by this: see note 3
+    private long endNanos; // guarded by this: when the time to live of this generation ends, if timed
+    private boolean timed; // guarded by this: a time to live runs, with a timer
+    private CompletableFuture<Boolean> lastStamp; // guarded by this: the write of this generation's end, or null
+    private boolean stamped; // guarded by this: an end was written on the node
     private ScheduledFuture<?> renewal; // guarded by this: the scheduler's renewal, every third of ttl
     private Duration renewedTtl; // guarded by this: the ttl the renewal was scheduled for
 
@@ -108,6 +119,7 @@ final class ThreadHold {
      * @param lockName the lock as messages name it: its key and path
      * @param grant how the hold stands on ZooKeeper
      * @param timer the registry's timer
+     * @param stamps where a time to live is written for other processes to judge
      * @param renewals the registry's renewal scheduler when asked, or null if it has none
      * @param ttl the hold's time to live, or null for none
      */
@@ -115,16 +127,18 @@ final class ThreadHold {
             String lockName,
             Grant grant,
             TtlTimer timer,
+            TtlStamps stamps,
             Supplier<TaskScheduler> renewals,
             Duration ttl,
             long ttlStartNanos) {
-        this(lockName, grant, timer, renewals, ttl, ttlStartNanos, 1);
+        this(lockName, grant, timer, stamps, renewals, ttl, ttlStartNanos, 1);
     }
 
     private ThreadHold(
             String lockName,
             Grant grant,
             TtlTimer timer,
+            TtlStamps stamps,
             Supplier<TaskScheduler> renewals,
             Duration ttl,
             long ttlStartNanos,
@@ -132,10 +146,12 @@ final class ThreadHold {
         this.lockName = lockName;
         this.grant = grant;
         this.timer = timer;
+        this.stamps = stamps;
         this.renewals = renewals;
         word.set(count);
         if (ttl != null) {
             restart(ttl, Math.max(0, System.nanoTime() - ttlStartNanos));
+            awaitStamp();
         }
     }
 
@@ -161,6 +177,7 @@ final class ThreadHold {
      * @throws IllegalStateException if the hold is in doubt or lost (its session, its node)
      */
     boolean reenter(Duration newTtl, Runnable beforeCount) {
+        expireIfDue();
         if (isExpired()) {
             return false;
         }
@@ -176,8 +193,8 @@ final class ThreadHold {
                 throw new IllegalStateException("maximum hold count exceeded for " + lockName);
             }
         } while (!word.compareAndSet(seen, seen + 1));
-        if (newTtl != null) {
-            restart(newTtl); // false: the time ran out just after the count, and the last unlock will say so
+        if (newTtl != null && restart(newTtl)) { // false: the time ran out after the count; the last unlock says so
+            awaitStamp();
         }
         return true;
     }
@@ -210,7 +227,7 @@ final class ThreadHold {
     ThreadHold takenAnew(Grant renewed, Duration newTtl, long ttlStartNanos) {
         long count = (word.get() & COUNT) + 1;
         return new ThreadHold(
-                lockName, renewed, timer, renewals, newTtl != null ? newTtl : ttl(), ttlStartNanos, count);
+                lockName, renewed, timer, stamps, renewals, newTtl != null ? newTtl : ttl(), ttlStartNanos, count);
     }
 
     /**
@@ -219,6 +236,7 @@ final class ThreadHold {
      * @return true if the hold is over and must be {@linkplain #release() released}
      */
     boolean exit() {
+        expireIfDue();
         long seen;
         long next;
         do {
@@ -252,6 +270,9 @@ final class ThreadHold {
         }
         LockState before = ranOut ? LockState.LOST : grant.state();
         if (!grantReleased) {
+            if (before == LockState.HELD) { // a lost node is passed on to nobody; one in doubt waits for no reply
+                unstamp();
+            }
             grant.release();
         }
         if (ranOut) {
@@ -273,15 +294,18 @@ final class ThreadHold {
      * @throws IllegalStateException if the hold expired, is in doubt or is lost
      */
     void renew(Duration newTtl) {
+        expireIfDue();
         requireStanding();
         Duration use = newTtl != null ? newTtl : ttl();
         if (use != null && !restart(use)) {
             throw expiredRefusal();
         }
+        awaitStamp();
     }
 
     /** Returns the hold's state: LOST once its time to live ran out, else its grant's. Owner only. */
     LockState state() {
+        expireIfDue();
         return (word.get() & EXPIRED) != 0 ? LockState.LOST : grant.state();
     }
 
@@ -328,8 +352,8 @@ final class ThreadHold {
 
     /** Restarts the timer alone; false if the hold expired or ended. */
     private synchronized boolean restartTimer(Duration newTtl, long elapsedNanos) {
-        if ((word.get() & (EXPIRED | ENDED)) != 0) {
-            return false;
+        if ((word.get() & (EXPIRED | ENDED)) != 0 || (timed && System.nanoTime() - endNanos >= 0)) {
+            return false; // past its end by the clock: a late renewal keeps nothing (note 6)
         }
         long current = ++generation;
         if (pending != null) {
@@ -337,9 +361,62 @@ final class ThreadHold {
         }
         ttl = newTtl;
         long delay = TtlTimer.saturatedNanos(newTtl);
-        long lead = Math.min(MAX_DELETE_LEAD.toNanos(), delay / 10); // note 6
-        pending = timer.schedule(() -> expire(current), delay == Long.MAX_VALUE ? delay : delay - elapsedNanos - lead);
+        boolean bounded = delay != Long.MAX_VALUE;
+        pending = timer.schedule(() -> expire(current), bounded ? delay - elapsedNanos : delay);
+        timed = pending != null && bounded;
+        lastStamp = null;
+        if (timed) {
+            endNanos = System.nanoTime() - elapsedNanos + delay;
+            // floor(wall) + floor(x) <= floor(wall + x): the end written is never after the hold's own (note 6)
+            long until = System.currentTimeMillis() + Math.floorDiv(delay - elapsedNanos, 1_000_000L);
+            lastStamp = stamps.write(grant.node(), TtlStamps.until(until)); // sent under the monitor: in order
+            stamped = true;
+        }
         return true;
+    }
+
+    /** Expires the hold here if its time to live is up by the clock, whether or not the timer ran (note 6). */
+    private void expireIfDue() {
+        long current;
+        synchronized (this) {
+            if (!timed || System.nanoTime() - endNanos < 0) {
+                return;
+            }
+            current = generation;
+        }
+        expire(current);
+    }
+
+    /** Waits for the write of the time to live's end, within one request timeout; owner only (note 6). */
+    private void awaitStamp() {
+        CompletableFuture<Boolean> written;
+        synchronized (this) {
+            written = lastStamp;
+        }
+        if (written != null && !stamps.await(written, timer.requestTimeoutNanos())) {
+            logger.warn(
+                    "{}: the end of the hold's ttl was not written on node {}; only its timer ends it",
+                    lockName,
+                    grant.node());
+        }
+    }
+
+    /**
+     * Takes the end of the time to live off the node before the release passes it to another local hold; if that
+     * fails within one request timeout, the node is ended instead, so that no hold is judged by another's time.
+     */
+    private void unstamp() {
+        boolean written;
+        synchronized (this) {
+            written = stamped;
+        }
+        if (written && grant.passesNodeOn() && !stamps.await(stamps.clear(grant.node()), timer.requestTimeoutNanos())) {
+            logger.warn(
+                    "{}: the end of the hold's ttl was not taken off node {}; the node is ended",
+                    lockName,
+                    grant.node());
+            grant.expire();
+        }
     }
 
     /** The renewal scheduler's task: restarts the time to live it has, until the hold expires or ends. */

@@ -127,7 +127,12 @@ final class TimedTry {
 
         @Override
         public String node() {
-            return "(a node of its own under " + lockPath + ")";
+            return hold.node().orElseThrow(() -> new IllegalStateException("no node for a hold of " + lockPath));
+        }
+
+        @Override
+        public boolean passesNodeOn() {
+            return false; // a node of its own: its release deletes it
         }
     }
 }

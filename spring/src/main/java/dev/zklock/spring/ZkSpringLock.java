@@ -40,10 +40,16 @@ import org.springframework.integration.support.locks.DistributedLock;
  * ZkSpringLockRegistry#setDefaultTtl(Duration) default}. The time belongs to one thread's hold, never to the lock:
  * another thread of this process that locks the key after it ran out holds with a state and a time to live of its own,
  * and only the thread whose time ran out hears of it. When the time runs out the hold ends by itself, as a Redis lock's
- * key expires: it goes {@link LockState#LOST} at once, then its node is deleted, so another process may take the lock.
- * It counts from the lock call, or from 10 ms before the grant if the call waited longer, and the node's delete is
- * sent a tenth of it before its end (at most 50 ms), so that the key is free when the time is up counted from the
- * call's return: a hold with a time to live lasts nine tenths of it at the least.
+ * key expires: it goes {@link LockState#LOST}, then its node is deleted, so another process may take the lock. It
+ * counts from the lock call, or from 10 ms before the grant if the call waited longer. Its end is judged by the clock,
+ * as Spring's JDBC registry judges a row's: the end is written on the hold's node before the lock call returns, and
+ * another process's {@link #tryLock()} that finds the key held past that end by its own clock deletes the holder's
+ * node and takes the key, whether or not the holder's timer has run (a busy or paused holder process included;
+ * {@code ZkSpringLockTest.lockWithTtl_anotherProcessTriesWhenTheTtlIsUp_findsTheKeyFree},
+ * {@code lockWithTtl_holderProcessesTimerStuck_anotherProcessTakesTheKeyWhenTheTtlIsUp}); the holder's own re-entry,
+ * renewal, {@link #holdState()} and unlock see the end by the clock too. The processes' clocks must agree, as with
+ * Spring's JDBC registry. A blocking {@code lock()} or a timed try in another process waits for the holder's timer to
+ * delete the node.
  * The holder learns it from {@link #holdState()}, from a re-entry or a renewal (refused with {@link
  * IllegalStateException}), and at its last unlock, which throws. The holding thread restarts the time with {@link
  * ZkSpringLockRegistry#renewLock(Object)} or {@link ZkSpringLockRegistry#renewLock(Object, Duration)} (another thread
@@ -52,11 +58,11 @@ import org.springframework.integration.support.locks.DistributedLock;
  * live is renewed every third of it, as Spring's Redis registry renews. A hold without a time to live lasts while the
  * client's session lives.
  *
- * <p>The time is kept by a timer of the holder's own process (the registry's), not by ZooKeeper, which has no time to
- * live for an ephemeral node. So: a holder whose process dies frees the key when ZooKeeper expires its session, after
- * the session timeout, not after the time to live; a holder whose process is paused (a long collection, a stopped VM)
- * expires late, when the process runs again (a pause longer than the session timeout ends the session and the hold
- * with it); and after the registry's {@link ZkSpringLockRegistry#close()} time to live is off: a hold keeps no timer,
+ * <p>The node is deleted by a timer of the holder's own process (the registry's), not by ZooKeeper, which has no time
+ * to live for an ephemeral node. So: a holder whose process dies frees the key for waiters when ZooKeeper expires its
+ * session, after the session timeout, or at the first no-wait try after its time to live; a holder whose process is
+ * paused (a long collection, a stopped VM) is taken over by such a try, and its node is otherwise deleted when the
+ * process runs again (a pause longer than the session timeout ends the session and the hold with it); and after the registry's {@link ZkSpringLockRegistry#close()} time to live is off: a hold keeps no timer,
  * is renewed no more, and lasts while the session lives. A blocking hold's expiry is told to the lock's state
  * listeners as LOST, a timed try's too.
  *
@@ -78,7 +84,12 @@ import org.springframework.integration.support.locks.DistributedLock;
  *       is kept idle, and reads the node itself with a watch only once another process waits behind it. A timed try
  *       takes a node of its own (see failure behaviour), as without local hand-off;
  *   <li>waiting: as {@link ZkReentrantLock};
- *   <li>a time to live, and its renewals: no request until it runs out; then one delete.
+ *   <li>a time to live: one {@code setData} on the hold's node before the lock call returns, one per renewal or
+ *       restart, not waited for unless the owner renews, and with local hand-off one at the last unlock that takes
+ *       it off (each fires the data watches on the node: the holder's, which sets itself again with one read, and the
+ *       next waiter's, which looks at the queue again); one delete when it runs out;
+ *   <li>a no-wait {@code tryLock()} that finds the key held: a listing and a read more, to judge the holder's time to
+ *       live, and a delete and a try more if it is up.
  * </ul>
  *
  * <h2>Failure behaviour</h2>
@@ -103,6 +114,7 @@ public final class ZkSpringLock implements DistributedLock {
     private final ZkReentrantLock lock;
     private final ZkSpringLockRegistry registry;
     private final TtlTimer ttlTimer;
+    private final TtlStamps ttlStamps;
     private final long keepIdleNanos;
     /** Each thread's hold: an entry from the thread's first acquire to its last unlock. */
     private final ConcurrentMap<Thread, ThreadHold> holds = new ConcurrentHashMap<>();
@@ -125,6 +137,7 @@ public final class ZkSpringLock implements DistributedLock {
         this.lock = lock;
         this.registry = registry;
         this.ttlTimer = registry.timer();
+        this.ttlStamps = registry.stamps();
         this.keepIdleNanos = TtlTimer.saturatedNanos(registry.keepIdle());
     }
 
@@ -177,6 +190,9 @@ public final class ZkSpringLock implements DistributedLock {
     /**
      * Acquires the lock if it is free now: a single try that never waits for the lock (one round trip, and a delete if
      * another holds), through the cohort with local hand-off, so it takes a node the cohort keeps idle with no request.
+     * If another holds, the holder's node is read: a hold whose time to live is up by this clock is ended (its node
+     * deleted) and the try made again, as Spring's JDBC registry takes an expired lock (a listing and a read more,
+     * and a delete and a try if the time is up).
      * Unlike the timed forms it waits for its reply: within one request timeout (two thirds of the session timeout) on
      * a silent connection; {@code tryLock(0, unit)} comes back within 50 ms. An interrupt makes it return false with
      * the interrupt flag set. A first acquire gets the registry's default time to live, if any.
@@ -188,7 +204,10 @@ public final class ZkSpringLock implements DistributedLock {
     @Override
     public boolean tryLock() {
         try {
-            return enter(() -> owned(lock.acquire(Duration.ZERO)), null);
+            return enter(
+                    () -> owned(lock.acquire(Duration.ZERO)
+                            || (ttlStamps.takeOverExpired(lock, describe()) && lock.acquire(Duration.ZERO))),
+                    null);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return false;
@@ -425,6 +444,7 @@ public final class ZkSpringLock implements DistributedLock {
                                     describe(),
                                     grant,
                                     ttlTimer,
+                                    ttlStamps,
                                     registry::renewalScheduler,
                                     ttl != null ? ttl : registry.defaultTtlOrNull(),
                                     ttlStart));
@@ -445,7 +465,7 @@ public final class ZkSpringLock implements DistributedLock {
 
     /** The current thread's hold of the lock, if {@code acquired}. */
     private ThreadHold.Grant owned(boolean acquired) {
-        return acquired ? new OwnedGrant(lock) : null;
+        return acquired ? new OwnedGrant(lock, registry.isLocalHandOff()) : null;
     }
 
     /** The refusal of a call that needs the current thread's hold, worded as Spring's registries word it. */

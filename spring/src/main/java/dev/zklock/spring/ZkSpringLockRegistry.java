@@ -88,6 +88,7 @@ public final class ZkSpringLockRegistry
 
     private final LockFactory factory;
     private final TtlTimer ttlTimer;
+    private final TtlStamps ttlStamps;
     private final LockCache locks;
     private volatile Duration defaultTtl; // null: none
     private volatile TaskScheduler renewalScheduler; // null: none
@@ -112,6 +113,7 @@ public final class ZkSpringLockRegistry
                 builder.queueView,
                 builder.keyToPath);
         this.ttlTimer = new TtlTimer(builder.client);
+        this.ttlStamps = new TtlStamps(builder.client);
         this.locks = new LockCache(builder.client, DEFAULT_IDLE_TIME, DEFAULT_CACHE_CAPACITY);
     }
 
@@ -365,6 +367,10 @@ public final class ZkSpringLockRegistry
 
     TtlTimer timer() {
         return ttlTimer;
+    }
+
+    TtlStamps stamps() {
+        return ttlStamps;
     }
 
     /**

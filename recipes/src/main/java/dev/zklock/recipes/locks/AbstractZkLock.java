@@ -180,7 +180,8 @@ abstract class AbstractZkLock extends TimedLock {
                 Map.of(path(), hold.token()),
                 hold::state,
                 release,
-                () -> core.expire(hold.node().path()));
+                () -> core.expire(hold.node().path()),
+                hold.node().path());
     }
 
     /** An async acquire: the engine's hold as a {@link LockHold} that belongs to itself; cancelling withdraws. */

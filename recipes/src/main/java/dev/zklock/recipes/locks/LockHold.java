@@ -2,6 +2,7 @@ package dev.zklock.recipes.locks;
 
 import dev.zklock.recipes.locks.engine.Checks;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
@@ -29,6 +30,7 @@ public final class LockHold implements AutoCloseable {
     private final Supplier<LockState> state;
     private final Runnable release;
     private final BooleanSupplier expire; // null: a hold of several nodes, which is closed, not expired
+    private final String node; // null: a hold of several nodes
     private final AtomicBoolean closed = new AtomicBoolean();
 
     LockHold(
@@ -36,12 +38,25 @@ public final class LockHold implements AutoCloseable {
             Map<String, Long> tokens,
             Supplier<LockState> state,
             Runnable release,
-            BooleanSupplier expire) {
+            BooleanSupplier expire,
+            String node) {
         this.lockName = lockName;
         this.tokens = Map.copyOf(tokens);
         this.state = state;
         this.release = release;
         this.expire = expire;
+        this.node = node;
+    }
+
+    /**
+     * Returns the full path of the node this hold stands on, as {@code getLockPath()} names it to a thread's holder:
+     * for a node's data a holder keeps there (a time to live, say), or for logs. No ZooKeeper call.
+     *
+     * @return the node's path, relative to the client's namespace; empty for a multi-lock's hold, which stands on
+     *     several nodes
+     */
+    public Optional<String> node() {
+        return Optional.ofNullable(node);
     }
 
     /**

@@ -220,7 +220,7 @@ public final class ZkMultiLock extends TimedLock {
     @Override
     LockHold newHold() {
         MultiLockMembers.Taken taken = holds.heldByCurrentThread();
-        return new LockHold(name, taken.tokens(), taken::state, this::release, null);
+        return new LockHold(name, taken.tokens(), taken::state, this::release, null, null);
     }
 
     @Override

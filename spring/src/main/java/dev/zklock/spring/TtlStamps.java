@@ -1,0 +1,154 @@
+package dev.zklock.spring;
+
+import dev.zklock.recipes.locks.ZkReentrantLock;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.data.Stat;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The end of a hold's time to live, written on its node so that any process can judge it, as Spring's JDBC registry
+ * keeps a lock's expiry in its row: the node's data is {@code zklock-ttl-until=} and the end in milliseconds since the
+ * epoch by the holder's clock. A process whose no-wait try finds the key held reads the holder's node, and if the end
+ * is past by its own clock, deletes that node (only the version it read) and tries again: the key is free when the time
+ * is up whether or not the holder's timer has run, a paused or busy holder process included. The clocks of the
+ * processes must agree, as with Spring's JDBC registry.
+ *
+ * <p>Stateless beyond its client: safe for use by multiple threads.
+ *
+ * <p>Cost: a stamp is one {@code setData} on the hold's node (each fires the data watches on it: the holder's own,
+ * which sets itself again with one read, and the next waiter's, which looks at the queue again); a take-over is a
+ * listing and a read, and a delete if the holder's time is up.
+ */
+final class TtlStamps {
+    private static final Logger logger = LoggerFactory.getLogger(TtlStamps.class);
+    private static final String PREFIX = "zklock-ttl-until=";
+    private static final byte[] CLEARED = new byte[0];
+
+    private final CuratorFramework client;
+
+    TtlStamps(CuratorFramework client) {
+        this.client = client;
+    }
+
+    /** The data of a node whose hold's time to live ends at {@code epochMillis}. */
+    static byte[] until(long epochMillis) {
+        return (PREFIX + epochMillis).getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** The end of the time to live {@code data} records, if it is a stamp. */
+    static OptionalLong untilOf(byte[] data) {
+        if (data == null || data.length <= PREFIX.length()) {
+            return OptionalLong.empty();
+        }
+        String text = new String(data, StandardCharsets.UTF_8);
+        if (!text.startsWith(PREFIX)) {
+            return OptionalLong.empty();
+        }
+        try {
+            return OptionalLong.of(Long.parseLong(text.substring(PREFIX.length())));
+        } catch (NumberFormatException notOurs) {
+            return OptionalLong.empty();
+        }
+    }
+
+    /**
+     * Writes {@code data} on {@code node}, any version, sent before this returns and not waited for: requests sent
+     * on one session are applied in the order sent, so stamps follow each other and the clear that ends them.
+     *
+     * @return completes with whether the write was applied; never exceptionally
+     */
+    CompletableFuture<Boolean> write(String node, byte[] data) {
+        CompletableFuture<Boolean> written = new CompletableFuture<>();
+        try {
+            client.setData()
+                    .inBackground((c, event) -> written.complete(event.getResultCode() == 0))
+                    .forPath(node, data);
+        } catch (Exception refused) {
+            logger.debug("the time to live of node {} was not written", node, refused);
+            written.complete(false);
+        }
+        return written;
+    }
+
+    /** Takes the stamp off {@code node}, so that a hold passed on with it is not judged by its time. */
+    CompletableFuture<Boolean> clear(String node) {
+        return write(node, CLEARED);
+    }
+
+    /**
+     * Waits for {@code written} for at most one request timeout; false if it failed or did not come. Restores the
+     * interrupt flag if interrupted.
+     */
+    boolean await(CompletableFuture<Boolean> written, long timeoutNanos) {
+        try {
+            return written.get(timeoutNanos, TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        } catch (ExecutionException | TimeoutException e) {
+            return false;
+        }
+    }
+
+    /**
+     * Ends the hold ahead of us if its time to live is up: lists the queue of {@code lock}, reads the holder's node,
+     * and if its stamp's end is past by this clock, deletes that node in the version read (a renewal since then keeps
+     * it). Not tried while the client is disconnected.
+     *
+     * @param lockName the lock as messages name it
+     * @return true if the holder's node is gone (deleted here or before), so that a try may be made again
+     * @throws InterruptedException if the thread is interrupted while it lists or reads
+     */
+    boolean takeOverExpired(ZkReentrantLock lock, String lockName) throws InterruptedException {
+        if (!client.getZookeeperClient().isConnected()) {
+            return false;
+        }
+        List<String> queue = lock.participantNodes();
+        if (queue.isEmpty()) {
+            return false;
+        }
+        String holder = queue.get(0);
+        Stat stat = new Stat();
+        OptionalLong until;
+        try {
+            until = untilOf(client.getData().storingStatIn(stat).forPath(holder));
+        } catch (KeeperException.NoNodeException gone) {
+            return true;
+        } catch (InterruptedException e) {
+            throw e;
+        } catch (Exception failed) {
+            logger.debug("{}: the holder's node {} was not read", lockName, holder, failed);
+            return false;
+        }
+        long now = System.currentTimeMillis();
+        if (until.isEmpty() || until.getAsLong() > now) {
+            return false;
+        }
+        try {
+            client.delete().withVersion(stat.getVersion()).forPath(holder);
+        } catch (KeeperException.NoNodeException gone) {
+            return true;
+        } catch (InterruptedException e) {
+            throw e;
+        } catch (Exception keptOrFailed) { // BadVersion: renewed or passed on since the read
+            logger.debug("{}: the holder's node {} was not deleted", lockName, holder, keptOrFailed);
+            return false;
+        }
+        logger.warn(
+                "{}: the hold on node {} outlived its ttl (it ended at {}, {} ms ago by this clock); its node deleted",
+                lockName,
+                holder,
+                until.getAsLong(),
+                now - until.getAsLong());
+        return true;
+    }
+}
