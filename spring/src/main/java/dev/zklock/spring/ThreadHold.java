@@ -150,8 +150,7 @@ final class ThreadHold {
         this.renewals = renewals;
         word.set(count);
         if (ttl != null) {
-            restart(ttl, Math.max(0, System.nanoTime() - ttlStartNanos));
-            awaitStamp();
+            restart(ttl, Math.max(0, System.nanoTime() - ttlStartNanos)); // the owner awaits its stamp (note 6)
         }
     }
 
@@ -193,8 +192,8 @@ final class ThreadHold {
                 throw new IllegalStateException("maximum hold count exceeded for " + lockName);
             }
         } while (!word.compareAndSet(seen, seen + 1));
-        if (newTtl != null && restart(newTtl)) { // false: the time ran out after the count; the last unlock says so
-            awaitStamp();
+        if (newTtl != null) {
+            restart(newTtl); // false: the time ran out just after the count, and the last unlock will say so
         }
         return true;
     }
@@ -300,7 +299,7 @@ final class ThreadHold {
         if (use != null && !restart(use)) {
             throw expiredRefusal();
         }
-        awaitStamp();
+        awaitStamp(System.nanoTime() + timer.requestTimeoutNanos());
     }
 
     /** Returns the hold's state: LOST once its time to live ran out, else its grant's. Owner only. */
@@ -387,13 +386,21 @@ final class ThreadHold {
         expire(current);
     }
 
-    /** Waits for the write of the time to live's end, within one request timeout; owner only (note 6). */
-    private void awaitStamp() {
+    /**
+     * Waits for the write of the time to live's end until {@code deadlineNanos}, but at most one request timeout: a
+     * lock call returns once its hold's end is on the node, so that another process judges it (note 6); a timed try
+     * waits no longer than its own time. Owner only.
+     */
+    void awaitStamp(long deadlineNanos) {
         CompletableFuture<Boolean> written;
         synchronized (this) {
             written = lastStamp;
         }
-        if (written != null && !stamps.await(written, timer.requestTimeoutNanos())) {
+        long wait = timer.requestTimeoutNanos();
+        if (deadlineNanos != Long.MAX_VALUE) {
+            wait = Math.min(Math.max(0, deadlineNanos - System.nanoTime()), wait);
+        }
+        if (written != null && !stamps.await(written, wait)) {
             logger.warn(
                     "{}: the end of the hold's ttl was not written on node {}; only its timer ends it",
                     lockName,
