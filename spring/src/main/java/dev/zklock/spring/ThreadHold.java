@@ -400,7 +400,7 @@ final class ThreadHold {
         if (deadlineNanos != Long.MAX_VALUE) {
             wait = Math.min(Math.max(0, deadlineNanos - System.nanoTime()), wait);
         }
-        if (written != null && !stamps.await(written, wait)) {
+        if (written != null && !TtlStamps.await(written, wait)) {
             logger.warn(
                     "{}: the end of the hold's ttl was not written on node {}; only its timer ends it",
                     lockName,
@@ -417,7 +417,9 @@ final class ThreadHold {
         synchronized (this) {
             written = stamped;
         }
-        if (written && grant.passesNodeOn() && !stamps.await(stamps.clear(grant.node()), timer.requestTimeoutNanos())) {
+        if (written
+                && grant.passesNodeOn()
+                && !TtlStamps.await(stamps.clear(grant.node()), timer.requestTimeoutNanos())) {
             logger.warn(
                     "{}: the end of the hold's ttl was not taken off node {}; the node is ended",
                     lockName,

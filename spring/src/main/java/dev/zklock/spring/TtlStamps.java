@@ -85,17 +85,27 @@ final class TtlStamps {
     }
 
     /**
-     * Waits for {@code written} for at most one request timeout; false if it failed or did not come. Restores the
-     * interrupt flag if interrupted.
+     * Waits for {@code written} for at most {@code timeoutNanos}, through interrupts (an unlock in a cancelled task
+     * must not take an interrupt for a failed write); false if it failed or did not come. The interrupt flag is set
+     * again if it was set.
      */
-    boolean await(CompletableFuture<Boolean> written, long timeoutNanos) {
+    static boolean await(CompletableFuture<Boolean> written, long timeoutNanos) {
+        long deadline = System.nanoTime() + timeoutNanos;
+        boolean interrupted = false;
         try {
-            return written.get(timeoutNanos, TimeUnit.NANOSECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        } catch (ExecutionException | TimeoutException e) {
-            return false;
+            while (true) {
+                try {
+                    return written.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                } catch (ExecutionException | TimeoutException e) {
+                    return false;
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 

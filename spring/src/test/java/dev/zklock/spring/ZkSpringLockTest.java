@@ -240,6 +240,31 @@ final class ZkSpringLockTest {
         }
     }
 
+    /**
+     * The last unlock of a hold with a time to live, with local hand-off, takes the end off the node and waits for
+     * that: a thread whose interrupt flag is set (a cancelled task's finally block) must not take its interrupt for a
+     * failed write and end the node. Allowed: the unlock is quiet, nothing hears LOST, the flag stays set. Forbidden:
+     * LOST heard, the node ended as if the write had failed.
+     */
+    @Test
+    void unlock_ofAHoldWithATtlWithTheInterruptFlagSet_isQuietAndKeepsTheFlag() throws Exception {
+        CuratorFramework client = zk.newClient();
+        List<LockState> heard = new java.util.concurrent.CopyOnWriteArrayList<>();
+        LockStates.addListener(client, event -> heard.add(event.state()));
+        try (ZkSpringLockRegistry registry = registry(client, true)) {
+            ZkSpringLock lock = registry.obtain("key");
+            lock.lock(Duration.ofSeconds(30));
+            Thread.currentThread().interrupt();
+            try {
+                lock.unlock();
+            } finally {
+                assertThat(Thread.interrupted()).as("the interrupt flag kept").isTrue();
+            }
+            assertThat(heard).doesNotContain(LockState.LOST);
+            assertThat(lock.isHeldByCurrentThread()).isFalse();
+        }
+    }
+
     private static void awaitQuietly(java.util.concurrent.CountDownLatch latch) {
         try {
             latch.await();
