@@ -2,15 +2,17 @@ package dev.zklock.spring;
 
 import dev.zklock.recipes.locks.ZkReentrantLock;
 import java.nio.charset.StandardCharsets;
-import java.util.List;
+import java.util.Comparator;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.api.BackgroundCallback;
+import org.apache.curator.framework.api.CuratorEvent;
+import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.KeeperException;
-import org.apache.zookeeper.data.Stat;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -110,55 +112,101 @@ final class TtlStamps {
     }
 
     /**
-     * Ends the hold ahead of us if its time to live is up: lists the queue of {@code lock}, reads the holder's node,
-     * and if its stamp's end is past by this clock, deletes that node in the version read (a renewal since then keeps
-     * it). Not tried while the client is disconnected.
+     * Ends the hold ahead of us if its time to live is up: lists the lock's path, reads the first node in the queue
+     * (the holder), and if its stamp's end is past by this clock, deletes that node in the version read (a renewal or
+     * a clear since then keeps it). Each request is sent in the background and waited for until {@code deadlineNanos}:
+     * a silent or lost connection makes it give up (false), never throw. Not tried while the client is disconnected.
      *
+     * @param lock the lock whose holder is judged
      * @param lockName the lock as messages name it
+     * @param deadlineNanos when to give up ({@link System#nanoTime()})
      * @return true if the holder's node is gone (deleted here or before), so that a try may be made again
-     * @throws InterruptedException if the thread is interrupted while it lists or reads
      */
-    boolean takeOverExpired(ZkReentrantLock lock, String lockName) throws InterruptedException {
+    boolean takeOverExpired(ZkReentrantLock lock, String lockName, long deadlineNanos) {
         if (!client.getZookeeperClient().isConnected()) {
             return false;
         }
-        List<String> queue = lock.participantNodes();
-        if (queue.isEmpty()) {
+        CuratorEvent listed = call(
+                deadlineNanos, (c, done) -> c.getChildren().inBackground(done).forPath(lock.path()));
+        if (listed == null || listed.getResultCode() != KeeperException.Code.OK.intValue()) {
             return false;
         }
-        String holder = queue.get(0);
-        Stat stat = new Stat();
-        OptionalLong until;
-        try {
-            until = untilOf(client.getData().storingStatIn(stat).forPath(holder));
-        } catch (KeeperException.NoNodeException gone) {
+        String holder = listed.getChildren().stream()
+                .min(Comparator.comparing(TtlStamps::sequence))
+                .map(name -> ZKPaths.makePath(lock.path(), name))
+                .orElse(null);
+        if (holder == null) {
+            return false;
+        }
+        CuratorEvent read =
+                call(deadlineNanos, (c, done) -> c.getData().inBackground(done).forPath(holder));
+        if (read == null) {
+            return false;
+        }
+        if (read.getResultCode() == KeeperException.Code.NONODE.intValue()) {
             return true;
-        } catch (InterruptedException e) {
-            throw e;
-        } catch (Exception failed) {
-            logger.debug("{}: the holder's node {} was not read", lockName, holder, failed);
-            return false;
         }
+        OptionalLong until = read.getResultCode() == KeeperException.Code.OK.intValue()
+                ? untilOf(read.getData())
+                : OptionalLong.empty();
         long now = System.currentTimeMillis();
         if (until.isEmpty() || until.getAsLong() > now) {
             return false;
         }
-        try {
-            client.delete().withVersion(stat.getVersion()).forPath(holder);
-        } catch (KeeperException.NoNodeException gone) {
-            return true;
-        } catch (InterruptedException e) {
-            throw e;
-        } catch (Exception keptOrFailed) { // BadVersion: renewed or passed on since the read
-            logger.debug("{}: the holder's node {} was not deleted", lockName, holder, keptOrFailed);
+        int version = read.getStat().getVersion();
+        CuratorEvent deleted = call(
+                deadlineNanos,
+                (c, done) -> c.delete().withVersion(version).inBackground(done).forPath(holder));
+        if (deleted == null) {
             return false;
         }
-        logger.warn(
-                "{}: the hold on node {} outlived its ttl (it ended at {}, {} ms ago by this clock); its node deleted",
-                lockName,
-                holder,
-                until.getAsLong(),
-                now - until.getAsLong());
-        return true;
+        int code = deleted.getResultCode();
+        if (code == KeeperException.Code.OK.intValue()) {
+            logger.warn(
+                    "{}: the hold on node {} outlived its ttl (it ended at {}, {} ms ago by this clock); node deleted",
+                    lockName,
+                    holder,
+                    until.getAsLong(),
+                    now - until.getAsLong());
+        }
+        return code == KeeperException.Code.OK.intValue() || code == KeeperException.Code.NONODE.intValue();
+    }
+
+    /** The sequence number a sequential node's name ends with; the name itself if it has none. */
+    private static String sequence(String name) {
+        return name.length() >= 10 ? name.substring(name.length() - 10) : name;
+    }
+
+    /** One background request and the wait for its reply until {@code deadlineNanos}; null if none came or it failed. */
+    private CuratorEvent call(long deadlineNanos, Request request) {
+        CompletableFuture<CuratorEvent> reply = new CompletableFuture<>();
+        try {
+            request.send(client, (c, event) -> reply.complete(event)); // on ZooKeeper's event thread: never blocks
+        } catch (Exception refused) {
+            logger.debug("a request to judge a holder's ttl was refused", refused);
+            return null;
+        }
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    return reply.get(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+                } catch (InterruptedException e) {
+                    interrupted = true; // a no-wait try returns false with the flag set, after its bounded wait
+                } catch (ExecutionException | TimeoutException e) {
+                    return null;
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** A request sent in the background, its reply told to {@code done}. */
+    @FunctionalInterface
+    private interface Request {
+        void send(CuratorFramework client, BackgroundCallback done) throws Exception;
     }
 }

@@ -208,7 +208,8 @@ public final class ZkSpringLock implements DistributedLock {
         try {
             return enter(
                     () -> owned(lock.acquire(Duration.ZERO)
-                            || (ttlStamps.takeOverExpired(lock, describe()) && lock.acquire(Duration.ZERO))),
+                            || (ttlStamps.takeOverExpired(lock, describe(), takeOverDeadline())
+                                    && lock.acquire(Duration.ZERO))),
                     null);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -477,6 +478,11 @@ public final class ZkSpringLock implements DistributedLock {
         long bound = Math.max(0, Math.min(waitNanos, Long.MAX_VALUE / 4));
         long stampDeadline = System.nanoTime() + bound + TimeUnit.MILLISECONDS.toNanos(TimedTry.GRACE_MILLIS);
         return enter(() -> TimedTry.attempt(lock, waitNanos), ttl, stampDeadline);
+    }
+
+    /** Until when a no-wait try may judge the holder's time to live: one request timeout from now. */
+    private long takeOverDeadline() {
+        return System.nanoTime() + ttlTimer.requestTimeoutNanos();
     }
 
     /** The current thread's hold of the lock, if {@code acquired}. */
