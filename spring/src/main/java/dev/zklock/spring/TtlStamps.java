@@ -92,16 +92,23 @@ final class TtlStamps {
      * again if it was set.
      */
     static boolean await(CompletableFuture<Boolean> written, long timeoutNanos) {
-        long deadline = System.nanoTime() + timeoutNanos;
+        return Boolean.TRUE.equals(awaitUntil(written, System.nanoTime() + timeoutNanos));
+    }
+
+    /**
+     * The value of {@code future} once done, waiting until {@code deadlineNanos} through interrupts (the flag is set
+     * again after); null if it failed or did not come in time.
+     */
+    private static <T> T awaitUntil(CompletableFuture<T> future, long deadlineNanos) {
         boolean interrupted = false;
         try {
             while (true) {
                 try {
-                    return written.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                    return future.get(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
                 } catch (InterruptedException e) {
                     interrupted = true;
                 } catch (ExecutionException | TimeoutException e) {
-                    return false;
+                    return null;
                 }
             }
         } finally {
@@ -186,22 +193,7 @@ final class TtlStamps {
             logger.debug("a request to judge a holder's ttl was refused", refused);
             return null;
         }
-        boolean interrupted = false;
-        try {
-            while (true) {
-                try {
-                    return reply.get(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
-                } catch (InterruptedException e) {
-                    interrupted = true; // a no-wait try returns false with the flag set, after its bounded wait
-                } catch (ExecutionException | TimeoutException e) {
-                    return null;
-                }
-            }
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        return awaitUntil(reply, deadlineNanos); // a no-wait try returns false with the flag set, if it was set
     }
 
     /** A request sent in the background, its reply told to {@code done}. */
