@@ -88,7 +88,7 @@ import org.springframework.integration.support.locks.DistributedLock;
  *       restart, not waited for unless the owner renews, and with local hand-off one at the last unlock that takes
  *       it off (each fires the data watches on the node: the holder's, which sets itself again with one read, and the
  *       next waiter's, which looks at the queue again); one delete when it runs out. An uncontended {@code lock()}
- *       and {@code unlock} with a time to live: 6 requests, 8 with local hand-off
+ *       and {@code unlock} with a time to live: at most 6 requests, 8 with local hand-off
  *       ({@code SpringRequestCountTest.lockWithATtlAndUnlock_uncontended_costTheEndsWriteAndItsWatchMore});
  *   <li>a no-wait {@code tryLock()} that finds the key held: a listing and a read more, to judge the holder's time to
  *       live, and a delete and a try more if it is up.

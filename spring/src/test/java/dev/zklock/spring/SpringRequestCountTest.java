@@ -112,8 +112,9 @@ final class SpringRequestCountTest {
                     "uncontended lock+unlock with a ttl, local hand-off %s: %.2f requests%n",
                     localHandOff, perLockCycle);
             // 4, the end's setData and the read that sets the holder's watch again; with local hand-off the same two
-            // again to take the end off at the unlock (that read is not sent when the delete comes first: 7.96 seen)
-            assertThat(perLockCycle).isBetween(localHandOff ? 7.0 : 6.0, localHandOff ? 8.05 : 6.05);
+            // again to take the end off at the unlock. The writes are always sent; a read is not when the hold ended
+            // before the watch's thread sent it (6.00 and 7.96 seen): at most 6 and 8, at least the writes.
+            assertThat(perLockCycle).isBetween(localHandOff ? 6.0 : 5.0, localHandOff ? 8.05 : 6.05);
         }
     }
 
