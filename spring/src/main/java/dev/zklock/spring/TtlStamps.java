@@ -184,7 +184,7 @@ final class TtlStamps {
         return name.length() >= 10 ? name.substring(name.length() - 10) : name;
     }
 
-    /** One background request and the wait for its reply until {@code deadlineNanos}; null if none came or it failed. */
+    /** One background request, its reply awaited until {@code deadlineNanos}; null if none came or it failed. */
     private CuratorEvent call(long deadlineNanos, Request request) {
         CompletableFuture<CuratorEvent> reply = new CompletableFuture<>();
         try {

@@ -62,9 +62,10 @@ import org.springframework.integration.support.locks.DistributedLock;
  * to live for an ephemeral node. So: a holder whose process dies frees the key for waiters when ZooKeeper expires its
  * session, after the session timeout, or at the first no-wait try after its time to live; a holder whose process is
  * paused (a long collection, a stopped VM) is taken over by such a try, and its node is otherwise deleted when the
- * process runs again (a pause longer than the session timeout ends the session and the hold with it); and after the registry's {@link ZkSpringLockRegistry#close()} time to live is off: a hold keeps no timer,
- * is renewed no more, and lasts while the session lives. A blocking hold's expiry is told to the lock's state
- * listeners as LOST, a timed try's too.
+ * process runs again (a pause longer than the session timeout ends the session and the hold with it); and after the
+ * registry's {@link ZkSpringLockRegistry#close()} time to live is off: a hold keeps no timer, is renewed no more, and
+ * lasts while the session lives, unless it had written an end on its node before, which another process's no-wait try
+ * still judges. A blocking hold's expiry is told to the lock's state listeners as LOST, a timed try's too.
  *
  * <h2>Thread safety</h2>
  *
