@@ -4,10 +4,7 @@ import dev.zklock.recipes.locks.LockState;
 import java.time.Duration;
 import java.util.ConcurrentModificationException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -484,22 +481,8 @@ final class ThreadHold {
 
     /** Waits for the expiry under way, which never blocks on ZooKeeper: within one request timeout all the same. */
     private void awaitExpiry() {
-        long deadline = System.nanoTime() + timer.requestTimeoutNanos();
-        boolean interrupted = false;
-        while (true) {
-            try {
-                expiryRun.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-                break;
-            } catch (InterruptedException e) {
-                interrupted = true;
-            } catch (ExecutionException | TimeoutException e) {
-                logger.warn(
-                        "{}: the expiry of node {} did not end within a request timeout", lockName, grant.node(), e);
-                break;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
+        if (!TtlStamps.awaitDone(expiryRun, System.nanoTime() + timer.requestTimeoutNanos())) {
+            logger.warn("{}: the expiry of node {} did not end within a request timeout", lockName, grant.node());
         }
     }
 }

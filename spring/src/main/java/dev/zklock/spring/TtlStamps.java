@@ -1,8 +1,9 @@
 package dev.zklock.spring;
 
+import dev.zklock.recipes.locks.LockDriver;
 import dev.zklock.recipes.locks.ZkReentrantLock;
 import java.nio.charset.StandardCharsets;
-import java.util.Comparator;
+import java.util.List;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -28,7 +29,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Cost: a stamp is one {@code setData} on the hold's node (each fires the data watches on it: the holder's own,
  * which sets itself again with one read, and the next waiter's, which looks at the queue again); a take-over is a
- * listing and a read, and a delete if the holder's time is up.
+ * listing and a read, and a delete if the holder's time is up
+ * ({@code SpringRequestCountTest.lockWithATtlAndUnlock_uncontended_costTheEndsWriteAndItsWatchMore},
+ * {@code ZkSpringLockTest.lockWithTtl_holderProcessesTimerStuck_anotherProcessTakesTheKeyWhenTheTtlIsUp}).
  */
 final class TtlStamps {
     private static final Logger logger = LoggerFactory.getLogger(TtlStamps.class);
@@ -92,23 +95,27 @@ final class TtlStamps {
      * again if it was set.
      */
     static boolean await(CompletableFuture<Boolean> written, long timeoutNanos) {
-        return Boolean.TRUE.equals(awaitUntil(written, System.nanoTime() + timeoutNanos));
+        return awaitDone(written, System.nanoTime() + timeoutNanos) && written.join();
     }
 
     /**
-     * The value of {@code future} once done, waiting until {@code deadlineNanos} through interrupts (the flag is set
-     * again after); null if it failed or did not come in time.
+     * Waits until {@code future} is done or {@code deadlineNanos} passes, through interrupts (the flag is set again
+     * after): the one bounded wait of the registry's owners, for a write's reply, a take-over's requests and an
+     * expiry under way ({@link ThreadHold}).
+     *
+     * @return true if it completed normally in time
      */
-    private static <T> T awaitUntil(CompletableFuture<T> future, long deadlineNanos) {
+    static boolean awaitDone(CompletableFuture<?> future, long deadlineNanos) {
         boolean interrupted = false;
         try {
             while (true) {
                 try {
-                    return future.get(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+                    future.get(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+                    return true;
                 } catch (InterruptedException e) {
                     interrupted = true;
                 } catch (ExecutionException | TimeoutException e) {
-                    return null;
+                    return false;
                 }
             }
         } finally {
@@ -138,13 +145,11 @@ final class TtlStamps {
         if (listed == null || listed.getResultCode() != KeeperException.Code.OK.intValue()) {
             return false;
         }
-        String holder = listed.getChildren().stream()
-                .min(Comparator.comparing(TtlStamps::sequence))
-                .map(name -> ZKPaths.makePath(lock.path(), name))
-                .orElse(null);
-        if (holder == null) {
+        List<String> queue = LockDriver.exclusive().sort(listed.getChildren()); // a registry's locks' driver
+        if (queue.isEmpty()) {
             return false;
         }
+        String holder = ZKPaths.makePath(lock.path(), queue.get(0));
         CuratorEvent read =
                 call(deadlineNanos, (c, done) -> c.getData().inBackground(done).forPath(holder));
         if (read == null) {
@@ -179,11 +184,6 @@ final class TtlStamps {
         return code == KeeperException.Code.OK.intValue() || code == KeeperException.Code.NONODE.intValue();
     }
 
-    /** The sequence number a sequential node's name ends with; the name itself if it has none. */
-    private static String sequence(String name) {
-        return name.length() >= 10 ? name.substring(name.length() - 10) : name;
-    }
-
     /** One background request, its reply awaited until {@code deadlineNanos}; null if none came or it failed. */
     private CuratorEvent call(long deadlineNanos, Request request) {
         CompletableFuture<CuratorEvent> reply = new CompletableFuture<>();
@@ -193,7 +193,7 @@ final class TtlStamps {
             logger.debug("a request to judge a holder's ttl was refused", refused);
             return null;
         }
-        return awaitUntil(reply, deadlineNanos); // a no-wait try returns false with the flag set, if it was set
+        return awaitDone(reply, deadlineNanos) ? reply.join() : null; // an interrupt flag stays set
     }
 
     /** A request sent in the background, its reply told to {@code done}. */

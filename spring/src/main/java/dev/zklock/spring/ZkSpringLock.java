@@ -195,7 +195,8 @@ public final class ZkSpringLock implements DistributedLock {
      * another holds), through the cohort with local hand-off, so it takes a node the cohort keeps idle with no request.
      * If another holds, the holder's node is read: a hold whose time to live is up by this clock is ended (its node
      * deleted) and the try made again, as Spring's JDBC registry takes an expired lock (a listing and a read more,
-     * and a delete and a try if the time is up).
+     * and a delete and a try if the time is up;
+     * {@code ZkSpringLockTest.lockWithTtl_holderProcessesTimerStuck_anotherProcessTakesTheKeyWhenTheTtlIsUp}).
      * Unlike the timed forms it waits for its reply: within one request timeout (two thirds of the session timeout) on
      * a silent connection; {@code tryLock(0, unit)} comes back within 50 ms. An interrupt makes it return false with
      * the interrupt flag set. A first acquire gets the registry's default time to live, if any.
