@@ -39,11 +39,11 @@ abstract class ThreadOwnedLock extends AbstractZkLock {
      */
     @Override
     public void release() {
-        boolean timed = core.isObserved(); // no clock read for a listener that is not there
-        long heldNanos = timed ? holds.heldNanos() : 0;
+        // No clock read for a listener that is not there, nor for a hold taken while none was (recorded untimed).
+        long heldNanos = core.isObserved() ? holds.heldNanos() : HoldCounts.UNTIMED;
         Hold hold = holds.release();
         if (hold != null) {
-            core.release(hold, heldNanos, timed);
+            core.release(hold, Math.max(0, heldNanos), heldNanos != HoldCounts.UNTIMED);
         }
     }
 
@@ -152,7 +152,9 @@ abstract class ThreadOwnedLock extends AbstractZkLock {
                 if (hooks != QueueHooks.NONE) { // a node's name is a substring made on each call
                     hooks.granted(core.path().path(), granted.node().name());
                 }
-                holds.hold(granted); // recorded before busy falls: a registry never sees the instance unused meanwhile
+                // Recorded before busy falls: a registry never sees the instance unused meanwhile. Timed only for a
+                // metrics listener (a clock read on a local hand-off's path to the new holder).
+                holds.hold(granted, core.isObserved());
             });
             return hold.isPresent();
         } finally {

@@ -153,7 +153,7 @@ public final class Cohort implements NodeEvents {
 
     /** Ends a local hold: the machine passes the node on, keeps it idle, or ends it (one delete, on this thread). */
     public void release(Hold hold) {
-        run(new LocalEvent.Release(hold.node(), now()));
+        run(null, hold.node());
     }
 
     /** A thread that holds {@code node}, our write node, took ({@code +1}) or ended ({@code -1}) a read node beside it. */
@@ -271,11 +271,22 @@ public final class Cohort implements NodeEvents {
 
     /** Tells the machine an event of a local thread, under the lock, and carries out its answer on this thread. */
     private void run(LocalEvent event) {
+        run(event, null);
+    }
+
+    /**
+     * As {@link #run(LocalEvent)}; with {@code released} not null, the event is the release of that node, made under the
+     * lock with the time read only if the machine reads it ({@link LocalQueue#readsReleaseTime()}): a clock read costs
+     * 30 to 90 ns on a virtual machine, and a pass's release read one before it woke the next holder.
+     */
+    private void run(LocalEvent event, LockNode released) {
         List<LocalCommand> out = new ArrayList<>(4);
         lock.lock();
         try {
             drainInbox(out);
-            queue.on(event, out);
+            queue.on(
+                    released == null ? event : new LocalEvent.Release(released, queue.readsReleaseTime() ? now() : 0),
+                    out);
         } finally {
             lock.unlock();
         }

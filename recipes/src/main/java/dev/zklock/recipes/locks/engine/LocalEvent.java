@@ -16,7 +16,10 @@ public sealed interface LocalEvent {
      */
     record Acquire(LocalWaiter waiter, long now) implements LocalEvent {}
 
-    /** A local holder ends its hold of {@code node}. */
+    /**
+     * A local holder ends its hold of {@code node}; {@code now} is read only while the machine reads it
+     * ({@link LocalQueue#readsReleaseTime()}), else zero.
+     */
     record Release(LockNode node, long now) implements LocalEvent {}
 
     /** A waiting thread gives up: its deadline passed, or it was {@code interrupted}. */

@@ -387,6 +387,14 @@ public final class LocalQueue {
         leadNext(out);
     }
 
+    /**
+     * Tells whether a {@link LocalEvent.Release}'s time matters now: only while the bounds run (a conflicting node is
+     * known behind ours, {@link HandOffBounds#mayPass}); else its runner need not read the clock for it.
+     */
+    public boolean readsReleaseTime() {
+        return bounds.conflictKnown();
+    }
+
     /** Returns what the queue looks like now, for monitoring, tests and a registry's eviction. */
     public View view() {
         boolean hasNode = ours.node() != null;

@@ -290,6 +290,28 @@ final class LocalQueueTest {
         assertThat(b.status()).isEqualTo(LocalWaiter.Status.LEAD);
     }
 
+    /**
+     * A release's time is read only while the bounds run (the runner reads no clock for a pass otherwise): with no
+     * conflict known a release told at time zero, long past any bound, passes; once a conflict is listed the time is
+     * asked for, and a release past maxTime ends the node.
+     */
+    @Test
+    void readsReleaseTime_onlyOnceAConflictIsKnown_andAReleaseWithoutItPassesBeforeThat() {
+        LocalQueue queue = exclusive(BOUNDS);
+        LocalWaiter b = queuedBehindTheLeader(queue, first);
+        LocalWaiter c = waiter("c");
+        on(queue, new LocalEvent.Acquire(c, 0));
+        on(queue, listedAt(first, 10 + MAX_TIME, first.name()));
+        assertThat(queue.readsReleaseTime()).isFalse();
+
+        assertThat(on(queue, new LocalEvent.Release(first, 0))).containsExactly(new LocalCommand.Wake(b));
+        on(queue, listedAt(first, 10, first.name(), "_c_x-lock-0000000009"));
+
+        assertThat(queue.readsReleaseTime()).isTrue();
+        assertThat(on(queue, new LocalEvent.Release(first, 10 + MAX_TIME)))
+                .containsExactly(new LocalCommand.End(first), new LocalCommand.Wake(c));
+    }
+
     @Test
     void nodeLost_whileHeldWithWaiters_theFirstLeadsAndTheLostHoldEndsAtItsRelease() {
         LocalQueue queue = exclusive(BOUNDS);
