@@ -75,6 +75,36 @@ final class LockMetricsTest {
     }
 
     /**
+     * A hold taken before the listener was added is timed by nobody (no clock read while nobody listens), yet its
+     * release is heard, with the time its node has stood: with and without local hand-off.
+     */
+    @Test
+    void listener_addedWhileALockIsHeld_hearsItsRelease() throws Exception {
+        CuratorFramework client = zk.newClient();
+        ZkReentrantLock plain = new ZkReentrantLock(client, zk.path("plain"));
+        ZkReentrantLock cohort = ZkReentrantLock.builder(client, zk.path("cohort"))
+                .localHandOff()
+                .build();
+        plain.acquire();
+        cohort.acquire();
+        long before = System.nanoTime();
+        List<String> heard = new CopyOnWriteArrayList<>();
+        LockMetrics.addListener(client, new LockMetricsListener() {
+            @Override
+            public void released(String lockPath, Duration held) {
+                heard.add(lockPath
+                        + (held.toNanos() >= System.nanoTime() - before ? " held since before" : " too short"));
+            }
+        });
+
+        plain.release();
+        cohort.release();
+
+        assertThat(heard)
+                .containsExactly(zk.path("plain") + " held since before", zk.path("cohort") + " held since before");
+    }
+
+    /**
      * Observations through Micrometer's Observation API: one per acquisition (granted, then timed out) and one per hold,
      * each a child of the request's observation current on the acquiring thread, with its keys.
      */

@@ -39,11 +39,13 @@ abstract class ThreadOwnedLock extends AbstractZkLock {
      */
     @Override
     public void release() {
-        // No clock read for a listener that is not there, nor for a hold taken while none was (recorded untimed).
-        long heldNanos = core.isObserved() ? holds.heldNanos() : HoldCounts.UNTIMED;
+        boolean timed = core.isObserved(); // no clock read for a listener that is not there
+        long heldNanos = timed ? holds.heldNanos() : 0;
         Hold hold = holds.release();
         if (hold != null) {
-            core.release(hold, Math.max(0, heldNanos), heldNanos != HoldCounts.UNTIMED);
+            // A hold taken before any listener was there was recorded untimed: its node's own time stands in (for a
+            // local pass, since the node was taken: at most that long).
+            core.release(hold, heldNanos == HoldCounts.UNTIMED ? hold.heldNanos() : heldNanos, timed);
         }
     }
 
