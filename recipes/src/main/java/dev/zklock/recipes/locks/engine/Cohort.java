@@ -153,7 +153,7 @@ public final class Cohort implements NodeEvents {
 
     /** Ends a local hold: the machine passes the node on, keeps it idle, or ends it (one delete, on this thread). */
     public void release(Hold hold) {
-        run(null, hold.node());
+        run(new LocalEvent.Release(hold.node(), 0)); // its time is read under the lock if the machine reads it (run)
     }
 
     /** A thread that holds {@code node}, our write node, took ({@code +1}) or ended ({@code -1}) a read node beside it. */
@@ -269,23 +269,20 @@ public final class Cohort implements NodeEvents {
         return hold;
     }
 
-    /** Tells the machine an event of a local thread, under the lock, and carries out its answer on this thread. */
-    private void run(LocalEvent event) {
-        run(event, null);
-    }
-
     /**
-     * As {@link #run(LocalEvent)}; with {@code released} not null, the event is the release of that node, made under the
-     * lock with the time read only if the machine reads it ({@link LocalQueue#readsReleaseTime()}): a clock read costs
-     * 30 to 90 ns on a virtual machine, and a pass's release read one before it woke the next holder.
+     * Tells the machine an event of a local thread, under the lock, and carries out its answer on this thread. A
+     * release is told with its time only if the machine reads it ({@link LocalQueue#readsReleaseTime()}): a clock read
+     * costs 30 to 90 ns on a virtual machine, and a pass's release read one before it woke the next holder.
      */
-    private void run(LocalEvent event, LockNode released) {
+    private void run(LocalEvent event) {
         List<LocalCommand> out = new ArrayList<>(4);
         lock.lock();
         try {
             drainInbox(out);
             queue.on(
-                    released == null ? event : new LocalEvent.Release(released, queue.readsReleaseTime() ? now() : 0),
+                    event instanceof LocalEvent.Release release && queue.readsReleaseTime()
+                            ? new LocalEvent.Release(release.node(), now())
+                            : event,
                     out);
         } finally {
             lock.unlock();
