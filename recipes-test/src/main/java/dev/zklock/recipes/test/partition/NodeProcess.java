@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
 
 /**
  * A process the rig started inside a node's namespace (a server, client or observer JVM): its pid, its log, a way to
@@ -66,6 +67,9 @@ public final class NodeProcess {
     public synchronized void pause() {
         Commands.run(List.of("kill", "-STOP", Long.toString(pid())));
         paused = true;
+        // kill returns once the signal is sent; the process stops when its threads take it (milliseconds later on a
+        // busy machine: NemesisIT read it still running once). Paused means stopped.
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(this::isStopped);
     }
 
     /** Lets a paused process go on with SIGCONT; does nothing if it was not paused by {@link #pause}. */
