@@ -44,7 +44,7 @@ public final class ClientContext {
     private volatile ViewPort viewPort; // made on first use by a lock with a queue view
     private final ConnectionTracker tracker;
     private final ReleasesInFlight releases;
-    private final FrontNodes frontNodes = new FrontNodes();
+    private final FrontNodes frontNodes;
     private final QueueTails queueTails = new QueueTails();
 
     private ClientContext(CuratorFramework client) {
@@ -55,6 +55,7 @@ public final class ClientContext {
         this.port = new CuratorClientPort(client, ownTimer);
         this.tracker = new ConnectionTracker(port, metrics, sessionEnds);
         this.releases = new ReleasesInFlight(timer);
+        this.frontNodes = new FrontNodes(timer);
     }
 
     private ClientContext(ClientPort port) {
@@ -65,6 +66,7 @@ public final class ClientContext {
         this.port = port;
         this.tracker = new ConnectionTracker(port, metrics, sessionEnds);
         this.releases = new ReleasesInFlight(timer);
+        this.frontNodes = new FrontNodes(timer);
         port.addConnectionStateListener(tracker);
     }
 

@@ -20,11 +20,21 @@ import java.util.concurrent.TimeUnit;
  * keeping an entry a while after its release is safe; it is kept one second, because the releasing thread may see its
  * delete's reply before ZooKeeper's event thread hands the deletion to a waiter. A waiter that misses an entry (another
  * process's node, or an event later than that) lists the queue, which is only slower.
+ *
+ * <p>The retention runs on the client's clock (its {@link TimerPort}): the system's in production, the seed's in the
+ * simulator, where a run read the system's clock here, and so kept or dropped an entry with the speed of the machine
+ * that ran it.
  */
 public final class FrontNodes {
     private static final long RETENTION_NANOS = TimeUnit.SECONDS.toNanos(1);
     private final Set<String> nodes = ConcurrentHashMap.newKeySet();
     private final Queue<Released> released = new ConcurrentLinkedQueue<>();
+    private final Ticker clock;
+
+    /** @param clock the client's clock, on which an entry is kept for the retention time after its release */
+    public FrontNodes(Ticker clock) {
+        this.clock = clock;
+    }
 
     /** Records, before its delete is sent, that a node granted from the front is being released. */
     public void releasing(LockNode node) {
@@ -38,7 +48,7 @@ public final class FrontNodes {
         if (!node.isGrantedAtFront()) {
             return;
         }
-        long now = System.nanoTime();
+        long now = clock.read();
         released.add(new Released(node.name(), now));
         for (Released oldest = released.peek();
                 oldest != null && now - oldest.at() > RETENTION_NANOS;
