@@ -23,7 +23,7 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>The retention runs on the client's clock (its {@link TimerPort}): the system's in production, the seed's in the
  * simulator, where a run read the system's clock here, and so kept or dropped an entry with the speed of the machine
- * that ran it.
+ * that ran it (FrontNodesTest).
  */
 public final class FrontNodes {
     private static final long RETENTION_NANOS = TimeUnit.SECONDS.toNanos(1);
