@@ -29,9 +29,8 @@ import java.util.concurrent.TimeUnit;
  * request timeout whatever the release does. Grants of other sessions, in this process or another, are not held back.
  *
  * <p>That bound runs on the client's clock ({@link TimerPort#read}), the timer's own: the system's in production, the
- * seed's in the simulator. It read the system's clock once, so a simulated grant waited for the release or for as long
- * as the machine running the simulation took, and a seed's events changed with the machine's load (seed 38002 gave 188
- * events alone and 198 beside a thread that collected garbage; ReleasesInFlightTest).
+ * seed's in the simulator, where the system's clock made a seed's events depend on the machine's load
+ * (ReleasesInFlightTest).
  */
 public final class ReleasesInFlight {
     public static final long HAND_OFF_DELAY_MICROS = 100;
