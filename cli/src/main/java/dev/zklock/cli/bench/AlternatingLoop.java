@@ -94,7 +94,8 @@ final class AlternatingLoop {
                     COUNTED_CYCLES,
                     window.requests(),
                     window.watchEvents(),
-                    0);
+                    0,
+                    ParkCounts.NONE);
         }
     }
 }

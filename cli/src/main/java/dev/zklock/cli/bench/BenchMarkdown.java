@@ -47,6 +47,12 @@ final class BenchMarkdown {
                     + " object pass the lock among themselves in memory, with no ZooKeeper request.",
             "- **requests per acquisition** (per cycle): the ZooKeeper requests the servers counted (`mntr`) in a"
                     + " counting window over the acquisitions (cycles) in it; **watch events per release** likewise.",
+            "- **thread switches per acquisition**: the context switches of the contenders' threads over their"
+                    + " loops (voluntary and involuntary, as Linux counts them), per acquisition: about 1 where every"
+                    + " acquisition parks until the lock is passed to it, fewer where threads find the lock free and"
+                    + " nobody queued. **acquires that found the lock free, nobody queued**: the JDK fair lock's"
+                    + " acquires that, as they were asked, found it unheld with no thread waiting; they take it with no"
+                    + " park, where a lock with local hand-off and no idle time has given its node back to ZooKeeper.",
             "- **leadership rows**: two participants of one recipe on two clients take turns (for at most "
                     + LeaderScenario.MOST_HAND_OVER_TIME.toMillis()
                     + " ms per side and round); a **term** is one"

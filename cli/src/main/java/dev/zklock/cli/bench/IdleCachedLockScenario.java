@@ -215,7 +215,8 @@ final class IdleCachedLockScenario implements Scenario {
                         COUNTED_CYCLES,
                         window.requests(),
                         window.watchEvents(),
-                        0);
+                        0,
+                        ParkCounts.NONE);
             } finally {
                 second.shutdownNow();
             }

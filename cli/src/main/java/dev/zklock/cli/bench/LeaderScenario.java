@@ -174,7 +174,8 @@ final class LeaderScenario implements Scenario {
                 terms.count(),
                 terms.window().requests(),
                 terms.window().watchEvents(),
-                0);
+                0,
+                ParkCounts.NONE);
     }
 
     /** The terms of a side's hand-overs and the server's counts over them. */

@@ -10,6 +10,7 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
@@ -136,6 +137,7 @@ final class LockLoop {
             Histogram exclusiveAcquire = Measurement.histogram();
             Histogram switchAcquire = Measurement.histogram();
             long[] byGroup = new long[groups()];
+            OptionalLong switches = OptionalLong.of(0);
             for (int i = 0; i < results.size(); i++) {
                 Result result = awaitResult(results.get(i), duration);
                 acquisitions += result.acquisitions;
@@ -147,6 +149,9 @@ final class LockLoop {
                 handOff.add(result.handOff);
                 exclusiveAcquire.add(result.exclusiveAcquire);
                 switchAcquire.add(result.switchAcquire);
+                switches = result.switches.isPresent() && switches.isPresent()
+                        ? OptionalLong.of(switches.getAsLong() + result.switches.getAsLong())
+                        : OptionalLong.empty();
             }
             long elapsed = System.nanoTime() - start;
             ServerReadings.Window window = ServerReadings.Window.between(before, ensemble.countersOf(counted));
@@ -164,11 +169,24 @@ final class LockLoop {
                     acquisitions,
                     window.requests(),
                     window.watchEvents(),
-                    overlaps.get());
+                    overlaps.get(),
+                    new ParkCounts(switches, foundFree()));
         } finally {
             threads.shutdownNow();
             closeLocks();
         }
+    }
+
+    /** The acquires the contenders' JDK fair lock saw find it free and nobody queued; empty for any other lock. */
+    private OptionalLong foundFree() {
+        Set<InterProcessLock> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+        OptionalLong found = OptionalLong.empty();
+        for (Contender contender : contenders) {
+            if (contender.lock() instanceof JdkFairLock jdk && seen.add(jdk)) {
+                found = OptionalLong.of(found.orElse(0) + jdk.takeFoundFree());
+            }
+        }
+        return found;
     }
 
     /** Closes the contenders' locks that keep something past a round (a raw view queue's watch), each once. */
@@ -185,6 +203,7 @@ final class LockLoop {
         Result result = new Result();
         ready.countDown();
         go.await();
+        OptionalLong switchesBefore = ThreadSwitches.ofCurrentThread();
         do {
             long asked = System.nanoTime();
             if (!contender.acquire()) {
@@ -219,6 +238,10 @@ final class LockLoop {
             contender.lock().release();
             result.release.recordValue(Math.min(System.nanoTime() - releasing, Measurement.MAX_NANOS));
         } while (System.nanoTime() - deadline < 0);
+        OptionalLong switchesAfter = ThreadSwitches.ofCurrentThread();
+        if (switchesBefore.isPresent() && switchesAfter.isPresent()) {
+            result.switches = OptionalLong.of(switchesAfter.getAsLong() - switchesBefore.getAsLong());
+        }
         return result;
     }
 
@@ -264,5 +287,6 @@ final class LockLoop {
         long acquisitions;
         long shared;
         long timeouts;
+        OptionalLong switches = OptionalLong.empty(); // its thread's context switches over the loop, if told
     }
 }

@@ -60,6 +60,18 @@ final class LockScenario implements Scenario {
     static final String CYCLES_PER_SECOND = "cycles/s";
     static final String ACQUISITIONS_PER_SECOND = "acquisitions/s";
     static final String HAND_OFF_P50 = "hand-off p50 (ms)";
+    /**
+     * The contenders' context switches per acquisition: about one where each acquisition parks until the lock is passed
+     * to it, fewer where threads take a free lock on their way (a JDK lock whose queue is empty at that moment).
+     */
+    static final String THREAD_SWITCHES_PER_ACQUISITION = "thread switches per acquisition";
+
+    /**
+     * The JDK fair lock's acquires that found it free and nobody queued: with no park, where a lock with local hand-off
+     * and no idle time has given its node back to ZooKeeper.
+     */
+    static final String FOUND_FREE = "acquires that found the lock free, nobody queued (%)";
+
     static final String VS_JDK = "acquisitions/s / JDK fair lock's, same threads";
     static final String REQUESTS_AFTER_THE_FIRST = "requests per cycle after the first";
     static final String REQUESTS_PER_ACQUISITION = "requests per acquisition";
@@ -295,6 +307,8 @@ final class LockScenario implements Scenario {
             if (jdk != null) {
                 double rate = jdk.perSecond();
                 rows.add(targets.row(this, measured, VS_JDK, m -> m.perSecond() / rate));
+                rows.add(targets.row(
+                        this, measured, THREAD_SWITCHES_PER_ACQUISITION, Measurement::threadSwitchesPerAcquisition));
             }
         }
         return rows;
@@ -318,7 +332,13 @@ final class LockScenario implements Scenario {
             return List.of(
                     new FloorRow(JDK_FAIR_LOCK, scenario, ACQUISITIONS_PER_SECOND, jdk.perSecond()),
                     new FloorRow(JDK_FAIR_LOCK, scenario, HAND_OFF_P50, jdk.handOffMillis(50)),
-                    new FloorRow(JDK_FAIR_LOCK, scenario, "hand-off p99 (ms)", jdk.handOffMillis(99)));
+                    new FloorRow(JDK_FAIR_LOCK, scenario, "hand-off p99 (ms)", jdk.handOffMillis(99)),
+                    new FloorRow(
+                            JDK_FAIR_LOCK,
+                            scenario,
+                            THREAD_SWITCHES_PER_ACQUISITION,
+                            jdk.threadSwitchesPerAcquisition()),
+                    new FloorRow(JDK_FAIR_LOCK, scenario, FOUND_FREE, jdk.foundFreePercent()));
         }
         return List.of();
     }

@@ -30,6 +30,7 @@ import org.HdrHistogram.Histogram;
  * @param requests requests the servers received over those, if they could be asked
  * @param watchEvents watch events the servers sent over those, if they could be asked
  * @param overlaps times two contenders held the lock at once (always 0 unless a lock is broken)
+ * @param parks what the contenders' threads counted of their parks, where it was counted
  */
 record Measurement(
         long acquisitions,
@@ -45,7 +46,8 @@ record Measurement(
         long counted,
         OptionalLong requests,
         OptionalLong watchEvents,
-        long overlaps) {
+        long overlaps,
+        ParkCounts parks) {
 
     /** The longest latency a histogram tracks; longer ones are recorded as this. */
     static final long MAX_NANOS = TimeUnit.MINUTES.toNanos(1);
@@ -74,7 +76,8 @@ record Measurement(
                 0,
                 OptionalLong.empty(),
                 OptionalLong.empty(),
-                0);
+                0,
+                ParkCounts.NONE);
     }
 
     /**
@@ -107,7 +110,8 @@ record Measurement(
                 counted + other.counted,
                 sum(requests, other.requests),
                 sum(watchEvents, other.watchEvents),
-                overlaps + other.overlaps);
+                overlaps + other.overlaps,
+                parks.plus(other.parks));
     }
 
     /** Returns acquisitions per second. */
@@ -180,6 +184,23 @@ record Measurement(
         return watchEvents.isPresent() && counted > 0 ? watchEvents.getAsLong() / (double) counted : Double.NaN;
     }
 
+    /**
+     * Returns the contenders' context switches per acquisition, or NaN if they were not counted: about one where every
+     * acquisition parks its thread until the lock is passed to it, fewer where threads take a free lock on their way.
+     */
+    double threadSwitchesPerAcquisition() {
+        return parks.threadSwitches().isPresent() && acquisitions > 0
+                ? parks.threadSwitches().getAsLong() / (double) acquisitions
+                : Double.NaN;
+    }
+
+    /** Returns the share of acquires that found the lock free and nobody queued, in percent, or NaN if not counted. */
+    double foundFreePercent() {
+        return parks.foundFree().isPresent() && acquisitions + timeouts > 0
+                ? 100.0 * parks.foundFree().getAsLong() / (acquisitions + timeouts)
+                : Double.NaN;
+    }
+
     private double perSecond(long count) {
         return elapsedNanos == 0 ? Double.NaN : count * 1e9 / elapsedNanos;
     }
@@ -202,7 +223,8 @@ record Measurement(
         return List.copyOf(sum);
     }
 
-    private static OptionalLong sum(OptionalLong a, OptionalLong b) {
+    /** Returns {@code a} and {@code b} added, or empty unless both are there. */
+    static OptionalLong sum(OptionalLong a, OptionalLong b) {
         return a.isPresent() && b.isPresent() ? OptionalLong.of(a.getAsLong() + b.getAsLong()) : OptionalLong.empty();
     }
 }

@@ -289,7 +289,8 @@ final class VirtualThreadScenario implements Scenario {
                 total,
                 window.requests(),
                 window.watchEvents(),
-                overlaps.get());
+                overlaps.get(),
+                ParkCounts.NONE);
         return new Drain(
                 measurement,
                 new Extra(

@@ -15,6 +15,8 @@ import jdk.jfr.consumer.RecordingFile;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -214,6 +216,30 @@ final class BenchCommandTest {
         assertThat(jdk).isPositive();
         assertThat(figure(REENTRANT, "4 threads, 1 lock object, local hand-off", LockScenario.VS_JDK, "zklock"))
                 .isCloseTo(zklock / jdk, org.assertj.core.data.Offset.offset(0.01));
+    }
+
+    @Test
+    @EnabledOnOs(OS.LINUX)
+    void bench_quick_localHandOffShowsEachSidesThreadSwitchesPerAcquisition_theJdkLocksWithOneFigure() {
+        String scenario = "4 threads, 1 lock object, local hand-off";
+
+        // 4 threads pass one lock: the waiters park, so switches are counted on every side
+        assertThat(figure(REENTRANT, scenario, LockScenario.THREAD_SWITCHES_PER_ACQUISITION, "zklock"))
+                .isPositive();
+        assertThat(figure(REENTRANT, scenario, LockScenario.THREAD_SWITCHES_PER_ACQUISITION, "curator"))
+                .isPositive();
+        assertThat(figure(
+                        LockScenario.JDK_FAIR_LOCK,
+                        "4 threads, 1 lock object",
+                        LockScenario.THREAD_SWITCHES_PER_ACQUISITION,
+                        "value"))
+                .isNotNegative();
+    }
+
+    @Test
+    void bench_quick_jdkFairLockShowsTheShareOfItsAcquiresThatFoundItFree() {
+        assertThat(figure(LockScenario.JDK_FAIR_LOCK, "4 threads, 1 lock object", LockScenario.FOUND_FREE, "value"))
+                .isBetween(0.0, 100.0);
     }
 
     @Test

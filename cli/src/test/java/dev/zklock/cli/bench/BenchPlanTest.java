@@ -221,7 +221,8 @@ final class BenchPlanTest {
                 0,
                 OptionalLong.empty(),
                 OptionalLong.empty(),
-                0);
+                0,
+                ParkCounts.NONE);
 
         assertThat(plan)
                 .extracting(Scenario::key)

@@ -360,7 +360,7 @@ final class BenchReportTest {
         assertThat(vsJdk.curator()).isCloseTo(0.003, within());
         assertThat(vsJdk.isMet()).isTrue();
         List<FloorRow> jdk = report.floorRows();
-        assertThat(jdk).hasSize(3);
+        assertThat(jdk).hasSize(5);
         assertThat(jdk).extracting(FloorRow::floor).containsOnly(LockScenario.JDK_FAIR_LOCK);
         assertThat(jdk).extracting(FloorRow::scenario).containsOnly("8 threads, 1 lock object");
         assertThat(jdk.get(0).value()).isCloseTo(200_000, within());
@@ -368,6 +368,44 @@ final class BenchReportTest {
         assertThat(report.markdown())
                 .contains("| " + LockScenario.JDK_FAIR_LOCK + " | 8 threads, 1 lock object | acquisitions/s | 200000 |")
                 .contains("| acquisitions/s / JDK fair lock's, same threads | 0.60 | 0.00 | n/a | >= 0.5 met |");
+    }
+
+    @Test
+    void rows_sharedLockBesideJdk_giveEachSidesThreadSwitches_andTheJdkLocksAcquiresThatFoundItFreeApart() {
+        LockScenario scenario = LockScenario.sharedLockBesideJdk(Recipe.reentrantLocalHandOff(), 8);
+        BenchReport report = report(
+                scenario,
+                Map.of(
+                        Side.ZKLOCK, switched(measured(120_000, 6_000, 0), 144_000),
+                        Side.CURATOR, switched(measured(600, 1_400_000, 8000), 900),
+                        Side.JDK,
+                                withParks(
+                                        measured(200_000, 5_000, 0),
+                                        new ParkCounts(OptionalLong.of(100_000), OptionalLong.of(50_000)))));
+
+        BenchRow switches = row(report.rows(), LockScenario.THREAD_SWITCHES_PER_ACQUISITION);
+
+        assertThat(switches.zklock()).isCloseTo(1.2, within());
+        assertThat(switches.curator()).isCloseTo(1.5, within());
+        assertThat(report.floorRows())
+                .filteredOn(floor -> floor.metric().equals(LockScenario.THREAD_SWITCHES_PER_ACQUISITION))
+                .singleElement()
+                .satisfies(floor -> assertThat(floor.value()).isCloseTo(0.5, within()));
+        assertThat(report.floorRows())
+                .filteredOn(floor -> floor.metric().equals(LockScenario.FOUND_FREE))
+                .singleElement()
+                .satisfies(floor -> assertThat(floor.value()).isCloseTo(25.0, within()));
+        assertThat(report.markdown()).contains("| " + LockScenario.FOUND_FREE + " | 25.00 |");
+    }
+
+    @Test
+    void plus_addsTheThreadSwitchesOfRoundsThatCountedThem_andNoneWhenARoundDidNot() {
+        Measurement counted = switched(measured(100, 1_000, 0), 120);
+
+        assertThat(counted.plus(switched(measured(300, 1_000, 0), 360)).threadSwitchesPerAcquisition())
+                .isCloseTo(1.2, within());
+        assertThat(counted.plus(measured(300, 1_000, 0)).threadSwitchesPerAcquisition())
+                .isNaN();
     }
 
     @Test
@@ -501,7 +539,8 @@ final class BenchReportTest {
                 1_000_100,
                 OptionalLong.of(400),
                 OptionalLong.of(100),
-                0);
+                0,
+                ParkCounts.NONE);
 
         List<BenchRow> rows = report(scenario, Map.of(Side.ZKLOCK, zklock, Side.CURATOR, measured(900, 800, 0, 4000)))
                 .rows();
@@ -573,7 +612,8 @@ final class BenchReportTest {
                 1000,
                 OptionalLong.of(5000),
                 OptionalLong.of(0),
-                0);
+                0,
+                ParkCounts.NONE);
         BenchReport report = report(scenario, Map.of(Side.ZKLOCK, measured(900, 500_000, 4000), Side.CURATOR, curator));
 
         assertThat(row(report.rows(), LockScenario.WATCH_EVENTS_PER_RELEASE).isMet())
@@ -646,7 +686,33 @@ final class BenchReportTest {
                 acquisitions,
                 OptionalLong.of(requests),
                 OptionalLong.of(acquisitions),
-                0);
+                0,
+                ParkCounts.NONE);
+    }
+
+    /** {@code run}, with {@code parks} counted over it. */
+    private static Measurement withParks(Measurement run, ParkCounts parks) {
+        return new Measurement(
+                run.acquisitions(),
+                run.sharedAcquisitions(),
+                run.timeouts(),
+                run.elapsedNanos(),
+                run.acquireNanos(),
+                run.releaseNanos(),
+                run.handOffNanos(),
+                run.exclusiveAcquireNanos(),
+                run.switchAcquireNanos(),
+                run.acquisitionsByGroup(),
+                run.counted(),
+                run.requests(),
+                run.watchEvents(),
+                run.overlaps(),
+                parks);
+    }
+
+    /** {@code run}, with {@code switches} context switches of its contenders' threads counted over it. */
+    private static Measurement switched(Measurement run, long switches) {
+        return withParks(run, new ParkCounts(OptionalLong.of(switches), OptionalLong.empty()));
     }
 
     /**
@@ -673,7 +739,8 @@ final class BenchReportTest {
                 acquisitions,
                 OptionalLong.of(acquisitions / 100),
                 OptionalLong.of(acquisitions / 100),
-                0);
+                0,
+                ParkCounts.NONE);
     }
 
     /** A run of cycles whose acquires took {@code acquireNanos} and whose hand-offs took {@code handOffNanos}. */
@@ -696,7 +763,8 @@ final class BenchReportTest {
                 20,
                 OptionalLong.of(180),
                 OptionalLong.of(60),
-                0);
+                0,
+                ParkCounts.NONE);
     }
 
     private static BenchReport report(Scenario scenario, Map<Side, Measurement> measured) {
