@@ -214,14 +214,6 @@ final class SimSession implements SessionPort {
     }
 
     @Override
-    public CompletableFuture<Reply> ephemerals() {
-        return send(
-                "lists its session's nodes",
-                server -> new SimServer.Result(Code.OK, null, 0, 0, server.ephemerals(id)),
-                SimSession::listed);
-    }
-
-    @Override
     public CompletableFuture<Reply> delete(String path) {
         return send("deletes " + SimServer.nameOf(path), server -> server.delete(path), SimSession::done);
     }

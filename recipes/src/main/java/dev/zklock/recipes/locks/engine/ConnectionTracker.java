@@ -4,25 +4,24 @@ import dev.zklock.recipes.locks.LockState;
 import dev.zklock.recipes.locks.LockStateEvent;
 import dev.zklock.recipes.locks.LockStateListener;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.framework.state.ConnectionStateListener;
+import org.apache.zookeeper.KeeperException.Code;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Watches one client's connection for every lock held through it: one Curator connection-state listener per client,
  * however many locks, owned by the client's {@link ClientContext}. SUSPENDED puts every held lock IN_DOUBT; LOST makes every held
- * lock LOST; RECONNECTED lists the session's ephemeral nodes in one request, whatever the number of holds, and makes
- * each lock in doubt HELD again if its node is among them (with a watch on its node that vouches for it, as at its grant:
+ * lock LOST; RECONNECTED reads the node of each lock in doubt (one request each, sent together) and makes it HELD
+ * again if its node stands (with a watch on its node that vouches for it, as at its grant:
  * {@link OwnNodeWatch#vouchHeld}), LOST otherwise; the client's close makes every held lock
- * LOST. The answer to that listing comes later, off Curator's thread: it makes a hold HELD only if the hold is still
+ * LOST. The answers to those reads come later, off Curator's thread: it makes a hold HELD only if the hold is still
  * IN_DOUBT and no SUSPENDED or LOST came since the RECONNECTED that asked (a generation counter that each of them
  * bumps), so a newer suspension is never undone by an older check. LOST is final. Each transition logs one summary
  * line; listeners are called on the thread of Curator's connection-state notifications, or, for the outcome of a
@@ -73,7 +72,7 @@ public final class ConnectionTracker implements ConnectionStateListener, PauseWa
 
     /**
      * The process did not run for {@code gapNanos} (told by the client's timer, {@link PauseWatch}): every held lock is
-     * IN_DOUBT, and, if the client is connected, the session's nodes are checked as after a reconnect (one request),
+     * IN_DOUBT, and, if the client is connected, the session's nodes are checked as after a reconnect (one request per hold),
      * which makes each HELD again if its node stands on a live session; a connection the pause broke fails that check,
      * and the client's SUSPENDED and RECONNECTED or LOST follow.
      */
@@ -302,7 +301,7 @@ public final class ConnectionTracker implements ConnectionStateListener, PauseWa
 
     /**
      * After a reconnect: a hold in doubt is ours again only if its node is among the ephemeral nodes of the current
-     * session (one request for every hold); a hold of an ended session is lost.
+     * session (one read per hold in doubt, sent together); a hold of an ended session is lost.
      */
     private void verify() {
         SessionPort session = port.current(); // null when closed, or disconnected again: the next RECONNECTED checks
@@ -330,7 +329,17 @@ public final class ConnectionTracker implements ConnectionStateListener, PauseWa
         if (inDoubt.isEmpty()) {
             return;
         }
-        session.ephemerals().thenAcceptAsync(reply -> settle(inDoubt, session.sessionId(), seen, reply), settling);
+        // One read per node in doubt, sent together, rather than one listing of the session's ephemeral nodes: that
+        // listing's single reply grows with every node of the session, and past the client's packet limit
+        // (jute.maxbuffer, 1 MB by default: about 7,000 nodes of 149-byte paths) the client drops the connection on
+        // it; the next RECONNECTED asked again, so a client with that many nodes never stayed connected
+        // (LockLossTest).
+        List<CompletableFuture<Reply>> reads = new ArrayList<>(inDoubt.size());
+        for (LockNode hold : inDoubt) {
+            reads.add(session.exists(hold.fixedPath()));
+        }
+        CompletableFuture.allOf(reads.toArray(CompletableFuture[]::new))
+                .thenRunAsync(() -> settle(inDoubt, session.sessionId(), seen, reads), settling);
     }
 
     /**
@@ -342,21 +351,24 @@ public final class ConnectionTracker implements ConnectionStateListener, PauseWa
      * so a suspension that comes while the listing's reply waits for this leaves the hold IN_DOUBT, and its listeners'
      * last word is IN_DOUBT (ConnectionTrackerSettleTest). The next RECONNECTED checks again.
      */
-    private void settle(List<LockNode> inDoubt, long sessionId, long seen, Reply ephemerals) {
-        if (!(ephemerals instanceof Reply.Children standingNodes)) {
-            logger.warn(
-                    "session 0x{}: could not list the session's nodes after a reconnect ({}); {} holds stay in doubt"
-                            + " until the next reconnect",
-                    Long.toHexString(sessionId),
-                    ephemerals.code(),
-                    inDoubt.size());
-            return;
-        }
-        Set<String> standing = new HashSet<>(standingNodes.children());
+    private void settle(List<LockNode> inDoubt, long sessionId, long seen, List<CompletableFuture<Reply>> reads) {
         List<LockNode> stand = new ArrayList<>();
         List<LockNode> lost = new ArrayList<>();
-        for (LockNode hold : inDoubt) {
-            (standing.contains(hold.fixedPath()) ? stand : lost).add(hold);
+        for (int i = 0; i < inDoubt.size(); i++) {
+            Reply read = reads.get(i).join();
+            if (read.isOk()) {
+                stand.add(inDoubt.get(i));
+            } else if (read.code() == Code.NONODE) {
+                lost.add(inDoubt.get(i));
+            } else {
+                logger.warn(
+                        "session 0x{}: could not read the session's nodes after a reconnect ({}); {} holds stay in"
+                                + " doubt until the next reconnect",
+                        Long.toHexString(sessionId),
+                        read.code(),
+                        inDoubt.size());
+                return;
+            }
         }
         List<LockNode> heldAgain = new ArrayList<>();
         synchronized (this) {

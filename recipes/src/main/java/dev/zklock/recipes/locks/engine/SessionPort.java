@@ -116,12 +116,6 @@ public interface SessionPort {
     /** Deletes a node (any version): {@link Reply.Done} or {@link Reply.Failed}. */
     CompletableFuture<Reply> delete(String path);
 
-    /**
-     * Lists every ephemeral node this session owns, in one request whatever their number (full paths, namespace
-     * included): {@link Reply.Children} or {@link Reply.Failed}. How a reconnect learns which held nodes still stand.
-     */
-    CompletableFuture<Reply> ephemerals();
-
     /** Removes our watch from {@code path} on the server, then locally (see {@link ZooKeeperHandle#removeWatch}). */
     CompletableFuture<Reply> removeWatch(String path, Watcher watcher, boolean children);
 

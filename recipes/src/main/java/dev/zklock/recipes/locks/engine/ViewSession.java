@@ -263,11 +263,6 @@ final class ViewSession implements SessionPort {
     }
 
     @Override
-    public synchronized CompletableFuture<Reply> ephemerals() {
-        return sent(session.ephemerals());
-    }
-
-    @Override
     public synchronized CompletableFuture<Reply> delete(String path) {
         return sent(session.delete(path));
     }

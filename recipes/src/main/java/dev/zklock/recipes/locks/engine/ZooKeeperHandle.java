@@ -236,18 +236,6 @@ public final class ZooKeeperHandle implements SessionPort {
         return reply;
     }
 
-    /**
-     * Lists every ephemeral node this session owns, in one request whatever their number (full paths, namespace
-     * included): how a reconnect learns which of many held nodes still stand.
-     */
-    @Override
-    public CompletableFuture<Reply> ephemerals() {
-        CompletableFuture<Reply> reply = new CompletableFuture<>();
-        send().getEphemerals(
-                        (rc, ctx, paths) -> reply.complete(rc == 0 ? new Reply.Children(paths) : failed(rc)), null);
-        return reply;
-    }
-
     /** Deletes a node (any version) without waiting: {@link Reply.Done} or {@link Reply.Failed}. */
     @Override
     public CompletableFuture<Reply> delete(String path) {
