@@ -72,7 +72,7 @@ public final class ConnectionTracker implements ConnectionStateListener, PauseWa
 
     /**
      * The process did not run for {@code gapNanos} (told by the client's timer, {@link PauseWatch}): every held lock is
-     * IN_DOUBT, and, if the client is connected, the session's nodes are checked as after a reconnect (one request per hold),
+     * IN_DOUBT, and, if the client is connected, the session's nodes are checked as after a reconnect (a read per hold),
      * which makes each HELD again if its node stands on a live session; a connection the pause broke fails that check,
      * and the client's SUSPENDED and RECONNECTED or LOST follow.
      */
@@ -343,12 +343,12 @@ public final class ConnectionTracker implements ConnectionStateListener, PauseWa
     }
 
     /**
-     * Settles the holds in doubt on the session's ephemeral nodes, off ZooKeeper's event thread. A node missing from
-     * the listing is gone for good (a session's node never comes back), so its hold is LOST whenever this runs. A node
+     * Settles the holds in doubt on the reads of their nodes, off ZooKeeper's event thread. A node a read finds missing
+     * is gone for good (a session's node never comes back), so its hold is LOST whenever this runs. A node
      * that stands makes its hold HELD only if nothing moved it since the check began: it is still IN_DOUBT, the
      * connection is in the generation whose RECONNECTED began the check (no SUSPENDED or LOST since), and the client is
      * connected on the node's session; all three are seen under this tracker's monitor, where a new generation begins,
-     * so a suspension that comes while the listing's reply waits for this leaves the hold IN_DOUBT, and its listeners'
+     * so a suspension that comes while the reads' replies wait for this leaves the hold IN_DOUBT, and its listeners'
      * last word is IN_DOUBT (ConnectionTrackerSettleTest). The next RECONNECTED checks again.
      */
     private void settle(List<LockNode> inDoubt, long sessionId, long seen, List<CompletableFuture<Reply>> reads) {
