@@ -27,10 +27,7 @@ final class ReleasesInFlightTest {
 
         CompletableFuture<Void> over = releases.afterSiblingsOf(GRANTED, SESSION, bound);
 
-        timer.advanceTo(bound - 1);
-        assertThat(over).isNotDone();
-        timer.advanceTo(bound);
-        assertThat(over).isDone();
+        assertOverFirstAt(over, bound);
     }
 
     @Test
@@ -42,10 +39,7 @@ final class ReleasesInFlightTest {
 
         releases.end(release);
 
-        timer.advanceTo(2 * LOOK - 1);
-        assertThat(over).isNotDone();
-        timer.advanceTo(2 * LOOK);
-        assertThat(over).isDone();
+        assertOverFirstAt(over, 2 * LOOK);
     }
 
     @Test
@@ -56,5 +50,66 @@ final class ReleasesInFlightTest {
         assertThat(releases.afterSiblingsOf(GRANTED, SESSION, TimeUnit.SECONDS.toNanos(1)))
                 .isDone();
         assertThat(timer.scheduled).isZero();
+    }
+
+    @Test
+    void afterSiblingsOf_releaseStillInFlightAfterTheQuickLooks_overWhenItEnds() {
+        ReleasesInFlight.Release release = releases.begin(RELEASED, SESSION);
+        CompletableFuture<Void> over = releases.afterSiblingsOf(GRANTED, SESSION, TimeUnit.SECONDS.toNanos(1));
+
+        timer.advanceTo(TimeUnit.MILLISECONDS.toNanos(500));
+        assertThat(over).isNotDone();
+        // The quick looks, then one task for the bound: not a look every 100 µs for as long as the release lasts.
+        assertThat(timer.scheduled).isEqualTo(ReleasesInFlight.QUICK_LOOKS + 1);
+
+        releases.end(release);
+        long ended = timer.now;
+        assertOverFirstAt(over, ended + LOOK);
+    }
+
+    @Test
+    void afterSiblingsOf_releaseOutlastingABoundPastTheQuickLooks_endsAtTheBound() {
+        releases.begin(RELEASED, SESSION);
+        long bound = TimeUnit.MILLISECONDS.toNanos(300);
+
+        CompletableFuture<Void> over = releases.afterSiblingsOf(GRANTED, SESSION, bound);
+
+        assertOverFirstAt(over, bound);
+    }
+
+    @Test
+    void afterSiblingsOf_releasesInOtherQueues_doNotHoldItBack() {
+        releases.begin("/locks/b/_c_a-lock-0000000001", SESSION);
+        releases.begin("/locks/a/sub/_c_a-lock-0000000001", SESSION);
+        releases.begin("/locks/_c_a-lock-0000000001", SESSION);
+
+        assertThat(releases.afterSiblingsOf(GRANTED, SESSION, TimeUnit.SECONDS.toNanos(1)))
+                .isDone();
+        assertThat(timer.scheduled).isZero();
+    }
+
+    @Test
+    void end_ofOneOfTwoReleasesBeside_holdsTheGrantUntilTheOtherEnds() {
+        ReleasesInFlight.Release first = releases.begin(RELEASED, SESSION);
+        ReleasesInFlight.Release second = releases.begin("/locks/a/_c_c-lock-0000000000", SESSION);
+        CompletableFuture<Void> over = releases.afterSiblingsOf(GRANTED, SESSION, TimeUnit.SECONDS.toNanos(1));
+
+        releases.end(first);
+        timer.advanceTo(TimeUnit.MILLISECONDS.toNanos(100));
+        assertThat(over).isNotDone();
+
+        releases.end(second);
+        timer.advanceTo(TimeUnit.MILLISECONDS.toNanos(100) + LOOK);
+        assertThat(over).isDone();
+        assertThat(releases.afterSiblingsOf(GRANTED, SESSION, TimeUnit.SECONDS.toNanos(1)))
+                .isDone();
+    }
+
+    /** Moves the timer to just before {@code time}, where {@code over} is not done yet, then to it, where it is. */
+    private void assertOverFirstAt(CompletableFuture<Void> over, long time) {
+        timer.advanceTo(time - 1);
+        assertThat(over).isNotDone();
+        timer.advanceTo(time);
+        assertThat(over).isDone();
     }
 }
