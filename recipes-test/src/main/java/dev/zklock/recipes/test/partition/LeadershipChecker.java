@@ -31,8 +31,10 @@ import java.util.TreeMap;
  *       epoch larger than that of the last change it told: a term granted within that time may not be told yet (a
  *       look is a listing and a read on a connection that may be slow; PartitionsIT once found an observer on a loaded
  *       machine that told a change 480 ms after it, two terms granted 237 and 35 ms before the checkpoint untold), an
- *       earlier one must be. At most one, as before. An observer that has told nothing by a checkpoint is
- *       <em>silent</em> there (it missed every term so far).
+ *       earlier one must be. At most one, as before. An observer that has told nothing by a checkpoint
+ *       where a term was granted a settle time before is <em>silent</em> there (it missed every term so far); before
+ *       the first such term there is nothing to tell (PartitionsIT's first fault once healed before any term of
+ *       zklock's latch was granted, the clients' JVMs still starting, and all three observers were called silent).
  *   <li><b>Never a leader that is gone</b>: an observer's GRANTED is stale if its epoch is not larger than one it
  *       told GRANTED before, or if the observer process saw the term's session end more than {@link #SETTLE_NANOS}
  *       before it (the node went with the session).
@@ -168,11 +170,14 @@ public final class LeadershipChecker {
                     }
                 }
                 checkpoints++;
+                long count = behindOf(last, at);
                 if (last == null) {
-                    silent.add(client + " told nothing by " + at + " (heal at " + heal + ")");
+                    if (count > 0) {
+                        silent.add(client + " told nothing by " + at + " (heal at " + heal + "), " + count
+                                + " terms granted by then");
+                    }
                     continue;
                 }
-                long count = behindOf(last, at);
                 maxBehind = Math.max(maxBehind, count);
                 if (count > 1) {
                     behind.add(client + " " + count + " events behind at " + at + " (heal at " + heal + "), its last "
@@ -183,12 +188,12 @@ public final class LeadershipChecker {
 
         /**
          * The changes of leader the history has a settle time before {@code at} past {@code last}: the terms granted
-         * by then with a larger epoch.
+         * by then with a larger epoch (every such term if {@code last} is null).
          */
-        private long behindOf(LeadershipFacts.Told last, long at) { // last: not null
+        private long behindOf(LeadershipFacts.Told last, long at) { // last: null if it told nothing yet
             return terms.stream()
                     .filter(t -> t.grant() <= at - SETTLE_NANOS && t.epoch().isPresent())
-                    .filter(t -> t.epoch().getAsLong() > last.epoch())
+                    .filter(t -> last == null || t.epoch().getAsLong() > last.epoch())
                     .count();
         }
 
