@@ -431,10 +431,8 @@ public final class LockPath {
      * request timeout of the client ({@link ClientPort#requestTimeoutNanos()}) less a margin for handing the answer
      * back (a tenth of it, at most {@value #RETURN_MARGIN_MS} ms), so that an acquire comes back within its timeout
      * plus one request timeout, not at that bound (the partition rig saw a semaphore's come back 0.02 ms past it,
-     * under load; with a margin of 100 ms, three acquires of queue-view locks on one client came back 80 to 126 ms
-     * after their waits ended, 1 to 27 ms past the bound, while the ensemble elected a leader again, the giving up and
-     * its cleanup on a loaded machine). A request still without a reply then is left to ZooKeeper's client, which
-     * fails it in full time.
+     * under load, and, with a margin of 100 ms, three come back 1 to 27 ms past it). A request still without a reply
+     * then is left to ZooKeeper's client, which fails it in full time.
      */
     public long requestTimeoutNanos() {
         long full = port().requestTimeoutNanos();
