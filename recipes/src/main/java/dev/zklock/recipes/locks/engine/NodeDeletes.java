@@ -38,21 +38,29 @@ public final class NodeDeletes {
      * not bound that wait itself: a request sent while it has just found the connection silent, and is connecting
      * again, waits in its queue until a server answers (seen on a real ensemble whose leader was paused: an acquire's
      * give-up waited 2.4 s for the new leader, past its timeout plus one request timeout). If the connection is down,
-     * the reply is a lost connection or does not come in time, or the thread is interrupted (the flag is kept), the
-     * client's background delete takes over (Curator's guaranteed delete, {@link ClientPort#deleteInBackground}) and
-     * retries when the connection comes back (a delete that was only late then finds no node, which is done). Reaches
-     * the client only through its port. Returns whether the node is known to be gone.
+     * the reply is a lost connection, the client's background delete takes over (Curator's guaranteed delete, {@link
+     * ClientPort#deleteInBackground}) and retries when the connection comes back. If the reply does not come in time,
+     * or the thread is interrupted (the flag is kept), the thread goes on and the delete on its way decides: its reply
+     * hands it to the background only if the connection was lost meanwhile. Before, a late reply sent a second delete
+     * at once: a server behind a backlog (10,000 holders releasing into 100,000 waiters' requests on one client) was
+     * sent about 10,000 deletes too many in one drain, each answered NONODE. Reaches the client only through its
+     * port. Returns whether the node is known to be gone.
      */
     public static boolean deleteNow(LockPath lock, String nodePath, long untilNanos) {
         lock.deleting(ZKPaths.getNodeFromPath(nodePath));
         ClientPort port = lock.context().port();
         SessionPort session = port.connected();
         if (session != null) {
-            Reply reply = deleteOnThisThread(session, lock.fixed(nodePath), untilNanos);
-            if (reply != null && (reply.isOk() || reply.code() == KeeperException.Code.NONODE)) {
+            CompletableFuture<Reply> sent = session.delete(lock.fixed(nodePath));
+            Reply reply = awaitReply(sent, untilNanos);
+            if (reply == null) {
+                sent.thenAccept(late -> lateReply(lock, nodePath, late));
+                return false;
+            }
+            if (reply.isOk() || reply.code() == KeeperException.Code.NONODE) {
                 return true;
             }
-            if (reply != null && !reply.isRetryable()) {
+            if (!reply.isRetryable()) {
                 throw lock.failure("delete " + nodePath, KeeperException.create(reply.code(), nodePath), false);
             }
         }
@@ -60,12 +68,26 @@ public final class NodeDeletes {
         return false;
     }
 
+    /** The reply of a delete whose thread went on without it: a lost connection hands it to the background. */
+    private static void lateReply(LockPath lock, String nodePath, Reply late) {
+        if (late.isRetryable()) {
+            lock.context().port().deleteInBackground(lock, nodePath);
+        } else if (!late.isOk() && late.code() != KeeperException.Code.NONODE) {
+            logger.warn(
+                    "{}: the delete of {} failed with {}; it goes when its session ends",
+                    lock.path(),
+                    nodePath,
+                    late.code());
+        } else {
+            logger.debug("{}: {} deleted, its reply late", lock.path(), nodePath);
+        }
+    }
+
     /**
-     * Deletes with the reply awaited on the calling thread until {@code untilNanos}; null if it did not come by then or
-     * the thread was interrupted (the flag is kept): the delete is then left to the background.
+     * Waits for a delete's reply on the calling thread until {@code untilNanos}; null if it did not come by then or the
+     * thread was interrupted (the flag is kept): the delete is still on its way.
      */
-    private static Reply deleteOnThisThread(SessionPort session, String fixedNodePath, long untilNanos) {
-        CompletableFuture<Reply> reply = session.delete(fixedNodePath);
+    private static Reply awaitReply(CompletableFuture<Reply> reply, long untilNanos) {
         try {
             return Parking.get(reply, Math.max(0, untilNanos - Parking.nanoTime()));
         } catch (InterruptedException e) {
