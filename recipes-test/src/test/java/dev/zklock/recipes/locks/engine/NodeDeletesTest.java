@@ -23,7 +23,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * A delete whose reply is late is sent once: the thread that waited for it goes on at its bound, and the delete on its
  * way decides what follows. It is handed to Curator's guaranteed delete only if the connection is lost before its reply
- * (a drain of 100,000 virtual threads on 10,000 keys of one client sent about 10,000 deletes twice when a late reply
+ * (a drain of 100,000 virtual threads on 10,000 keys of one client sent about 13,500 deletes twice when a late reply
  * sent the second at once).
  */
 @Timeout(60)

@@ -43,7 +43,7 @@ public final class NodeDeletes {
      * or the thread is interrupted (the flag is kept), the thread goes on and the delete on its way decides: its reply
      * hands it to the background only if the connection was lost meanwhile. Before, a late reply sent a second delete
      * at once: a server behind a backlog (10,000 holders releasing into 100,000 waiters' requests on one client) was
-     * sent about 10,000 deletes too many in one drain, each answered NONODE. Reaches the client only through its
+     * sent about 13,500 deletes too many in each drain, each answered NONODE. Reaches the client only through its
      * port. Returns whether the node is known to be gone.
      */
     public static boolean deleteNow(LockPath lock, String nodePath, long untilNanos) {
