@@ -1,14 +1,12 @@
 package dev.zklock.cli.torture;
 
 import dev.zklock.cli.Progress;
+import dev.zklock.recipes.test.sim.SeedRun;
 import dev.zklock.recipes.test.sim.SimReport;
 import dev.zklock.recipes.test.sim.SimSettings;
 import dev.zklock.recipes.test.sim.Simulation;
 import java.io.PrintWriter;
 import java.util.Locale;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -26,16 +24,10 @@ final class SimulateRun {
     private final long count;
     private final int workers;
     private final SimSettings settings;
-    private final AtomicLong next = new AtomicLong();
-    private final AtomicLong done = new AtomicLong();
     private final AtomicLong events = new AtomicLong();
     private final AtomicLong acquires = new AtomicLong();
     private final AtomicLong grants = new AtomicLong();
     private final AtomicReference<SimReport> failed = new AtomicReference<>();
-    private final AtomicReference<Crash> crashed = new AtomicReference<>();
-
-    /** A seed whose run threw instead of ending: the engine broke one of its own assertions, or the simulator did. */
-    private record Crash(long seed, Throwable thrown) {}
 
     /**
      * @param first the first seed
@@ -57,21 +49,18 @@ final class SimulateRun {
                 first, first + count - 1, workers, settings.queueViews() ? ", queue views" : "");
         err.flush();
         long started = System.nanoTime();
-        ExecutorService pool = Executors.newFixedThreadPool(workers, runnable -> {
-            Thread thread = new Thread(runnable, "zklock-simulate");
-            thread.setDaemon(true);
-            return thread;
-        });
-        for (int i = 0; i < workers; i++) {
-            pool.execute(this::work);
-        }
-        pool.shutdown();
+        SeedRun seeds = new SeedRun(first, count, workers, settings, this::tally);
         Progress bar = new Progress(err, BAR_STEPS);
         int shown = 0;
-        while (!pool.awaitTermination(250, TimeUnit.MILLISECONDS)) {
-            shown = show(bar, shown);
+        try {
+            while (!seeds.await(250)) {
+                shown = show(bar, seeds.done(), shown);
+            }
+        } catch (InterruptedException e) {
+            seeds.stop();
+            throw e;
         }
-        show(bar, shown);
+        show(bar, seeds.done(), shown);
         bar.finish();
         double seconds = (System.nanoTime() - started) / 1e9;
         SimReport failure = failed.get();
@@ -82,44 +71,33 @@ final class SimulateRun {
             err.flush();
             failure = Simulation.shrink(failure, settings);
         }
-        summary(out, seconds, failure);
-        return failure == null && crashed.get() == null ? 0 : 1;
+        summary(out, seeds, seconds, failure);
+        return failure == null && seeds.thrown().isEmpty() ? 0 : 1;
     }
 
-    private void work() {
-        while (failed.get() == null && crashed.get() == null) {
-            long index = next.getAndIncrement();
-            if (index >= count) {
-                return;
-            }
-            SimReport report;
-            try {
-                report = Simulation.run(first + index, settings);
-            } catch (RuntimeException | AssertionError thrown) {
-                crashed.compareAndSet(null, new Crash(first + index, thrown));
-                return;
-            }
-            events.addAndGet(report.steps());
-            acquires.addAndGet(report.acquires());
-            grants.addAndGet(report.grants());
-            done.incrementAndGet();
-            if (!report.isClean()) {
-                failed.compareAndSet(null, report);
-            }
+    /** Counts a seed's report; the first that is not clean stops the run. */
+    private boolean tally(SimReport report) {
+        events.addAndGet(report.steps());
+        acquires.addAndGet(report.acquires());
+        grants.addAndGet(report.grants());
+        if (report.isClean()) {
+            return true;
         }
+        failed.compareAndSet(null, report);
+        return false;
     }
 
-    private int show(Progress bar, int shown) {
-        int reached = (int) (done.get() * BAR_STEPS / count);
+    private int show(Progress bar, long done, int shown) {
+        int reached = (int) (done * BAR_STEPS / count);
         for (; shown < reached; shown++) {
             bar.stepDone();
         }
-        bar.running(String.format(Locale.ROOT, "%,d of %,d seeds", done.get(), count));
+        bar.running(String.format(Locale.ROOT, "%,d of %,d seeds", done, count));
         return shown;
     }
 
-    private void summary(PrintWriter out, double seconds, SimReport failure) {
-        out.printf(Locale.ROOT, "seeds             %,d (from %d)%n", done.get(), first);
+    private void summary(PrintWriter out, SeedRun seeds, double seconds, SimReport failure) {
+        out.printf(Locale.ROOT, "seeds             %,d (from %d)%n", seeds.done(), first);
         out.printf("queue views       %s%n", settings.queueViews() ? "on" : "off");
         out.printf(Locale.ROOT, "events            %,d%n", events.get());
         out.printf(Locale.ROOT, "acquires          %,d%n", acquires.get());
@@ -128,9 +106,9 @@ final class SimulateRun {
                 Locale.ROOT,
                 "time              %.1f s (%,.0f seeds/s on %d thread(s))%n",
                 seconds,
-                done.get() / Math.max(seconds, 1e-9),
-                workers);
-        Crash crash = crashed.get();
+                seeds.done() / Math.max(seconds, 1e-9),
+                seeds.workers());
+        SeedRun.Thrown crash = seeds.thrown().orElse(null);
         if (crash != null) {
             out.printf("verdict           THREW at seed %d: %s%n", crash.seed(), crash.thrown());
             out.printf(

@@ -2,20 +2,12 @@ package dev.zklock.recipes.test.sim;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.ArrayList;
 import java.util.EnumSet;
-import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -39,12 +31,12 @@ final class SimulationTest {
         LongAdder behindOwn = new LongAdder();
         LongAdder explained = new LongAdder();
         AtomicLong longestExplained = new AtomicLong();
-        runSeeds(first, count, settings, report -> {
+        SeedRun.runAll(first, count, settings, report -> {
             steps.add(report.steps());
             behindOwn.add(report.tallies().getOrDefault(SimWorld.BEHIND_OWN, 0L));
             explained.add(report.explainedOverlaps());
             longestExplained.accumulateAndGet(report.longestExplainedOverlapMicros(), Math::max);
-            assertClean(report, settings);
+            return assertClean(report, settings);
         });
         System.out.printf(
                 "simulation: %d seeds, %d events, %d creates right behind a node of their client, %d explained overlaps"
@@ -67,8 +59,10 @@ final class SimulationTest {
     @Test
     void run_thousandSeeds_reachTheRarePaths() {
         Map<String, Long> counted = new ConcurrentHashMap<>();
-        runSeeds(1, 1_000, SimSettings.defaults(), report -> report.tallies()
-                .forEach((what, n) -> counted.merge(what, n, Long::sum)));
+        SeedRun.runAll(1, 1_000, SimSettings.defaults(), report -> {
+            report.tallies().forEach((what, n) -> counted.merge(what, n, Long::sum));
+            return true;
+        });
         Map<String, Long> tallies = new TreeMap<>(counted);
         assertThat(tallies)
                 .containsKeys(
@@ -107,59 +101,16 @@ final class SimulationTest {
                 30_000,
                 10_000,
                 false);
-        runSeeds(1, MULTI_SEEDS, settings, report -> assertClean(report, settings));
+        SeedRun.runAll(1, MULTI_SEEDS, settings, report -> assertClean(report, settings));
     }
 
-    /**
-     * Runs the seeds from {@code first}, {@code count} of them, on every processor (a seed replays the same on any
-     * thread: {@code zklock torture --simulate} runs them so), each report handed to {@code each} on the thread that ran
-     * it; the first failure stops the others and is thrown here. On CI's two cores the class took 79 s on one thread.
-     */
-    private static void runSeeds(long first, int count, SimSettings settings, Consumer<SimReport> each) {
-        int workers = Math.max(1, Math.min(count, Runtime.getRuntime().availableProcessors()));
-        AtomicLong next = new AtomicLong(first);
-        AtomicBoolean failed = new AtomicBoolean();
-        ExecutorService pool = Executors.newFixedThreadPool(workers);
-        try {
-            List<Future<?>> running = new ArrayList<>();
-            for (int i = 0; i < workers; i++) {
-                running.add(pool.submit(() -> {
-                    for (long seed = next.getAndIncrement(); seed < first + count && !failed.get(); ) {
-                        try {
-                            each.accept(Simulation.run(seed, settings));
-                        } catch (RuntimeException | Error e) {
-                            failed.set(true);
-                            throw e;
-                        }
-                        seed = next.getAndIncrement();
-                    }
-                    return null;
-                }));
-            }
-            for (Future<?> worker : running) {
-                worker.get();
-            }
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof RuntimeException unchecked) {
-                throw unchecked;
-            }
-            if (e.getCause() instanceof Error error) {
-                throw error;
-            }
-            throw new IllegalStateException(e.getCause());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while the seeds ran", e);
-        } finally {
-            pool.shutdownNow();
-        }
-    }
-
-    private static void assertClean(SimReport report, SimSettings settings) {
+    /** Throws, with the smallest plan that still fails, unless {@code report} is clean; returns true (go on). */
+    private static boolean assertClean(SimReport report, SimSettings settings) {
         if (!report.isClean()) {
             SimReport smallest = Simulation.shrink(report, settings);
             assertThat(smallest.violations()).as(smallest.describe()).isEmpty();
         }
+        return true;
     }
 
     /**
