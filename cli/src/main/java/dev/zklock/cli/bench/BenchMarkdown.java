@@ -52,7 +52,12 @@ final class BenchMarkdown {
                     + " acquisition parks until the lock is passed to it, fewer where threads find the lock free and"
                     + " nobody queued. **acquires that found the lock free, nobody queued**: the JDK fair lock's"
                     + " acquires that, as they were asked, found it unheld with no thread waiting; they take it with no"
-                    + " park, where a lock with local hand-off and no idle time has given its node back to ZooKeeper.",
+                    + " park, where a lock with local hand-off and no idle time has given its node back to ZooKeeper."
+                    + " **rounds it queued every acquire**: the JDK fair lock's rounds with at least "
+                    + LockScenario.CONVOY_SWITCHES
+                    + " thread switches per acquisition (a convoy: each acquire parked until the lock was passed to"
+                    + " it); the rate over the JDK lock's **in those rounds** is the median, over them, of each"
+                    + " round's ratio.",
             "- **leadership rows**: two participants of one recipe on two clients take turns (for at most "
                     + LeaderScenario.MOST_HAND_OVER_TIME.toMillis()
                     + " ms per side and round); a **term** is one"

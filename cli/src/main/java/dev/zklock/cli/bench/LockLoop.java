@@ -170,7 +170,7 @@ final class LockLoop {
                     window.requests(),
                     window.watchEvents(),
                     overlaps.get(),
-                    new ParkCounts(switches, foundFree()));
+                    ParkCounts.ofRound(switches, foundFree(), acquisitions, elapsed));
         } finally {
             threads.shutdownNow();
             closeLocks();

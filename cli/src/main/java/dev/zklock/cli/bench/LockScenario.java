@@ -73,6 +73,15 @@ final class LockScenario implements Scenario {
     static final String FOUND_FREE = "acquires that found the lock free, nobody queued (%)";
 
     static final String VS_JDK = "acquisitions/s / JDK fair lock's, same threads";
+
+    /**
+     * The least thread switches per acquisition of a round of the JDK fair lock that count as a convoy: every acquire
+     * parked until the lock was passed to it, as every local waiter of a cohort does.
+     */
+    static final double CONVOY_SWITCHES = 0.97;
+
+    static final String VS_JDK_CONVOY = "acquisitions/s / JDK fair lock's, in the rounds it queued every acquire";
+    static final String CONVOY_ROUNDS = "rounds it queued every acquire";
     static final String REQUESTS_AFTER_THE_FIRST = "requests per cycle after the first";
     static final String REQUESTS_PER_ACQUISITION = "requests per acquisition";
     static final String REQUESTS_PER_CYCLE = "requests per cycle";
@@ -307,6 +316,7 @@ final class LockScenario implements Scenario {
             if (jdk != null) {
                 double rate = jdk.perSecond();
                 rows.add(targets.row(this, measured, VS_JDK, m -> m.perSecond() / rate));
+                rows.add(targets.row(this, measured, VS_JDK_CONVOY, m -> convoyRatio(m, jdk)));
                 rows.add(targets.row(
                         this, measured, THREAD_SWITCHES_PER_ACQUISITION, Measurement::threadSwitchesPerAcquisition));
             }
@@ -338,9 +348,43 @@ final class LockScenario implements Scenario {
                             scenario,
                             THREAD_SWITCHES_PER_ACQUISITION,
                             jdk.threadSwitchesPerAcquisition()),
-                    new FloorRow(JDK_FAIR_LOCK, scenario, FOUND_FREE, jdk.foundFreePercent()));
+                    new FloorRow(JDK_FAIR_LOCK, scenario, FOUND_FREE, jdk.foundFreePercent()),
+                    new FloorRow(
+                            JDK_FAIR_LOCK,
+                            scenario,
+                            CONVOY_ROUNDS,
+                            convoyRounds(jdk).size()));
         }
         return List.of();
+    }
+
+    /**
+     * The median, over the rounds in which the JDK fair lock queued every acquire ({@link #convoyRounds}), of {@code
+     * m}'s rate in that round over the JDK lock's; NaN if it never did, or the rounds' switches were not counted. Both
+     * sides ran once in each round, so their paces pair up by round.
+     */
+    static double convoyRatio(Measurement m, Measurement jdk) {
+        List<ParkCounts.Round> ours = m.parks().rounds();
+        List<ParkCounts.Round> its = jdk.parks().rounds();
+        List<Double> ratios = new ArrayList<>();
+        for (int round : convoyRounds(jdk)) {
+            if (round < ours.size()) {
+                ratios.add(ours.get(round).perSecond() / its.get(round).perSecond());
+            }
+        }
+        return Measurement.median(ratios);
+    }
+
+    /** The rounds, by number, in which the JDK fair lock queued every acquire ({@link #CONVOY_SWITCHES}). */
+    static List<Integer> convoyRounds(Measurement jdk) {
+        List<ParkCounts.Round> rounds = jdk.parks().rounds();
+        List<Integer> convoys = new ArrayList<>();
+        for (int round = 0; round < rounds.size(); round++) {
+            if (rounds.get(round).switchesPerAcquisition() >= CONVOY_SWITCHES) {
+                convoys.add(round);
+            }
+        }
+        return convoys;
     }
 
     /**

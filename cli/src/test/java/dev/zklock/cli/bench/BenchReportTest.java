@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.zklock.cli.MachineLoad;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -360,7 +361,7 @@ final class BenchReportTest {
         assertThat(vsJdk.curator()).isCloseTo(0.003, within());
         assertThat(vsJdk.isMet()).isTrue();
         List<FloorRow> jdk = report.floorRows();
-        assertThat(jdk).hasSize(5);
+        assertThat(jdk).hasSize(6);
         assertThat(jdk).extracting(FloorRow::floor).containsOnly(LockScenario.JDK_FAIR_LOCK);
         assertThat(jdk).extracting(FloorRow::scenario).containsOnly("8 threads, 1 lock object");
         assertThat(jdk.get(0).value()).isCloseTo(200_000, within());
@@ -368,6 +369,55 @@ final class BenchReportTest {
         assertThat(report.markdown())
                 .contains("| " + LockScenario.JDK_FAIR_LOCK + " | 8 threads, 1 lock object | acquisitions/s | 200000 |")
                 .contains("| acquisitions/s / JDK fair lock's, same threads | 0.60 | 0.00 | n/a | >= 0.5 met |");
+    }
+
+    /**
+     * The rate over the JDK lock's in the rounds it queued every acquire: the rounds where the JDK lock's threads
+     * switched less than 0.97 times per acquisition (it ran on through a free lock) are left out, and the ratio is the
+     * median of the others' round by round; the JDK lock's floor rows count those rounds.
+     */
+    @Test
+    void rows_sharedLockBesideJdk_giveTheRateOverTheJdkLocksInTheRoundsItQueuedEveryAcquire() {
+        LockScenario scenario = LockScenario.sharedLockBesideJdk(Recipe.reentrantLocalHandOff(), 8);
+        BenchReport report = report(
+                scenario,
+                Map.of(
+                        Side.ZKLOCK, paced(90_000, 100_000, 132_000, 110_000),
+                        Side.CURATOR, paced(600, 600, 600, 600),
+                        Side.JDK,
+                                withParks(
+                                        measured(630_000, 5_000, 0),
+                                        new ParkCounts(
+                                                OptionalLong.of(630_000),
+                                                OptionalLong.empty(),
+                                                List.of(
+                                                        new ParkCounts.Round(100_000, ONE_SECOND.toNanos(), 100_000),
+                                                        new ParkCounts.Round(300_000, ONE_SECOND.toNanos(), 150_000),
+                                                        new ParkCounts.Round(120_000, ONE_SECOND.toNanos(), 117_600),
+                                                        new ParkCounts.Round(
+                                                                110_000, ONE_SECOND.toNanos(), 110_000))))));
+
+        BenchRow convoy = row(report.rows(), LockScenario.VS_JDK_CONVOY);
+
+        assertThat(convoy.zklock()).isCloseTo(1.0, within()); // 0.9, 1.1 and 1.0: the round at 300,000/s left out
+        assertThat(report.floorRows())
+                .filteredOn(floor -> floor.metric().equals(LockScenario.CONVOY_ROUNDS))
+                .singleElement()
+                .extracting(FloorRow::value)
+                .isEqualTo(3.0);
+    }
+
+    /** A run of one-second rounds at {@code rates}, each with one context switch per acquisition. */
+    private static Measurement paced(long... rates) {
+        List<ParkCounts.Round> rounds = new ArrayList<>();
+        long acquisitions = 0;
+        for (long rate : rates) {
+            rounds.add(new ParkCounts.Round(rate, ONE_SECOND.toNanos(), rate));
+            acquisitions += rate;
+        }
+        return withParks(
+                measured(acquisitions, 5_000, 0),
+                new ParkCounts(OptionalLong.of(acquisitions), OptionalLong.empty(), rounds));
     }
 
     @Test
