@@ -316,7 +316,9 @@ final class LockScenario implements Scenario {
             if (jdk != null) {
                 double rate = jdk.perSecond();
                 rows.add(targets.row(this, measured, VS_JDK, m -> m.perSecond() / rate));
-                rows.add(targets.row(this, measured, VS_JDK_CONVOY, m -> convoyRatio(m, jdk)));
+                if (!convoyRounds(jdk).isEmpty()) { // else no figure: the JDK lock never queued every acquire
+                    rows.add(targets.row(this, measured, VS_JDK_CONVOY, m -> convoyRatio(m, jdk)));
+                }
                 rows.add(targets.row(
                         this, measured, THREAD_SWITCHES_PER_ACQUISITION, Measurement::threadSwitchesPerAcquisition));
             }

@@ -360,6 +360,7 @@ final class BenchReportTest {
         assertThat(vsJdk.zklock()).isCloseTo(0.6, within());
         assertThat(vsJdk.curator()).isCloseTo(0.003, within());
         assertThat(vsJdk.isMet()).isTrue();
+        assertThat(rows).extracting(BenchRow::metric).doesNotContain(LockScenario.VS_JDK_CONVOY); // no round counted
         List<FloorRow> jdk = report.floorRows();
         assertThat(jdk).hasSize(6);
         assertThat(jdk).extracting(FloorRow::floor).containsOnly(LockScenario.JDK_FAIR_LOCK);
