@@ -189,18 +189,18 @@ public final class Admission {
                 awaitLapsed(nodes, deadline);
                 verdict = await(nodes, deadline);
             } catch (InterruptedException e) {
-                drop(nodes);
+                drop(nodes, deadline);
                 throw e;
             }
             if (verdict == Verdict.ADMIT) {
                 if (Thread.interrupted()) { // interrupted as the grant came: the interrupt wins, as a cohort's does
-                    drop(nodes);
+                    drop(nodes, deadline);
                     throw new InterruptedException(
                             "interrupted while acquiring lock '" + nodes.get(0).lockPath() + "'");
                 }
                 return granted;
             }
-            drop(nodes);
+            drop(nodes, deadline);
             if (verdict == Verdict.CLOSED) {
                 throw closed(nodes.get(0));
             }
@@ -396,10 +396,17 @@ public final class Admission {
         }
     }
 
-    /** Ends holds that were not admitted: stops tracking them and deletes their nodes on the calling thread. */
-    private static void drop(List<LockNode> nodes) {
+    /**
+     * Ends holds that were not admitted: stops tracking them and deletes their nodes on the calling thread, waiting for
+     * the replies no later than one request timeout after the deadline ({@link Deadline#plusNanos}): the take and the
+     * waits before the rule may already have run past the deadline, each within that bound, and a delete given a
+     * request timeout of its own from there made the acquire come back past it (the partition rig: four view locks'
+     * first acquires on a cold client, 5 to 257 ms past their timeout plus one request timeout).
+     */
+    private static void drop(List<LockNode> nodes, Deadline deadline) {
+        long until = deadline.plusNanos(nodes.get(0).queue().requestTimeoutNanos());
         for (LockNode node : nodes) {
-            node.queue().end(node);
+            node.queue().end(node, until);
         }
     }
 

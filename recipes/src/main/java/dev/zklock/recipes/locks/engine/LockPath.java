@@ -212,8 +212,17 @@ public final class LockPath {
 
     /** Ends a hold: stops tracking it and deletes its node on the calling thread ({@link #deleteHeld(LockNode)}). */
     public void end(LockNode hold) {
+        end(hold, Parking.nanoTime() + requestTimeoutNanos());
+    }
+
+    /**
+     * Ends a hold as {@link #end(LockNode)} does, waiting for the delete's reply until {@code untilNanos} at the latest
+     * (on {@link Parking#nanoTime()}): an acquire that gives up a grant it did not admit passes its own bound, one
+     * request timeout after its deadline, so that its return keeps it.
+     */
+    public void end(LockNode hold, long untilNanos) {
         untrack(hold);
-        deleteHeld(hold);
+        deleteHeld(hold, untilNanos);
     }
 
     /**
@@ -332,6 +341,11 @@ public final class LockPath {
 
     /** Deletes a held node. Never blocks past one request timeout, and never throws for a lost connection. */
     public void deleteHeld(LockNode node) {
+        deleteHeld(node, Parking.nanoTime() + requestTimeoutNanos());
+    }
+
+    /** As {@link #deleteHeld(LockNode)}, waiting for the delete's reply until {@code untilNanos} at the latest. */
+    public void deleteHeld(LockNode node, long untilNanos) {
         hooks.beforeRelease(path, node.name());
         ClientContext ours = context();
         ours.frontNodes().releasing(node);
@@ -340,7 +354,7 @@ public final class LockPath {
         try {
             if (!port().isStarted()) {
                 logger.debug("{}: client closed; {} went with its session", path, node);
-            } else if (NodeDeletes.deleteNow(this, node.path())) {
+            } else if (NodeDeletes.deleteNow(this, node.path(), untilNanos)) {
                 logger.debug("{}: released {}", path, node);
             }
         } finally {
