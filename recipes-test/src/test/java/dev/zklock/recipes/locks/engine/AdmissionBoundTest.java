@@ -86,7 +86,7 @@ final class AdmissionBoundTest {
         assertThat(ClientContext.of(proxied).timer().schedule(late::countDown, TIMEOUT_NANOS + requestTimeoutNanos / 2))
                 .isNotNull();
 
-        Optional<List<LockNode>> admitted = Admission.admit(deadline, () -> {
+        Optional<List<LockNode>> admitted = Admission.admit(deadline, until -> {
             late.await();
             granted.foundDeleted("deleted by a stranger, as its own watch would say");
             proxy.holdRequests(); // the drop's delete gets no reply

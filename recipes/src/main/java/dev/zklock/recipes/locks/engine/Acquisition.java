@@ -66,7 +66,8 @@ public final class Acquisition extends StepMachine {
     private static final Logger logger = LoggerFactory.getLogger(Acquisition.class);
 
     private final Beside beside;
-    private final Verdict[] verdicts;
+    private final Verdict[] verdicts; // one per queue; null for one queue, whose verdict is kept in the field below
+    private Verdict onlyVerdict; // the one queue's: a waiting thread keeps no array
 
     private int current; // the queue waited on
     private boolean createAlone; // the create on its way was sent with no listing behind it
@@ -87,9 +88,9 @@ public final class Acquisition extends StepMachine {
      *     ephemeral node carries and holds beside (a downgrade), on the same session
      */
     public Acquisition(List<LockPath> queues, Beside beside) {
-        super(queues, "lock");
+        super(queues);
         this.beside = beside;
-        this.verdicts = new Verdict[queues.size()];
+        this.verdicts = queues.size() == 1 ? null : new Verdict[queues.size()];
     }
 
     /** Returns the name of our node in queue {@code queue}; we have entered. */
@@ -146,7 +147,7 @@ public final class Acquisition extends StepMachine {
                 nodes,
                 ownPredecessor);
         current = 0;
-        verdicts[0] = verdict;
+        setVerdict(0, verdict);
         return advance();
     }
 
@@ -164,14 +165,14 @@ public final class Acquisition extends StepMachine {
         }
         String watched = decision.nodeToWatch();
         if (decision.relistsWhenGone()) {
-            return new Verdict(false, false, watched, false, false, false, false);
+            return new Verdict(false, false, lockPath.fixedChild(watched), false, false, false, false);
         }
         LockQueueView afterFront = withoutUpTo(view, watched);
         // Unknown nodes may stand before the predecessor: its deletion alone is no grant, unless from the front.
         return new Verdict(
                 false,
                 false,
-                watched,
+                lockPath.fixedChild(watched),
                 false,
                 false,
                 lockPath.decide(afterFront).holdsLock(),
@@ -222,9 +223,9 @@ public final class Acquisition extends StepMachine {
             }
             case WATCHING -> {
                 if (retryable) {
-                    return watch(verdicts[current]);
+                    return watch(verdict(current));
                 }
-                String node = verdicts[current].watch();
+                String node = verdict(current).watch();
                 return giveUp(
                         paths.get(current).failure("watch node " + node, KeeperException.create(code, node), true));
             }
@@ -305,7 +306,7 @@ public final class Acquisition extends StepMachine {
             if (!besideStands(children)) {
                 return giveUp(besideDeleted());
             }
-            verdicts[current] = decide(current, children);
+            setVerdict(current, decide(current, children));
             return advance();
         }
         expect(Phase.ENTERING, listed);
@@ -326,7 +327,7 @@ public final class Acquisition extends StepMachine {
             if (children != null && !besideStands(children)) {
                 return giveUp(besideDeleted());
             }
-            verdicts[i] = children == null ? null : decide(i, children);
+            setVerdict(i, children == null ? null : decide(i, children));
         }
         current = 0;
         return advance();
@@ -335,7 +336,7 @@ public final class Acquisition extends StepMachine {
     /** Goes on from the current queue: past those that hold, to the first that needs a listing or a wait. */
     private Command advance() {
         while (current < paths.size()) {
-            Verdict verdict = verdicts[current];
+            Verdict verdict = verdict(current);
             if (verdict == null) {
                 return listCurrent();
             }
@@ -345,16 +346,33 @@ public final class Acquisition extends StepMachine {
             current++;
         }
         phase = Phase.HELD;
-        List<Boolean> front = new ArrayList<>(verdicts.length);
-        for (Verdict verdict : verdicts) {
-            front.add(verdict.front());
+        List<Boolean> front = new ArrayList<>(paths.size());
+        for (int i = 0; i < paths.size(); i++) {
+            front.add(verdict(i).front());
         }
         return new Command.Granted(nodes, Collections.unmodifiableList(front), waited && paths.size() > 1);
     }
 
+    private Verdict verdict(int queue) {
+        return verdicts == null ? onlyVerdict : verdicts[queue];
+    }
+
+    private void setVerdict(int queue, Verdict decided) {
+        if (verdicts == null) {
+            onlyVerdict = decided;
+        } else {
+            verdicts[queue] = decided;
+        }
+    }
+
+    @Override
+    String nodeKind() {
+        return "lock";
+    }
+
     private Command listCurrent() {
         phase = Phase.LISTING;
-        verdicts[current] = null;
+        setVerdict(current, null);
         return new Command.ListQueue(current);
     }
 
@@ -365,16 +383,16 @@ public final class Acquisition extends StepMachine {
     }
 
     private Command watchedGone(boolean fromFront, boolean vouched) {
-        Verdict verdict = verdicts[current];
+        Verdict verdict = verdict(current);
         if (!vouched) {
             return listCurrent(); // nothing says our node still stands: the listing does (note 7)
         }
         if (verdict.holdsWithout()) {
-            verdicts[current] = Verdict.held(verdict.frontWithout());
+            setVerdict(current, Verdict.held(verdict.frontWithout()));
             return advance();
         }
         if (fromFront && verdict.holdsAfterFront()) {
-            verdicts[current] = Verdict.held(verdict.frontAfterFront());
+            setVerdict(current, Verdict.held(verdict.frontAfterFront()));
             return advance();
         }
         return listCurrent();
@@ -384,7 +402,7 @@ public final class Acquisition extends StepMachine {
         return switch (wake) {
             case DELETED -> watchedGone(false, vouched);
             case DELETED_FROM_FRONT -> watchedGone(true, vouched);
-            case CHANGED -> watch(verdicts[current]); // a data change spends the watch: set it again
+            case CHANGED -> watch(verdict(current)); // a data change spends the watch: set it again
             case SESSION_ENDED -> listCurrent(); // our own node may be gone: the listing tells
             case OWN_GONE -> lostPlace();
         };
@@ -402,7 +420,10 @@ public final class Acquisition extends StepMachine {
                 paths.get(0).path(),
                 nodes);
         List<LockNode> lost = takeNodes();
-        Arrays.fill(verdicts, null);
+        if (verdicts != null) {
+            Arrays.fill(verdicts, null);
+        }
+        onlyVerdict = null;
         current = 0;
         phase = Phase.DELETING;
         return new Command.Delete(lost);
@@ -425,7 +446,7 @@ public final class Acquisition extends StepMachine {
         }
         String watched = decision.nodeToWatch();
         if (decision.relistsWhenGone()) {
-            return new Verdict(false, false, watched, false, false, false, false);
+            return new Verdict(false, false, lockPath.fixedChild(watched), false, false, false, false);
         }
         LockQueueView without = without(view, watched);
         LockQueueView afterFront = withoutUpTo(view, watched);
@@ -435,7 +456,7 @@ public final class Acquisition extends StepMachine {
         return new Verdict(
                 false,
                 false,
-                watched,
+                lockPath.fixedChild(watched),
                 lockPath.decide(without).holdsLock(),
                 mayBeFront && without.ourIndex() == 0,
                 lockPath.decide(afterFront).holdsLock(),
@@ -462,7 +483,8 @@ public final class Acquisition extends StepMachine {
      *
      * @param holds our node holds the lock
      * @param front it holds with no node ranked before it
-     * @param watch the node to watch, when it does not hold
+     * @param watch the namespace-fixed path of the node to watch, when it does not hold: the one string of that node
+     *     a waiting thread keeps ({@link Command.Watch})
      * @param holdsWithout the driver holds once the watched node is gone (it was the only node blocking ours)
      * @param frontWithout ... and then no node is ranked before ours
      * @param holdsAfterFront the driver holds once the watched node and every node before it are gone (it had held

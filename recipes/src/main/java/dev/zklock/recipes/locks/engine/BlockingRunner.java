@@ -190,7 +190,7 @@ public final class BlockingRunner {
             voucher = OwnNodeWatch.vouching(session, acquisition.ourLockNode(watch.queue()));
             own = voucher;
         }
-        String path = requests.fixedPath(watch.queue(), watch.name());
+        String path = watch.path();
         NodeWatcher nodeWatcher = new NodeWatcher(first, session, path, false);
         setWatch = nodeWatcher;
         if (own != null) {
@@ -213,8 +213,11 @@ public final class BlockingRunner {
             clearWatch();
             return feed(new Event.Failed(reply.code()));
         }
-        logger.debug("{}: {} watches {}", first.path(), watch.queue(), watch.name());
-        first.hooks().watchSet(first.path(), ourNodeName(watch.queue()), watch.name());
+        logger.debug("{}: {} watches {}", first.path(), watch.queue(), path);
+        QueueHooks hooks = first.hooks();
+        if (hooks != QueueHooks.NONE) { // a node's name is a substring made on each call
+            hooks.watchSet(first.path(), ourNodeName(watch.queue()), watch.name());
+        }
         Command next = feed(new Event.WatchSet());
         if (!(next instanceof Command.Await)) {
             return next;

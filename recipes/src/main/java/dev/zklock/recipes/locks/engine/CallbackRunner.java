@@ -226,7 +226,7 @@ public final class CallbackRunner extends AsyncSteps {
 
     private void watch(SessionPort session, Command.Watch watch) {
         LockPath first = first();
-        String path = requests.fixedPath(watch.queue(), watch.name());
+        String path = watch.path();
         // First the watch on our own node, if the news ahead may grant: its reply comes before the watch's, on this
         // same event thread, so its status is known when the news ahead is (Acquisition, note 7).
         OwnNodeWatch own = watch.vouch() ? vouch(session, watch.queue()) : null;
@@ -246,7 +246,10 @@ public final class CallbackRunner extends AsyncSteps {
                 return;
             }
             if (reply.isOk()) {
-                first.hooks().watchSet(first.path(), ourNode(watch.queue()), watch.name());
+                QueueHooks hooks = first.hooks();
+                if (hooks != QueueHooks.NONE) { // a node's name is a substring made on each call
+                    hooks.watchSet(first.path(), ourNode(watch.queue()), watch.name());
+                }
                 FirstUse.passed(parked); // a first acquire of the JVM waits for its turn: the next one may go
                 feed(new Event.WatchSet());
                 nodeWatcher.onWake(this);

@@ -1,8 +1,6 @@
 package dev.zklock.recipes.locks.engine;
 
 import java.lang.ref.WeakReference;
-import java.util.Collections;
-import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -62,7 +60,7 @@ public final class ClientContext {
         this.client = new WeakReference<>(null);
         this.ownTimer = null;
         this.timer = port.timer();
-        this.sessionEnds = new SessionEnds(Collections.synchronizedSet(new LinkedHashSet<>()));
+        this.sessionEnds = new SessionEnds();
         this.port = port;
         this.tracker = new ConnectionTracker(port, metrics, sessionEnds);
         this.releases = new ReleasesInFlight(timer);

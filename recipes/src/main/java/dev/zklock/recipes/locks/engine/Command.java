@@ -1,6 +1,7 @@
 package dev.zklock.recipes.locks.engine;
 
 import java.util.List;
+import org.apache.curator.utils.ZKPaths;
 
 /**
  * What an {@link Acquisition} asks its runner to do next. Immutable values; each runner does them its own way
@@ -46,12 +47,19 @@ public sealed interface Command {
     record CheckOwner(int queue, String name) implements Command {}
 
     /**
-     * Set a data watch on node {@code name} of queue {@code queue}, then wait for it to fire. With {@code vouch}, the
-     * acquisition would take the lock without a listing when that node goes: first set a data watch on our own node in
-     * that queue too, unless one set before still vouches ({@link OwnNodeWatch}), and tell whether it vouches with the
-     * news ({@link Event.WatchedGone}, {@link Event.Woken}), or {@link Event.OwnGone}.
+     * Set a data watch on the node at {@code path} (namespace-fixed) in queue {@code queue}, then wait for it to fire.
+     * With {@code vouch}, the acquisition would take the lock without a listing when that node goes: first set a data
+     * watch on our own node in that queue too, unless one set before still vouches ({@link OwnNodeWatch}), and tell
+     * whether it vouches with the news ({@link Event.WatchedGone}, {@link Event.Woken}), or {@link Event.OwnGone}. The
+     * path is the one string of the watched node that a waiting thread keeps: the machine's verdict, the watcher and
+     * ZooKeeper's client (its key for the watch) share it.
      */
-    record Watch(int queue, String name, boolean vouch) implements Command {}
+    record Watch(int queue, String path, boolean vouch) implements Command {
+        /** The watched node's name: made on each call. */
+        public String name() {
+            return ZKPaths.getNodeFromPath(path);
+        }
+    }
 
     /** Delete {@code nodes} (our place, lost), then report {@link Event.Deleted}. */
     record Delete(List<LockNode> nodes) implements Command {}

@@ -58,7 +58,7 @@ public final class LeaseAcquisition extends StepMachine {
      * @param watchFirst whether the listing sent with the create sets a child watch (the caller expects to wait)
      */
     public LeaseAcquisition(LockPath leases, long mutexSession, int count, IntSupplier maxLeases, boolean watchFirst) {
-        super(List.of(leases), "lease");
+        super(List.of(leases));
         this.mutexSession = mutexSession;
         this.count = count;
         this.maxLeases = maxLeases;
@@ -73,6 +73,11 @@ public final class LeaseAcquisition extends StepMachine {
     /** Tells whether the step had to wait for a lease to be returned (for the next acquire's first listing). */
     public boolean waited() {
         return waited;
+    }
+
+    @Override
+    String nodeKind() {
+        return "lease";
     }
 
     @Override

@@ -128,7 +128,7 @@ public final class LeaseQueue {
      */
     public Optional<List<LockNode>> acquire(int count, Deadline deadline) throws InterruptedException {
         mutex.checkCanAcquire();
-        return Admission.admit(deadline, () -> take(count, deadline));
+        return Admission.admit(deadline, until -> take(count, until));
     }
 
     /**

@@ -69,7 +69,7 @@ public final class LockNode extends OwnNodeWatch implements Hold {
     }
 
     private static String fixedPathOf(LockPath queue, String name) {
-        return ZKPaths.makePath(queue.fixed(queue.path()), name);
+        return queue.fixedChild(name);
     }
 
     /** A node found in a listing while the reply to its create, read already, is still on its way to us. */

@@ -54,6 +54,8 @@ public final class LockPath {
     private final String fixedPath;
     private final String semaphorePath; // the semaphore this is the internal mutex of, listed beside it; or null
     private final QueueRequests alone; // the requests of an acquisition of this path alone, kept: one object fewer each
+    private final Admission.Take onCallbacks; // an acquire of this path alone, run on callbacks: kept, as alone is
+    private final Admission.Take onThisThread; // ... run by the thread itself
 
     /** A queue with state listeners of its own; {@code data} as below. */
     public LockPath(CuratorFramework client, String path, String lockName, LockDriver driver, byte[] data) {
@@ -122,6 +124,8 @@ public final class LockPath {
         this.fixedPath = fixed.equals(this.path) ? this.path : fixed; // one string, not two, without a namespace
         this.listeners = listeners;
         this.alone = new QueueRequests(List.of(this));
+        this.onCallbacks = until -> new CallbackRunner(alone, until, null).await();
+        this.onThisThread = until -> new BlockingRunner(alone.queues(), until, null).run();
         FirstUse.prepare();
     }
 
@@ -135,11 +139,7 @@ public final class LockPath {
      */
     public Optional<LockNode> acquire(Deadline deadline) throws InterruptedException {
         checkCanAcquire();
-        return Admission.admit(
-                        deadline,
-                        Parking.drivesAsVirtual() || viewRoot != null
-                                ? () -> new CallbackRunner(alone, deadline, null).await()
-                                : () -> new BlockingRunner(alone.queues(), deadline, null).run())
+        return Admission.admit(deadline, Parking.drivesAsVirtual() || viewRoot != null ? onCallbacks : onThisThread)
                 .map(nodes -> nodes.get(0));
     }
 
@@ -154,13 +154,13 @@ public final class LockPath {
         checkCanAcquire();
         Acquisition.Beside beside =
                 new Acquisition.Beside(NodeNames.sequenceKey(alongside.name()), alongside.sessionId());
-        return Admission.admit(deadline, () -> {
+        return Admission.admit(deadline, until -> {
                     Checks.requireState(
                             alongside.trackedState() != LockState.LOST,
                             "the hold of '%s' that lock '%s' would be taken beside was lost; release it first",
                             alongside.path(),
                             path);
-                    return new BlockingRunner(List.of(this), deadline, beside).run();
+                    return new BlockingRunner(List.of(this), until, beside).run();
                 })
                 .map(nodes -> nodes.get(0));
     }
@@ -430,6 +430,11 @@ public final class LockPath {
     /** Waits until the client is connected or the deadline passes; returns the session, or null at the deadline. */
     public SessionPort connected(Deadline deadline) throws InterruptedException {
         return ConnectionWait.connected(this, deadline);
+    }
+
+    /** Returns the path of child {@code name} of this lock path with the client's namespace: a new string. */
+    public String fixedChild(String name) {
+        return ZKPaths.makePath(fixed(path), name);
     }
 
     /** Returns {@code namespaceRelativePath} with the client's namespace; for {@link #path()}, its one kept copy. */

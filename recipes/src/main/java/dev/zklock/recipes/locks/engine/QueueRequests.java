@@ -267,8 +267,7 @@ public final class QueueRequests {
     }
 
     public String fixedPath(int queue, String name) {
-        LockPath lockPath = queues.get(queue);
-        return lockPath.fixed(ZKPaths.makePath(lockPath.path(), name));
+        return queues.get(queue).fixedChild(name);
     }
 
     /**

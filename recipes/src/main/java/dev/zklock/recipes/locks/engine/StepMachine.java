@@ -62,7 +62,6 @@ abstract class StepMachine {
     }
 
     final List<LockPath> paths; // the paths our create makes nodes in, in create order
-    private final String nodeKind;
 
     Phase phase = Phase.CREATING;
     String prefix;
@@ -77,12 +76,13 @@ abstract class StepMachine {
 
     /**
      * @param paths the paths our create makes nodes in, one listing each; the first names the machine in errors
-     * @param nodeKind what a node is, for errors: "lock" or "lease"
      */
-    StepMachine(List<LockPath> paths, String nodeKind) {
+    StepMachine(List<LockPath> paths) {
         this.paths = List.copyOf(paths);
-        this.nodeKind = nodeKind;
     }
+
+    /** What a node is, for errors: "lock" or "lease" (a method, not a field: a waiting thread's machine is smaller). */
+    abstract String nodeKind();
 
     /** Returns the first command: create our nodes. */
     public final Command start() {
@@ -174,7 +174,7 @@ abstract class StepMachine {
 
     /** Goes on from a create sent alone ({@link #createdAlone}), right behind {@code ownPredecessor} if not null. */
     Command enteredUnlisted(String ownPredecessor) {
-        throw new AssertionError("a " + nodeKind + " create is always listed behind");
+        throw new AssertionError("a " + nodeKind() + " create is always listed behind");
     }
 
     /** Goes on with our nodes found after a lost create reply, from the listings read after the sync. */
@@ -250,11 +250,11 @@ abstract class StepMachine {
                     yield recoverInTime();
                 }
                 yield giveUp(
-                        paths.get(0).failure("create a " + nodeKind + " node", KeeperException.create(code), true));
+                        paths.get(0).failure("create a " + nodeKind() + " node", KeeperException.create(code), true));
             }
             case RECOVERING, CHECKING_OWNER -> retryable ? recoverInTime() : giveUp(listingFailure(code));
             case MAKING_PARENTS -> giveUp(
-                    paths.get(0).failure("create the " + nodeKind + " path", KeeperException.create(code), true));
+                    paths.get(0).failure("create the " + nodeKind() + " path", KeeperException.create(code), true));
             default -> failedWaiting(code, retryable);
         };
     }

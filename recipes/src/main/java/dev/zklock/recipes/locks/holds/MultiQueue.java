@@ -80,7 +80,7 @@ public final class MultiQueue implements MultiLockMembers {
         }
         long start = System.nanoTime();
         Optional<List<LockNode>> nodes =
-                Admission.admit(deadline, () -> new BlockingRunner(queues, deadline, null).run());
+                Admission.admit(deadline, until -> new BlockingRunner(queues, until, null).run());
         queues.get(0).metrics().acquire(name, nodes.isPresent(), System.nanoTime() - start);
         return nodes.map(PathsTaken::new);
     }
