@@ -12,10 +12,13 @@ import org.apache.zookeeper.KeeperException.Code;
  * semaphore's {@link LeaseRunner}: each command is sent asynchronously and its reply or watch event is told to the
  * machine as the continuation, on ZooKeeper's event thread; the deadline comes from the client's timer; a step that
  * needs a connection waits for one ({@link SessionEnds#onConnectedOrClosed}), and the watch set is kept for its removal. A
- * subclass says what each of its commands sends. Safe for use by multiple threads: the machine, the watch and the wait
- * for a connection are guarded by this object; continuations never block.
+ * subclass says what each of its commands sends. The steps are their own outcome, a future that completes with their
+ * end (one object fewer for each waiting thread than a future of their own). Safe for use by multiple threads: the
+ * machine, the watch and the wait for a connection are guarded by this object; continuations never block.
+ *
+ * @param <T> what the outcome completes with
  */
-abstract class AsyncSteps implements NodeWatcher.Listener {
+abstract class AsyncSteps<T> extends CompletableFuture<T> implements NodeWatcher.Listener {
     private final LockPath first;
     private final Deadline deadline;
     private final StepMachine machine; // guarded by this
@@ -25,6 +28,11 @@ abstract class AsyncSteps implements NodeWatcher.Listener {
 
     final Deadline deadline() {
         return deadline;
+    }
+
+    /** The machine; guarded by this. */
+    final StepMachine machine() {
+        return machine;
     }
 
     /** @param first the path the machine's parents are made for, whose client and timer run the steps */
@@ -66,9 +74,9 @@ abstract class AsyncSteps implements NodeWatcher.Listener {
 
     /**
      * Schedules the deadline and, one request timeout after it, the end of any wait for a reply (both timers cancelled
-     * once {@code outcome} completes), and sends the first command.
+     * once the outcome completes), and sends the first command.
      */
-    final void begin(CompletableFuture<?> outcome) {
+    final void begin() {
         if (!deadline.isForever()) {
             TimerPort timer = first.port().timer();
             long remaining = deadline.remainingNanos();
@@ -82,7 +90,7 @@ abstract class AsyncSteps implements NodeWatcher.Listener {
             // came late) get what is left of the request timeout past it (the simulator's seed 628,996 with views).
             Future<?> over = timer.schedule(
                     () -> feed(new Event.TimedOut()), deadline.remainingNanosPlus(first.requestTimeoutNanos()));
-            outcome.whenComplete((end, failure) -> {
+            whenComplete((end, failure) -> {
                 if (passed != null) {
                     passed.cancel(false);
                 }

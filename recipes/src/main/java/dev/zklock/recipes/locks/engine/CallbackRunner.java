@@ -13,12 +13,10 @@ import org.apache.zookeeper.KeeperException.Code;
  * a semaphore's internal mutex. Safe for use by multiple threads: the acquisition and the watch are guarded by this
  * object; continuations never block.
  */
-public final class CallbackRunner extends AsyncSteps {
+public final class CallbackRunner extends AsyncSteps<List<LockNode>> {
     private final QueueRequests requests;
     private final Duration timeout;
     private volatile Thread parked; // the thread waiting in await() for the outcome, if any
-    private final Acquisition acquisition; // guarded by this
-    private final CompletableFuture<List<LockNode>> outcome = new Outcome();
     private CompletableFuture<Void> left; // guarded by this: made at an end, done once its deletes are answered
 
     private long createSession; // guarded by this
@@ -50,7 +48,6 @@ public final class CallbackRunner extends AsyncSteps {
         super(requests.first(), deadline, acquisition);
         this.requests = requests;
         this.timeout = timeout;
-        this.acquisition = acquisition;
     }
 
     /**
@@ -58,43 +55,42 @@ public final class CallbackRunner extends AsyncSteps {
      * {@link LockTimeoutException} or the error. Cancelling it ends the acquisition and deletes our nodes.
      */
     public CompletableFuture<List<LockNode>> start() {
-        begin(outcome);
-        return outcome;
+        begin();
+        return this;
     }
 
     /**
-     * The outcome, which does itself on completion what a dependent stage would do (one object and two fewer for each
-     * waiting thread): wakes the thread parked in {@link #await}, and on a failure or a cancel ends the acquisition
-     * (cancelled, or ended by the acquisition itself: then there is nothing left to do).
+     * Completes the outcome, which does itself on completion what a dependent stage would do (one object and two fewer
+     * for each waiting thread): wakes the thread parked in {@link #await}.
      */
-    private final class Outcome extends CompletableFuture<List<LockNode>> {
-        @Override
-        public boolean complete(List<LockNode> nodes) {
-            return completed(super.complete(nodes), false);
-        }
+    @Override
+    public boolean complete(List<LockNode> nodes) {
+        return completed(super.complete(nodes), false);
+    }
 
-        @Override
-        public boolean completeExceptionally(Throwable failure) {
-            return completed(super.completeExceptionally(failure), true);
-        }
+    /** Fails the outcome; on completion, as {@link #complete}, and ends the acquisition (unless it ended itself). */
+    @Override
+    public boolean completeExceptionally(Throwable failure) {
+        return completed(super.completeExceptionally(failure), true);
+    }
 
-        @Override
-        public boolean cancel(boolean mayInterruptIfRunning) {
-            return completed(super.cancel(mayInterruptIfRunning), true);
-        }
+    /** Cancels the outcome; on completion, as {@link #completeExceptionally}: the acquisition ends, its nodes deleted. */
+    @Override
+    public boolean cancel(boolean mayInterruptIfRunning) {
+        return completed(super.cancel(mayInterruptIfRunning), true);
+    }
 
-        private boolean completed(boolean now, boolean failed) {
-            if (now) {
-                Thread waiting = parked;
-                if (waiting != null) {
-                    Parking.unpark(waiting);
-                }
-                if (failed) {
-                    end(null);
-                }
+    private boolean completed(boolean now, boolean failed) {
+        if (now) {
+            Thread waiting = parked;
+            if (waiting != null) {
+                Parking.unpark(waiting);
             }
-            return now;
+            if (failed) {
+                end(null);
+            }
         }
+        return now;
     }
 
     /**
@@ -155,7 +151,7 @@ public final class CallbackRunner extends AsyncSteps {
     void dispatch(Command command) {
         if (command instanceof Command.Granted granted) {
             requests.granted(granted);
-            if (!outcome.complete(granted.nodes())) {
+            if (!complete(granted.nodes())) {
                 // cancelled while the lock was being granted
                 requests.deleteLater(granted.nodes()).thenRun(() -> left().complete(null));
             }
@@ -202,7 +198,7 @@ public final class CallbackRunner extends AsyncSteps {
         CompletableFuture<Event> created = sent.reply();
         boolean lists;
         synchronized (this) {
-            lists = acquisition.listsBehindCreate(sent.ownAhead());
+            lists = acquisition().listsBehindCreate(sent.ownAhead());
         }
         CompletableFuture<Event> listed = lists ? requests.listAll(session) : null;
         first.hooks().createSent(first.path(), create.prefix());
@@ -269,12 +265,17 @@ public final class CallbackRunner extends AsyncSteps {
         });
     }
 
+    /** The machine; guarded by this. */
+    private Acquisition acquisition() {
+        return (Acquisition) machine();
+    }
+
     private synchronized String ourNode(int queue) {
-        return acquisition.ourNode(queue);
+        return acquisition().ourNode(queue);
     }
 
     private synchronized OwnNodeWatch vouch(SessionPort session, int queue) {
-        voucher = OwnNodeWatch.vouching(session, acquisition.ourLockNode(queue));
+        voucher = OwnNodeWatch.vouching(session, acquisition().ourLockNode(queue));
         return voucher;
     }
 
@@ -298,7 +299,7 @@ public final class CallbackRunner extends AsyncSteps {
      * outcome first, whose completion comes back here without one.
      */
     private void end(Throwable failure) {
-        if (failure != null && outcome.completeExceptionally(failure)) {
+        if (failure != null && completeExceptionally(failure)) {
             return;
         }
         if (abandonMachine(null) instanceof Command.GiveUp giveUp) {
@@ -311,7 +312,7 @@ public final class CallbackRunner extends AsyncSteps {
         stopWaiting();
         requests.cleanUp(new Command.CleanUp(giveUp.nodes(), giveUp.sweepPrefix()))
                 .thenRun(() -> left().complete(null));
-        outcome.completeExceptionally(
+        completeExceptionally(
                 giveUp.failure() != null
                         ? giveUp.failure()
                         : new LockTimeoutException(first().path(), timeout == null ? Duration.ZERO : timeout));

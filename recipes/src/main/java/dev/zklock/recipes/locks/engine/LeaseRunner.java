@@ -11,10 +11,9 @@ import org.apache.zookeeper.KeeperException.Code;
  * whatever the end deletes has been answered. Safe for use by multiple threads: the acquisition, the watch and the wait for a connection are guarded by
  * this object; continuations never block.
  */
-public final class LeaseRunner extends AsyncSteps {
+public final class LeaseRunner extends AsyncSteps<Command> {
     private final QueueRequests requests;
     private final LeaseAcquisition acquisition; // guarded by this
-    private final CompletableFuture<Command> outcome = new CompletableFuture<>();
 
     /**
      * @param mutexSession the session that holds the semaphore's internal mutex
@@ -38,10 +37,10 @@ public final class LeaseRunner extends AsyncSteps {
 
     /** Starts the step; the future completes with its end. */
     public CompletableFuture<Command> start() {
-        if (!outcome.isDone()) { // else abandoned before it started
-            begin(outcome);
+        if (!isDone()) { // else abandoned before it started
+            begin();
         }
-        return outcome;
+        return this;
     }
 
     /** The semaphore's lease count changed: a waiting step decides again. */
@@ -66,7 +65,7 @@ public final class LeaseRunner extends AsyncSteps {
             RuntimeException failure = e instanceof RuntimeException runtime ? runtime : new IllegalStateException(e);
             finish(new Command.GiveUp(giveUp.nodes(), giveUp.sweepPrefix(), failure));
         } else {
-            outcome.completeExceptionally(e);
+            completeExceptionally(e);
         }
     }
 
@@ -86,7 +85,7 @@ public final class LeaseRunner extends AsyncSteps {
                     session -> requests.checkOwner(session, 0, check.name()).thenAccept(this::feed));
         } else if (command instanceof Command.Granted granted) {
             stopWaiting();
-            if (!outcome.complete(granted)) {
+            if (!complete(granted)) {
                 requests.deleteLater(granted.nodes());
             }
         } else if (command instanceof Command.GiveUp || command instanceof Command.Restart) {
@@ -177,9 +176,9 @@ public final class LeaseRunner extends AsyncSteps {
             deleted = requests.cleanUp(new Command.CleanUp(restart.nodes(), restart.sweepPrefix()));
         }
         if (deleted == null || deleted.isDone()) {
-            outcome.complete(end);
+            complete(end);
         } else {
-            deleted.whenComplete((done, failure) -> outcome.complete(end));
+            deleted.whenComplete((done, failure) -> complete(end));
         }
     }
 }
