@@ -15,7 +15,7 @@ final class ElectionClients {
 
     /** A proxy to the extension's server for one application, or null if it connects straight. */
     static TcpProxy proxy(ZooKeeperExtension zk, boolean throughProxy) throws IOException {
-        return throughProxy ? TcpProxy.to(Integer.parseInt(zk.connectString().split(":")[1])) : null;
+        return throughProxy ? zk.newProxy() : null;
     }
 
     /** A started client with a session of {@code sessionMs}, through {@code proxy} unless it is null. */

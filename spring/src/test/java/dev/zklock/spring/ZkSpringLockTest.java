@@ -474,7 +474,7 @@ final class ZkSpringLockTest {
     void tryLock_onASilentConnection_returnsFalseInTimeAndTheNodeGoesOnReconnect(boolean localHandOff)
             throws Exception {
         CuratorFramework observer = zk.newClient();
-        try (TcpProxy proxy = TcpProxy.to(Integer.parseInt(zk.connectString().split(":")[1]))) {
+        try (TcpProxy proxy = zk.newProxy()) {
             CuratorFramework client = zk.newClient(
                     builder -> builder.connectString(proxy.connectString()).sessionTimeoutMs(15_000));
             try (ZkSpringLockRegistry registry = registry(client, localHandOff)) {

@@ -241,6 +241,22 @@ public final class ZooKeeperExtension
     }
 
     /**
+     * Starts a TCP proxy to the server, for a client whose connection a test holds back, cuts or drops ({@link
+     * TcpProxy}); the caller closes it.
+     *
+     * @return the proxy, listening
+     * @throws IllegalStateException in ensemble mode: use {@link #servers()}{@code .port(index)}
+     * @throws IOException if it cannot listen
+     */
+    public TcpProxy newProxy() throws IOException {
+        if (servers.size() != 1) {
+            throw new IllegalStateException(
+                    "newProxy() fronts a single server; in an ensemble of " + servers.size() + " front one server");
+        }
+        return TcpProxy.to(servers.port(0));
+    }
+
+    /**
      * Returns the servers, for faults and questions this extension has no shortcut for.
      *
      * @return the running servers of this test class

@@ -37,7 +37,7 @@ final class LeaderLatchFaultsTest {
 
     @BeforeEach
     void setUp() throws Exception {
-        proxy = TcpProxy.to(Integer.parseInt(zk.connectString().split(":")[1]));
+        proxy = zk.newProxy();
         observer = zk.newClient();
     }
 

@@ -115,7 +115,7 @@ final class LeaderLatchInteropTest {
     @Test
     void zklockLeaderCutOff_stepsDownBeforeTheCuratorParticipantLeads() throws Exception {
         String path = zk.path("latch");
-        try (TcpProxy proxy = TcpProxy.to(Integer.parseInt(zk.connectString().split(":")[1]))) {
+        try (TcpProxy proxy = zk.newProxy()) {
             CuratorFramework cutOff = zk.newClient(
                     builder -> builder.connectString(proxy.connectString()).sessionTimeoutMs(4_000));
             ZkLeaderLatch leader = new ZkLeaderLatch(cutOff, path, "zklock");

@@ -100,7 +100,7 @@ final class ZkLeaderObserverTest {
     @Test
     void observe_afterAnOutage_reportsOnlyTheLeaderThatStands() throws Exception {
         String path = zk.path("latch");
-        try (TcpProxy proxy = TcpProxy.to(Integer.parseInt(zk.connectString().split(":")[1]))) {
+        try (TcpProxy proxy = zk.newProxy()) {
             CuratorFramework observerClient = zk.newClient(
                     builder -> builder.connectString(proxy.connectString()).sessionTimeoutMs(SESSION_MS));
             CountDownLatch suspended = new CountDownLatch(1);
@@ -152,7 +152,7 @@ final class ZkLeaderObserverTest {
     @Test
     void observe_onAClientNotYetConnected_tellsTheLeaderOnceItConnects() throws Exception {
         String path = zk.path("latch");
-        try (TcpProxy proxy = TcpProxy.to(Integer.parseInt(zk.connectString().split(":")[1]));
+        try (TcpProxy proxy = zk.newProxy();
                 CuratorFramework client =
                         CuratorFrameworkFactory.newClient(proxy.connectString(), new RetryOneTime(100))) {
             proxy.holdReplies();

@@ -158,7 +158,7 @@ final class ZkLeaderSelectorTest {
      */
     @Test
     void leader_whenConnectionIsSuspended_isInterrupted() throws Exception {
-        try (TcpProxy proxy = TcpProxy.to(Integer.parseInt(zk.connectString().split(":")[1]))) {
+        try (TcpProxy proxy = zk.newProxy()) {
             CuratorFramework client = zk.newClient(
                     builder -> builder.connectString(proxy.connectString()).sessionTimeoutMs(4_000));
             Terms terms = new Terms().holding().ignoringStates();

@@ -69,7 +69,7 @@ final class AcquireBoundsTest {
 
     @BeforeEach
     void setUp() throws Exception {
-        proxy = TcpProxy.to(Integer.parseInt(zk.connectString().split(":")[1]));
+        proxy = zk.newProxy();
         proxied = zk.newClient(
                 builder -> builder.connectString(proxy.connectString()).sessionTimeoutMs(SESSION_MS));
         observer = zk.newClient();

@@ -383,7 +383,7 @@ final class CohortLockTest {
     @Test
     void readLock_childWatchLostWithTheConnection_isSetAgainWhenTheHoldIsBackAndAWriterStopsNewReaders()
             throws Exception {
-        TcpProxy proxy = TcpProxy.to(Integer.parseInt(zk.connectString().split(":")[1]));
+        TcpProxy proxy = zk.newProxy();
         try {
             CuratorFramework proxied = zk.newClient(builder -> builder.connectString(proxy.connectString()));
             ZkReadWriteLock readWrite = ZkReadWriteLock.builder(proxied, zk.path("rw"))
@@ -440,7 +440,7 @@ final class CohortLockTest {
      */
     @Test
     void readLock_childrenChange_newReadersWaitForTheListingThenShareTheNode() throws Exception {
-        TcpProxy proxy = TcpProxy.to(Integer.parseInt(zk.connectString().split(":")[1]));
+        TcpProxy proxy = zk.newProxy();
         try {
             CuratorFramework proxied = zk.newClient(builder -> builder.connectString(proxy.connectString()));
             ZkReadWriteLock.ReadLock read = ZkReadWriteLock.builder(proxied, zk.path("rw"))
@@ -483,7 +483,7 @@ final class CohortLockTest {
      */
     @Test
     void readLock_joinedForMaxTime_newReadersWaitForOneListingThenShareTheNode() throws Exception {
-        TcpProxy proxy = TcpProxy.to(Integer.parseInt(zk.connectString().split(":")[1]));
+        TcpProxy proxy = zk.newProxy();
         try {
             CuratorFramework proxied = zk.newClient(builder -> builder.connectString(proxy.connectString()));
             ZkReadWriteLock.ReadLock read = ZkReadWriteLock.builder(proxied, zk.path("rw"))
@@ -524,7 +524,7 @@ final class CohortLockTest {
     @Test
     void readLock_writerQueuesWhileTheListingIsOnItsWay_theIdleNodeGoesAndNewReadersQueueBehindTheWriter()
             throws Exception {
-        TcpProxy proxy = TcpProxy.to(Integer.parseInt(zk.connectString().split(":")[1]));
+        TcpProxy proxy = zk.newProxy();
         try {
             CuratorFramework proxied = zk.newClient(builder -> builder.connectString(proxy.connectString()));
             ZkReadWriteLock.ReadLock read = ZkReadWriteLock.builder(proxied, zk.path("rw"))

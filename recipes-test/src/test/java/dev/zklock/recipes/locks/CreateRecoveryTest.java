@@ -46,7 +46,7 @@ final class CreateRecoveryTest {
 
     @BeforeEach
     void setUp() throws Exception {
-        proxy = TcpProxy.to(Integer.parseInt(zk.connectString().split(":")[1]));
+        proxy = zk.newProxy();
         proxied = zk.newClient(
                 // a short session: ZooKeeper's client gives a silent connection up after two thirds of it
                 builder -> builder.connectString(proxy.connectString()).sessionTimeoutMs(4000));

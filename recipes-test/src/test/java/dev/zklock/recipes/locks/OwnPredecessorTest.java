@@ -44,7 +44,7 @@ final class OwnPredecessorTest {
      */
     @Test
     void acquire_waitersOfOneClientBehindItsHolder_readNoListingAndSendFourRequestsEach() throws Exception {
-        try (TcpProxy proxy = TcpProxy.to(Integer.parseInt(zk.connectString().split(":")[1]))) {
+        try (TcpProxy proxy = zk.newProxy()) {
             CuratorFramework client = zk.newClient(builder -> builder.connectString(proxy.connectString()));
             client.create().creatingParentsIfNeeded().forPath(zk.path("lock")); // no container reaped on the way
             ZkReentrantLock lock = new ZkReentrantLock(client, zk.path("lock"));

@@ -109,7 +109,7 @@ final class QueueViewTest {
         CuratorFramework stranger = zk.newClient();
         AtomicInteger inside = new AtomicInteger();
         AtomicInteger most = new AtomicInteger();
-        try (TcpProxy proxy = TcpProxy.to(Integer.parseInt(zk.connectString().split(":")[1]));
+        try (TcpProxy proxy = zk.newProxy();
                 LockActor h = LockActor.start("h");
                 LockActor w = LockActor.start("w");
                 LockActor t = LockActor.start("t")) {

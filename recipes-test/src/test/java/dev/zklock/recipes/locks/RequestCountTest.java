@@ -144,7 +144,7 @@ final class RequestCountTest {
     @Test
     void semaphoreAcquire_uncontended_sendsTheLeaseCreateAndItsListingInOneRoundTrip() throws Exception {
         CuratorFramework observer = zk.newClient();
-        try (TcpProxy proxy = TcpProxy.to(Integer.parseInt(zk.connectString().split(":")[1]))) {
+        try (TcpProxy proxy = zk.newProxy()) {
             CuratorFramework client = zk.newClient(builder -> builder.connectString(proxy.connectString()));
             ZkSemaphore semaphore = new ZkSemaphore(client, zk.path("sem"), 3);
             client.create().creatingParentsIfNeeded().forPath(zk.path("sem") + "/locks");

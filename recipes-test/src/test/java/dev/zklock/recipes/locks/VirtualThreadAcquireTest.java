@@ -157,7 +157,7 @@ final class VirtualThreadAcquireTest {
      */
     @Test
     void acquire_onASilentPartitionWithTheCreateSent_endsWithinOneRequestTimeoutOfItsDeadline() throws Exception {
-        try (TcpProxy proxy = TcpProxy.to(Integer.parseInt(zk.connectString().split(":")[1]))) {
+        try (TcpProxy proxy = zk.newProxy()) {
             CuratorFramework proxied = zk.newClient(
                     builder -> builder.connectString(proxy.connectString()).sessionTimeoutMs(4_000));
             long requestTimeoutMs = proxied.getZookeeperClient().getZooKeeper().getSessionTimeout() * 2L / 3;

@@ -48,7 +48,7 @@ final class VoucherGapTest {
 
     @BeforeEach
     void setUp() throws Exception {
-        proxy = TcpProxy.to(Integer.parseInt(zk.connectString().split(":")[1]));
+        proxy = zk.newProxy();
     }
 
     @AfterEach

@@ -33,7 +33,7 @@ final class WatchRemovalTest {
 
     @Test
     void removeWatch_failingWithTheConnection_hidesNoOutageAndIsSentAgainOnceConnected() throws Exception {
-        TcpProxy proxy = TcpProxy.to(Integer.parseInt(zk.connectString().split(":")[1]));
+        TcpProxy proxy = zk.newProxy();
         try {
             CuratorFramework client = zk.newClient(builder -> builder.connectString(proxy.connectString()));
             List<ConnectionState> states = new CopyOnWriteArrayList<>();

@@ -38,7 +38,7 @@ final class LostCreateSweepTest {
 
     @BeforeEach
     void setUp() throws Exception {
-        proxy = TcpProxy.to(Integer.parseInt(zk.connectString().split(":")[1]));
+        proxy = zk.newProxy();
         // No retries of Curator's own: what a client whose retry policy gives up during an outage does.
         proxied = zk.newClient(builder -> builder.connectString(proxy.connectString())
                 .sessionTimeoutMs(4_000)

@@ -31,7 +31,7 @@ final class ViewOutageTest {
 
     @BeforeEach
     void setUp() throws Exception {
-        proxy = TcpProxy.to(Integer.parseInt(zk.connectString().split(":")[1]));
+        proxy = zk.newProxy();
         proxied = zk.newClient(builder -> builder.connectString(proxy.connectString()));
         direct = zk.newClient();
     }
