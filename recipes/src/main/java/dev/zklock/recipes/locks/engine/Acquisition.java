@@ -28,7 +28,7 @@ public final class Acquisition extends StepMachine {
      *    session's requests in order, so the listing already holds our node (PipelinedListingTest). All nodes of a
      *    multi-lock enter at one point of ZooKeeper's total order, so two multi-locks are in the same order in every
      *    queue they share and cannot wait for each other in a cycle (ZkMultiLockTest).
-     * 2. Each listing is turned into a Verdict at once and then dropped: holds, or the one node to watch plus what
+     * 2. Each listing is turned into a ListingVerdict at once and then dropped: holds, or the one node to watch plus what
      *    its deletion would mean. A waiter keeps a few words, whatever the queue's length.
      * 3. Waiting: a data-read watch on the one node the driver names (on a node already gone the read fails with
      *    NONODE and leaves no watch). When that node goes: if the driver holds without it, the lock is ours with no
@@ -66,8 +66,9 @@ public final class Acquisition extends StepMachine {
     private static final Logger logger = LoggerFactory.getLogger(Acquisition.class);
 
     private final Beside beside;
-    private final Verdict[] verdicts; // one per queue; null for one queue, whose verdict is kept in the field below
-    private Verdict onlyVerdict; // the one queue's: a waiting thread keeps no array
+    private final ListingVerdict[]
+            verdicts; // one per queue; null for one queue, whose verdict is kept in the field below
+    private ListingVerdict onlyVerdict; // the one queue's: a waiting thread keeps no array
 
     private int current; // the queue waited on
     private boolean createAlone; // the create on its way was sent with no listing behind it
@@ -90,7 +91,7 @@ public final class Acquisition extends StepMachine {
     public Acquisition(List<LockPath> queues, Beside beside) {
         super(queues);
         this.beside = beside;
-        this.verdicts = queues.size() == 1 ? null : new Verdict[queues.size()];
+        this.verdicts = queues.size() == 1 ? null : new ListingVerdict[queues.size()];
     }
 
     /** Returns the name of our node in queue {@code queue}; we have entered. */
@@ -137,7 +138,7 @@ public final class Acquisition extends StepMachine {
     @Override
     Command enteredUnlisted(String ownPredecessor) {
         createAlone = false;
-        Verdict verdict = ownPredecessor == null ? null : behindOwn(ownPredecessor);
+        ListingVerdict verdict = ownPredecessor == null ? null : behindOwn(ownPredecessor);
         if (verdict == null) {
             return listCurrent();
         }
@@ -155,7 +156,7 @@ public final class Acquisition extends StepMachine {
      * The verdict behind {@code predecessor}, a node of this client right before ours with nothing created between, or
      * null if the driver needs the nodes before it too (it would hold behind that node alone).
      */
-    private Verdict behindOwn(String predecessor) {
+    private ListingVerdict behindOwn(String predecessor) {
         LockPath lockPath = paths.get(0);
         String ours = nodes.get(0).name();
         LockQueueView view = lockPath.view(List.of(predecessor, ours), ours);
@@ -165,11 +166,11 @@ public final class Acquisition extends StepMachine {
         }
         String watched = decision.nodeToWatch();
         if (decision.relistsWhenGone()) {
-            return new Verdict(false, false, lockPath.fixedChild(watched), false, false, false, false);
+            return new ListingVerdict(false, false, lockPath.fixedChild(watched), false, false, false, false);
         }
         LockQueueView afterFront = withoutUpTo(view, watched);
         // Unknown nodes may stand before the predecessor: its deletion alone is no grant, unless from the front.
-        return new Verdict(
+        return new ListingVerdict(
                 false,
                 false,
                 lockPath.fixedChild(watched),
@@ -336,7 +337,7 @@ public final class Acquisition extends StepMachine {
     /** Goes on from the current queue: past those that hold, to the first that needs a listing or a wait. */
     private Command advance() {
         while (current < paths.size()) {
-            Verdict verdict = verdict(current);
+            ListingVerdict verdict = verdict(current);
             if (verdict == null) {
                 return listCurrent();
             }
@@ -353,11 +354,11 @@ public final class Acquisition extends StepMachine {
         return new Command.Granted(nodes, Collections.unmodifiableList(front), waited && paths.size() > 1);
     }
 
-    private Verdict verdict(int queue) {
+    private ListingVerdict verdict(int queue) {
         return verdicts == null ? onlyVerdict : verdicts[queue];
     }
 
-    private void setVerdict(int queue, Verdict decided) {
+    private void setVerdict(int queue, ListingVerdict decided) {
         if (verdicts == null) {
             onlyVerdict = decided;
         } else {
@@ -376,23 +377,23 @@ public final class Acquisition extends StepMachine {
         return new Command.ListQueue(current);
     }
 
-    private Command watch(Verdict verdict) {
+    private Command watch(ListingVerdict verdict) {
         phase = Phase.WATCHING;
         waited = true;
         return new Command.Watch(current, verdict.watch(), verdict.holdsWithout() || verdict.holdsAfterFront());
     }
 
     private Command watchedGone(boolean fromFront, boolean vouched) {
-        Verdict verdict = verdict(current);
+        ListingVerdict verdict = verdict(current);
         if (!vouched) {
             return listCurrent(); // nothing says our node still stands: the listing does (note 7)
         }
         if (verdict.holdsWithout()) {
-            setVerdict(current, Verdict.held(verdict.frontWithout()));
+            setVerdict(current, ListingVerdict.held(verdict.frontWithout()));
             return advance();
         }
         if (fromFront && verdict.holdsAfterFront()) {
-            setVerdict(current, Verdict.held(verdict.frontAfterFront()));
+            setVerdict(current, ListingVerdict.held(verdict.frontAfterFront()));
             return advance();
         }
         return listCurrent();
@@ -434,26 +435,26 @@ public final class Acquisition extends StepMachine {
         return ours.sessionId() == sessionId && children.contains(ours.name());
     }
 
-    private Verdict decide(int queue, List<String> children) {
+    private ListingVerdict decide(int queue, List<String> children) {
         LockPath lockPath = paths.get(queue);
         LockQueueView view = lockPath.view(children, nodes.get(queue).name());
         if (beside != null) {
-            return Verdict.held(view.ourIndex() == 0); // the caller holds the node we rank with
+            return ListingVerdict.held(view.ourIndex() == 0); // the caller holds the node we rank with
         }
         LockDecision decision = lockPath.decide(view);
         if (decision.holdsLock()) {
-            return Verdict.held(view.ourIndex() == 0);
+            return ListingVerdict.held(view.ourIndex() == 0);
         }
         String watched = decision.nodeToWatch();
         if (decision.relistsWhenGone()) {
-            return new Verdict(false, false, lockPath.fixedChild(watched), false, false, false, false);
+            return new ListingVerdict(false, false, lockPath.fixedChild(watched), false, false, false, false);
         }
         LockQueueView without = without(view, watched);
         LockQueueView afterFront = withoutUpTo(view, watched);
         // A watched writer that holds may downgrade after this listing: its read node carries the writer's sequence
         // and ranks before ours, unseen here. A grant without the writer holds (readers share), but not from the front.
         boolean mayBeFront = !NodeNames.isWriter(watched);
-        return new Verdict(
+        return new ListingVerdict(
                 false,
                 false,
                 lockPath.fixedChild(watched),
@@ -475,32 +476,5 @@ public final class Acquisition extends StepMachine {
         List<String> children = view.children();
         return LockQueueView.of(
                 view.lockPath(), children.subList(children.indexOf(node) + 1, children.size()), view.ourNode());
-    }
-
-    /**
-     * What one listing of one queue said, kept instead of the listing: holds (and whether from the front, with no node
-     * ranked before ours), or the node to watch and what its deletion would mean without a new listing.
-     *
-     * @param holds our node holds the lock
-     * @param front it holds with no node ranked before it
-     * @param watch the namespace-fixed path of the node to watch, when it does not hold: the one string of that node
-     *     a waiting thread keeps ({@link Command.Watch})
-     * @param holdsWithout the driver holds once the watched node is gone (it was the only node blocking ours)
-     * @param frontWithout ... and then no node is ranked before ours
-     * @param holdsAfterFront the driver holds once the watched node and every node before it are gone (it had held
-     *     from the front)
-     * @param frontAfterFront ... and then no node is ranked before ours
-     */
-    public record Verdict(
-            boolean holds,
-            boolean front,
-            String watch,
-            boolean holdsWithout,
-            boolean frontWithout,
-            boolean holdsAfterFront,
-            boolean frontAfterFront) {
-        static Verdict held(boolean front) {
-            return new Verdict(true, front, null, false, false, false, false);
-        }
     }
 }

@@ -210,7 +210,7 @@ public final class LockPath {
         this.revocation = revocation;
     }
 
-    /** Ends a hold: stops tracking it and deletes its node on the calling thread ({@link #deleteHeld(LockNode)}). */
+    /** Ends a hold: stops tracking it and deletes its node on the calling thread ({@link NodeDeletes#deleteHeld}). */
     public void end(LockNode hold) {
         end(hold, Parking.nanoTime() + requestTimeoutNanos());
     }
@@ -222,7 +222,7 @@ public final class LockPath {
      */
     public void end(LockNode hold, long untilNanos) {
         untrack(hold);
-        deleteHeld(hold, untilNanos);
+        NodeDeletes.deleteHeld(this, hold, untilNanos);
     }
 
     /**
@@ -337,31 +337,6 @@ public final class LockPath {
 
     public void untrack(LockNode hold) {
         context().tracker().untrack(hold);
-    }
-
-    /** Deletes a held node. Never blocks past one request timeout, and never throws for a lost connection. */
-    public void deleteHeld(LockNode node) {
-        deleteHeld(node, Parking.nanoTime() + requestTimeoutNanos());
-    }
-
-    /** As {@link #deleteHeld(LockNode)}, waiting for the delete's reply until {@code untilNanos} at the latest. */
-    public void deleteHeld(LockNode node, long untilNanos) {
-        hooks.beforeRelease(path, node.name());
-        ClientContext ours = context();
-        ours.frontNodes().releasing(node);
-        deleting(node.name());
-        ReleasesInFlight.Release release = ours.releases().begin(node.fixedPath(), node.sessionId());
-        try {
-            if (!port().isStarted()) {
-                logger.debug("{}: client closed; {} went with its session", path, node);
-            } else if (NodeDeletes.deleteNow(this, node.path(), untilNanos)) {
-                logger.debug("{}: released {}", path, node);
-            }
-        } finally {
-            ours.frontNodes().released(node);
-            hooks.released(path, node.name());
-            ours.releases().end(release);
-        }
     }
 
     /** Returns the full paths of the children of the lock path in queue order; one listing. */

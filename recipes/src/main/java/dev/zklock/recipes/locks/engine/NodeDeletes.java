@@ -25,6 +25,31 @@ public final class NodeDeletes {
     private NodeDeletes() {}
 
     /**
+     * Deletes a node {@code lock} held, on the calling thread, waiting for the reply until {@code untilNanos} at the
+     * latest: the release's hooks, front-node mark and release in flight around {@link #deleteNow}. Never throws for a
+     * lost connection.
+     */
+    public static void deleteHeld(LockPath lock, LockNode node, long untilNanos) {
+        String path = lock.path();
+        lock.hooks().beforeRelease(path, node.name());
+        ClientContext ours = lock.context();
+        ours.frontNodes().releasing(node);
+        lock.deleting(node.name());
+        ReleasesInFlight.Release release = ours.releases().begin(node.fixedPath(), node.sessionId());
+        try {
+            if (!lock.port().isStarted()) {
+                logger.debug("{}: client closed; {} went with its session", path, node);
+            } else if (deleteNow(lock, node.path(), untilNanos)) {
+                logger.debug("{}: released {}", path, node);
+            }
+        } finally {
+            ours.frontNodes().released(node);
+            lock.hooks().released(path, node.name());
+            ours.releases().end(release);
+        }
+    }
+
+    /**
      * Deletes a node of ours, waiting for the reply on the calling thread at most one request timeout; see
      * {@link #deleteNow(LockPath, String, long)}.
      */
