@@ -38,8 +38,10 @@ final class PartitionMarkdown {
             "**Violations**: overlaps nothing outside the lock explains, two holders inside at once in conflicting"
                     + " modes (0 is the only good value).",
             "**Explained overlaps**: overlaps during a client paused past its session, a session seen expired, a hold"
-                    + " reported IN_DOUBT or LOST first, or a stranger's delete of lock nodes; expected under such"
-                    + " faults, shown rather than hidden (fewer is better).",
+                    + " reported IN_DOUBT or LOST first, or a stranger's delete of a lock node that may have come"
+                    + " after the holder's grant and before the other's, each grant taken at any point of its"
+                    + " acquire's call at which the lock was free; expected under such faults, shown rather than"
+                    + " hidden (fewer is better).",
             "**Lost updates**: increments of the unfenced counter, written under the lock, that a later write lost;"
                     + " the honest cost of a lock without fencing (fewer is better).",
             "**Late writes refused**: writes the fenced store refused because a newer token had written: fencing at"

@@ -10,7 +10,9 @@ import java.util.Optional;
  * <p>An overlap is <em>explained</em> when one holder could not have known better or was told: during the overlap
  * its client was paused longer than the session timeout (during the overlap, or while its acquire was in flight: a
  * grant decided just before the pause is recorded after it), or the observer saw its session end, or it reported its hold
- * IN_DOUBT or LOST before the other's grant, or a stranger deleted lock nodes during its hold. Otherwise it is
+ * IN_DOUBT or LOST before the other's grant, or a stranger deleted a lock node of the key after a point at which it may
+ * have been granted and before the other may have been ({@link DeleteOrder}: each grant at any point of its acquire's
+ * window, the lock free at it). Otherwise it is
  * <em>unexplained</em>: the lock granted two holders with nothing outside the library to blame.
  *
  * <p>Immutable and thread-safe.

@@ -13,10 +13,12 @@ import java.util.Optional;
 final class OverlapFinder {
     private final Timeline timeline;
     private final long sessionNanos;
+    private final DeleteOrder deletes;
 
     OverlapFinder(Timeline timeline, long sessionNanos) {
         this.timeline = timeline;
         this.sessionNanos = sessionNanos;
+        this.deletes = new DeleteOrder(timeline, sessionNanos);
     }
 
     /** The overlaps among {@code holds} of one key, in grant order; {@code leases} counts a semaphore's leases. */
@@ -29,12 +31,12 @@ final class OverlapFinder {
                 long held =
                         open.stream().filter(h -> h.mode().equals(Modes.LEASE)).count();
                 if (held >= leases) {
-                    overlaps.add(leaseOverlap(open, hold));
+                    overlaps.add(leaseOverlap(open, hold, holds));
                 }
             } else {
                 for (Hold other : open) {
                     if (other.conflictsWith(hold)) {
-                        overlaps.add(overlap(other, hold));
+                        overlaps.add(overlap(other, hold, holds));
                     }
                 }
             }
@@ -43,11 +45,11 @@ final class OverlapFinder {
         return overlaps;
     }
 
-    private Overlap leaseOverlap(List<Hold> open, Hold hold) {
+    private Overlap leaseOverlap(List<Hold> open, Hold hold, List<Hold> holds) {
         Overlap chosen = null;
         for (Hold other : open) {
             if (other.mode().equals(Modes.LEASE)) {
-                Overlap candidate = overlap(other, hold);
+                Overlap candidate = overlap(other, hold, holds);
                 if (chosen == null || (candidate.isExplained() && !chosen.isExplained())) {
                     chosen = candidate;
                 }
@@ -56,11 +58,11 @@ final class OverlapFinder {
         return chosen;
     }
 
-    private Overlap overlap(Hold first, Hold second) {
+    private Overlap overlap(Hold first, Hold second, List<Hold> holds) {
         long to = Math.min(first.end(), second.end());
-        Optional<String> why = explain(first, second, to);
+        Optional<String> why = explain(first, second, to, holds);
         if (why.isEmpty()) {
-            why = explain(second, first, to);
+            why = explain(second, first, to, holds);
         }
         return new Overlap(first, second, second.grant(), to, why);
     }
@@ -70,7 +72,7 @@ final class OverlapFinder {
      * counts from the acquire's invocation: a JVM stopped after the lock was granted and before the grant was recorded
      * holds from before the pause, and the history cannot tell that apart from a grant after it.
      */
-    private Optional<String> explain(Hold holder, Hold other, long to) {
+    private Optional<String> explain(Hold holder, Hold other, long to, List<Hold> holds) {
         String client = holder.clientId();
         Optional<String> why = timeline.longPause(client, holder.invoked(), to, sessionNanos)
                 .map(w -> client + " paused " + (w.end() - w.start()) / 1_000_000 + " ms, longer than the session"
@@ -84,8 +86,10 @@ final class OverlapFinder {
                     .map(e -> holder.process() + " told " + e.value() + " at " + e.nanos());
         }
         if (why.isEmpty()) {
-            why = timeline.strangerDelete(holder.key(), holder.grant(), to)
-                    .map(w -> "stranger deleted " + w.targets() + " at " + w.start());
+            Optional<FaultWindow> delete = holder.mode().equals(Modes.LEASE)
+                    ? timeline.strangerDelete(holder.key(), holder.grant(), to)
+                    : deletes.explaining(holder, holds);
+            why = delete.map(w -> "stranger deleted " + w.targets() + " at " + w.start());
         }
         return why;
     }

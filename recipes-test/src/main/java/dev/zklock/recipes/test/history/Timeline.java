@@ -249,9 +249,14 @@ final class Timeline {
 
     /** The first stranger's delete concerning {@code key} that meets {@code [from, to]}. */
     Optional<FaultWindow> strangerDelete(String key, long from, long to) {
+        return strangerDeletes(key).stream().filter(w -> w.meets(from, to)).findFirst();
+    }
+
+    /** The stranger's deletes concerning {@code key}, in the order they began. */
+    List<FaultWindow> strangerDeletes(String key) {
         return faults.stream()
-                .filter(w -> w.kind().equals("stranger-delete") && w.concernsKey(key) && w.meets(from, to))
-                .findFirst();
+                .filter(w -> w.kind().equals(STRANGER_DELETE) && w.concernsKey(key))
+                .toList();
     }
 
     private static String slot(String process, String key) {

@@ -219,6 +219,67 @@ final class MutexCheckerTest {
     }
 
     @Test
+    void check_aHoldPassedBeforeTheStrangersDeleteAndReturnedAfterIt_isExplained() {
+        CheckResult result = check(history()
+                .hold("c3.t13", K, "exclusive", 100, 1_000)
+                .line("500 c3.t14 invoke acquire " + K + " exclusive")
+                .line("1010 stranger invoke stranger-delete " + K + " " + K + "/_c_3-lock-0001")
+                .line("1050 stranger ok stranger-delete " + K + " " + K + "/_c_3-lock-0001")
+                .hold("c2.t1", K, "exclusive", 1_060, 3_000)
+                .line("1100 c3.t14 ok acquire " + K + " exclusive 1")
+                .line("2000 c3.t14 invoke release " + K + " exclusive"));
+
+        assertThat(result.overlaps()).singleElement().satisfies(overlap -> assertThat(overlap.explanation())
+                .hasValueSatisfying(why -> assertThat(why).contains("stranger deleted")));
+    }
+
+    @Test
+    void check_aWaiterGrantedAfterItsNodeWasDeletedWhileAnotherHeld_isNotExplained() {
+        CheckResult result = check(history()
+                .hold("c1.t1", K, "exclusive", 100, 2_000)
+                .line("500 c2.t1 invoke acquire " + K + " exclusive")
+                .line("1000 stranger invoke stranger-delete " + K + " " + K + "/_c_2-lock-0002")
+                .line("1010 stranger ok stranger-delete " + K + " " + K + "/_c_2-lock-0002")
+                .line("1500 c3.t1 invoke acquire " + K + " exclusive")
+                .line("2100 c2.t1 ok acquire " + K + " exclusive 2")
+                .line("2200 c3.t1 ok acquire " + K + " exclusive 3")
+                .line("3000 c3.t1 invoke release " + K + " exclusive")
+                .line("4000 c2.t1 invoke release " + K + " exclusive"));
+
+        assertThat(result.overlaps()).singleElement().satisfies(overlap -> {
+            assertThat(overlap.first().process()).isEqualTo("c2.t1");
+            assertThat(overlap.isExplained()).isFalse();
+        });
+    }
+
+    @Test
+    void check_aReaderGrantedAfterTheDeleteBesideAWriterThatReturnedAfterIt_isExplained() {
+        CheckResult result = check(history()
+                .hold("c1.t1", K, "write", 100, 1_000)
+                .line("900 c3.t1 invoke acquire " + K + " write")
+                .line("950 c2.t1 invoke acquire " + K + " read")
+                .line("1100 stranger invoke stranger-delete " + K + " " + K + "/_c_3-write-0002")
+                .line("1330 stranger ok stranger-delete " + K + " " + K + "/_c_3-write-0002")
+                .line("1340 c2.t1 ok acquire " + K + " read 3")
+                .line("1420 c3.t1 ok acquire " + K + " write 2")
+                .line("2000 c3.t1 invoke release " + K + " write")
+                .line("2500 c2.t1 invoke release " + K + " read"));
+
+        assertThat(result.overlaps()).singleElement().satisfies(overlap -> assertThat(overlap.isExplained())
+                .isTrue());
+    }
+
+    @Test
+    void check_aStrangersDeleteAfterBothGrants_doesNotExplainTheOverlap() {
+        CheckResult result = check(history()
+                .hold("c1.t1", K, "exclusive", 100, 3_000)
+                .hold("c2.t1", K, "exclusive", 1_500, 4_000)
+                .fault("stranger-delete", K + "/_c_1-lock-0001", 2_000, 2_010));
+
+        assertThat(result.unexplainedOverlaps()).isEqualTo(1);
+    }
+
+    @Test
     void check_aGrantAfterTheStrangersDeleteOrADeleteThatFailed_isNotExplained() {
         String other = "/partitions/zklock/other";
         CheckResult result = check(history()
