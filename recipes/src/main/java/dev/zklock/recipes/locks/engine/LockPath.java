@@ -34,7 +34,7 @@ import org.slf4j.LoggerFactory;
  * namespace for the raw requests of {@link ZooKeeperHandle}.
  */
 public final class LockPath {
-    private static final long RETURN_MARGIN_MS = 250;
+    private static final long RETURN_MARGIN_MS = 1_000;
 
     private static final Logger logger = LoggerFactory.getLogger(LockPath.class);
 
@@ -423,14 +423,16 @@ public final class LockPath {
     /**
      * How long the engine waits for a reply at the end of an acquire or a release, or past an acquire's deadline: one
      * request timeout of the client ({@link ClientPort#requestTimeoutNanos()}) less a margin for handing the answer
-     * back (a tenth of it, at most {@value #RETURN_MARGIN_MS} ms), so that an acquire comes back within its timeout
-     * plus one request timeout, not at that bound (the partition rig saw a semaphore's come back 0.02 ms past it,
-     * under load, and, with a margin of 100 ms, three come back 1 to 27 ms past it). A request still without a reply
-     * then is left to ZooKeeper's client, which fails it in full time.
+     * back (a quarter of it, at most {@value #RETURN_MARGIN_MS} ms), so that an acquire comes back within its timeout
+     * plus one request timeout, not at that bound. The partition rig saw a semaphore's come back 0.02 ms past it under
+     * load; with a margin of 100 ms, three 1 to 27 ms past it; with a tenth (250 ms at its 4 s session), acquires
+     * whose replies came as the ensemble recovered from its leader's isolation, on two processors that seven JVMs
+     * shared, 4 to 257 ms past it. A request still without a reply then is left to ZooKeeper's client, which fails it
+     * in full time.
      */
     public long requestTimeoutNanos() {
         long full = port().requestTimeoutNanos();
-        return full - Math.min(full / 10, TimeUnit.MILLISECONDS.toNanos(RETURN_MARGIN_MS));
+        return full - Math.min(full / 4, TimeUnit.MILLISECONDS.toNanos(RETURN_MARGIN_MS));
     }
 
     /**
