@@ -270,6 +270,19 @@ final class MutexCheckerTest {
     }
 
     @Test
+    void check_aChainOfStrangersDeletes_explainsEachOverlap() {
+        CheckResult result = check(history()
+                .hold("c1.t1", K, "exclusive", 100, 5_000)
+                .fault("stranger-delete", K + "/_c_1-lock-0001", 1_000, 1_010)
+                .hold("c2.t1", K, "exclusive", 1_100, 4_000)
+                .fault("stranger-delete", K + "/_c_2-lock-0002", 2_000, 2_010)
+                .hold("c3.t1", K, "exclusive", 2_100, 3_000));
+
+        assertThat(result.overlaps()).hasSize(3).allSatisfy(overlap -> assertThat(overlap.isExplained())
+                .isTrue());
+    }
+
+    @Test
     void check_aStrangersDeleteAfterBothGrants_doesNotExplainTheOverlap() {
         CheckResult result = check(history()
                 .hold("c1.t1", K, "exclusive", 100, 3_000)
