@@ -185,6 +185,55 @@ final class AcquireBoundsTest {
                 Stream.of(kind.nodeDirs()).map(dir -> zk.path("lock") + dir).toArray(String[]::new));
     }
 
+    /**
+     * The client's timer is one thread for every lock of the client; a task of the application's or a crowd of
+     * deadlines may hold it up. A blocking acquire of a queue view (an asynchronous runner, whose thread parks for the
+     * outcome) keeps its bound on its own thread: held up past the deadline and the request timeout, the timer neither
+     * ends the acquire nor makes it late. Before, the thread parked until the timer's end (the partition rig: four
+     * queue-view acquires back 580 to 670 ms after that end was due, on a client whose first acquires all came to
+     * their deadline at once).
+     */
+    @Test
+    void acquire_queueViewWhileTheClientsTimerIsHeldUp_endsWithinOneRequestTimeoutOfItsDeadline() throws Exception {
+        String path = zk.path("lock");
+        ZkReentrantLock holder = new ZkReentrantLock(observer, path);
+        holder.acquire();
+        ZkReentrantLock lock =
+                ZkReentrantLock.builder(proxied, path).queueView().build();
+        CountDownLatch letGo = new CountDownLatch(1);
+        CountDownLatch heldUp = new CountDownLatch(1);
+        assertThat(ClientContext.of(proxied)
+                        .timer()
+                        .schedule(
+                                () -> {
+                                    heldUp.countDown();
+                                    try {
+                                        letGo.await();
+                                    } catch (InterruptedException e) {
+                                        Thread.currentThread().interrupt();
+                                    }
+                                },
+                                0))
+                .isNotNull();
+        assertThat(heldUp.await(10, TimeUnit.SECONDS)).isTrue();
+        long started = System.nanoTime();
+        try {
+            boolean acquired = lock.acquire(TIMEOUT);
+
+            long took = System.nanoTime() - started;
+            assertThat(acquired).isFalse();
+            assertThat(TimeUnit.NANOSECONDS.toMillis(took))
+                    .as(
+                            "ms to come back, with the client's timer held up (the timeout and one request timeout: %d ms)",
+                            TimeUnit.NANOSECONDS.toMillis(TIMEOUT.toNanos() + requestTimeoutNanos))
+                    .isLessThanOrEqualTo(TimeUnit.NANOSECONDS.toMillis(TIMEOUT.toNanos() + requestTimeoutNanos));
+        } finally {
+            letGo.countDown();
+            holder.release();
+        }
+        assertNothingLeftOnceTheConnectionIsBack(path);
+    }
+
     /** An acquire started by {@code start}, whose outcome is a future. */
     @FunctionalInterface
     private interface Start {
