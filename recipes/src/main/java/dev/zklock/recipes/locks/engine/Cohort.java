@@ -1,5 +1,6 @@
 package dev.zklock.recipes.locks.engine;
 
+import dev.zklock.recipes.locks.FencingToken;
 import dev.zklock.recipes.locks.LockState;
 import java.util.ArrayList;
 import java.util.List;
@@ -7,9 +8,6 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
-import org.apache.zookeeper.KeeperException.Code;
-import org.apache.zookeeper.WatchedEvent;
-import org.apache.zookeeper.Watcher;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,6 +22,10 @@ import org.slf4j.LoggerFactory;
  * of this client never queues behind a thread that holds the lock (a local waiter with a long critical section, a
  * thread that lost its processor), and no event is left in the inbox: one put there while the lock is held is drained
  * by the holder, which looks again after it lets go.
+ *
+ * <p>An exclusive cohort queues its local threads at a {@link PassGate} first: one at a time tells the machine its
+ * events, and while the machine lets the node pass with nothing to count ({@link LocalQueue#passableAtGate}) a release
+ * passes its hold to the next thread at the gate with no JVM lock and no event.
  *
  * <p>Cost: a local pass, a read join and the take of an idle node cost no request; a leader's node costs an acquire of
  * the lock's own ({@link LockPath#acquire}); the child watch costs one listing when the cohort starts to care and one
@@ -54,9 +56,11 @@ public final class Cohort implements NodeEvents {
     final ReentrantLock lock = new ReentrantLock(); // package-private: CohortTest holds it to show no notifier waits
     private final LocalQueue queue; // guarded by lock
     private final ConcurrentLinkedQueue<LocalEvent> inbox = new ConcurrentLinkedQueue<>();
+    private final PassGate gate; // exclusive only: local threads queue here, one at a time asks the machine or holds
+    private volatile LockNode passable; // the node the gate may pass on its own, or null (LocalQueue.passableAtGate)
+    private volatile boolean queuedKnown; // the machine knows that threads wait at the gate
     private final IdleTimer<LockNode> idleTimer;
-    private volatile ChildWatch childWatch; // the child watcher of the last node listed for: one per node
-    private volatile OwnWatch ownWatch; // the data watcher of the last node watched: one per node
+    private final CohortWatches watches;
 
     /**
      * @param path the lock's path; the cohort hears of its nodes' states and revocation requests through it
@@ -75,7 +79,9 @@ public final class Cohort implements NodeEvents {
         this.admitter = admitter;
         this.shared = shared;
         this.queue = new LocalQueue(settings, shared, path.driver());
+        this.gate = shared ? null : new PassGate();
         this.idleTimer = new IdleTimer<>(path.context().timer(), kept -> post(new LocalEvent.IdleExpired(kept)));
+        this.watches = new CohortWatches(path, this::post);
         path.setNodeEvents(this);
     }
 
@@ -93,9 +99,14 @@ public final class Cohort implements NodeEvents {
             throw new InterruptedException("interrupted before acquiring lock '" + path.path() + "'");
         }
         LocalWaiter waiter = new LocalWaiter(Thread.currentThread());
-        // Only a shared queue reads an acquire's time (a read join's window: LocalQueue.acquire), and a clock read
-        // costs 30 to 90 ns on a virtual machine (kvm-clock): an uncontended local cycle read the clock eight times.
-        run(new LocalEvent.Acquire(waiter, shared ? now() : 0));
+        if (gate == null || gate.enter(waiter)) {
+            // Only a shared queue reads an acquire's time (a read join's window: LocalQueue.acquire), and a clock read
+            // costs 30 to 90 ns on a virtual machine (kvm-clock): an uncontended local cycle read the clock eight
+            // times.
+            run(new LocalEvent.Acquire(waiter, shared ? now() : 0));
+        } else if (!queuedKnown && waiter.status() == LocalWaiter.Status.QUEUED) {
+            post(new LocalEvent.Queued()); // the machine sets the child watch that lets the node pass at the gate
+        }
         while (true) {
             LocalWaiter.Status status = waiter.status();
             if (status == LocalWaiter.Status.GRANTED) {
@@ -115,22 +126,74 @@ public final class Cohort implements NodeEvents {
             if (status == LocalWaiter.Status.LEAD) {
                 return lead(waiter, deadline);
             }
+            if (status == LocalWaiter.Status.ENTERED) {
+                waiter.entered(); // through the gate with no hold: asks the machine
+                run(new LocalEvent.Acquire(waiter, 0));
+                continue;
+            }
             if (Thread.interrupted()) {
-                run(new LocalEvent.GiveUp(waiter, true));
-                if (waiter.status() == LocalWaiter.Status.GRANTED) {
-                    release(waiter.hold()); // granted as the interrupt came: pass it on, the interrupt wins
-                }
+                abandon(waiter);
                 throw new InterruptedException("interrupted while waiting for lock '" + path.path() + "'");
             }
             if (deadline.hasPassed()) {
-                run(new LocalEvent.GiveUp(waiter, false));
-                if (waiter.status() == LocalWaiter.Status.WAITING) {
+                if (giveUp(waiter)) {
                     return Optional.empty();
                 }
-                continue; // granted, or made leader, as the deadline passed: one check, or one whole try
+                continue; // granted, let through the gate, or made leader, as the deadline passed: one check, or one
+                // whole try
             }
             FirstUse.passed(Thread.currentThread()); // waits for its turn
             park(waiter, deadline);
+        }
+    }
+
+    /**
+     * {@code waiter}'s deadline passed: it leaves the gate, or the machine and then the gate.
+     *
+     * @return whether it is out; false if it was granted, let through the gate or made leader first
+     */
+    private boolean giveUp(LocalWaiter waiter) {
+        LocalWaiter.Status status = waiter.status();
+        if (status == LocalWaiter.Status.QUEUED) {
+            return gate.leave(waiter);
+        }
+        if (status != LocalWaiter.Status.WAITING) {
+            return false;
+        }
+        run(new LocalEvent.GiveUp(waiter, false));
+        if (waiter.status() != LocalWaiter.Status.WAITING) {
+            return false;
+        }
+        leaveGate();
+        return true;
+    }
+
+    /**
+     * {@code waiter}'s thread was interrupted: it leaves the gate or the machine, and passes on what it got meanwhile
+     * (a grant, the gate).
+     */
+    private void abandon(LocalWaiter waiter) {
+        if (waiter.status() == LocalWaiter.Status.QUEUED && gate.leave(waiter)) {
+            return;
+        }
+        if (waiter.status() == LocalWaiter.Status.ENTERED) {
+            gate.release(); // let through the gate as the interrupt came: on to the next
+            return;
+        }
+        if (waiter.status() != LocalWaiter.Status.GRANTED) {
+            run(new LocalEvent.GiveUp(waiter, true));
+        }
+        if (waiter.status() == LocalWaiter.Status.GRANTED) {
+            release(waiter.hold()); // granted as the interrupt came: pass it on, the interrupt wins
+        } else {
+            leaveGate(); // out of the machine, or its lead ended
+        }
+    }
+
+    /** The thread that has the gate, holding nothing, lets it go; a read cohort has none. */
+    private void leaveGate() {
+        if (gate != null) {
+            gate.release();
         }
     }
 
@@ -141,7 +204,8 @@ public final class Cohort implements NodeEvents {
      */
     private void park(LocalWaiter waiter, Deadline deadline) {
         waiter.parking(true);
-        if (waiter.status() == LocalWaiter.Status.WAITING) {
+        LocalWaiter.Status status = waiter.status();
+        if (status == LocalWaiter.Status.WAITING || status == LocalWaiter.Status.QUEUED) {
             if (deadline.isForever()) {
                 Parking.park(this);
             } else {
@@ -151,9 +215,41 @@ public final class Cohort implements NodeEvents {
         waiter.parking(false);
     }
 
-    /** Ends a local hold: the machine passes the node on, keeps it idle, or ends it (one delete, on this thread). */
+    /**
+     * Ends a local hold: the gate passes it to the next thread queued there, on its own while the machine lets it
+     * ({@link #passable}); else the machine passes the node on (to the gate, or a waiter), keeps it idle, or ends it
+     * (one delete, on this thread), and the gate goes to the next with no hold.
+     */
     public void release(Hold hold) {
-        run(new LocalEvent.Release(hold.node(), 0)); // its time is read under the lock if the machine reads it (run)
+        if (gate == null) {
+            run(new LocalEvent.Release(hold.node(), 0)); // its time is read under the lock if the machine reads it
+            return;
+        }
+        LockNode node = hold.node();
+        int pass = hold.pass();
+        while (true) {
+            if (passable == node && pass + 1 < FencingToken.PASSES_PER_NODE && gate.passHold(node, pass + 1)) {
+                return; // no lock, no event: the next holds, and the machine hears of it at the release that ends the
+                // run
+            }
+            LocalCommand.PassAtGate passed = passAtGate(run(new LocalEvent.Release(node, 0, pass, gate.hasQueued())));
+            if (passed == null) {
+                return; // the machine opened the gate (OpenGate), or did when it let the node go while held
+            }
+            if (gate.passHold(node, passed.pass())) {
+                return;
+            }
+            pass = passed.pass(); // nobody queued took it: this thread holds it again, and releases it again
+        }
+    }
+
+    private static LocalCommand.PassAtGate passAtGate(List<LocalCommand> commands) {
+        for (LocalCommand command : commands) {
+            if (command instanceof LocalCommand.PassAtGate passed) {
+                return passed;
+            }
+        }
+        return null;
     }
 
     /** A thread that holds {@code node}, our write node, took ({@code +1}) or ended ({@code -1}) a read node beside it. */
@@ -177,12 +273,12 @@ public final class Cohort implements NodeEvents {
 
     /** Tells whether the cohort holds a node or has threads waiting on it: a registry must not forget the lock. */
     public boolean isActive() {
-        return read(() -> queue.view().active());
+        return read(() -> queue.view().active()) || gate != null && gate.inUse();
     }
 
     /** Returns how many local threads wait; for tests and monitoring. */
     public int waitingCount() {
-        return read(() -> queue.view().waiting());
+        return read(() -> queue.view().waiting()) + (gate == null ? 0 : gate.queuedCount());
     }
 
     /** Tells whether a conflicting node is known behind the cohort's node (the bounds run); for tests. */
@@ -244,10 +340,12 @@ public final class Cohort implements NodeEvents {
             taken = entry.take(deadline);
         } catch (InterruptedException | RuntimeException | Error e) {
             run(new LocalEvent.LeadEnded(leader));
+            leaveGate();
             throw e;
         }
         if (taken.isEmpty()) {
             run(new LocalEvent.LeadEnded(leader));
+            leaveGate();
             return Optional.empty();
         }
         run(new LocalEvent.NodeTaken(leader, taken.get(), now()));
@@ -274,21 +372,31 @@ public final class Cohort implements NodeEvents {
      * release is told with its time only if the machine reads it ({@link LocalQueue#readsReleaseTime()}): a clock read
      * costs 30 to 90 ns on a virtual machine, and a pass's release read one before it woke the next holder.
      */
-    private void run(LocalEvent event) {
+    private List<LocalCommand> run(LocalEvent event) {
         List<LocalCommand> out = new ArrayList<>(4);
         lock.lock();
         try {
             drainInbox(out);
             queue.on(
                     event instanceof LocalEvent.Release release && queue.readsReleaseTime()
-                            ? new LocalEvent.Release(release.node(), now())
+                            ? new LocalEvent.Release(release.node(), now(), release.pass(), release.queued())
                             : event,
                     out);
+            publish();
         } finally {
             lock.unlock();
         }
         execute(out, true);
         drainLater();
+        return out;
+    }
+
+    /** Publishes, under the lock, what the gate reads of the machine without it. */
+    private void publish() {
+        if (gate != null) {
+            passable = queue.passableAtGate();
+            queuedKnown = queue.knowsQueued();
+        }
     }
 
     /** Puts an event in the inbox, never waiting for the lock: for ZooKeeper's event thread and the other notifiers. */
@@ -303,6 +411,7 @@ public final class Cohort implements NodeEvents {
             List<LocalCommand> out = new ArrayList<>(4);
             try {
                 drainInbox(out);
+                publish();
             } finally {
                 lock.unlock();
             }
@@ -326,6 +435,7 @@ public final class Cohort implements NodeEvents {
         lock.lock();
         try {
             drainInbox(out);
+            publish();
             seen = look.get();
         } finally {
             lock.unlock();
@@ -346,9 +456,9 @@ public final class Cohort implements NodeEvents {
                     Parking.unpark(wake.waiter().thread());
                 }
             } else if (command instanceof LocalCommand.List list) {
-                listWithWatch(list.node());
+                watches.list(list.node());
             } else if (command instanceof LocalCommand.WatchNode watchNode) {
-                watchOwnNode(watchNode.node());
+                watches.watchOwn(watchNode.node());
             } else if (command instanceof LocalCommand.StopWatching stop) {
                 SessionPort handle = path.port().current();
                 if (handle != null) {
@@ -365,91 +475,15 @@ public final class Cohort implements NodeEvents {
                 idleTimer.keep(keep.node(), keep.nanos());
             } else if (command instanceof LocalCommand.CancelIdle) {
                 idleTimer.cancel();
+            } else if (command instanceof LocalCommand.PassAtGate) {
+                continue; // the releaser passes it at the gate (release)
+            } else if (command instanceof LocalCommand.OpenGate) {
+                gate.release(); // the holder of the node let go keeps nothing the others wait for
             } else if (command instanceof LocalCommand.Lose lose) {
                 path.context().tracker().lose(lose.node(), "its node is gone from the lock path");
             } else {
                 throw new AssertionError("unknown command " + command);
             }
-        }
-    }
-
-    /** Lists the lock path with the node's child watch: one request; the answer goes to the inbox. */
-    private void listWithWatch(LockNode node) {
-        ChildWatch watch = childWatch;
-        if (watch == null || watch.node != node) {
-            watch = new ChildWatch(node);
-            childWatch = watch;
-        }
-        ChildWatch watcher = watch;
-        SessionPort handle = path.port().current();
-        if (handle == null || handle.sessionId() != node.sessionId()) {
-            post(new LocalEvent.ListingFailed(node, Code.CONNECTIONLOSS, now()));
-            return;
-        }
-        handle.watchChildren(path.fixed(path.path()), watcher).thenAccept(reply -> {
-            if (reply instanceof Reply.Children listing) {
-                post(new LocalEvent.Listed(node, listing.children(), watcher, now()));
-            } else {
-                post(new LocalEvent.ListingFailed(node, reply.code(), now()));
-            }
-        });
-    }
-
-    /** Reads the cohort's own node with a data watch: one request; its deletion, or its absence now, goes to the inbox. */
-    private void watchOwnNode(LockNode node) {
-        OwnWatch watch = ownWatch;
-        if (watch == null || watch.node != node) {
-            watch = new OwnWatch(node);
-            ownWatch = watch;
-        }
-        SessionPort handle = path.port().current();
-        if (handle == null || handle.sessionId() != node.sessionId()) {
-            post(new LocalEvent.NodeWatchFailed(node, now())); // asked again once HELD again (Resumed)
-            return;
-        }
-        handle.watchData(node.fixedPath(), watch).thenAccept(reply -> {
-            if (reply.code() == Code.NONODE) {
-                post(new LocalEvent.NodeDeleted(node));
-            } else if (reply.code() == Code.OK) {
-                post(new LocalEvent.NodeWatched(node, now()));
-            } else {
-                post(new LocalEvent.NodeWatchFailed(node, now()));
-            }
-        });
-    }
-
-    /** The data watcher of the cohort's own node: one object per node, so setting it again never sets a second one. */
-    private final class OwnWatch implements Watcher {
-        final LockNode node;
-
-        OwnWatch(LockNode node) {
-            this.node = node;
-        }
-
-        @Override
-        public void process(WatchedEvent event) {
-            if (event.getType() == Event.EventType.NodeDeleted) {
-                post(new LocalEvent.NodeDeleted(node));
-            } else if (event.getType() == Event.EventType.NodeDataChanged) {
-                watchOwnNode(node); // a revocation request, say: keep watching for the delete
-            }
-        }
-    }
-
-    /** The child watcher of one node of the cohort: one object per node, so listing again never sets a second one. */
-    private final class ChildWatch implements Watcher {
-        final LockNode node;
-
-        ChildWatch(LockNode node) {
-            this.node = node;
-        }
-
-        @Override
-        public void process(WatchedEvent event) {
-            if (event.getType() != Event.EventType.None) {
-                post(new LocalEvent.ChildrenChanged(node));
-            }
-            // A disconnection keeps the watch; a session's end reaches the cohort as the node's LOST.
         }
     }
 

@@ -54,6 +54,12 @@ final class CohortNode {
         out.add(new LocalCommand.Wake(waiter));
     }
 
+    /** Grants the hold with {@code pass} to the first thread queued at the cohort's gate ({@link PassGate}). */
+    void grantAtGate(int pass, List<LocalCommand> out) {
+        holders++;
+        out.add(new LocalCommand.PassAtGate(node, pass));
+    }
+
     /** A holder released, or its grant was lost: returns the holders left. */
     int holderGone() {
         return --holders;

@@ -52,6 +52,22 @@ final class HandOffBounds {
         return shared ? 0 : passes++;
     }
 
+    /**
+     * A hold after {@code pass} others was released: holds the gate passed on its own ({@link PassGate}) count from
+     * now on, so the next grant's pass comes after theirs.
+     */
+    void released(int pass) {
+        passes = Math.max(passes, pass + 1);
+    }
+
+    /**
+     * Exclusive: whether the node may pass with nothing counted against the bounds, as the cohort's gate passes it on
+     * its own: no conflict known, not revoked, passes left, no read node beside it.
+     */
+    boolean passesFreely() {
+        return !shared && !conflict && mayGrantMore() && beside == 0;
+    }
+
     /** Counts a pass to a local waiter against the bounds, once they run. */
     void passed() {
         if (conflict) {

@@ -9,6 +9,18 @@ public sealed interface LocalCommand {
     /** Wake {@code waiter}'s thread: it was granted the node, made leader, or must look again. */
     record Wake(LocalWaiter waiter) implements LocalCommand {}
 
+    /**
+     * Pass the hold of {@code node} with {@code pass} to the first thread queued at the cohort's gate ({@link PassGate});
+     * the releaser holds it still if none is.
+     */
+    record PassAtGate(LockNode node, int pass) implements LocalCommand {}
+
+    /**
+     * Let the next thread queued at the cohort's gate through ({@link PassGate}): the node the gate's holder holds was
+     * let go while held (lost, or deleted), so the threads behind it lead to a new one, as a machine's waiters would.
+     */
+    record OpenGate() implements LocalCommand {}
+
     /** List the lock path with a child watch for {@code node}: one request. */
     record List(LockNode node) implements LocalCommand {}
 

@@ -17,10 +17,19 @@ public sealed interface LocalEvent {
     record Acquire(LocalWaiter waiter, long now) implements LocalEvent {}
 
     /**
-     * A local holder ends its hold of {@code node}; {@code now} is read only while the machine reads it
-     * ({@link LocalQueue#readsReleaseTime()}), else zero.
+     * A local holder ends its hold of {@code node}, the hold after {@code pass} others; {@code now} is read only while
+     * the machine reads it ({@link LocalQueue#readsReleaseTime()}), else zero. {@code queued}: threads wait at the
+     * cohort's gate ({@link PassGate}), which the machine may pass the node to ({@link LocalCommand.PassAtGate}).
      */
-    record Release(LockNode node, long now) implements LocalEvent {}
+    record Release(LockNode node, long now, int pass, boolean queued) implements LocalEvent {
+        /** A release of a hold whose pass does not matter, with nobody queued at a gate. */
+        public Release(LockNode node, long now) {
+            this(node, now, 0, false);
+        }
+    }
+
+    /** Threads queue at the cohort's gate ({@link PassGate}) behind the thread that has it. */
+    record Queued() implements LocalEvent {}
 
     /** A waiting thread gives up: its deadline passed, or it was {@code interrupted}. */
     record GiveUp(LocalWaiter waiter, boolean interrupted) implements LocalEvent {}

@@ -36,6 +36,11 @@ public final class LocalQueue {
      *    listing first: the arriving waiter gets in one delete after our event.
      * 6. A revocation request ends local passing: the node goes after its holders, and the waiters lead to a new node
      *    behind the requester.
+     * 7. An exclusive cohort queues its threads at a gate (PassGate) before they come here: one at a time asks the
+     *    machine, holds, or leads. A release tells whether threads wait at the gate (a Queued event tells it earlier,
+     *    so that the child watch is set): the node passes to the gate as it would to a waiter (PassAtGate), and while
+     *    it may pass with nothing to count (passableAtGate: vouched for, no conflict known, not revoked, nothing
+     *    beside it) the gate passes it on its own, and the release that ends such a run tells the last pass.
      */
 
     private final boolean shared;
@@ -44,6 +49,7 @@ public final class LocalQueue {
     private final HandOffBounds bounds;
     private final NodeWatches watches;
     private final ReadJoins joins; // shared only: closed, with no founders, otherwise
+    private boolean queuedAtGate; // exclusive: threads were last known to wait at the cohort's gate
 
     /**
      * @param settings the pass and time bounds and the idle time
@@ -63,7 +69,12 @@ public final class LocalQueue {
         if (event instanceof LocalEvent.Acquire acquire) {
             acquire(acquire.waiter(), acquire.now(), out);
         } else if (event instanceof LocalEvent.Release release) {
-            release(release.node(), release.now(), out);
+            release(release, out);
+        } else if (event instanceof LocalEvent.Queued) {
+            queuedAtGate = true;
+            if (cares()) {
+                watches.watch(out); // its answer lets the node pass at the gate
+            }
         } else if (event instanceof LocalEvent.GiveUp giveUp) {
             giveUp(giveUp.waiter(), giveUp.interrupted(), out);
         } else if (event instanceof LocalEvent.NodeTaken taken) {
@@ -88,14 +99,20 @@ public final class LocalQueue {
                 endAndLead(out);
             }
         } else if (event instanceof LocalEvent.NodeWatched watched) {
-            if (ours.is(watched.node()) && watches.ownWatchSet() && ours.holders() == 0 && !waiters.isEmpty()) {
-                passOrEnd(watched.now(), out); // a release waited for this answer
+            if (ours.is(watched.node()) && watches.ownWatchSet() && ours.holders() == 0) {
+                if (!waiters.isEmpty()) {
+                    passOrEnd(watched.now(), out); // a release waited for this answer
+                } else {
+                    settleUnheld(out);
+                }
             }
         } else if (event instanceof LocalEvent.NodeWatchFailed failed) {
             if (ours.is(failed.node())) {
                 watches.ownWatchFailed();
                 if (ours.holders() == 0 && !waiters.isEmpty()) {
                     passOrEnd(failed.now(), out); // no answer comes now: ends the node unless a child watch stands
+                } else if (ours.holders() == 0) {
+                    settleUnheld(out);
                 }
             }
         } else if (event instanceof LocalEvent.Resumed resumed) {
@@ -138,23 +155,31 @@ public final class LocalQueue {
         }
     }
 
-    private void release(LockNode released, long now, List<LocalCommand> out) {
+    private void release(LocalEvent.Release release, List<LocalCommand> out) {
+        LockNode released = release.node();
         if (!ours.is(released)) {
-            ours.retiredReleased(released, out);
+            ours.retiredReleased(released, out); // the gate was opened when the node was let go (endNode)
             return;
         }
+        bounds.released(release.pass());
+        queuedAtGate = release.queued();
         if (ours.holderGone() > 0) {
             return;
         }
-        if (!waiters.isEmpty()) {
+        if (!waiters.isEmpty() || queuedAtGate) {
             if (shared && bounds.isOpen()) {
                 watches.list(out); // the listing (under way, or sent now) lets them in, or leads them to a new node
                 return;
             }
-            passOrEnd(now, out);
-            return;
+            if (passOrEnd(release.now(), out)) {
+                return; // the releaser passes the hold at the gate
+            }
+        } else {
+            settleUnheld(out);
         }
-        settleUnheld(out);
+        if (!shared) {
+            out.add(new LocalCommand.OpenGate()); // the releaser lets the next through, to ask here
+        }
     }
 
     /**
@@ -196,7 +221,7 @@ public final class LocalQueue {
         if (shared) {
             joins.founded(); // they rank with the node, ahead of any writer that queues behind it meanwhile
         }
-        if (shared || !waiters.isEmpty()) {
+        if (shared || !waiters.isEmpty() || queuedAtGate) {
             watches.watch(
                     out); // the answer lets waiting readers join, or passes the node, once it vouches for the node
         }
@@ -341,22 +366,44 @@ public final class LocalQueue {
     }
 
     /**
-     * Exclusive, unheld, with local waiters: passes the node if it may pass and a watch vouches for it; waits if the
-     * answer that would vouch for it is on its way; else ends it, and the first waiter leads the rest to a new node.
+     * Exclusive, unheld, with local waiters (in the machine, or else at the gate): passes the node if it may pass and a
+     * watch vouches for it (returns true if to the gate: {@link LocalCommand.PassAtGate}); waits if the answer that would vouch for it is on its way; else ends it, and the first
+     * waiter leads the rest to a new node. With nobody waiting here the node passes to the gate, and an answer on its
+     * way is waited for only if it is a listing (the thread the gate lets through waits for it here; if none comes,
+     * the answer settles the node); an own watch's answer is not: the bounds run, and the node goes at once.
      */
-    private void passOrEnd(long now, List<LocalCommand> out) {
+    private boolean passOrEnd(long now, List<LocalCommand> out) {
         if (bounds.mayPass(now)) {
             if (watches.confirmed()) {
                 bounds.passed();
                 ours.cancelIdle(out); // an idle node taken once a listing vouched for it
-                ours.grantAndWake(waiters.pollFirst(), bounds.nextPass(), out);
-                return;
+                LocalWaiter next = waiters.pollFirst();
+                if (next != null) {
+                    ours.grantAndWake(next, bounds.nextPass(), out);
+                    return false;
+                }
+                ours.grantAtGate(bounds.nextPass(), out);
+                return true;
             }
-            if (watches.answerOnItsWay()) {
-                return; // its answer passes the node, or ends it
+            if (watches.answerOnItsWay() && (!waiters.isEmpty() || !bounds.conflictKnown())) {
+                return false; // its answer passes the node, or ends it
             }
         }
         endAndLead(out);
+        return false;
+    }
+
+    /**
+     * Returns the node if the cohort's gate may pass it on its own ({@link PassGate}): held, threads queued at the
+     * gate, a watch vouching for it, and nothing to count (no conflict known, not revoked, no read node beside it).
+     */
+    public LockNode passableAtGate() {
+        return ours.holders() > 0 && queuedAtGate && watches.confirmed() && bounds.passesFreely() ? ours.node() : null;
+    }
+
+    /** Whether the machine knows that threads wait at the gate: else the first to queue tells it (Queued). */
+    public boolean knowsQueued() {
+        return queuedAtGate;
     }
 
     /** Whether the cohort has a node that nobody holds, waits for or leads to. */
@@ -366,15 +413,23 @@ public final class LocalQueue {
 
     /** Whether a child watch matters: readers may join, the node is idle, or local threads wait. */
     private boolean cares() {
-        return ours.node() != null && !bounds.conflictKnown() && (shared || ours.holders() == 0 || !waiters.isEmpty());
+        return ours.node() != null
+                && !bounds.conflictKnown()
+                && (shared || ours.holders() == 0 || !waiters.isEmpty() || queuedAtGate);
     }
 
     private void leadNext(List<LocalCommand> out) {
         waiters.leadNext(ours.node() != null, out);
     }
 
-    /** Lets the node go (CohortNode.end) and forgets what was known of it. */
+    /**
+     * Lets the node go (CohortNode.end) and forgets what was known of it. An exclusive node let go while held (lost,
+     * deleted) opens the gate: the threads queued there go on without waiting for its holder's release.
+     */
     private void endNode(List<LocalCommand> out) {
+        if (!shared && ours.holders() > 0) {
+            out.add(new LocalCommand.OpenGate());
+        }
         ours.end(out);
         bounds.clear();
         watches.clear();

@@ -18,6 +18,11 @@ import org.junit.jupiter.api.Test;
  * The outcome tables of a cohort's local queue, as plain unit tests: events in, commands out, no ZooKeeper and no
  * threads (a waiter is a value; the client is never started). {@code CohortLockTest} and {@code AdmissionTest} run the
  * same machine for real through its runner.
+ *
+ * <p>Most tables give the machine several waiters of its own, as it has them when more than one thread is let into it
+ * (a read cohort; an exclusive one after a node was let go while held); their outcomes leave out the gate's {@link
+ * LocalCommand.OpenGate} ({@link #on}). The tables of the gate ({@link PassGate}: one thread in the machine, the
+ * others queued at the gate) keep it ({@link #withGate}).
  */
 final class LocalQueueTest {
     private static final long MAX_TIME = 5_000_000;
@@ -555,7 +560,93 @@ final class LocalQueueTest {
         return new LocalEvent.Listed(node, List.of(children), WATCHER, now);
     }
 
+    /**
+     * Outcome table of the gate: a holds, threads queue at the gate (Queued), and the listing finds our node alone.
+     * Allowed: the gate may pass the node on its own (passableAtGate), and a release that tells of threads queued
+     * passes the hold there with the pass after the released one's (holds the gate passed on its own count). Forbidden:
+     * a pass number given twice; the gate opened with a hold passed.
+     */
+    @Test
+    void release_withThreadsQueuedAtTheGate_passesTheHoldThereAfterThePassesTheGateMade() {
+        LocalQueue queue = exclusive(BOUNDS);
+        leadTo(queue, first);
+
+        assertThat(withGate(queue, new LocalEvent.Queued())).containsExactly(new LocalCommand.List(first));
+        assertThat(queue.passableAtGate()).isNull(); // no watch vouches for it yet
+        on(queue, listed(first, first.name()));
+        assertThat(queue.passableAtGate()).isSameAs(first);
+        List<LocalCommand> released = withGate(queue, new LocalEvent.Release(first, 0, 5, true));
+
+        assertThat(released).containsExactly(new LocalCommand.PassAtGate(first, 6));
+        assertThat(queue.view().node()).isSameAs(first);
+    }
+
+    /**
+     * Outcome table of the gate: the last release with nobody queued (no idle time). Allowed: the node ends, then the
+     * gate opens (the next to come asks the machine), and the gate may not pass the node on its own any more.
+     */
+    @Test
+    void release_withNobodyQueuedAtTheGate_endsTheNodeAndOpensTheGate() {
+        LocalQueue queue = exclusive(BOUNDS);
+        leadTo(queue, first);
+        on(queue, new LocalEvent.Queued());
+        on(queue, listed(first, first.name()));
+
+        List<LocalCommand> released = withGate(queue, new LocalEvent.Release(first, 0, 3, false));
+
+        assertThat(released).containsExactly(new LocalCommand.End(first), new LocalCommand.OpenGate());
+        assertThat(queue.passableAtGate()).isNull();
+        assertThat(queue.knowsQueued()).isFalse();
+    }
+
+    /**
+     * Outcome table of the gate: our node is lost while its holder holds and threads queue at the gate. Allowed: the
+     * gate opens at once (the threads behind lead to a new node, as the machine's own waiters would), and the lost
+     * hold's release ends its node and opens nothing. Forbidden: the gate opened twice for one hold.
+     */
+    @Test
+    void nodeLost_whileHeld_opensTheGateOnce_andTheLostHoldsReleaseOpensNothing() {
+        LocalQueue queue = exclusive(BOUNDS);
+        leadTo(queue, first);
+        on(queue, new LocalEvent.Queued());
+        on(queue, listed(first, first.name()));
+
+        assertThat(withGate(queue, new LocalEvent.NodeLost(first))).containsExactly(new LocalCommand.OpenGate());
+        assertThat(queue.passableAtGate()).isNull();
+        assertThat(withGate(queue, new LocalEvent.Release(first, 0, 2, true)))
+                .containsExactly(new LocalCommand.End(first));
+    }
+
+    /**
+     * Outcome table of the gate: the gate passes on its own only while nothing is to be counted. Allowed: a known
+     * conflicting node behind ours closes it (the bounds run, and each pass is the machine's to count); so does a
+     * revocation.
+     */
+    @Test
+    void passableAtGate_closesOnceAConflictIsKnownOrARevocationAsks() {
+        LocalQueue conflicted = exclusive(BOUNDS);
+        leadTo(conflicted, first);
+        on(conflicted, new LocalEvent.Queued());
+        on(conflicted, listed(first, first.name(), "_c_x-lock-0000000009"));
+        LocalQueue revoked = exclusive(BOUNDS);
+        leadTo(revoked, first);
+        on(revoked, new LocalEvent.Queued());
+        on(revoked, listed(first, first.name()));
+        on(revoked, new LocalEvent.Revoked(first));
+
+        assertThat(conflicted.passableAtGate()).isNull();
+        assertThat(revoked.passableAtGate()).isNull();
+    }
+
+    /** What the machine answers {@code event}, less the gate's {@link LocalCommand.OpenGate}. */
     private static List<LocalCommand> on(LocalQueue queue, LocalEvent event) {
+        List<LocalCommand> out = withGate(queue, event);
+        out.removeIf(command -> command instanceof LocalCommand.OpenGate);
+        return out;
+    }
+
+    /** What the machine answers {@code event}, every command. */
+    private static List<LocalCommand> withGate(LocalQueue queue, LocalEvent event) {
         List<LocalCommand> out = new ArrayList<>();
         queue.on(event, out);
         return out;

@@ -1,0 +1,124 @@
+package dev.zklock.recipes.locks.engine;
+
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * The gate of an exclusive cohort: a fair lock of the engine's own in front of its {@link LocalQueue} machine. One
+ * thread at a time has the gate, from its acquire to its release: it asks the machine for a hold, waits in it, leads
+ * it to a node, or holds; the others queue at the gate, first come first served. At a release the gate passes to the
+ * next: with the hold itself when the machine left passing open ({@link Cohort}: the node is vouched for, no
+ * conflicting node is known behind it, nothing asked it to go), so a local pass takes no JVM lock, no event and no
+ * command; else with no hold, and the next asks the machine. Waiters park through {@link Parking}, as every thread of
+ * the engine does, so the simulator drives them. No ZooKeeper round trip.
+ *
+ * <p>Safe for use by multiple threads, lock-free: a flag says whether a thread has the gate, and a queue of
+ * {@link LocalWaiter}s holds the others. Only the thread that has the gate passes it on; a waiter whose status the
+ * passer could not change (it left: deadline, interrupt) is skipped. A release that finds nobody frees the gate and
+ * looks at the queue once more, and a waiter that queues looks at the flag once more: one of the two sees the other,
+ * so no waiter is left queued at a free gate ({@code CohortModelTest} checks the interleavings).
+ */
+final class PassGate {
+    private final AtomicBoolean taken = new AtomicBoolean();
+    private final ConcurrentLinkedQueue<LocalWaiter> queued = new ConcurrentLinkedQueue<>();
+
+    /**
+     * {@code waiter}'s thread comes to the gate: it has the gate at once if nobody has it and nobody waits (its status
+     * stays WAITING: it goes on to the machine); else it queues (QUEUED), and its status tells when the gate comes to
+     * it (ENTERED, or GRANTED with a hold), perhaps at once, if the gate was freed as it queued.
+     *
+     * @return whether it had the gate at once
+     */
+    boolean enter(LocalWaiter waiter) {
+        if (queued.isEmpty() && taken.compareAndSet(false, true)) {
+            return true;
+        }
+        waiter.queue();
+        queued.add(waiter);
+        if (!taken.get() && taken.compareAndSet(false, true)) {
+            passOn(); // freed as it queued: to the first that still waits, which may be this one
+        }
+        return false;
+    }
+
+    /** Whether a thread waits at the gate (one that left may count until the gate passes it over). */
+    boolean hasQueued() {
+        return !queued.isEmpty();
+    }
+
+    /** Whether a thread has the gate, or waits at it: the cohort is in use. */
+    boolean inUse() {
+        return taken.get() || !queued.isEmpty();
+    }
+
+    /** The threads that wait at the gate, for monitoring: one pass over the queue. */
+    int queuedCount() {
+        int count = 0;
+        for (LocalWaiter waiter : queued) {
+            if (waiter.status() == LocalWaiter.Status.QUEUED) {
+                count++;
+            }
+        }
+        return count;
+    }
+
+    /**
+     * The thread that has the gate passes it with the hold of {@code node} and {@code pass} to the first waiter that
+     * still waits, and wakes it.
+     *
+     * @return whether one took it; else the caller still has the gate, and its hold
+     */
+    boolean passHold(LockNode node, int pass) {
+        for (LocalWaiter next = queued.poll(); next != null; next = queued.poll()) {
+            if (next.passAtGate(node, pass)) {
+                wake(next);
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The thread that has the gate lets it go with no hold: to the first waiter that still waits, which asks the
+     * machine, or else free.
+     */
+    void release() {
+        passOn();
+    }
+
+    /**
+     * {@code waiter}, queued, gives up.
+     *
+     * @return whether it left; false if the gate was passed to it first (its status says how)
+     */
+    boolean leave(LocalWaiter waiter) {
+        if (!waiter.leave()) {
+            return false;
+        }
+        queued.remove(waiter);
+        return true;
+    }
+
+    /** Passes the gate, held by the caller, to the first that still waits, with no hold; frees it if none does. */
+    private void passOn() {
+        while (true) {
+            for (LocalWaiter next = queued.poll(); next != null; next = queued.poll()) {
+                if (next.letThrough()) {
+                    wake(next);
+                    return;
+                }
+            }
+            taken.set(false);
+            // A waiter that queued after the poll above and read the flag before it was cleared is seen here.
+            if (queued.isEmpty() || !taken.compareAndSet(false, true)) {
+                return;
+            }
+        }
+    }
+
+    private static void wake(LocalWaiter waiter) {
+        if (waiter.mayBeParked() && waiter.thread() != Thread.currentThread()) {
+            Parking.unpark(waiter.thread());
+        }
+    }
+}

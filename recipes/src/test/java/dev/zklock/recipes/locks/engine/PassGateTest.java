@@ -1,0 +1,101 @@
+package dev.zklock.recipes.locks.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.zklock.recipes.locks.LockDriver;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryOneTime;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The outcome tables of an exclusive cohort's gate, one thread at a time (a waiter is a value: its thread is never
+ * started, so nothing is unparked). {@code CohortModelTest} checks the gate's interleavings with Lincheck, and {@code
+ * CohortLockTest} and {@code AdmissionTest} run it for real.
+ */
+final class PassGateTest {
+    private final CuratorFramework client = CuratorFrameworkFactory.newClient("127.0.0.1:1", new RetryOneTime(1));
+    private final LockPath path = new LockPath(client, "/locks/a", "lock-", LockDriver.exclusive(), null);
+    private final LockNode node = new LockNode(path, "_c_a-lock-0000000001", 100, 7);
+    private final PassGate gate = new PassGate();
+
+    @AfterEach
+    void close() {
+        client.close();
+    }
+
+    /** Outcome table: the first to come has the gate at once, as it is (WAITING: on to the machine); the next queues. */
+    @Test
+    void enter_free_hasItAtOnce_andTheNextQueues() {
+        LocalWaiter a = waiter("a");
+        LocalWaiter b = waiter("b");
+
+        assertThat(gate.enter(a)).isTrue();
+        assertThat(gate.enter(b)).isFalse();
+
+        assertThat(a.status()).isEqualTo(LocalWaiter.Status.WAITING);
+        assertThat(b.status()).isEqualTo(LocalWaiter.Status.QUEUED);
+        assertThat(gate.queuedCount()).isEqualTo(1);
+    }
+
+    /**
+     * Outcome table: a release that passes its hold gives the first queued thread the node with the pass given, in
+     * FIFO order; the gate stays taken. Forbidden: a hold passed to a thread that left.
+     */
+    @Test
+    void passHold_toTheFirstStillQueued_skippingOneThatLeft() {
+        LocalWaiter a = waiter("a");
+        LocalWaiter b = waiter("b");
+        LocalWaiter c = waiter("c");
+        gate.enter(a);
+        gate.enter(b);
+        gate.enter(c);
+
+        assertThat(gate.leave(b)).isTrue();
+        assertThat(gate.passHold(node, 4)).isTrue();
+
+        assertThat(b.status()).isEqualTo(LocalWaiter.Status.LEFT);
+        assertThat(c.status()).isEqualTo(LocalWaiter.Status.GRANTED);
+        assertThat(c.hold().node()).isSameAs(node);
+        assertThat(c.hold().pass()).isEqualTo(4);
+        assertThat(gate.passHold(node, 5)).isFalse(); // nobody left: the releaser keeps its hold, and the gate
+        assertThat(gate.inUse()).isTrue();
+    }
+
+    /**
+     * Outcome table: a release with no hold to pass lets the first queued thread through (ENTERED: it asks the
+     * machine); with nobody queued it frees the gate, and the next to come has it at once.
+     */
+    @Test
+    void release_letsTheFirstThrough_thenFreesTheGate() {
+        LocalWaiter a = waiter("a");
+        LocalWaiter b = waiter("b");
+        gate.enter(a);
+        gate.enter(b);
+
+        gate.release();
+        assertThat(b.status()).isEqualTo(LocalWaiter.Status.ENTERED);
+        gate.release();
+
+        assertThat(gate.inUse()).isFalse();
+        assertThat(gate.enter(waiter("c"))).isTrue();
+    }
+
+    /** Outcome table: a thread passed to as it gives up cannot leave: it was granted (or let through) first. */
+    @Test
+    void leave_afterThePass_isRefused() {
+        LocalWaiter a = waiter("a");
+        LocalWaiter b = waiter("b");
+        gate.enter(a);
+        gate.enter(b);
+        gate.passHold(node, 1);
+
+        assertThat(gate.leave(b)).isFalse();
+        assertThat(b.status()).isEqualTo(LocalWaiter.Status.GRANTED);
+    }
+
+    private static LocalWaiter waiter(String name) {
+        return new LocalWaiter(new Thread(name));
+    }
+}
