@@ -203,6 +203,9 @@ public final class Cohort implements NodeEvents {
      * said so ({@link #execute}): a grant that comes before it parks costs no unpark.
      */
     private void park(LocalWaiter waiter, Deadline deadline) {
+        if (gate != null && waiter.status() == LocalWaiter.Status.QUEUED) {
+            gate.spinIfNext(waiter);
+        }
         waiter.parking(true);
         LocalWaiter.Status status = waiter.status();
         if (status == LocalWaiter.Status.WAITING || status == LocalWaiter.Status.QUEUED) {

@@ -3,6 +3,9 @@ package dev.zklock.recipes.locks.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.zklock.recipes.locks.LockDriver;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
@@ -11,7 +14,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The outcome tables of an exclusive cohort's gate, one thread at a time (a waiter is a value: its thread is never
- * started, so nothing is unparked). {@code CohortModelTest} checks the gate's interleavings with Lincheck, and {@code
+ * started, so nothing is unparked), and two tests with a started thread: the wake ahead of a turn, and the spin. {@code CohortModelTest} checks the gate's interleavings with Lincheck, and {@code
  * CohortLockTest} and {@code AdmissionTest} run it for real.
  */
 final class PassGateTest {
@@ -93,6 +96,66 @@ final class PassGateTest {
 
         assertThat(gate.leave(b)).isFalse();
         assertThat(b.status()).isEqualTo(LocalWaiter.Status.GRANTED);
+    }
+
+    /**
+     * A pass wakes the thread queued after the one it passes to, ahead of its turn, so that it spins when its pass
+     * comes: here that thread said it parks and does, and nothing but that wake unparks it (it stays QUEUED).
+     */
+    @Test
+    void passHold_wakesTheThreadQueuedAfter_aheadOfItsTurn() throws InterruptedException {
+        CountDownLatch parking = new CountDownLatch(1);
+        CountDownLatch woken = new CountDownLatch(1);
+        LocalWaiter[] c = new LocalWaiter[1];
+        Thread thread = new Thread(() -> {
+            c[0].parking(true);
+            parking.countDown();
+            LockSupport.park(this);
+            woken.countDown();
+        });
+        c[0] = new LocalWaiter(thread);
+        gate.enter(waiter("a"));
+        LocalWaiter b = waiter("b");
+        gate.enter(b);
+        gate.enter(c[0]);
+        thread.start();
+        assertThat(parking.await(10, TimeUnit.SECONDS)).isTrue();
+
+        assertThat(gate.passHold(node, 1)).isTrue();
+
+        assertThat(woken.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(b.status()).isEqualTo(LocalWaiter.Status.GRANTED);
+        assertThat(c[0].status()).isEqualTo(LocalWaiter.Status.QUEUED);
+        thread.join();
+    }
+
+    /**
+     * The first queued thread's spin ends when the gate is passed to it; one not first does not spin. With a spin that
+     * would outlast the test, only the pass can end it.
+     */
+    @Test
+    void spinIfNext_endsAtThePass_andOnlyTheFirstSpins() throws InterruptedException {
+        PassGate spinning = new PassGate(Integer.MAX_VALUE);
+        CountDownLatch spun = new CountDownLatch(1);
+        LocalWaiter[] b = new LocalWaiter[1];
+        Thread thread = new Thread(() -> {
+            spinning.spinIfNext(b[0]);
+            spun.countDown();
+        });
+        b[0] = new LocalWaiter(thread);
+        spinning.enter(waiter("a"));
+        spinning.enter(b[0]);
+        LocalWaiter c = waiter("c");
+        spinning.enter(c);
+        spinning.spinIfNext(c); // not first: back at once
+
+        thread.start();
+        assertThat(spun.await(200, TimeUnit.MILLISECONDS)).isFalse(); // spinning: nothing passed yet
+        assertThat(spinning.passHold(node, 1)).isTrue();
+
+        assertThat(spun.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(b[0].status()).isEqualTo(LocalWaiter.Status.GRANTED);
+        thread.join();
     }
 
     private static LocalWaiter waiter(String name) {
