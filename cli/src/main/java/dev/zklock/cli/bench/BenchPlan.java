@@ -235,7 +235,7 @@ final class BenchPlan {
             LockScenario scenario = LockScenario.sharedLockBesideJdk(Recipe.reentrantLocalHandOff(), n);
             if (n == 8 || n == 32) {
                 scenario.target(LockScenario.HAND_OFF_P50, Target.atMost(0.05))
-                        .target(LockScenario.VS_JDK, Target.atLeast(0.5));
+                        .target(LockScenario.VS_JDK, Target.atLeast(1.0));
             }
             if (n == 8) {
                 scenario.target(LockScenario.ACQUISITIONS_PER_SECOND, Target.ratioAtLeast(10));
