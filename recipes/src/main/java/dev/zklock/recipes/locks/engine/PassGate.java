@@ -21,9 +21,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <p>A hold passed to a parked thread costs an unpark and a wake on its way (a few microseconds on a virtual machine:
  * the bulk of a local hand-off). So the first thread queued spins a while before it parks ({@link #spinIfNext}), as
  * the JDK's own queued locks do, and a pass wakes the thread queued after the one it passes to, ahead of its turn: that
- * one is spinning when its pass comes, and takes it with no unpark. The bench's local hand-off row with and without
- * them: 0.84 and 1.05 of the JDK fair lock at 8 threads (means of three runs), 0.92 and 0.98 at 32 (the closing note of
- * the session that built them).
+ * one is spinning when its pass comes, and takes it with no unpark ({@code PassGateTest}). With them, BENCHMARKS.md's
+ * local hand-off rows (commit c024ecd) put a cohort at 1.04 of the JDK fair lock among the same threads at 8 threads
+ * and 1.08 at 32.
  */
 final class PassGate {
     /**
