@@ -3,6 +3,7 @@ package dev.zklock.recipes.test;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -10,6 +11,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
@@ -38,7 +40,9 @@ import org.slf4j.LoggerFactory;
  * whether or not the locks did), and waits, polling, until no lock node is left: up to the longest
  * {@linkplain LockKind#keepIdle() keepIdle} of the kinds, within which a cached node is a live lock node of a live
  * session rather than a leak, plus a settling time for deletes that a dropped connection deferred. A node still there
- * after that is counted as left behind, cached or not.
+ * after that is counted as left behind, cached or not; one whose session is the client of a
+ * {@linkplain LockKind#isReference() reference kind} (Curator's) is reported in {@link ChaosReport#referenceNodesLeft()}
+ * instead: it is Curator's recipe's to delete.
  *
  * <pre>{@code
  * ChaosReport report = Chaos.run(ChaosSettings.defaults(seed, Duration.ofSeconds(60)), servers,
@@ -129,15 +133,57 @@ public final class Chaos {
             List<Thread> stuck = actors.stream().filter(Thread::isAlive).toList();
             CuratorFramework observer = clientFactory.apply("observer", servers.connectString());
             made.add(observer);
-            monitor.checkNoNodesLeft(observer, nodeParents(settings, pathsByFamily), settleTime(settings));
+            Map<String, List<String>> referenceNodesLeft = checkNoNodesLeft(
+                    monitor,
+                    observer,
+                    nodeParents(settings, pathsByFamily),
+                    settleTime(settings),
+                    referenceSessions(slots));
             for (Thread thread : stuck) {
                 thread.interrupt();
                 thread.join(TimeUnit.SECONDS.toMillis(10));
             }
-            return counters.report(settings.seed(), elapsed, monitor.report());
+            return counters.report(settings.seed(), elapsed, referenceNodesLeft, monitor.report());
         } finally {
             closeAll(made);
         }
+    }
+
+    /**
+     * Waits up to {@code settle} for the lock nodes under {@code parents} to go, then records with the monitor those
+     * left behind by sessions other than {@code references}, and returns, by lock path, those the reference sessions
+     * left, each with its session.
+     */
+    static Map<String, List<String>> checkNoNodesLeft(
+            SafetyMonitor monitor,
+            CuratorFramework observer,
+            List<String> parents,
+            Duration settle,
+            Set<Long> references)
+            throws InterruptedException {
+        Map<String, List<String>> referenceNodesLeft = new TreeMap<>();
+        LockNodesLeft.afterSettle(observer, parents, settle).forEach((lockPath, nodes) -> {
+            List<String> judged = LockNodesLeft.described(nodes, session -> !references.contains(session));
+            if (!judged.isEmpty()) {
+                monitor.nodesLeft(lockPath, judged);
+            }
+            List<String> reference = LockNodesLeft.described(nodes, references::contains);
+            if (!reference.isEmpty()) {
+                referenceNodesLeft.put(lockPath, reference);
+            }
+        });
+        return referenceNodesLeft;
+    }
+
+    /** The sessions of the slots whose kind is a {@linkplain LockKind#isReference() reference kind} (Curator's). */
+    private static Set<Long> referenceSessions(List<ClientSlot> slots) {
+        Set<Long> references = new HashSet<>();
+        for (ClientSlot slot : slots) {
+            if (slot.kind().isReference()) {
+                references.add(Sessions.current(slot.current().client()));
+            }
+        }
+        return references;
     }
 
     /** Reports progress until the run's time is up, then tells the threads to stop; returns how long they ran. */

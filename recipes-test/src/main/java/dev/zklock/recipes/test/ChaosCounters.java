@@ -1,6 +1,7 @@
 package dev.zklock.recipes.test;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAccumulator;
@@ -72,6 +73,11 @@ final class ChaosCounters {
     }
 
     ChaosReport report(long seed, Duration elapsed, SafetyReport safety) {
+        return report(seed, elapsed, Map.of(), safety);
+    }
+
+    /** The report with the nodes that reference kinds (Curator's) left behind, by lock path. */
+    ChaosReport report(long seed, Duration elapsed, Map<String, List<String>> referenceNodesLeft, SafetyReport safety) {
         Map<String, Long> byKind = sums(acquisitions);
         long total = byKind.values().stream().mapToLong(Long::longValue).sum();
         return new ChaosReport(
@@ -87,6 +93,7 @@ final class ChaosCounters {
                 sums(failedFaults),
                 sums(onClosedClients),
                 Duration.ofNanos(endedAfterCloseNanos.get()),
+                referenceNodesLeft,
                 safety);
     }
 

@@ -2,6 +2,7 @@ package dev.zklock.recipes.test;
 
 import java.time.Duration;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
@@ -27,6 +28,9 @@ import java.util.TreeMap;
  *     exception's class; counted here, not among the errors)
  * @param longestAcquireAfterClose the longest time from a client's close to the end of an acquire on it: how promptly
  *     a close ends the acquires under way (one that never ends is a stuck waiter)
+ * @param referenceNodesLeft the lock nodes that kinds run as a reference ({@linkplain LockKind#isReference()
+ *     Curator's}) left behind, by lock path, each with its session: reported, not counted among the safety report's
+ *     leaked nodes (which are the other kinds')
  * @param safety what the monitor saw
  */
 public record ChaosReport(
@@ -42,6 +46,7 @@ public record ChaosReport(
         Map<String, Long> failedFaults,
         Map<String, Long> onClosedClients,
         Duration longestAcquireAfterClose,
+        Map<String, List<String>> referenceNodesLeft,
         SafetyReport safety) {
 
     /**
@@ -57,6 +62,7 @@ public record ChaosReport(
         failedFaults = Map.copyOf(failedFaults);
         onClosedClients = Map.copyOf(onClosedClients);
         Objects.requireNonNull(longestAcquireAfterClose, "longestAcquireAfterClose");
+        referenceNodesLeft = Map.copyOf(referenceNodesLeft);
     }
 
     /**
@@ -80,7 +86,7 @@ public record ChaosReport(
 
     /**
      * Returns the report on several lines: the seed, the work done, the faults, what closed clients' threads met, the
-     * safety counts (overlaps that are violations, and explained overlaps with the longest), the first violations and
+     * nodes Curator's kinds left, the safety counts (overlaps that are violations, and explained overlaps with the longest), the first violations and
      * the first explained overlaps.
      *
      * @return a readable report
@@ -100,6 +106,10 @@ public record ChaosReport(
                         ? ""
                         : "on closed clients " + new TreeMap<>(onClosedClients) + ", the last acquire ended "
                                 + longestAcquireAfterClose.toMillis() + " ms after its close" + nl)
+                + (referenceNodesLeft.isEmpty()
+                        ? ""
+                        : "left behind by Curator's kinds (reported, not judged) " + new TreeMap<>(referenceNodesLeft)
+                                + nl)
                 + safety;
     }
 }

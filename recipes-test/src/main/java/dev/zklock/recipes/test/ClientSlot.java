@@ -51,6 +51,11 @@ final class ClientSlot implements AutoCloseable {
         this.current = start();
     }
 
+    /** Returns the lock kind of the slot's threads. */
+    LockKind kind() {
+        return kind;
+    }
+
     /** Returns the client the slot runs on now, and its shared lock objects. */
     Life current() {
         return current;

@@ -16,12 +16,8 @@ import org.apache.zookeeper.data.Stat;
  * more than Curator's own.
  */
 final class CuratorMutexContender implements Contender {
-    static final LockKind KIND = new BuiltInKind(
-            "curator-mutex",
-            LockKind.MUTEX,
-            1,
-            true,
-            (client, paths) -> new CuratorMutexContender(client, paths.get(0)));
+    static final LockKind KIND = BuiltInKind.curators(
+            "curator-mutex", LockKind.MUTEX, true, (client, paths) -> new CuratorMutexContender(client, paths.get(0)));
 
     private final CuratorFramework client;
     private final String path;

@@ -367,11 +367,13 @@ public final class SafetyMonitor {
      */
     public int checkNoNodesLeft(CuratorFramework observer, Collection<String> lockPaths, Duration settle)
             throws InterruptedException {
-        Map<String, List<String>> left = Poll.until(settle, () -> Optional.of(LockNodesLeft.under(observer, lockPaths))
-                        .filter(Map::isEmpty))
-                .orElseGet(() -> LockNodesLeft.underQuietly(observer, lockPaths));
-        left.forEach(this::nodesLeft);
-        return left.values().stream().mapToInt(List::size).sum();
+        int left = 0;
+        for (Map.Entry<String, List<LockNodesLeft.Node>> entry :
+                LockNodesLeft.afterSettle(observer, lockPaths, settle).entrySet()) {
+            nodesLeft(entry.getKey(), LockNodesLeft.described(entry.getValue(), session -> true));
+            left += entry.getValue().size();
+        }
+        return left;
     }
 
     /**

@@ -35,7 +35,7 @@ final class SemaphoreContender implements Contender {
             });
 
     static final LockKind CURATOR_SEMAPHORE =
-            new BuiltInKind("curator-semaphore", LockKind.SEMAPHORE, 1, false, (client, paths) -> {
+            BuiltInKind.curators("curator-semaphore", LockKind.SEMAPHORE, false, (client, paths) -> {
                 InterProcessSemaphoreV2 semaphore = new InterProcessSemaphoreV2(client, paths.get(0), LEASES);
                 return new SemaphoreContender(client, paths.get(0), LEASES, timeout -> {
                     Lease lease = semaphore.acquire(timeout.toNanos(), TimeUnit.NANOSECONDS);
@@ -62,7 +62,7 @@ final class SemaphoreContender implements Contender {
      * the semaphore itself shows which node the lease is.
      */
     static final LockKind CURATOR_SEMAPHORE_MUTEX =
-            new BuiltInKind("curator-semaphore-mutex", LockKind.SEMAPHORE_MUTEX, 1, false, (client, paths) -> {
+            BuiltInKind.curators("curator-semaphore-mutex", LockKind.SEMAPHORE_MUTEX, false, (client, paths) -> {
                 InterProcessSemaphoreV2 semaphore = new InterProcessSemaphoreV2(client, paths.get(0), 1);
                 return new SemaphoreContender(client, paths.get(0), 1, timeout -> {
                     Lease lease = semaphore.acquire(timeout.toNanos(), TimeUnit.NANOSECONDS);
