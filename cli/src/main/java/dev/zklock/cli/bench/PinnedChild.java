@@ -86,7 +86,7 @@ final class PinnedChild {
                 pinned++;
                 if (hasFrameIn(event, library)) {
                     inLibrary++;
-                    System.out.println(event); // its stack, for whoever reads the child's output
+                    System.out.println(describe(event)); // its whole stack, for whoever reads the child's output
                 }
             }
         }
@@ -115,6 +115,28 @@ final class PinnedChild {
         } catch (Exception e) {
             failures.add(e);
         }
+    }
+
+    /** The event's fields and every frame of its stack (its own toString shows five). */
+    private static String describe(RecordedEvent event) {
+        StringBuilder text = new StringBuilder(event.getEventType().getName()).append(" {");
+        event.getFields().stream()
+                .filter(field -> !field.getName().equals("stackTrace"))
+                .forEach(field -> text.append(System.lineSeparator())
+                        .append("  ")
+                        .append(field.getName())
+                        .append(" = ")
+                        .append((Object) event.getValue(field.getName())));
+        for (RecordedFrame frame : event.getStackTrace().getFrames()) {
+            text.append(System.lineSeparator())
+                    .append("    at ")
+                    .append(frame.getMethod().getType().getName())
+                    .append('.')
+                    .append(frame.getMethod().getName())
+                    .append(" line ")
+                    .append(frame.getLineNumber());
+        }
+        return text.append(System.lineSeparator()).append('}').toString();
     }
 
     /** Tells whether a recorded event's stack has a frame whose class is in {@code prefix}. */

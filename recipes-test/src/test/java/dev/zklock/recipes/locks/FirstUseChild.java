@@ -9,8 +9,11 @@ import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import jdk.jfr.Recording;
+import jdk.jfr.consumer.RecordedClass;
+import jdk.jfr.consumer.RecordedClassLoader;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedFrame;
+import jdk.jfr.consumer.RecordedThread;
 import jdk.jfr.consumer.RecordingFile;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
@@ -21,11 +24,12 @@ import org.apache.curator.retry.RetryOneTime;
  * The JVM {@code VirtualThreadFirstUseTest} starts: records {@code jdk.VirtualThreadPinned} with stacks from before its
  * first lock is made, has N virtual threads take that lock once each, and prints how many held it and every pinned
  * event with a zklock frame, then their count. Arguments: the connect string, the lock path, the kind
- * ({@code reentrant} or {@code semaphore-mutex}), N.
+ * ({@code reentrant}, {@code local-hand-off}: a reentrant lock with local hand-off, or {@code semaphore-mutex}), N.
  */
 final class FirstUseChild {
     static final String HELD = "held ";
     static final String PINNED = "pinned in zklock frames ";
+    static final String LOADED_ON_VIRTUAL = "classes of the class path loaded on virtual threads ";
 
     private FirstUseChild() {}
 
@@ -41,10 +45,16 @@ final class FirstUseChild {
                     .enable("jdk.VirtualThreadPinned")
                     .withThreshold(Duration.ZERO)
                     .withStackTrace();
+            recording.enable("jdk.ClassLoad").withThreshold(Duration.ZERO);
             recording.start();
-            InterProcessLock lock = args[2].equals("reentrant")
-                    ? new ZkReentrantLock(client, args[1])
-                    : new ZkExclusiveLock(client, args[1]);
+            InterProcessLock lock =
+                    switch (args[2]) {
+                        case "reentrant" -> new ZkReentrantLock(client, args[1]);
+                        case "local-hand-off" -> ZkReentrantLock.builder(client, args[1])
+                                .localHandOff()
+                                .build();
+                        default -> new ZkExclusiveLock(client, args[1]);
+                    };
             List<Thread> threads = new ArrayList<>();
             for (int i = 0; i < Integer.parseInt(args[3]); i++) {
                 threads.add(VirtualThreads.start(() -> {
@@ -64,10 +74,16 @@ final class FirstUseChild {
             recording.dump(file);
         }
         int pinned = 0;
+        int loadedOnVirtual = 0;
         for (RecordedEvent event : RecordingFile.readAllEvents(file)) {
             if (event.getEventType().getName().equals("jdk.VirtualThreadPinned") && inZklock(event)) {
                 pinned++;
                 System.out.println(event);
+            }
+            if (event.getEventType().getName().equals("jdk.ClassLoad") && onVirtualFromClassPath(event)) {
+                loadedOnVirtual++;
+                System.out.println("loaded on a virtual thread: "
+                        + event.getClass("loadedClass").getName());
             }
         }
         Files.delete(file);
@@ -75,6 +91,26 @@ final class FirstUseChild {
         client.close();
         System.out.println(HELD + held.get());
         System.out.println(PINNED + pinned);
+        System.out.println(LOADED_ON_VIRTUAL + loadedOnVirtual);
+    }
+
+    /**
+     * Tells whether a class load was made on a virtual thread and read the class path (the application class loader
+     * defined the class): such a load reads a jar under its monitor, and a virtual thread that meets another thread
+     * there cannot leave its carrier.
+     */
+    static boolean onVirtualFromClassPath(RecordedEvent event) {
+        RecordedClassLoader definer = event.getValue("definingClassLoader");
+        RecordedClass loaded = event.getClass("loadedClass");
+        if (loaded.hasField("hidden") && loaded.getBoolean("hidden")) {
+            return false; // a lambda's class, spun in memory: no jar is read
+        }
+        RecordedThread thread = event.getThread();
+        return thread != null
+                && thread.hasField("virtual") // release 21: built for 17, run where virtual threads are
+                && thread.getBoolean("virtual")
+                && definer != null
+                && "app".equals(definer.getName());
     }
 
     /** Tells whether a recorded event's stack has a zklock frame. */

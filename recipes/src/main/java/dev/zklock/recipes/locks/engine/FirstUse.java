@@ -30,8 +30,9 @@ import org.apache.zookeeper.ZooKeeper;
  * their first acquires; now none, at ten thousand and at a hundred thousand ({@code VirtualThreadFirstUseTest}). Waiting
  * here parks them on a future, which pins nothing. One at a time, the first acquires run the paths a crowd then runs
  * together: an acquire with the lock free and its grant, one that queues behind another client's node, one behind a
- * node of its own client; the first of them also loads every class of zklock's lock packages and of Curator's
- * implementation ({@link #loadPackages}: about 25 ms, once per JVM, only where virtual threads lock). What a thread runs
+ * node of its own client; the first of them also has every class of zklock's lock packages and of Curator's
+ * implementation loaded, on a platform thread it waits for ({@link #loadPackages}: about 25 ms, once per JVM, only where
+ * virtual threads lock). What a thread runs
  * before it gets here, the engine's messages and the classes ZooKeeper's client makes for a request are loaded when the
  * first lock is made ({@link #prepare}).
  *
@@ -80,6 +81,29 @@ public final class FirstUse {
             "org.apache.zookeeper.proto.RemoveWatchesRequest",
             "org.apache.zookeeper.proto.CheckWatchesRequest");
 
+    /**
+     * The classes of ZooKeeper's client, outside the requests', that the first acquires of virtual threads loaded on
+     * those threads before the first use loaded them ({@code VirtualThreadFirstUseTest} lists any that a virtual thread
+     * still loads): the create's ACL and mode checks, the replies the callbacks read, a multi's results.
+     */
+    private static final List<String> ZOOKEEPER_FIRST_ACQUIRES = List.of(
+            "org.apache.zookeeper.server.EphemeralType",
+            "org.apache.zookeeper.ZooDefs$Ids",
+            "org.apache.zookeeper.data.Id",
+            "org.apache.zookeeper.data.ACL",
+            "org.apache.zookeeper.ZooKeeper$1",
+            "org.apache.zookeeper.AsyncCallback$ChildrenCallback",
+            "org.apache.zookeeper.OpResult",
+            "org.apache.zookeeper.OpResult$ErrorResult",
+            "org.apache.zookeeper.proto.Create2Response",
+            "org.apache.zookeeper.proto.GetChildrenResponse");
+
+    /** As {@link #ZOOKEEPER_FIRST_ACQUIRES}, of Curator's, outside its implementation package. */
+    private static final List<String> CURATOR_FIRST_ACQUIRES = List.of(
+            "org.apache.curator.framework.api.transaction.OperationType",
+            "org.apache.curator.framework.api.transaction.TypeAndPath",
+            "org.apache.curator.shaded.com.google.common.collect.Lists");
+
     private static final AtomicBoolean PREPARED = new AtomicBoolean();
     private static final AtomicReference<Stage> STAGE = new AtomicReference<>(new Stage(null, null, 0));
     private static volatile boolean warm;
@@ -99,14 +123,7 @@ public final class FirstUse {
                     List.of(Event.class, Command.class, Reply.class, LocalEvent.class, LocalCommand.class)) {
                 initialize(family);
             }
-            ClassLoader zooKeeper = ZooKeeper.class.getClassLoader();
-            for (String name : ZOOKEEPER_REQUESTS) {
-                try {
-                    Class.forName(name, true, zooKeeper);
-                } catch (ClassNotFoundException | LinkageError e) {
-                    // Another ZooKeeper release names its classes otherwise: its first acquires may pin once.
-                }
-            }
+            loadNamed(ZooKeeper.class.getClassLoader(), ZOOKEEPER_REQUESTS);
         }
     }
 
@@ -120,6 +137,55 @@ public final class FirstUse {
     private static void loadPackages() {
         load(FirstUse.class, "dev/zklock/recipes/locks/");
         load(CuratorFramework.class, "org/apache/curator/framework/imps/");
+        loadNamed(ZooKeeper.class.getClassLoader(), ZOOKEEPER_FIRST_ACQUIRES);
+        loadNamed(CuratorFramework.class.getClassLoader(), CURATOR_FIRST_ACQUIRES);
+        JfrEvents.prepare();
+    }
+
+    /** Loads and initializes the classes named, those that exist. */
+    private static void loadNamed(ClassLoader loader, List<String> names) {
+        for (String name : names) {
+            try {
+                Class.forName(name, true, loader);
+            } catch (ClassNotFoundException | LinkageError e) {
+                // Another release names its classes otherwise: its first acquires may load them on a virtual thread.
+            }
+        }
+    }
+
+    /**
+     * Runs {@link #loadPackages} on a platform thread of its own while the calling virtual thread waits for it, at most
+     * until {@code deadline} (the loading goes on if the deadline passes first). Loading a class reads its jar under
+     * the jar's monitor, and a virtual thread that meets another thread there while it loads a class cannot leave its
+     * carrier: the bench's first-use row at 100,000 virtual threads recorded one such event, the first virtual thread
+     * in {@code ZipFile$ZipFileInputStream.read} under {@code loadPackages}. A platform thread may wait there; the
+     * waiting virtual thread parks on a future.
+     */
+    private static void loadPackagesAside(Deadline deadline) {
+        CompletableFuture<Void> loaded = new CompletableFuture<>();
+        Thread loader = new Thread( // a platform thread, whoever starts it
+                () -> {
+                    try {
+                        loadPackages();
+                    } finally {
+                        loaded.complete(null);
+                    }
+                },
+                "zklock-first-use");
+        loader.setDaemon(true);
+        loader.start();
+        boolean interrupted = false;
+        try {
+            loaded.get(deadline.remainingNanos(), TimeUnit.NANOSECONDS); // not Uninterruptibles: no class to load here
+        } catch (InterruptedException e) {
+            interrupted = true; // the acquire sees it; the load is a warm-up, not worth breaking off
+        } catch (TimeoutException | ExecutionException e) {
+            // the deadline passed first: the acquire times out as it would have; the loading goes on
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     private static void load(Class<?> anchor, String packagePrefix) {
@@ -206,7 +272,7 @@ public final class FirstUse {
             if (stage.pioneer == null) {
                 if (STAGE.compareAndSet(stage, new Stage(current, new CompletableFuture<>(), stage.passed))) {
                     if (stage.passed == 0) {
-                        loadPackages();
+                        loadPackagesAside(deadline);
                     }
                     return true;
                 }

@@ -87,6 +87,14 @@ final class JfrEvents {
     }
 
     /**
+     * Registers the event types now if Flight Recorder is initialized: called by the first use, on a platform thread,
+     * so that no virtual thread loads and registers them in a crowd. No ZooKeeper request.
+     */
+    static void prepare() {
+        types();
+    }
+
+    /**
      * The event types once registered, on first use after Flight Recorder is initialized; null before, and for every
      * thread but the one that registers them while it does: those record nothing rather than wait for it (a virtual
      * thread waiting for another thread's class initialization pins its carrier).
