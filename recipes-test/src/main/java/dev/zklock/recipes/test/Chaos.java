@@ -163,10 +163,7 @@ public final class Chaos {
             throws InterruptedException {
         Map<String, List<String>> referenceNodesLeft = new TreeMap<>();
         LockNodesLeft.afterSettle(observer, parents, settle).forEach((lockPath, nodes) -> {
-            List<String> judged = LockNodesLeft.described(nodes, session -> !references.contains(session));
-            if (!judged.isEmpty()) {
-                monitor.nodesLeft(lockPath, judged);
-            }
+            monitor.nodesLeft(lockPath, LockNodesLeft.described(nodes, session -> !references.contains(session)));
             List<String> reference = LockNodesLeft.described(nodes, references::contains);
             if (!reference.isEmpty()) {
                 referenceNodesLeft.put(lockPath, reference);

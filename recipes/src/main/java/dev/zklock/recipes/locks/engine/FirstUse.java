@@ -119,6 +119,7 @@ public final class FirstUse {
             Deadline.forever();
             Threads.isVirtual();
             waitOnce(); // the gate's own wait: a crowd of virtual threads is about to make it
+            Uninterruptibles.await(CompletableFuture.completedFuture(null), 0); // the first's wait for the loading
             for (Class<?> family :
                     List.of(Event.class, Command.class, Reply.class, LocalEvent.class, LocalCommand.class)) {
                 initialize(family);
@@ -174,18 +175,7 @@ public final class FirstUse {
                 "zklock-first-use");
         loader.setDaemon(true);
         loader.start();
-        boolean interrupted = false;
-        try {
-            loaded.get(deadline.remainingNanos(), TimeUnit.NANOSECONDS); // not Uninterruptibles: no class to load here
-        } catch (InterruptedException e) {
-            interrupted = true; // the acquire sees it; the load is a warm-up, not worth breaking off
-        } catch (TimeoutException | ExecutionException e) {
-            // the deadline passed first: the acquire times out as it would have; the loading goes on
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        Uninterruptibles.await(loaded, deadline.remainingNanos()); // a deadline passed first: the loading goes on
     }
 
     private static void load(Class<?> anchor, String packagePrefix) {

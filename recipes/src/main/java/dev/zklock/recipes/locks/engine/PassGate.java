@@ -21,9 +21,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <p>A hold passed to a parked thread costs an unpark and a wake on its way (a few microseconds on a virtual machine:
  * the bulk of a local hand-off). So the first thread queued spins a while before it parks ({@link #spinIfNext}), as
  * the JDK's own queued locks do, and a pass wakes the thread queued after the one it passes to, ahead of its turn: that
- * one is spinning when its pass comes, and takes it with no unpark ({@code PassGateTest}). With them, BENCHMARKS.md's
- * local hand-off rows (commit c024ecd) put a cohort at 1.04 of the JDK fair lock among the same threads at 8 threads
- * and 1.08 at 32.
+ * one is spinning when its pass comes, and takes it with no unpark ({@code PassGateTest}). Where that puts a cohort
+ * against the JDK fair lock among the same threads: BENCHMARKS.md's local hand-off rows, at 8 and 32 threads.
  */
 final class PassGate {
     /**
