@@ -4,6 +4,7 @@ import java.lang.management.ManagementFactory;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -105,6 +106,17 @@ record ClassHistogram(long totalBytes, long stackChunkBytes, Map<String, Long> b
                 .limit(most)
                 .forEach(change -> changes.put(change.getKey(), change.getValue()));
         return changes;
+    }
+
+    /**
+     * Prints, when the system property {@value HeldLocksChild#CLASSES} asks for N (a bench started by hand: the bench
+     * sets none), the N classes whose live bytes changed most from {@code earlier} to this histogram, divided by {@code
+     * count} and labelled {@code per}, as lines the bench's parsers skip; nothing otherwise.
+     */
+    void printChangesSince(ClassHistogram earlier, String per, int count) {
+        changesSince(earlier, Integer.getInteger(HeldLocksChild.CLASSES, 0))
+                .forEach((name, bytes) ->
+                        System.out.printf(Locale.ROOT, "%10.2f B %s  %s%n", bytes / (double) count, per, name));
     }
 
     private long bytesOf(String name) {

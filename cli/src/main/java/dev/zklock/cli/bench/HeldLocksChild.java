@@ -4,8 +4,6 @@ import dev.zklock.cli.Clients;
 import dev.zklock.recipes.locks.ZkReentrantLock;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -127,9 +125,8 @@ final class HeldLocksChild {
             ClassHistogram before = reading(client);
             step(holders, locks, lock -> holder.take(client, lock));
             ClassHistogram held = reading(client);
-            int classes = Integer.getInteger(CLASSES, 0);
-            printClasses("per lock object", before.changesSince(none, classes), count);
-            printClasses("per held lock", held.changesSince(before, classes), count);
+            before.printChangesSince(none, "per lock object", count);
+            held.printChangesSince(before, "per held lock", count);
             BenchChild.say(
                     System.out,
                     BenchChild.HELD,
@@ -146,10 +143,6 @@ final class HeldLocksChild {
     }
 
     /** Prints each class's change of live bytes, per lock, as a line that is not a figure. */
-    private static void printClasses(String per, Map<String, Long> changes, int count) {
-        changes.forEach((name, bytes) ->
-                System.out.printf(Locale.ROOT, "%10.2f B %s  %s%n", bytes / (double) count, per, name));
-    }
 
     /** Has each holder do {@code step} on its share of the locks (every {@link #HOLDERS}th), and waits for all. */
     private static void step(List<ExecutorService> holders, List<InterProcessLock> locks, Step step) throws Exception {
