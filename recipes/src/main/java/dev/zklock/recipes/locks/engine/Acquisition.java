@@ -67,8 +67,9 @@ public final class Acquisition extends StepMachine {
 
     private final Beside beside;
     private final ListingVerdict[]
-            verdicts; // one per queue; null for one queue, whose verdict is kept in the field below
-    private ListingVerdict onlyVerdict; // the one queue's: a waiting thread keeps no array
+            verdicts; // one per queue; null for one queue, whose verdict is kept in the two fields below
+    private String onlyWatch; // the one queue's verdict as its node to watch and its flags: a waiting thread keeps
+    private byte onlyFlags; // no verdict object (ListingVerdict.flags; 0: none)
 
     private int current; // the queue waited on
     private boolean createAlone; // the create on its way was sent with no listing behind it
@@ -96,12 +97,12 @@ public final class Acquisition extends StepMachine {
 
     /** Returns the name of our node in queue {@code queue}; we have entered. */
     public String ourNode(int queue) {
-        return nodes.get(queue).name();
+        return node(queue).name();
     }
 
     /** Returns our node in queue {@code queue}; we have entered. */
     public LockNode ourLockNode(int queue) {
-        return nodes.get(queue);
+        return node(queue);
     }
 
     /**
@@ -136,7 +137,7 @@ public final class Acquisition extends StepMachine {
      * alone; otherwise, or where that is not enough, one listing.
      */
     @Override
-    Command enteredUnlisted(String ownPredecessor) {
+    Command enteredUnlisted(LockNode ownPredecessor) {
         createAlone = false;
         ListingVerdict verdict = ownPredecessor == null ? null : behindOwn(ownPredecessor);
         if (verdict == null) {
@@ -145,7 +146,7 @@ public final class Acquisition extends StepMachine {
         logger.debug(
                 "{}: {} is right behind {} of this client; no listing",
                 paths.get(0).path(),
-                nodes,
+                nodes(),
                 ownPredecessor);
         current = 0;
         setVerdict(0, verdict);
@@ -154,26 +155,29 @@ public final class Acquisition extends StepMachine {
 
     /**
      * The verdict behind {@code predecessor}, a node of this client right before ours with nothing created between, or
-     * null if the driver needs the nodes before it too (it would hold behind that node alone).
+     * null if the driver needs the nodes before it too (it would hold behind that node alone). Watching that node, it
+     * keeps the node's own path string, which ZooKeeper's watch table keys on too: no copy of its own.
      */
-    private ListingVerdict behindOwn(String predecessor) {
+    private ListingVerdict behindOwn(LockNode predecessor) {
         LockPath lockPath = paths.get(0);
-        String ours = nodes.get(0).name();
-        LockQueueView view = lockPath.view(List.of(predecessor, ours), ours);
+        String ours = node(0).name();
+        String before = predecessor.name();
+        LockQueueView view = lockPath.view(List.of(before, ours), ours);
         LockDecision decision = lockPath.decide(view);
         if (decision.holdsLock()) {
             return null;
         }
         String watched = decision.nodeToWatch();
+        String watchedPath = watched.equals(before) ? predecessor.fixedPath() : lockPath.fixedChild(watched);
         if (decision.relistsWhenGone()) {
-            return new ListingVerdict(false, false, lockPath.fixedChild(watched), false, false, false, false);
+            return new ListingVerdict(false, false, watchedPath, false, false, false, false);
         }
         LockQueueView afterFront = withoutUpTo(view, watched);
         // Unknown nodes may stand before the predecessor: its deletion alone is no grant, unless from the front.
         return new ListingVerdict(
                 false,
                 false,
-                lockPath.fixedChild(watched),
+                watchedPath,
                 false,
                 false,
                 lockPath.decide(afterFront).holdsLock(),
@@ -351,16 +355,17 @@ public final class Acquisition extends StepMachine {
         for (int i = 0; i < paths.size(); i++) {
             front.add(verdict(i).front());
         }
-        return new Command.Granted(nodes, Collections.unmodifiableList(front), waited && paths.size() > 1);
+        return new Command.Granted(nodes(), Collections.unmodifiableList(front), waited && paths.size() > 1);
     }
 
     private ListingVerdict verdict(int queue) {
-        return verdicts == null ? onlyVerdict : verdicts[queue];
+        return verdicts == null ? ListingVerdict.of(onlyWatch, onlyFlags) : verdicts[queue];
     }
 
     private void setVerdict(int queue, ListingVerdict decided) {
         if (verdicts == null) {
-            onlyVerdict = decided;
+            onlyWatch = decided == null ? null : decided.watch();
+            onlyFlags = decided == null ? 0 : decided.flags();
         } else {
             verdicts[queue] = decided;
         }
@@ -419,25 +424,26 @@ public final class Acquisition extends StepMachine {
         logger.warn(
                 "{}: lost our place {} while waiting; entering the queue again",
                 paths.get(0).path(),
-                nodes);
+                nodes());
         List<LockNode> lost = takeNodes();
         if (verdicts != null) {
             Arrays.fill(verdicts, null);
         }
-        onlyVerdict = null;
+        onlyWatch = null;
+        onlyFlags = 0;
         current = 0;
         phase = Phase.DELETING;
         return new Command.Delete(lost);
     }
 
     private boolean holdsPlace(long sessionId, List<String> children, int queue) {
-        LockNode ours = nodes.get(queue);
+        LockNode ours = node(queue);
         return ours.sessionId() == sessionId && children.contains(ours.name());
     }
 
     private ListingVerdict decide(int queue, List<String> children) {
         LockPath lockPath = paths.get(queue);
-        LockQueueView view = lockPath.view(children, nodes.get(queue).name());
+        LockQueueView view = lockPath.view(children, node(queue).name());
         if (beside != null) {
             return ListingVerdict.held(view.ourIndex() == 0); // the caller holds the node we rank with
         }

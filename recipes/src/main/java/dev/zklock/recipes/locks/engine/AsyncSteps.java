@@ -19,7 +19,6 @@ import org.apache.zookeeper.KeeperException.Code;
  * @param <T> what the outcome completes with
  */
 abstract class AsyncSteps<T> extends CompletableFuture<T> implements NodeWatcher.Listener {
-    private final LockPath first;
     private final Deadline deadline;
     private final StepMachine machine; // guarded by this
     private Resume resume; // guarded by this: waiting for a connection
@@ -35,9 +34,7 @@ abstract class AsyncSteps<T> extends CompletableFuture<T> implements NodeWatcher
         return machine;
     }
 
-    /** @param first the path the machine's parents are made for, whose client and timer run the steps */
-    AsyncSteps(LockPath first, Deadline deadline, StepMachine machine) {
-        this.first = first;
+    AsyncSteps(Deadline deadline, StepMachine machine) {
         this.deadline = deadline;
         this.machine = machine;
         this.tally = RequestTally.current();
@@ -68,9 +65,11 @@ abstract class AsyncSteps<T> extends CompletableFuture<T> implements NodeWatcher
     /** Ends the steps on an error of one of them: cleans up, and fails with the error. */
     abstract void failed(Throwable e);
 
-    final LockPath first() {
-        return first;
-    }
+    /**
+     * The path the machine's parents are made for, whose client and timer run the steps; a subclass keeps it where it
+     * keeps its paths (a waiting thread keeps a word fewer).
+     */
+    abstract LockPath first();
 
     /**
      * Schedules the deadline and, one request timeout after it, the end of any wait for a reply (both timers cancelled
@@ -78,7 +77,7 @@ abstract class AsyncSteps<T> extends CompletableFuture<T> implements NodeWatcher
      */
     final void begin() {
         if (!deadline.isForever()) {
-            TimerPort timer = first.port().timer();
+            TimerPort timer = first().port().timer();
             long remaining = deadline.remainingNanos();
             Future<?> passed = timer.schedule(this::deadlinePassed, remaining);
             // A request sent as the connection drops, while the client still counts as connected (its Disconnected
@@ -89,7 +88,7 @@ abstract class AsyncSteps<T> extends CompletableFuture<T> implements NodeWatcher
             // Counted from the deadline, not from now: steps begun after it (a semaphore's lease step, once its mutex
             // came late) get what is left of the request timeout past it (the simulator's seed 628,996 with views).
             Future<?> over = timer.schedule(
-                    () -> feed(new Event.TimedOut()), deadline.remainingNanosPlus(first.requestTimeoutNanos()));
+                    () -> feed(new Event.TimedOut()), deadline.remainingNanosPlus(first().requestTimeoutNanos()));
             whenComplete((end, failure) -> {
                 if (passed != null) {
                     passed.cancel(false);
@@ -149,9 +148,9 @@ abstract class AsyncSteps<T> extends CompletableFuture<T> implements NodeWatcher
 
     /** Makes the path as a container, parents included; tells {@link Event.ParentsMade} or the failure. */
     final void makeParents() {
-        first.port()
+        first().port()
                 .makeContainer(
-                        first,
+                        first(),
                         code -> feed(
                                 code == Code.OK || code == Code.NODEEXISTS
                                         ? new Event.ParentsMade()
@@ -164,9 +163,9 @@ abstract class AsyncSteps<T> extends CompletableFuture<T> implements NodeWatcher
      * and when the client closes, whose check then fails the steps with {@link IllegalStateException}.
      */
     final void whenConnected(Consumer<SessionPort> step) {
-        ClientPort client = first.port();
+        ClientPort client = first().port();
         if (!client.isStarted()) {
-            throw Checks.notStarted(first.client(), first.path(), null);
+            throw Checks.notStarted(first().client(), first().path(), null);
         }
         SessionPort session = client.connected();
         if (session != null) {
@@ -180,7 +179,7 @@ abstract class AsyncSteps<T> extends CompletableFuture<T> implements NodeWatcher
             }
             resume = waiting;
         }
-        waiting.listen(first.context().sessionEnds().onConnectedOrClosed(client, waiting));
+        waiting.listen(first().context().sessionEnds().onConnectedOrClosed(client, waiting));
         if (deadline.hasPassed() && resumeOnce(waiting)) {
             feed(new Event.TimedOut());
         }
@@ -257,11 +256,14 @@ abstract class AsyncSteps<T> extends CompletableFuture<T> implements NodeWatcher
         if (why == NodeWatcher.Wake.OWN_GONE) {
             watcher.remove();
         }
-        feed(wokenEvent(why));
+        feed(wokenEvent(watcher, why));
     }
 
-    /** What the machine is told of a wake-up: by default, that it woke, with nothing to vouch for our own node. */
-    Event wokenEvent(NodeWatcher.Wake why) {
+    /**
+     * What the machine is told of {@code watcher}'s wake-up: by default, that it woke, with nothing to vouch for our own
+     * node.
+     */
+    Event wokenEvent(NodeWatcher watcher, NodeWatcher.Wake why) {
         return why == NodeWatcher.Wake.OWN_GONE ? new Event.OwnGone() : new Event.Woken(why);
     }
 

@@ -20,7 +20,6 @@ public final class CallbackRunner extends AsyncSteps<List<LockNode>> {
     private CompletableFuture<Void> left; // guarded by this: made at an end, done once its deletes are answered
 
     private long createSession; // guarded by this
-    private OwnNodeWatch voucher; // guarded by this: the watch on our own node in the queue waited on, if one is needed
 
     /** @param timeout how long the acquire may take, or null for as long as it takes */
     public CallbackRunner(List<LockPath> queues, Duration timeout) {
@@ -45,9 +44,14 @@ public final class CallbackRunner extends AsyncSteps<List<LockNode>> {
     }
 
     private CallbackRunner(QueueRequests requests, Deadline deadline, Duration timeout, Acquisition acquisition) {
-        super(requests.first(), deadline, acquisition);
+        super(deadline, acquisition);
         this.requests = requests;
         this.timeout = timeout;
+    }
+
+    @Override
+    LockPath first() {
+        return requests.first();
     }
 
     /**
@@ -292,18 +296,29 @@ public final class CallbackRunner extends AsyncSteps<List<LockNode>> {
     }
 
     private synchronized OwnNodeWatch vouch(SessionPort session, int queue) {
-        voucher = OwnNodeWatch.vouching(session, acquisition().ourLockNode(queue));
-        return voucher;
+        return OwnNodeWatch.vouching(session, acquisition().ourLockNode(queue));
     }
 
-    @Override
-    Event wokenEvent(NodeWatcher.Wake why) {
-        OwnNodeWatch own;
-        synchronized (this) {
-            own = voucher;
+    /** Our node whose own watch vouches for the wait of {@code watcher}, or null if none does. */
+    private synchronized OwnNodeWatch vouchingFor(NodeWatcher watcher) {
+        for (LockNode ours : acquisition().nodes()) {
+            if (ours.vouchesFor(watcher)) {
+                return ours;
+            }
         }
-        if (own == null || why == NodeWatcher.Wake.CHANGED || why == NodeWatcher.Wake.SESSION_ENDED) {
-            return super.wokenEvent(why);
+        return null;
+    }
+
+    /**
+     * The wake-up of {@code watcher}, with what our own node's watch says if it vouches for this wait: the node whose own
+     * watch wakes the watcher ({@link OwnNodeWatch#wakes}), so the runner keeps no field for it.
+     */
+    @Override
+    Event wokenEvent(NodeWatcher watcher, NodeWatcher.Wake why) {
+        OwnNodeWatch own =
+                why == NodeWatcher.Wake.CHANGED || why == NodeWatcher.Wake.SESSION_ENDED ? null : vouchingFor(watcher);
+        if (own == null) {
+            return super.wokenEvent(watcher, why);
         }
         OwnNodeWatch.Status ours = own.status();
         return ours == OwnNodeWatch.Status.GONE

@@ -10,10 +10,10 @@ import org.apache.zookeeper.KeeperException.Code;
 public sealed interface Event {
     /**
      * The create of our nodes (one per queue, in queue order) succeeded on {@code sessionId}; {@code ownPredecessor}
-     * names the node of this client right before ours, with no node created between the two (its sequence is ours
+     * is the node of this client right before ours, with no node created between the two (its sequence is ours
      * minus one: {@link QueueTails}), or is null if there is none or it is not known.
      */
-    record Created(long sessionId, List<LockNode> nodes, String ownPredecessor) implements Event {
+    record Created(long sessionId, List<LockNode> nodes, LockNode ownPredecessor) implements Event {
         /** Our nodes were created; no node right before ours is known to be of this client. */
         public Created(long sessionId, List<LockNode> nodes) {
             this(sessionId, nodes, null);

@@ -159,7 +159,8 @@ public final class LeaseAcquisition extends StepMachine {
         int max = maxLeases.getAsInt();
         if (before + count <= max) {
             phase = Phase.HELD;
-            return new Command.Granted(nodes, Collections.nCopies(nodes.size(), Boolean.FALSE));
+            List<LockNode> ours = nodes();
+            return new Command.Granted(ours, Collections.nCopies(ours.size(), Boolean.FALSE));
         }
         if (deadlinePassed) {
             return giveUp(null);
@@ -198,7 +199,7 @@ public final class LeaseAcquisition extends StepMachine {
     }
 
     private boolean hasAllOurs(List<String> children) {
-        for (LockNode node : nodes) {
+        for (LockNode node : nodes()) {
             if (!children.contains(node.name())) {
                 return false;
             }
@@ -212,7 +213,7 @@ public final class LeaseAcquisition extends StepMachine {
      */
     private int rankedBefore(List<String> children) {
         String first = NodeNames.sortBySequence(
-                        nodes.stream().map(LockNode::name).toList())
+                        nodes().stream().map(LockNode::name).toList())
                 .get(0);
         String ourKey = NodeNames.sequenceKey(first);
         int ranked = 0;
@@ -230,7 +231,7 @@ public final class LeaseAcquisition extends StepMachine {
     }
 
     private boolean isOurs(String child) {
-        for (LockNode node : nodes) {
+        for (LockNode node : nodes()) {
             if (node.name().equals(child)) {
                 return true;
             }

@@ -30,9 +30,14 @@ public final class LeaseRunner extends AsyncSteps<Command> {
     }
 
     private LeaseRunner(LockPath leases, Deadline deadline, LeaseAcquisition acquisition) {
-        super(leases, deadline, acquisition);
+        super(deadline, acquisition);
         this.requests = new QueueRequests(List.of(leases));
         this.acquisition = acquisition;
+    }
+
+    @Override
+    LockPath first() {
+        return requests.first();
     }
 
     /** Starts the step; the future completes with its end. */

@@ -23,7 +23,44 @@ record ListingVerdict(
         boolean frontWithout,
         boolean holdsAfterFront,
         boolean frontAfterFront) {
+    private static final int DECIDED = 1;
+    private static final int HOLDS = 1 << 1;
+    private static final int FRONT = 1 << 2;
+    private static final int HOLDS_WITHOUT = 1 << 3;
+    private static final int FRONT_WITHOUT = 1 << 4;
+    private static final int HOLDS_AFTER_FRONT = 1 << 5;
+    private static final int FRONT_AFTER_FRONT = 1 << 6;
+
     static ListingVerdict held(boolean front) {
         return new ListingVerdict(true, front, null, false, false, false, false);
+    }
+
+    /**
+     * The verdict's six answers in one byte, for a machine that keeps it as that byte and {@link #watch} instead of the
+     * object (a waiting thread keeps 24 bytes fewer); {@link #of} reads it back. Never 0, which stands for no verdict.
+     */
+    byte flags() {
+        return (byte) (DECIDED
+                | (holds ? HOLDS : 0)
+                | (front ? FRONT : 0)
+                | (holdsWithout ? HOLDS_WITHOUT : 0)
+                | (frontWithout ? FRONT_WITHOUT : 0)
+                | (holdsAfterFront ? HOLDS_AFTER_FRONT : 0)
+                | (frontAfterFront ? FRONT_AFTER_FRONT : 0));
+    }
+
+    /** The verdict of {@code watch} and {@link #flags}, or null for flags 0 (none). */
+    static ListingVerdict of(String watch, byte flags) {
+        if (flags == 0) {
+            return null;
+        }
+        return new ListingVerdict(
+                (flags & HOLDS) != 0,
+                (flags & FRONT) != 0,
+                watch,
+                (flags & HOLDS_WITHOUT) != 0,
+                (flags & FRONT_WITHOUT) != 0,
+                (flags & HOLDS_AFTER_FRONT) != 0,
+                (flags & FRONT_AFTER_FRONT) != 0);
     }
 }

@@ -141,6 +141,11 @@ abstract sealed class OwnNodeWatch implements Watcher, AsyncCallback.DataCallbac
         }
     }
 
+    /** Tells whether this watch vouches for the wait of {@code watcher}: it wakes it ({@link #wakes}). */
+    final boolean vouchesFor(NodeWatcher watcher) {
+        return waiting == watcher;
+    }
+
     /**
      * The status once the read's reply has come: waits for it until {@code deadline}, but at least one request timeout
      * (it came before the node ahead's news whenever both were sent on one session, so this rarely waits); SPENT if it

@@ -60,7 +60,7 @@ public final class QueueRequests {
         CompletableFuture<Event> reply = createOn(session, createRequest(queue, create), answer -> {
             if (answer instanceof Reply.Created created) {
                 LockNode ours = nodeOf(queue, created.path(), created.czxid(), sessionId);
-                String before = tails.created(path, sessionId, create.prefix(), ours.name());
+                LockNode before = tails.created(path, sessionId, create.prefix(), ours);
                 return new Event.Created(sessionId, List.of(ours), before);
             }
             tails.created(path, sessionId, create.prefix(), null);

@@ -47,7 +47,7 @@ public final class QueueTails {
                 now.forgetNewest(); // the nodes of an ended session went with it
                 now.newestSent = null;
             }
-            ahead[0] = now.newestSent != null ? now.newestSent : now.newest;
+            ahead[0] = now.newestSent != null ? now.newestSent : now.newestName();
             now.inFlight = Tail.with(now.inFlight, prefix);
             now.newestSent = prefix;
             return now;
@@ -58,14 +58,17 @@ public final class QueueTails {
     /**
      * Takes the reply of a create counted by {@link #sending}; call it on ZooKeeper's event thread, before any later
      * reply of the session is read. Returns the node of this client whose sequence is one less than that of {@code
-     * name} on the same path and session: the node right before ours, with nothing created between. Null if there is
-     * none, or if the create failed ({@code name} null).
+     * ours} on the same path and session: the node right before ours, with nothing created between. Null if there is
+     * none, or if the create failed ({@code ours} null). The node itself, not its name: a waiter behind it watches it
+     * by the path string it keeps, with no copy of its own.
      *
-     * @param prefix the create's prefix, which {@code name} carries before its sequence
+     * @param prefix the create's prefix, which our node's name carries before its sequence
+     * @param ours the node made, or null if the create failed
      */
-    public String created(String path, long sessionId, String prefix, String name) {
+    public LockNode created(String path, long sessionId, String prefix, LockNode ours) {
+        String name = ours == null ? null : ours.name();
         long sequence = name == null ? -1 : sequence(name.substring(prefix.length()));
-        String[] before = new String[1];
+        LockNode[] before = new LockNode[1];
         tails.computeIfPresent(path, (p, entry) -> {
             Tail tail = Tail.of(entry);
             tail.sent(prefix);
@@ -77,7 +80,7 @@ public final class QueueTails {
                 if (tail.newest != null && sequence > 0 && tail.newestSequence == sequence - 1) {
                     before[0] = tail.newest;
                 }
-                tail.newest = name;
+                tail.newest = ours;
                 tail.newestSequence = sequence;
             }
             return tail.entry();
@@ -107,7 +110,7 @@ public final class QueueTails {
                 return name.equals(node.name()) ? null : node;
             }
             Tail tail = (Tail) entry;
-            if (name.equals(tail.newest)) {
+            if (name.equals(tail.newestName())) {
                 tail.forgetNewest();
             }
             String prefix = name.length() > SEQUENCE_DIGITS ? name.substring(0, name.length() - SEQUENCE_DIGITS) : name;
@@ -151,7 +154,7 @@ public final class QueueTails {
         Set<String> inFlight; // the prefixes of creates sent whose node is not known yet; null if none
         Set<String> gone; // creates whose node was deleted before their reply was read here; null if none
         String newestSent; // the prefix of the newest create in flight, or null
-        String newest; // the newest node made whose delete is not sent yet, or null
+        LockNode newest; // the newest node made whose delete is not sent yet, or null
         long newestSequence = -1; // its sequence
         LockNode held; // a node granted on this path, which stands for the tail once it is the newest alone; or null
 
@@ -164,8 +167,8 @@ public final class QueueTails {
             if (entry instanceof LockNode node) {
                 made.sessionId = node.sessionId();
                 made.held = node;
-                made.newest = node.name();
-                String name = made.newest;
+                made.newest = node;
+                String name = node.name();
                 made.newestSequence = name.length() > SEQUENCE_DIGITS
                         ? sequence(name.substring(name.length() - SEQUENCE_DIGITS))
                         : -1;
@@ -187,7 +190,12 @@ public final class QueueTails {
                     && gone == null
                     && newestSent == null
                     && sessionId == node.sessionId()
-                    && node.name().equals(newest);
+                    && node.name().equals(newestName());
+        }
+
+        /** The name of the newest node, or null. */
+        String newestName() {
+            return newest == null ? null : newest.name();
         }
 
         static Set<String> with(Set<String> set, String prefix) {

@@ -2,6 +2,7 @@ package dev.zklock.recipes.locks.engine;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.KeeperException.Code;
 import org.slf4j.Logger;
@@ -65,14 +66,26 @@ abstract class StepMachine {
 
     Phase phase = Phase.CREATING;
     String prefix;
-    List<LockNode> nodes = List.of(); // ours, in the order of the create, once made
+    private LockNode onlyNode; // ours when the create made one node: a waiting thread keeps no list of one
+    private List<LockNode> manyNodes; // ours when it made several, in the order of the create
     boolean deadlinePassed;
-    private String lostCreate; // the prefix of a create whose reply was lost, until found or known absent
-    private List<String>
-            found; // the names a recovery found by our prefix, in create order, until their owner is checked
-    private List<Integer> foundIn; // the path of each
-    private List<List<String>> recovered; // the listings they were found in
+    private Recovery recovery; // made when a create's reply is lost, until its nodes are found or known absent
     private boolean createInFlightAtEnd; // the machine gave up while its create was on its way
+
+    /**
+     * What a machine keeps while it looks for the nodes of a create whose reply was lost: one object made then, and a
+     * word of a waiting thread's machine otherwise.
+     */
+    private static final class Recovery {
+        private final String lostCreate; // the prefix of the lost create
+        private List<String> found; // the names found by that prefix, in create order, until their owner is checked
+        private List<Integer> foundIn; // the path of each
+        private List<List<String>> listings; // the listings they were found in
+
+        Recovery(String lostCreate) {
+            this.lostCreate = lostCreate;
+        }
+    }
 
     /**
      * @param paths the paths our create makes nodes in, one listing each; the first names the machine in errors
@@ -116,7 +129,7 @@ abstract class StepMachine {
         }
         if (event instanceof Event.Created created) {
             expect(Phase.CREATING, event);
-            nodes = List.copyOf(created.nodes());
+            setNodes(created.nodes());
             phase = Phase.ENTERING;
             prefix = null; // our nodes bear it: nothing looks for it any more, and each waiter keeps a string fewer
             return createdAlone() ? enteredUnlisted(created.ownPredecessor()) : new Command.Await();
@@ -173,7 +186,7 @@ abstract class StepMachine {
     }
 
     /** Goes on from a create sent alone ({@link #createdAlone}), right behind {@code ownPredecessor} if not null. */
-    Command enteredUnlisted(String ownPredecessor) {
+    Command enteredUnlisted(LockNode ownPredecessor) {
         throw new AssertionError("a " + nodeKind() + " create is always listed behind");
     }
 
@@ -186,7 +199,7 @@ abstract class StepMachine {
     }
 
     final Command enterUnderFreshPrefix() {
-        lostCreate = null;
+        recovery = null;
         prefix = paths.get(0).newPrefix();
         return create();
     }
@@ -196,20 +209,48 @@ abstract class StepMachine {
         createInFlightAtEnd = phase == Phase.CREATING;
         phase = Phase.OVER;
         // A node found by our prefix whose owner is not checked yet is left to the sweep of that prefix.
-        return new Command.GiveUp(takeNodes(), lostCreate, failure);
+        return new Command.GiveUp(takeNodes(), lostCreate(), failure);
     }
 
     /** The end of a machine that lost its place and is not retried here: as {@link #giveUp}, to start over. */
     final Command restart() {
         createInFlightAtEnd = phase == Phase.CREATING;
         phase = Phase.OVER;
-        return new Command.Restart(takeNodes(), lostCreate);
+        return new Command.Restart(takeNodes(), lostCreate());
     }
 
     final List<LockNode> takeNodes() {
-        List<LockNode> ours = nodes;
-        nodes = List.of();
+        List<LockNode> ours = nodes();
+        onlyNode = null;
+        manyNodes = null;
         return ours;
+    }
+
+    /** Our nodes, in the order of the create; none before it is answered or after they are taken. */
+    final List<LockNode> nodes() {
+        if (onlyNode != null) {
+            return List.of(onlyNode);
+        }
+        return manyNodes == null ? List.of() : manyNodes;
+    }
+
+    /** Our node in the {@code index}th place of the create's order. */
+    final LockNode node(int index) {
+        if (onlyNode != null) {
+            Objects.checkIndex(index, 1);
+            return onlyNode;
+        }
+        return nodes().get(index);
+    }
+
+    private void setNodes(List<LockNode> ours) {
+        onlyNode = ours.size() == 1 ? ours.get(0) : null;
+        manyNodes = ours.size() == 1 ? null : List.copyOf(ours);
+    }
+
+    /** The prefix of a create whose reply was lost, until its nodes are found or known absent; else null. */
+    private String lostCreate() {
+        return recovery == null ? null : recovery.lostCreate;
     }
 
     final void expect(Phase expected, Event event) {
@@ -246,7 +287,7 @@ abstract class StepMachine {
                     yield new Command.MakeParents();
                 }
                 if (retryable) {
-                    lostCreate = prefix;
+                    recovery = new Recovery(prefix);
                     yield recoverInTime();
                 }
                 yield giveUp(
@@ -299,15 +340,15 @@ abstract class StepMachine {
             }
         }
         if (names.isEmpty()) {
-            lostCreate = null; // after a sync, no node bears our prefix: the create made nothing
+            recovery = null; // after a sync, no node bears our prefix: the create made nothing
             return create();
         }
         if (partial) {
             return createPartlyGone(names, where);
         }
-        found = names;
-        foundIn = where;
-        recovered = listing.children();
+        recovery.found = names;
+        recovery.foundIn = where;
+        recovery.listings = listing.children();
         phase = Phase.CHECKING_OWNER;
         return new Command.CheckOwner(where.get(0), names.get(0));
     }
@@ -329,20 +370,20 @@ abstract class StepMachine {
                 "{}: {} of a create whose reply was lost were deleted meanwhile",
                 paths.get(0).path(),
                 prefix);
-        nodes = List.copyOf(left);
+        setNodes(left);
         return placeLost();
     }
 
-    /** Our nodes were deleted under us, or some of them: deletes what is left ({@link #nodes}) and enters again. */
+    /** Our nodes were deleted under us, or some of them: deletes what is left ({@link #nodes()}) and enters again. */
     abstract Command placeLost();
 
     private Command ownerChecked(Event.OwnerChecked checked) {
-        List<String> names = found;
-        List<Integer> where = foundIn;
-        List<List<String>> listings = recovered;
-        found = null;
-        foundIn = null;
-        recovered = null;
+        List<String> names = recovery.found;
+        List<Integer> where = recovery.foundIn;
+        List<List<String>> listings = recovery.listings;
+        recovery.found = null;
+        recovery.foundIn = null;
+        recovery.listings = null;
         if (!checked.owned() && checked.czxid() == 0 && names.size() > 1) {
             // The node checked was deleted since the listing; the others bear our prefix on our session, made by the
             // same transaction: ours, and our place is lost (the simulator: they were left, and the acquire waited
@@ -357,9 +398,9 @@ abstract class StepMachine {
         for (int i = 0; i < names.size(); i++) {
             ours.add(new LockNode(paths.get(where.get(i)), names.get(i), checked.czxid(), checked.sessionId()));
         }
-        nodes = List.copyOf(ours);
-        lostCreate = null;
-        logger.debug("{}: found {} after a lost create reply", paths.get(0).path(), nodes);
+        setNodes(ours);
+        recovery = null;
+        logger.debug("{}: found {} after a lost create reply", paths.get(0).path(), ours);
         phase = Phase.ENTERING;
         return entered(checked.sessionId(), listings);
     }

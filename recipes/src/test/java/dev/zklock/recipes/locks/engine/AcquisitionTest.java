@@ -566,18 +566,20 @@ final class AcquisitionTest {
 
     /**
      * Enters with sequence 5, the create sent alone (a node of our client was likely ahead); with {@code predecessor}
-     * named by the reply, the machine watches it, else it lists.
+     * named by the reply, the machine watches it by the path string that node keeps (no copy), else it lists.
      */
     private LockNode enterAlone(Acquisition acquisition, LockPath queue, String predecessor) {
         Command.Create create = (Command.Create) acquisition.start();
         assertThat(acquisition.listsBehindCreate(predecessor != null ? predecessor : "_c_own-lock-"))
                 .isFalse();
         LockNode ours = node(queue, create.prefix() + "0000000005");
-        Command command = acquisition.on(new Event.Created(SESSION, List.of(ours), predecessor));
-        if (predecessor == null) {
+        LockNode before = predecessor == null ? null : node(queue, predecessor);
+        Command command = acquisition.on(new Event.Created(SESSION, List.of(ours), before));
+        if (before == null) {
             assertThat(command).isEqualTo(new Command.ListQueue(0));
         } else {
             assertThat(command).satisfies(watches(0, predecessor));
+            assertThat(((Command.Watch) command).path()).isSameAs(before.fixedPath());
         }
         return ours;
     }

@@ -32,6 +32,17 @@ final class QueueTailsTest {
         assertThat(answer("b", 8)).isEqualTo(prefix("a") + "0000000007");
     }
 
+    /** The node itself, whose path string a waiter behind it watches by, with no copy of its own. */
+    @Test
+    void created_rightAfterANodeOfOurs_givesThatNodeItself() {
+        LockNode first = node("a", 7);
+        tails.sending(PATH, SESSION, prefix("a"));
+        tails.created(PATH, SESSION, prefix("a"), first);
+        tails.sending(PATH, SESSION, prefix("b"));
+
+        assertThat(tails.created(PATH, SESSION, prefix("b"), node("b", 8))).isSameAs(first);
+    }
+
     @Test
     void created_withANodeOfAnotherClientBetween_namesNone() {
         made("a", 7);
@@ -64,8 +75,7 @@ final class QueueTailsTest {
         made("a", 7);
 
         assertThat(tails.sending(PATH, SESSION + 1, prefix("b"))).isNull();
-        assertThat(tails.created(PATH, SESSION + 1, prefix("b"), prefix("b") + "0000000008"))
-                .isNull();
+        assertThat(tails.created(PATH, SESSION + 1, prefix("b"), node("b", 8))).isNull();
     }
 
     @Test
@@ -73,7 +83,8 @@ final class QueueTailsTest {
         made("a", Integer.MAX_VALUE);
         tails.sending(PATH, SESSION, prefix("b"));
 
-        assertThat(tails.created(PATH, SESSION, prefix("b"), prefix("b") + Integer.MIN_VALUE))
+        assertThat(tails.created(
+                        PATH, SESSION, prefix("b"), new LockNode(lock, prefix("b") + Integer.MIN_VALUE, 1, SESSION)))
                 .isNull();
     }
 
@@ -152,14 +163,18 @@ final class QueueTailsTest {
         return "_c_" + id + "-lock-";
     }
 
-    /** Sends a create and reads its reply at once; returns the node of ours named right before it. */
+    /** Sends a create and reads its reply at once; returns the name of the node of ours right before it. */
     private String made(String id, int sequence) {
         tails.sending(PATH, SESSION, prefix(id));
         return answer(id, sequence);
     }
 
-    /** Reads the reply of the create sent with {@code id}: its node made with {@code sequence}. */
+    /**
+     * Reads the reply of the create sent with {@code id}: its node made with {@code sequence}; returns the name of the
+     * node of ours right before it, or null.
+     */
     private String answer(String id, int sequence) {
-        return tails.created(PATH, SESSION, prefix(id), prefix(id) + String.format("%010d", sequence));
+        LockNode before = tails.created(PATH, SESSION, prefix(id), node(id, sequence));
+        return before == null ? null : before.name();
     }
 }
