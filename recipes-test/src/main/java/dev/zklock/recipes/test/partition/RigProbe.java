@@ -13,12 +13,15 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.retry.RetryOneTime;
+import org.apache.curator.retry.RetryUntilElapsed;
 import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
 
 /**
  * The rig's own trivial client process, for its tests: connects a Curator client to {@code --connect} within {@code
- * --timeout-ms} (default 10,000), creates the persistent node {@code --create} (default {@code /rig-probe/<--id>}),
+ * --timeout-ms} (default 10,000), creates the persistent node {@code --create} (default {@code /rig-probe/<--id>}; retried
+ * within the same time if the connection drops, as a nemesis's kill of its server does, and done if a create whose
+ * reply was lost made it),
  * appends {@code <nanos> <id> ok probe <path> -} to {@code --history} if given, stays connected for {@code --seconds}
  * (default 0) while appending each line of its standard input to the history as {@code <nanos> <id> info probe-input
  * - <line>}, and exits 0; exits 3 if it could not connect, 4 if the create failed. Other {@code --name value} arguments
@@ -48,7 +51,7 @@ public final class RigProbe {
                 .connectString(connect)
                 .sessionTimeoutMs(4_000)
                 .connectionTimeoutMs(timeoutMs)
-                .retryPolicy(new RetryOneTime(100))
+                .retryPolicy(new RetryUntilElapsed(timeoutMs, 100))
                 .build()) {
             client.start();
             if (!client.blockUntilConnected(timeoutMs, TimeUnit.MILLISECONDS)) {
@@ -60,6 +63,8 @@ public final class RigProbe {
                         .creatingParentsIfNeeded()
                         .withMode(CreateMode.PERSISTENT)
                         .forPath(path);
+            } catch (KeeperException.NodeExistsException madeByALostReply) {
+                // a create retried after the connection dropped: the first one made it
             } catch (Exception e) {
                 System.out.println("probe " + id + ": create of " + path + " failed: " + e);
                 return 4;
