@@ -37,13 +37,14 @@ final class OwnPredecessorTest {
 
     /**
      * Threads of one client queue on one lock object behind its holder; each create is right behind the one before, so
-     * none reads the queue: 4 requests per acquisition (create, the watch on its own node that vouches for the grant
-     * with no listing, the watch ahead, delete) and, at the proxy, fewer bytes per
+     * none reads the queue, and none sets a watch on the node ahead: that node's own watch, set by the waiter ahead to
+     * vouch for itself, tells it (NodeWatcher.setOn). 3 requests per acquisition (create, the watch on its own node that
+     * vouches for the grant with no listing and tells the waiter behind, delete) and, at the proxy, fewer bytes per
      * acquisition than the names of a tenth of the queue, where every waiter's listing would carry all of them (with
      * {@value #WAITERS} waiters, 45,000 names in all).
      */
     @Test
-    void acquire_waitersOfOneClientBehindItsHolder_readNoListingAndSendFourRequestsEach() throws Exception {
+    void acquire_waitersOfOneClientBehindItsHolder_readNoListingAndSendThreeRequestsEach() throws Exception {
         try (TcpProxy proxy = zk.newProxy()) {
             CuratorFramework client = zk.newClient(builder -> builder.connectString(proxy.connectString()));
             client.create().creatingParentsIfNeeded().forPath(zk.path("lock")); // no container reaped on the way
@@ -98,7 +99,7 @@ final class OwnPredecessorTest {
                         "[own predecessor] %d waiters of one client: %.2f requests and %d bytes per acquisition%n",
                         WAITERS, requests, bytes / WAITERS);
                 assertThat(listings).as("listings sent behind a create").hasValue(0);
-                assertThat(requests).isBetween(4.0, 4.05); // create, two watches, delete; a ping at most
+                assertThat(requests).isBetween(3.0, 3.05); // create, its own node's watch, delete; a ping at most
                 assertThat(bytes / WAITERS).isLessThan(WAITERS / 10 * BYTES_OF_A_NAME);
             }
         }
@@ -145,6 +146,47 @@ final class OwnPredecessorTest {
             b.run(lockB::release).join();
             a2Holds.get(10, TimeUnit.SECONDS);
             a2.run(lockA::release).join();
+        }
+    }
+
+    /**
+     * Actors: holder H, then A and B on the same client and lock object (B right behind A, A right behind H: neither
+     * sets a watch of its own on the node ahead, whose own watch tells it), a stranger. Interleaving: a stranger writes
+     * A's node while A and B wait (what a revocation request does); then H releases, then A. Expected: the write spends
+     * A's own watch, so B sets it again (a second watch set for B) and holds once A releases. Forbidden: B left waiting
+     * on a spent watch that A's delete never fires.
+     */
+    @Test
+    void acquire_behindANodeOfItsClientWhoseDataChanges_setsTheWatchAgainAndHoldsAfterIt() throws Exception {
+        CuratorFramework client = zk.newClient();
+        ZkReentrantLock lock = new ZkReentrantLock(client, zk.path("lock"));
+        Map<String, AtomicInteger> watchesSet = new ConcurrentHashMap<>();
+        lock.setHooks(new QueueHooks() {
+            @Override
+            public void watchSet(String lockPath, String ourNode, String watchedNode) {
+                watchesSet.computeIfAbsent(ourNode, node -> new AtomicInteger()).incrementAndGet();
+            }
+        });
+        try (LockActor h = LockActor.start("h");
+                LockActor a = LockActor.start("a");
+                LockActor b = LockActor.start("b")) {
+            h.run(lock::acquire).join();
+            CompletableFuture<Void> aHolds = a.run(lock::acquire);
+            await().until(() -> watchesSet.size() == 1);
+            CompletableFuture<Void> bHolds = b.run(lock::acquire);
+            await().until(() -> watchesSet.size() == 2);
+            List<String> queue = new ArrayList<>(lock.getParticipantNodes());
+            String aNode = queue.get(1);
+            String bName = nameOf(queue.get(2));
+
+            zk.newClient().setData().forPath(aNode, "revoke".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            await().until(() -> watchesSet.get(bName).get() == 2);
+            h.run(lock::release).join();
+            aHolds.get(10, TimeUnit.SECONDS);
+            assertThat(bHolds).isNotDone();
+            a.run(lock::release).join();
+            bHolds.get(10, TimeUnit.SECONDS);
+            b.run(lock::release).join();
         }
     }
 

@@ -68,8 +68,8 @@ public final class Acquisition extends StepMachine {
     private final Beside beside;
     private final ListingVerdict[]
             verdicts; // one per queue; null for one queue, whose verdict is kept in the two fields below
-    private String onlyWatch; // the one queue's verdict as its node to watch and its flags: a waiting thread keeps
-    private byte onlyFlags; // no verdict object (ListingVerdict.flags; 0: none)
+    private Object onlyWatch; // the one queue's verdict as its watched node (ListingVerdict.watched) and its flags: a
+    private byte onlyFlags; // waiting thread keeps no verdict object (ListingVerdict.flags; 0: none)
 
     private int current; // the queue waited on
     private boolean createAlone; // the create on its way was sent with no listing behind it
@@ -168,9 +168,10 @@ public final class Acquisition extends StepMachine {
             return null;
         }
         String watched = decision.nodeToWatch();
-        String watchedPath = watched.equals(before) ? predecessor.fixedPath() : lockPath.fixedChild(watched);
+        LockNode ahead = watched.equals(before) ? predecessor : null;
+        String watchedPath = ahead != null ? ahead.fixedPath() : lockPath.fixedChild(watched);
         if (decision.relistsWhenGone()) {
-            return new ListingVerdict(false, false, watchedPath, false, false, false, false);
+            return new ListingVerdict(false, false, watchedPath, false, false, false, false, ahead);
         }
         LockQueueView afterFront = withoutUpTo(view, watched);
         // Unknown nodes may stand before the predecessor: its deletion alone is no grant, unless from the front.
@@ -181,7 +182,8 @@ public final class Acquisition extends StepMachine {
                 false,
                 false,
                 lockPath.decide(afterFront).holdsLock(),
-                !NodeNames.isWriter(watched) && afterFront.ourIndex() == 0);
+                !NodeNames.isWriter(watched) && afterFront.ourIndex() == 0,
+                ahead);
     }
 
     @Override
@@ -364,7 +366,7 @@ public final class Acquisition extends StepMachine {
 
     private void setVerdict(int queue, ListingVerdict decided) {
         if (verdicts == null) {
-            onlyWatch = decided == null ? null : decided.watch();
+            onlyWatch = decided == null ? null : decided.watched();
             onlyFlags = decided == null ? 0 : decided.flags();
         } else {
             verdicts[queue] = decided;
@@ -385,7 +387,8 @@ public final class Acquisition extends StepMachine {
     private Command watch(ListingVerdict verdict) {
         phase = Phase.WATCHING;
         waited = true;
-        return new Command.Watch(current, verdict.watch(), verdict.holdsWithout() || verdict.holdsAfterFront());
+        return new Command.Watch(
+                current, verdict.watch(), verdict.holdsWithout() || verdict.holdsAfterFront(), verdict.ownAhead());
     }
 
     private Command watchedGone(boolean fromFront, boolean vouched) {
@@ -453,7 +456,7 @@ public final class Acquisition extends StepMachine {
         }
         String watched = decision.nodeToWatch();
         if (decision.relistsWhenGone()) {
-            return new ListingVerdict(false, false, lockPath.fixedChild(watched), false, false, false, false);
+            return new ListingVerdict(false, false, lockPath.fixedChild(watched), false, false, false, false, null);
         }
         LockQueueView without = without(view, watched);
         LockQueueView afterFront = withoutUpTo(view, watched);
@@ -467,7 +470,8 @@ public final class Acquisition extends StepMachine {
                 lockPath.decide(without).holdsLock(),
                 mayBeFront && without.ourIndex() == 0,
                 lockPath.decide(afterFront).holdsLock(),
-                mayBeFront && afterFront.ourIndex() == 0);
+                mayBeFront && afterFront.ourIndex() == 0,
+                null);
     }
 
     /** Returns {@code view} with {@code node}, a child ranked before ours, taken out. */

@@ -196,7 +196,8 @@ public final class BlockingRunner {
         if (own != null) {
             own.wakes(nodeWatcher);
         }
-        Reply reply = bounded(() -> session.watchDataNow(path, nodeWatcher));
+        OwnNodeWatch vouching = own;
+        Reply reply = bounded(() -> nodeWatcher.setOnNow(watch.ownAhead(), vouching));
         if (reply == null) {
             reply = new Reply.Failed(Code.CONNECTIONLOSS); // no reply within the acquire's bound
         }

@@ -255,11 +255,10 @@ public final class CallbackRunner extends AsyncSteps<List<LockNode>> {
         if (own != null) {
             own.wakes(nodeWatcher);
         }
-        session.watchData(path, nodeWatcher).thenAccept(reply -> {
+        nodeWatcher.setOn(watch.ownAhead(), own).thenAccept(reply -> {
             if (reply.isOk() && isOver()) {
                 // Ended while the watch was on its way: a removal sent then found no watch to remove on this client.
-                nodeWatcher.close();
-                first.removeWatch(session, path, nodeWatcher, false);
+                nodeWatcher.remove();
                 return;
             }
             if (reply.isOk()) {

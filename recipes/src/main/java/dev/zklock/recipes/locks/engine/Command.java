@@ -52,9 +52,15 @@ public sealed interface Command {
      * watch on our own node in that queue too, unless one set before still vouches ({@link OwnNodeWatch}), and tell
      * whether it vouches with the news ({@link Event.WatchedGone}, {@link Event.Woken}), or {@link Event.OwnGone}. The
      * path is the one string of the watched node that a waiting thread keeps: the machine's verdict, the watcher and
-     * ZooKeeper's client (its key for the watch) share it.
+     * ZooKeeper's client (its key for the watch) share it. {@code ownAhead} is that node when it is a node of this client
+     * right before ours (its own watch can tell the waiter, with no request: {@link NodeWatcher#setOn}), else null.
      */
-    record Watch(int queue, String path, boolean vouch) implements Command {
+    record Watch(int queue, String path, boolean vouch, LockNode ownAhead) implements Command {
+        /** A watch on a node not known to be of this client. */
+        public Watch(int queue, String path, boolean vouch) {
+            this(queue, path, vouch, null);
+        }
+
         /** The watched node's name: made on each call. */
         public String name() {
             return ZKPaths.getNodeFromPath(path);

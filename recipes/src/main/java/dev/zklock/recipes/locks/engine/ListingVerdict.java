@@ -14,6 +14,8 @@ package dev.zklock.recipes.locks.engine;
  * @param holdsAfterFront the driver holds once the watched node and every node before it are gone (it had held
  *     from the front)
  * @param frontAfterFront ... and then no node is ranked before ours
+ * @param ownAhead the watched node when it is a node of this client on our session right before ours (whose own watch
+ *     can tell the waiter: {@link NodeWatcher#setOn}), else null; its path is {@code watch}
  */
 record ListingVerdict(
         boolean holds,
@@ -22,7 +24,8 @@ record ListingVerdict(
         boolean holdsWithout,
         boolean frontWithout,
         boolean holdsAfterFront,
-        boolean frontAfterFront) {
+        boolean frontAfterFront,
+        LockNode ownAhead) {
     private static final int DECIDED = 1;
     private static final int HOLDS = 1 << 1;
     private static final int FRONT = 1 << 2;
@@ -32,12 +35,13 @@ record ListingVerdict(
     private static final int FRONT_AFTER_FRONT = 1 << 6;
 
     static ListingVerdict held(boolean front) {
-        return new ListingVerdict(true, front, null, false, false, false, false);
+        return new ListingVerdict(true, front, null, false, false, false, false, null);
     }
 
     /**
-     * The verdict's six answers in one byte, for a machine that keeps it as that byte and {@link #watch} instead of the
-     * object (a waiting thread keeps 24 bytes fewer); {@link #of} reads it back. Never 0, which stands for no verdict.
+     * The verdict's six answers in one byte, for a machine that keeps it as that byte and {@link #watched} instead of
+     * the object (a waiting thread keeps 24 bytes fewer); {@link #of} reads it back. Never 0, which stands for no
+     * verdict.
      */
     byte flags() {
         return (byte) (DECIDED
@@ -49,18 +53,25 @@ record ListingVerdict(
                 | (frontAfterFront ? FRONT_AFTER_FRONT : 0));
     }
 
-    /** The verdict of {@code watch} and {@link #flags}, or null for flags 0 (none). */
-    static ListingVerdict of(String watch, byte flags) {
+    /** The watched node as one reference: {@link #ownAhead} if there is one, else {@link #watch} (or null). */
+    Object watched() {
+        return ownAhead != null ? ownAhead : watch;
+    }
+
+    /** The verdict of {@link #watched} and {@link #flags}, or null for flags 0 (none). */
+    static ListingVerdict of(Object watched, byte flags) {
         if (flags == 0) {
             return null;
         }
+        LockNode ahead = watched instanceof LockNode node ? node : null;
         return new ListingVerdict(
                 (flags & HOLDS) != 0,
                 (flags & FRONT) != 0,
-                watch,
+                ahead != null ? ahead.fixedPath() : (String) watched,
                 (flags & HOLDS_WITHOUT) != 0,
                 (flags & FRONT_WITHOUT) != 0,
                 (flags & HOLDS_AFTER_FRONT) != 0,
-                (flags & FRONT_AFTER_FRONT) != 0);
+                (flags & FRONT_AFTER_FRONT) != 0,
+                ahead);
     }
 }

@@ -1,8 +1,10 @@
 package dev.zklock.recipes.locks.engine;
 
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
 import org.apache.curator.utils.ZKPaths;
+import org.apache.zookeeper.KeeperException.Code;
 import org.apache.zookeeper.WatchedEvent;
 import org.apache.zookeeper.Watcher;
 
@@ -13,7 +15,8 @@ import org.apache.zookeeper.Watcher;
  * was set on ended, or the client closed ({@link SessionEnds}): a watch set on a handle after its Expired event is
  * never told anything by ZooKeeper, and its waiter would wait for ever. Close it when it is dropped unfired, or
  * {@link #remove} it from the server too if it was set. One object is the watcher, the watch to remove and the wait on
- * the session's end: with 10,000 waiting threads, every object of a waiter counts. Safe for use by multiple threads.
+ * the session's end: with 10,000 waiting threads, every object of a waiter counts. Behind a node of its own client, the
+ * watcher is told by that node's own watch and sets none of its own ({@link #setOn}). Safe for use by multiple threads.
  */
 public final class NodeWatcher extends SessionEnds.Registration implements Watcher {
     /** Why a waiter woke up. */
@@ -48,6 +51,7 @@ public final class NodeWatcher extends SessionEnds.Registration implements Watch
     private volatile Wake woken; // set once
     private volatile Listener listener; // told the wake-up once, if set
     private CompletableFuture<Wake> waited; // guarded by this: made for a thread that waits (await), else none
+    private volatile OwnNodeWatch toldBy; // the node of ours ahead whose own watch tells this one, if it is so set
 
     /**
      * Makes the watcher of a watch about to be set, and has it wait on the session's end.
@@ -66,15 +70,89 @@ public final class NodeWatcher extends SessionEnds.Registration implements Watch
         owner.context().sessionEnds().register(owner.port(), this); // last: it may fire at once
     }
 
-    /** The watcher is dropped unfired (its watch was removed, or never set): it stops waiting on the session's end. */
+    /**
+     * The watcher is dropped unfired (its watch was removed, or never set): it stops waiting on the session's end, and
+     * the node ahead stops telling it.
+     */
     public void close() {
         cancel();
+        OwnNodeWatch ahead = toldBy;
+        if (ahead != null) {
+            ahead.stopsTelling(this);
+        }
     }
 
-    /** Removes the watch from the client: one request, not waited for ({@link LockPath#removeWatch}). */
+    /**
+     * Removes the watch from the client: one request, not waited for ({@link LockPath#removeWatch}); none if the node
+     * ahead's own watch told it.
+     */
     public void remove() {
         close();
-        owner.removeWatch(session, path, this, children);
+        if (toldBy == null) {
+            owner.removeWatch(session, path, this, children);
+        }
+    }
+
+    /**
+     * Sets this data watch on its node: a data read with this watcher (one request), or, when that node is {@code
+     * ownAhead}, a node of this client on this session right before ours ({@link Event.Created#ownPredecessor}), with
+     * no request: that node's own watch ({@link OwnNodeWatch}, set by its waiter or its holder, or by this call if it
+     * is not) tells this one ({@link OwnNodeWatch#tells}). The reply is then the one a read would have given: OK while
+     * the node stands (its own watch set), NONODE once it is gone, CONNECTIONLOSS if its read failed. It comes once
+     * {@code own}, the watch that vouches for our own node, has its reply, as a read sent after it would: so news of
+     * the node ahead is never told before our node's voucher knows (Acquisition, note 7). Never blocks.
+     *
+     * @param ownAhead the node of ours right before ours, or null
+     * @param own the voucher of our own node, sent just before, or null
+     */
+    public CompletableFuture<Reply> setOn(LockNode ownAhead, OwnNodeWatch own) {
+        if (ownAhead == null
+                || children
+                || ownAhead.sessionId() != session.sessionId()
+                || !ownAhead.fixedPath().equals(path)
+                || !ownAhead.tells(this)) {
+            return session.watchData(path, this);
+        }
+        toldBy = ownAhead;
+        CompletableFuture<OwnNodeWatch.Status> ours =
+                own == null ? CompletableFuture.completedFuture(null) : own.whenSettled();
+        return ours.thenCompose(settled -> {
+                    ownAhead.setOn(session);
+                    return ownAhead.whenSettled();
+                })
+                .thenApply(NodeWatcher::asReply);
+    }
+
+    /** As {@link #setOn}, waiting for the reply on the calling thread (through {@link Parking}). */
+    public Reply setOnNow(LockNode ownAhead, OwnNodeWatch own) throws InterruptedException {
+        try {
+            return Parking.get(setOn(ownAhead, own));
+        } catch (ExecutionException e) {
+            // Replies are completed by callbacks that cannot throw: a failure here is a library bug.
+            throw new AssertionError("a watch's reply failed", e.getCause());
+        }
+    }
+
+    /** What a data read of a node would have answered, from the status of the node's own watch. */
+    private static Reply asReply(OwnNodeWatch.Status ahead) {
+        return switch (ahead) {
+            case STANDS -> new Reply.Done();
+            case GONE -> new Reply.Failed(Code.NONODE);
+            default -> new Reply.Failed(Code.CONNECTIONLOSS); // its read failed, or a data change spent it: again
+        };
+    }
+
+    /** The node ahead, whose own watch tells this one, was deleted: as the delete event of a watch of its own. */
+    void watchedDeleted() {
+        wake(
+                ClientContext.isReleasingFromFront(ZKPaths.getNodeFromPath(path))
+                        ? Wake.DELETED_FROM_FRONT
+                        : Wake.DELETED);
+    }
+
+    /** The node ahead's data changed, which spent its own watch and so this one: as a data event of its own. */
+    void watchedChanged() {
+        wake(Wake.CHANGED);
     }
 
     /** Wakes the waiter because its own node was deleted ({@link OwnNodeWatch}); nothing if it has woken already. */
@@ -90,10 +168,7 @@ public final class NodeWatcher extends SessionEnds.Registration implements Watch
     @Override
     public void process(WatchedEvent event) {
         switch (event.getType()) {
-            case NodeDeleted -> wake(
-                    ClientContext.isReleasingFromFront(ZKPaths.getNodeFromPath(path))
-                            ? Wake.DELETED_FROM_FRONT
-                            : Wake.DELETED);
+            case NodeDeleted -> watchedDeleted();
             case NodeDataChanged, NodeCreated, NodeChildrenChanged -> wake(Wake.CHANGED);
             case None -> {
                 // A disconnection keeps the watch: ZooKeeper sets it again on reconnect and fires it if the node went

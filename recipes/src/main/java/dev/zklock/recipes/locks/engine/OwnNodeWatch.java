@@ -52,9 +52,12 @@ abstract sealed class OwnNodeWatch implements Watcher, AsyncCallback.DataCallbac
 
     private static final AtomicReferenceFieldUpdater<OwnNodeWatch, Status> STATUS =
             AtomicReferenceFieldUpdater.newUpdater(OwnNodeWatch.class, Status.class, "status");
+    private static final AtomicReferenceFieldUpdater<OwnNodeWatch, NodeWatcher> BEHIND =
+            AtomicReferenceFieldUpdater.newUpdater(OwnNodeWatch.class, NodeWatcher.class, "behind");
 
     private volatile Status status; // null until a watch is first set
     private volatile NodeWatcher waiting; // the waiter's watch on the node ahead, woken if ours goes
+    private volatile NodeWatcher behind; // the watch of a waiter of this client right behind us, told by this watch
     private CompletableFuture<Status> settling; // guarded by this: made only for a thread that waits for a reply
 
     OwnNodeWatch() {}
@@ -141,6 +144,22 @@ abstract sealed class OwnNodeWatch implements Watcher, AsyncCallback.DataCallbac
         }
     }
 
+    /**
+     * Has {@code watcher}, the watch of a waiter of this client on the same session right behind this node, told by this
+     * node's own watch instead of a watch of its own ({@link NodeWatcher#setOn}): the delete (the waiter's {@link
+     * NodeWatcher.Wake#DELETED} or {@link NodeWatcher.Wake#DELETED_FROM_FRONT}) and a data change that spends the watch
+     * ({@link NodeWatcher.Wake#CHANGED}: the waiter sets it again). No request of its own, and no second entry in
+     * ZooKeeper's watch table. One waiter at a time: false if another is told already.
+     */
+    final boolean tells(NodeWatcher watcher) {
+        return BEHIND.compareAndSet(this, null, watcher);
+    }
+
+    /** Stops telling {@code watcher}, dropped; nothing if it is not the one told. */
+    final void stopsTelling(NodeWatcher watcher) {
+        BEHIND.compareAndSet(this, watcher, null);
+    }
+
     /** Tells whether this watch vouches for the wait of {@code watcher}: it wakes it ({@link #wakes}). */
     final boolean vouchesFor(NodeWatcher watcher) {
         return waiting == watcher;
@@ -196,6 +215,10 @@ abstract sealed class OwnNodeWatch implements Watcher, AsyncCallback.DataCallbac
                 LockNode node = node();
                 LockState held = node.trackedState();
                 if (STATUS.compareAndSet(this, Status.STANDS, Status.SPENT)) {
+                    NodeWatcher told = behind;
+                    if (told != null) {
+                        told.watchedChanged(); // its watch is spent with ours: it sets it again
+                    }
                     node.voucherLapsed(); // a grant not yet admitted waits for the next read (Admission)
                     if (held != null && held != LockState.LOST) {
                         node.queue().port().executor().execute(() -> vouchHeld(node));
@@ -217,6 +240,10 @@ abstract sealed class OwnNodeWatch implements Watcher, AsyncCallback.DataCallbac
         NodeWatcher watcher = waiting;
         if (watcher != null) {
             watcher.ownNodeGone();
+        }
+        NodeWatcher told = behind;
+        if (told != null) {
+            told.watchedDeleted();
         }
     }
 }
