@@ -20,9 +20,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *
  * <p>A hold passed to a parked thread costs an unpark and a wake on its way (a few microseconds on a virtual machine:
  * the bulk of a local hand-off). So the first thread queued spins a while before it parks ({@link #spinIfNext}), as
- * the JDK's own queued locks do, and a pass wakes the thread queued after the one it passes to, ahead of its turn: that
- * one is spinning when its pass comes, and takes it with no unpark ({@code PassGateTest}). Where that puts a cohort
- * against the JDK fair lock among the same threads: BENCHMARKS.md's local hand-off rows, at 8 and 32 threads.
+ * the JDK's own queued locks do, and a pass to a thread that took it spinning wakes the thread queued after it, ahead
+ * of its turn: that one is spinning when its pass comes, and takes it with no unpark, and so on down the queue. A pass
+ * to a parked thread wakes nobody ahead ({@link #wakesAhead}), but one in {@link #WAKE_AHEAD_PROBE}: where a wake takes
+ * longer than a hold (a host slow at waking threads), the thread woken ahead is not spinning yet when its pass comes,
+ * and only takes a processor from the holder; where it does not, a probe starts the run again. Where that puts a
+ * cohort against the JDK fair lock among the same threads: BENCHMARKS.md's local hand-off rows, at 8 and 32 threads.
  */
 final class PassGate {
     /**
@@ -33,9 +36,18 @@ final class PassGate {
      */
     static final int SPINS = 256;
 
+    /**
+     * One pass in this many to a parked thread wakes the thread after it all the same, to find out whether the wake
+     * ahead pays here again. On a host where waking a thread takes longer than a hold (2 processors, 8 threads: 86 % of
+     * the passes reached a thread still parked, and 0.57x the JDK fair lock's rate with a wake ahead at every pass, 0.85x
+     * with none), the probes cost little; where a wake is quick, one probe starts a run of passes to spinning threads.
+     */
+    static final int WAKE_AHEAD_PROBE = 16;
+
     private final int spins;
     private final AtomicBoolean taken = new AtomicBoolean();
     private final ConcurrentLinkedQueue<LocalWaiter> queued = new ConcurrentLinkedQueue<>();
+    private int parkedPasses; // passes to a parked thread since the last wake ahead: the gate's holder's alone
 
     /** A gate whose first queued thread spins {@link #SPINS} times before it parks. */
     PassGate() {
@@ -110,8 +122,9 @@ final class PassGate {
     boolean passHold(LockNode node, int pass) {
         for (LocalWaiter next = queued.poll(); next != null; next = queued.poll()) {
             if (next.passAtGate(node, pass)) {
+                boolean spinning = !next.mayBeParked();
                 wake(next);
-                LocalWaiter after = queued.peek();
+                LocalWaiter after = wakesAhead(spinning) ? queued.peek() : null;
                 if (after != null) {
                     wake(after); // ahead of its turn: it spins while this pass is held (spinIfNext)
                 }
@@ -119,6 +132,19 @@ final class PassGate {
             }
         }
         return false;
+    }
+
+    /**
+     * Whether a pass wakes the thread queued after the one it went to: yes if that one took it {@code spinning}, else
+     * once in {@link #WAKE_AHEAD_PROBE} passes. Called by the thread that has the gate, which hands the count on with
+     * the gate.
+     */
+    boolean wakesAhead(boolean spinning) {
+        if (!spinning && ++parkedPasses < WAKE_AHEAD_PROBE) {
+            return false;
+        }
+        parkedPasses = 0;
+        return true;
     }
 
     /**
