@@ -44,7 +44,11 @@ final class BenchMarkdown {
                     + " rates (/s) count every contender together.",
             "- **hand-off**: from a holder's release call to the next holder's acquire returning, when the next"
                     + " holder is another contender. **local hand-off**: threads sharing one client and one lock"
-                    + " object pass the lock among themselves in memory, with no ZooKeeper request.",
+                    + " object pass the lock among themselves in memory, with no ZooKeeper request. **1 us inside**:"
+                    + " each holder does "
+                    + BenchPlan.WORK_INSIDE.toNanos()
+                    + " ns of busy work inside every hold, on every side alike (elsewhere the critical section is"
+                    + " empty).",
             "- **requests per acquisition** (per cycle): the ZooKeeper requests the servers counted (`mntr`) in a"
                     + " counting window over the acquisitions (cycles) in it; **watch events per release** likewise.",
             "- **thread switches per acquisition**: the context switches of the contenders' threads over their"

@@ -85,6 +85,13 @@ final class BenchPlan {
     /** The threads that share each client's lock object in the scenario of two cohorts. */
     static final int COHORT_THREADS_EACH = 16;
 
+    /**
+     * The work each holder does inside every hold in the local hand-off rows "1 us inside": about what a short critical
+     * section costs (a few map updates), and enough that the JDK fair lock never leaves its convoy (with 400 ns its
+     * acquires that found it free fell from thousands a round to tens).
+     */
+    static final Duration WORK_INSIDE = Duration.ofNanos(1_000);
+
     /** How long the caching lock keeps its node after a release: far longer than any scenario runs. */
     static final Duration KEEP_IDLE = Duration.ofSeconds(30);
 
@@ -245,6 +252,11 @@ final class BenchPlan {
                         .target(LockScenario.REQUESTS_PER_ACQUISITION, Target.atMost(0.3));
             }
             scenarios.add(scenario);
+        }
+        for (int n : threads) {
+            if (n == 8 || n == 32) {
+                scenarios.add(LockScenario.sharedLockBesideJdk(Recipe.reentrantLocalHandOff(), n, WORK_INSIDE));
+            }
         }
         ClientCohortScenario cohorts = ClientCohortScenario.of(
                         Recipe.reentrantLocalHandOff(), COHORT_CLIENTS, COHORT_THREADS_EACH)

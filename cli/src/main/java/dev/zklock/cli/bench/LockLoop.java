@@ -52,6 +52,7 @@ final class LockLoop {
     private final BenchEnsemble ensemble;
     private final List<CuratorFramework> counted; // the clients whose sessions count; empty for the whole server
     private final long holdNanos;
+    private final long workNanos;
     private final AtomicInteger readersInside = new AtomicInteger();
     private final AtomicInteger exclusiveInside = new AtomicInteger();
     private final AtomicLong overlaps = new AtomicLong();
@@ -62,11 +63,16 @@ final class LockLoop {
     private volatile int releasedBy = -1;
 
     private LockLoop(
-            List<Contender> contenders, BenchEnsemble ensemble, List<CuratorFramework> counted, Duration hold) {
+            List<Contender> contenders,
+            BenchEnsemble ensemble,
+            List<CuratorFramework> counted,
+            Duration hold,
+            Duration work) {
         this.contenders = contenders;
         this.ensemble = ensemble;
         this.counted = counted;
         this.holdNanos = hold.toNanos();
+        this.workNanos = work.toNanos();
         this.ready = new CountDownLatch(contenders.size());
     }
 
@@ -82,25 +88,26 @@ final class LockLoop {
     static Map<Side, Measurement> eachSide(
             List<Side> order, ContendersOf contenders, Duration duration, Duration hold, BenchEnsemble ensemble)
             throws Exception {
-        return eachSide(order, contenders, duration, hold, ensemble, List.of());
+        return eachSide(order, contenders, duration, hold, Duration.ZERO, ensemble, List.of());
     }
 
     /**
      * Runs the contenders of each side as {@link #eachSide(List, ContendersOf, Duration, Duration, BenchEnsemble)}
-     * does, counting the requests and watch events of the sessions of {@code counted} alone: the clients the
-     * contenders run on.
+     * does, each holder doing {@code work} inside every hold (a busy loop on the clock: zero for none), and counting
+     * the requests and watch events of the sessions of {@code counted} alone: the clients the contenders run on.
      */
     static Map<Side, Measurement> eachSide(
             List<Side> order,
             ContendersOf contenders,
             Duration duration,
             Duration hold,
+            Duration work,
             BenchEnsemble ensemble,
             List<CuratorFramework> counted)
             throws Exception {
         Map<Side, Measurement> measured = new EnumMap<>(Side.class);
         for (Side side : order) {
-            measured.put(side, new LockLoop(contenders.of(side), ensemble, counted, hold).run(duration));
+            measured.put(side, new LockLoop(contenders.of(side), ensemble, counted, hold, work).run(duration));
         }
         return measured;
     }
@@ -229,6 +236,9 @@ final class LockLoop {
             if (holdNanos > 0) {
                 LockSupport.parkNanos(holdNanos);
             }
+            if (workNanos > 0) {
+                work(System.nanoTime() + workNanos);
+            }
             (contender.shared() ? readersInside : exclusiveInside).decrementAndGet();
             long releasing = System.nanoTime();
             if (!contender.shared()) {
@@ -243,6 +253,13 @@ final class LockLoop {
             result.switches = OptionalLong.of(switchesAfter.getAsLong() - switchesBefore.getAsLong());
         }
         return result;
+    }
+
+    /** Busy work inside a hold until {@code until} on the clock: the critical section of a lock that guards work. */
+    private static void work(long until) {
+        while (System.nanoTime() - until < 0) {
+            Thread.onSpinWait();
+        }
     }
 
     private int groups() {

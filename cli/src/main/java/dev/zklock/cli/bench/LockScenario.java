@@ -91,13 +91,19 @@ final class LockScenario implements Scenario {
     private final Layout layout;
     private final int contenders;
     private final List<Side> sides;
+    private final Duration work; // busy work inside each hold, threads sharing a lock object only; zero for none
     private final Targets targets = new Targets();
 
     private LockScenario(Recipe recipe, Layout layout, int contenders, List<Side> sides) {
+        this(recipe, layout, contenders, sides, Duration.ZERO);
+    }
+
+    private LockScenario(Recipe recipe, Layout layout, int contenders, List<Side> sides, Duration work) {
         this.recipe = recipe;
         this.layout = layout;
         this.contenders = contenders;
         this.sides = sides;
+        this.work = work;
     }
 
     /** One contender alone; with {@code rawFloor}, the raw floor runs beside zklock and Curator. */
@@ -145,6 +151,16 @@ final class LockScenario implements Scenario {
         return new LockScenario(recipe, Layout.SHARED_LOCK, n, List.of(Side.ZKLOCK, Side.CURATOR, Side.JDK));
     }
 
+    /**
+     * As {@link #sharedLockBesideJdk}, each holder doing {@code work} inside every hold (a busy loop on the clock, on
+     * every side alike): the locks compared where the critical section is not empty. The JDK fair lock's second regime
+     * (its queue empty, threads taking it free in turn with no park) needs holds about as short as its own lock path;
+     * with work inside, every side queues every acquire.
+     */
+    static LockScenario sharedLockBesideJdk(Recipe recipe, int n, Duration work) {
+        return new LockScenario(recipe, Layout.SHARED_LOCK, n, List.of(Side.ZKLOCK, Side.CURATOR, Side.JDK), work);
+    }
+
     /** One thread alone on a lock that keeps its node cached between holds, beside Curator's. */
     static LockScenario cached(Recipe recipe) {
         return new LockScenario(recipe, Layout.CACHED, 1, List.of(Side.ZKLOCK, Side.CURATOR));
@@ -167,7 +183,7 @@ final class LockScenario implements Scenario {
                 switch (layout) {
                     case UNCONTENDED -> "uncontended";
                     case CLIENTS -> contenders + " clients";
-                    case SHARED_LOCK -> contenders + " threads, 1 lock object";
+                    case SHARED_LOCK -> sharedLockName();
                     case HAND_OFF -> "hand-off, 2 clients holding " + HAND_OFF_HOLD.toMillis() + " ms";
                     case CACHED -> "1 thread";
                 };
@@ -177,9 +193,16 @@ final class LockScenario implements Scenario {
         return layout == Layout.CACHED ? recipe.part() + ", " + name : name + ", " + recipe.part();
     }
 
+    /** Threads sharing a lock object, and the work inside each hold if any: "8 threads, 1 lock object, 1 us inside". */
+    private String sharedLockName() {
+        String name = contenders + " threads, 1 lock object";
+        return work.isZero() ? name : name + ", " + work.toNanos() / 1000 + " us inside";
+    }
+
     @Override
     public String key() {
-        return recipe.key() + "-" + layout.name().toLowerCase(Locale.ROOT).replace('_', '-') + "-" + contenders;
+        return recipe.key() + "-" + layout.name().toLowerCase(Locale.ROOT).replace('_', '-')
+                + (work.isZero() ? "" : "-work") + "-" + contenders;
     }
 
     @Override
@@ -232,7 +255,7 @@ final class LockScenario implements Scenario {
         }
         Duration hold = layout == Layout.HAND_OFF ? HAND_OFF_HOLD : Duration.ZERO;
         return LockLoop.eachSide(
-                order, side -> contenders(ensemble, side), duration, hold, ensemble, clients(ensemble));
+                order, side -> contenders(ensemble, side), duration, hold, work, ensemble, clients(ensemble));
     }
 
     /**
@@ -340,7 +363,7 @@ final class LockScenario implements Scenario {
             return rawQueueRows(contenders + " clients", view, queue);
         }
         if (jdk != null) {
-            String scenario = contenders + " threads, 1 lock object";
+            String scenario = sharedLockName();
             return List.of(
                     new FloorRow(JDK_FAIR_LOCK, scenario, ACQUISITIONS_PER_SECOND, jdk.perSecond()),
                     new FloorRow(JDK_FAIR_LOCK, scenario, HAND_OFF_P50, jdk.handOffMillis(50)),

@@ -67,22 +67,25 @@ final class BenchPlanTest {
     void of_reentrant_namesTheLocalHandOffScenariosAndRunsAJdkFairLockBesideTheSharedLockObjects() {
         List<Scenario> plan = BenchPlan.of(List.of("reentrant"), CLIENTS, List.of(8, 32));
 
-        List<Scenario> localHandOff = plan.subList(plan.size() - 5, plan.size());
+        List<Scenario> localHandOff = plan.subList(plan.size() - 7, plan.size());
         assertThat(localHandOff)
                 .extracting(Scenario::name)
                 .containsExactly(
                         "8 threads, 1 lock object, local hand-off",
                         "32 threads, 1 lock object, local hand-off",
+                        "8 threads, 1 lock object, 1 us inside, local hand-off",
+                        "32 threads, 1 lock object, 1 us inside, local hand-off",
                         "2 clients x 16 threads, local hand-off",
                         "keepIdle, 1 thread",
                         "second client acquires an idle cached lock");
         assertThat(localHandOff).extracting(Scenario::group).containsOnly("ZkReentrantLock vs InterProcessMutex");
-        assertThat(localHandOff.get(0).sides()).containsExactly(Side.ZKLOCK, Side.CURATOR, Side.JDK);
-        assertThat(localHandOff.get(1).sides()).containsExactly(Side.ZKLOCK, Side.CURATOR, Side.JDK);
-        assertThat(localHandOff.subList(2, 4))
+        assertThat(localHandOff.subList(0, 4)).allSatisfy(scenario -> assertThat(scenario.sides())
+                .containsExactly(Side.ZKLOCK, Side.CURATOR, Side.JDK));
+        assertThat(localHandOff.get(2).key()).isEqualTo("reentrant-local-hand-off-shared-lock-work-8");
+        assertThat(localHandOff.subList(4, 6))
                 .allSatisfy(scenario -> assertThat(scenario.sides()).containsExactly(Side.ZKLOCK, Side.CURATOR));
-        assertThat(localHandOff.get(4).sides()).containsExactly(Side.ZKLOCK, Side.CURATOR, Side.RAW);
-        assertThat(localHandOff.get(2).contenders()).isEqualTo(32);
+        assertThat(localHandOff.get(6).sides()).containsExactly(Side.ZKLOCK, Side.CURATOR, Side.RAW);
+        assertThat(localHandOff.get(4).contenders()).isEqualTo(32);
     }
 
     @Test

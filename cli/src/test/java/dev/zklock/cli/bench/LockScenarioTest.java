@@ -38,6 +38,32 @@ final class LockScenarioTest {
     }
 
     /**
+     * Threads sharing a lock object with work inside each hold: the work is done while holding, so the holds follow one
+     * another and the round makes at most one acquisition per work's length (were the work done outside the lock, two
+     * threads on two processors would make up to twice that). The scenario names the work in its rows and its key.
+     */
+    @Test
+    void round_withWorkInside_doesTheWorkWhileHolding_andNamesIt() throws Exception {
+        try (BenchEnsemble ensemble = BenchEnsemble.embeddedServer()) {
+            LockScenario scenario =
+                    LockScenario.sharedLockBesideJdk(Recipe.reentrantLocalHandOff(), 2, Duration.ofMillis(1));
+            scenario.prepare(ensemble);
+
+            Map<Side, Measurement> measured =
+                    scenario.round(ensemble, List.of(Side.ZKLOCK, Side.JDK), Duration.ofMillis(500));
+
+            assertThat(measured.get(Side.ZKLOCK).acquisitions()).isPositive();
+            assertThat(measured.get(Side.ZKLOCK).perSecond()).isLessThanOrEqualTo(1000.0);
+            assertThat(measured.get(Side.JDK).perSecond()).isLessThanOrEqualTo(1000.0);
+            assertThat(scenario.name()).isEqualTo("2 threads, 1 lock object, 1000 us inside, local hand-off");
+            assertThat(scenario.key()).isEqualTo("reentrant-local-hand-off-shared-lock-work-2");
+            assertThat(scenario.floorRows(measured))
+                    .extracting(FloorRow::scenario)
+                    .containsOnly("2 threads, 1 lock object, 1000 us inside");
+        }
+    }
+
+    /**
      * Runs one round of zklock's side of {@code scenario} for half a second while a client of the pool that is not the
      * scenario's reads in a loop, thousands of requests; returns what the round measured.
      */

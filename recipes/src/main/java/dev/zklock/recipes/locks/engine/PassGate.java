@@ -26,6 +26,19 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * longer than a hold (a host slow at waking threads), the thread woken ahead is not spinning yet when its pass comes,
  * and only takes a processor from the holder; where it does not, a probe starts the run again. Where that puts a
  * cohort against the JDK fair lock among the same threads: BENCHMARKS.md's local hand-off rows, at 8 and 32 threads.
+ *
+ * <p>Why a release that finds nobody queued goes to the machine (which gives the node back, or keeps it idle), and does
+ * not leave its hold at the gate for the next thread to take with a compare-and-set, as a free JDK lock is taken: it
+ * was built and measured (2026-12-02: a scratch harness of 0.7 s rounds and the bench's row, on 2 processors) and did
+ * nothing here. The JDK fair lock's lead over a cohort on the bench's row is its second regime: its queue empties
+ * at times, and two threads then take the free lock in turn with no park. That regime needs a lock path as short as
+ * its own: with 400 ns of work inside the JDK lock's critical section its acquires that found it free and nobody
+ * queued fell from 7 to 68,330 a round to 36 to 3,023, and its rate from 58,753-181,183/s to 70,997-75,314/s, a convoy
+ * in every round. A cohort's hold path (the pass, {@link Admission}, the hold counts) is longer: with holds left at a
+ * free gate, 1 release a round found the gate's queue empty (the round's end), and the row's ratio at 8 and 32 threads
+ * did not move beyond its noise (0.79, 0.92, 0.77 against 0.73, 0.78, 0.75 at 8). Where both locks have 1 us of work
+ * inside, and neither leaves its convoy, they compare like with like: BENCHMARKS.md's local hand-off rows "1 us
+ * inside" ({@code BenchPlan.WORK_INSIDE}).
  */
 final class PassGate {
     /**
