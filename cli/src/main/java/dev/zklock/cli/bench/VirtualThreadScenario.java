@@ -2,21 +2,12 @@ package dev.zklock.cli.bench;
 
 import dev.zklock.recipes.locks.ZkLockRegistry;
 import dev.zklock.recipes.locks.ZkReentrantLock;
-import dev.zklock.recipes.test.VirtualThreads;
-import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryMXBean;
-import java.lang.management.ThreadMXBean;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
-import java.util.OptionalLong;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.stream.IntStream;
 import org.apache.curator.framework.CuratorFramework;
@@ -32,7 +23,7 @@ import org.apache.curator.framework.recipes.locks.InterProcessMutex;
  * waiting thread costs (heap in use after a collection while they all wait for the lock and the servers answer no more
  * requests, less the heap before they started: a request still on its way is the client's buffer, not the wait's; with
  * an embedded server its nodes and watches count too, so {@code --connect} measures the lock alone; the median of the
- * rounds, see {@link Extra#heapPerWaiter}), the same without the virtual threads' stack chunks (the live heap by class
+ * rounds, see {@link DrainFigures#heapPerWaiter}), the same without the virtual threads' stack chunks (the live heap by class
  * at the same two moments, {@link ClassHistogram}: the chunks vary with the JIT's state when the threads park, by more
  * than the cuts a change of the lock makes, and the rest repeats) and the platform threads alive. Curator's {@code
  * InterProcessMutex} runs at a smaller count (each of its releases wakes every waiter of the lock object, and its run
@@ -52,8 +43,6 @@ final class VirtualThreadScenario implements Scenario {
     static final String PLATFORM_THREADS = "platform threads alive";
     static final String GROUP = "ZkReentrantLock vs InterProcessMutex, virtual threads";
     static final String BARE_QUEUE = "bare ZooKeeper queue (virtual threads on nodes and watches, no lock library)";
-
-    private static final Duration LONGEST_WAIT = Duration.ofMinutes(10);
 
     /** What the threads take. */
     enum Kind {
@@ -75,7 +64,7 @@ final class VirtualThreadScenario implements Scenario {
     private final int curatorKeys;
     private final int curatorThreadsPerKey;
     private final Targets targets = new Targets();
-    private final Map<Side, Extra> extras = new EnumMap<>(Side.class);
+    private final Map<Side, DrainFigures> extras = new EnumMap<>(Side.class);
 
     private VirtualThreadScenario(Kind kind, int keys, int threadsPerKey, int curatorKeys, int curatorThreadsPerKey) {
         this.kind = kind;
@@ -179,17 +168,17 @@ final class VirtualThreadScenario implements Scenario {
                 sideKeys = Math.max(1, sideKeys / 10);
                 each = kind == Kind.REGISTRY ? each : Math.max(2, each / 10);
             }
-            Drain drain = drain(ensemble, side, sideKeys, each);
-            measured.put(side, drain.measurement);
+            VirtualThreadDrain.Result drain = drain(ensemble, side, sideKeys, each);
+            measured.put(side, drain.measurement());
             if (full) {
-                extras.merge(side, drain.extra, Extra::plus);
+                extras.merge(side, drain.figures(), DrainFigures::plus);
             }
         }
         if (measuresFloor() && full) {
             // The floor: the same threads waiting in a queue of ZooKeeper nodes with no lock library around it; and on
             // the JDK's own lock, which costs no object of its own per waiter.
             for (Side floor : List.of(Side.RAW, Side.JDK)) {
-                extras.merge(floor, drain(ensemble, floor, keys, threadsPerKey).extra, Extra::plus);
+                extras.merge(floor, drain(ensemble, floor, keys, threadsPerKey).figures(), DrainFigures::plus);
             }
         }
         return measured;
@@ -197,8 +186,8 @@ final class VirtualThreadScenario implements Scenario {
 
     @Override
     public List<BenchRow> rows(Map<Side, Measurement> measured) {
-        Extra zklock = extras.getOrDefault(Side.ZKLOCK, Extra.NONE);
-        Extra curator = extras.getOrDefault(Side.CURATOR, Extra.NONE);
+        DrainFigures zklock = extras.getOrDefault(Side.ZKLOCK, DrainFigures.NONE);
+        DrainFigures curator = extras.getOrDefault(Side.CURATOR, DrainFigures.NONE);
         List<BenchRow> rows = new ArrayList<>(List.of(
                 row(DRAIN_SECONDS, zklock.drainSeconds(), curator.drainSeconds()),
                 targets.row(this, measured, LockScenario.ACQUISITIONS_PER_SECOND, Measurement::perSecond),
@@ -221,7 +210,7 @@ final class VirtualThreadScenario implements Scenario {
         if (!measuresFloor()) {
             return List.of();
         }
-        Extra jdk = extras.getOrDefault(Side.JDK, Extra.NONE);
+        DrainFigures jdk = extras.getOrDefault(Side.JDK, DrainFigures.NONE);
         return List.of(
                 new FloorRow(BARE_QUEUE, name(), HEAP_PER_WAITER, floor().heapPerWaiter()),
                 new FloorRow(BARE_QUEUE, name(), HEAP_WITHOUT_STACKS, floor().heapPerWaiterWithoutStacks()),
@@ -236,19 +225,17 @@ final class VirtualThreadScenario implements Scenario {
     }
 
     /** Returns what the threads waiting in a bare ZooKeeper queue measured; nothing if they did not run. */
-    private Extra floor() {
-        return extras.getOrDefault(Side.RAW, Extra.NONE);
+    private DrainFigures floor() {
+        return extras.getOrDefault(Side.RAW, DrainFigures.NONE);
     }
 
     private BenchRow row(String metric, double zklock, double curator) {
         return targets.row(this, metric, zklock, curator);
     }
 
-    /**
-     * Takes each lock object with a holder of its own (a virtual thread), starts {@code each} virtual threads on each,
-     * waits until all of them wait, then lets the holders release at once and waits for the threads to drain.
-     */
-    private Drain drain(BenchEnsemble ensemble, Side side, int sideKeys, int each) throws Exception {
+    /** Makes {@code side}'s {@code sideKeys} lock objects on lock paths made first, and drains them with {@code each}. */
+    private VirtualThreadDrain.Result drain(BenchEnsemble ensemble, Side side, int sideKeys, int each)
+            throws Exception {
         CuratorFramework client = ensemble.client(0);
         String base = path(ensemble, side);
         Function<Integer, InterProcessLock> locks = lockMaker(side, client, base);
@@ -263,99 +250,7 @@ final class VirtualThreadScenario implements Scenario {
                     .mapToObj(key -> base + "/key-" + key)
                     .toList());
         }
-        Optional<ServerReadings> before = counters(ensemble, client); // the holders' whole cycles are in the window
-        CountDownLatch held = new CountDownLatch(sideKeys);
-        CountDownLatch letGo = new CountDownLatch(1);
-        for (InterProcessLock lock : objects) {
-            VirtualThreads.start(() -> hold(lock, held, letGo));
-        }
-        if (!held.await(LONGEST_WAIT.toMinutes(), TimeUnit.MINUTES)) {
-            throw new IllegalStateException(held.getCount() + " of " + sideKeys + " locks not taken by their holders");
-        }
-        // The holders' last requests (a hold's read of its own node, sent after its grant) are answered before the
-        // heap is read; a window opened here, as it was, counted the 6,000 to 9,000 still under way (registry row).
-        int readings = awaitQuietServers(ensemble, client, before);
-        MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
-        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-        System.gc();
-        long heapBefore = memory.getHeapMemoryUsage().getUsed();
-        Optional<ClassHistogram> classesBefore = ClassHistogram.take();
-        threads.resetPeakThreadCount();
-        int total = sideKeys * each;
-        CountDownLatch done = new CountDownLatch(total);
-        AtomicInteger overlaps = new AtomicInteger();
-        List<Thread> started = new ArrayList<>(total);
-        long start = System.nanoTime();
-        for (InterProcessLock lock : objects) {
-            AtomicInteger inside = new AtomicInteger(); // holders of this lock object at once
-            for (int i = 0; i < each; i++) {
-                started.add(VirtualThreads.start(() -> takeOnce(lock, inside, overlaps, done)));
-            }
-        }
-        awaitAllWaiting(started);
-        readings += awaitQuietServers(ensemble, client, before);
-        long pauseStart = System.nanoTime();
-        System.gc();
-        long heapPerWaiter = Math.max(0, memory.getHeapMemoryUsage().getUsed() - heapBefore) / total;
-        List<Long> withoutStacks = withoutStackChunks(classesBefore, ClassHistogram.take(), total);
-        long pause = System.nanoTime() - pauseStart; // the bench's collection, not the threads' time
-        letGo.countDown();
-        if (!done.await(LONGEST_WAIT.toMinutes(), TimeUnit.MINUTES)) {
-            throw new IllegalStateException(total + " virtual threads did not drain within " + LONGEST_WAIT);
-        }
-        long elapsed = System.nanoTime() - start - pause;
-        ServerReadings.Window window = ServerReadings.Window.between(before, counters(ensemble, client), readings);
-        Measurement measurement = new Measurement(
-                total,
-                0,
-                0,
-                elapsed,
-                Measurement.histogram(),
-                Measurement.histogram(),
-                Measurement.histogram(),
-                Measurement.histogram(),
-                Measurement.histogram(),
-                List.of((long) total),
-                total + sideKeys, // the holders' acquisitions too: their whole cycles are in the window
-                window.requests(),
-                window.watchEvents(),
-                overlaps.get(),
-                ParkCounts.NONE);
-        return new Drain(
-                measurement,
-                new Extra(
-                        1,
-                        elapsed,
-                        window.requests(),
-                        List.of(heapPerWaiter),
-                        withoutStacks,
-                        threads.getPeakThreadCount()));
-    }
-
-    /**
-     * Returns the heap per waiting thread without the stack chunks, from the class histograms before the threads and
-     * while they all wait, as a list of one; empty where either histogram could not be taken.
-     */
-    private static List<Long> withoutStackChunks(
-            Optional<ClassHistogram> before, Optional<ClassHistogram> waiting, int total) {
-        if (before.isEmpty() || waiting.isEmpty()) {
-            return List.of();
-        }
-        long grown = waiting.get().withoutStackChunks() - before.get().withoutStackChunks();
-        waiting.get().printChangesSince(before.get(), "per waiting thread", total);
-        return List.of(Math.max(0, grown) / total);
-    }
-
-    /** Holds {@code lock} from before the threads start until they all wait. */
-    private static void hold(InterProcessLock lock, CountDownLatch held, CountDownLatch letGo) {
-        try {
-            lock.acquire();
-            held.countDown();
-            letGo.await();
-            lock.release();
-        } catch (Exception e) {
-            throw new IllegalStateException("the holder of " + lock + " failed", e);
-        }
+        return VirtualThreadDrain.run(ensemble, client, objects, each);
     }
 
     private Function<Integer, InterProcessLock> lockMaker(Side side, CuratorFramework client, String base) {
@@ -383,144 +278,7 @@ final class VirtualThreadScenario implements Scenario {
         };
     }
 
-    private static void takeOnce(
-            InterProcessLock lock, AtomicInteger inside, AtomicInteger overlaps, CountDownLatch done) {
-        try {
-            lock.acquire();
-            try {
-                if (inside.incrementAndGet() > 1) {
-                    overlaps.incrementAndGet();
-                }
-                inside.decrementAndGet();
-            } finally {
-                lock.release();
-            }
-        } catch (Exception e) {
-            throw new IllegalStateException("a virtual thread failed to take " + lock, e);
-        } finally {
-            done.countDown();
-        }
-    }
-
-    /** Waits until every thread of {@code started} is parked: each waits for the lock, or for a reply on its way. */
-    private static void awaitAllWaiting(List<Thread> started) throws InterruptedException {
-        long deadline = System.nanoTime() + LONGEST_WAIT.toNanos();
-        while (true) {
-            int waiting = 0;
-            for (Thread thread : started) {
-                Thread.State state = thread.getState();
-                if (state == Thread.State.WAITING || state == Thread.State.TIMED_WAITING) {
-                    waiting++;
-                }
-            }
-            if (waiting == started.size()) {
-                return;
-            }
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException(
-                        waiting + " of " + started.size() + " virtual threads waiting after " + LONGEST_WAIT);
-            }
-            Thread.sleep(20); // polling threads' states; nothing here to be told by
-        }
-    }
-
-    /**
-     * Waits until the servers count no packet either way between two readings, 20 ms apart: the threads' requests are
-     * answered (a thread that waits for a reply is WAITING too). Returns how many readings it made, whose own packets
-     * the window of the drain takes off; none where the servers cannot be read.
-     */
-    private static int awaitQuietServers(BenchEnsemble ensemble, CuratorFramework client, Optional<ServerReadings> from)
-            throws Exception {
-        int readings = 0;
-        Optional<ServerReadings> last = from;
-        long deadline = System.nanoTime() + LONGEST_WAIT.toNanos();
-        while (last.isPresent() && System.nanoTime() < deadline) {
-            Thread.sleep(20); // polling the servers' counters; nothing here to be told by
-            Optional<ServerReadings> now = counters(ensemble, client);
-            readings++;
-            ServerReadings.Window step = ServerReadings.Window.between(last, now);
-            last = now;
-            if (step.requests().orElse(0) == 0 && step.watchEvents().orElse(0) == 0) {
-                break; // no request came and no reply nor event went: every request sent is answered
-            }
-        }
-        return readings;
-    }
-
-    /**
-     * Reads what the servers counted of {@code client}'s session alone, the one client a drain uses: the pool's other
-     * clients ping while idle (one each per third of the session timeout; after a full run's 32 clients, about 12
-     * pings in a drain's window). Where {@code cons} is not allowed, every packet of the servers.
-     */
-    private static Optional<ServerReadings> counters(BenchEnsemble ensemble, CuratorFramework client) throws Exception {
-        Optional<ServerReadings> sessions = ensemble.counters(List.of(client));
-        return sessions.isPresent() ? sessions : ensemble.counters();
-    }
-
     private static String count(int n) {
         return String.format(Locale.ROOT, "%,d", n);
-    }
-
-    private record Drain(Measurement measurement, Extra extra) {}
-
-    /**
-     * What a side's full rounds measured beyond a {@link Measurement}: summed drains, each round's heap per waiting
-     * thread, and the most platform threads.
-     */
-    private record Extra(
-            int rounds,
-            long drainNanos,
-            OptionalLong requestsSum,
-            List<Long> heaps,
-            List<Long> heapsWithoutStacks,
-            long platformThreadsMax) {
-        static final Extra NONE = new Extra(0, 0, OptionalLong.empty(), List.of(), List.of(), 0);
-
-        Extra plus(Extra other) {
-            return new Extra(
-                    rounds + other.rounds,
-                    drainNanos + other.drainNanos,
-                    requestsSum.isPresent() && other.requestsSum.isPresent()
-                            ? OptionalLong.of(requestsSum.getAsLong() + other.requestsSum.getAsLong())
-                            : OptionalLong.empty(),
-                    joined(heaps, other.heaps),
-                    joined(heapsWithoutStacks, other.heapsWithoutStacks),
-                    Math.max(platformThreadsMax, other.platformThreadsMax));
-        }
-
-        private static List<Long> joined(List<Long> some, List<Long> more) {
-            List<Long> both = new ArrayList<>(some);
-            both.addAll(more);
-            return List.copyOf(both);
-        }
-
-        double drainSeconds() {
-            return rounds == 0 ? Double.NaN : drainNanos / 1e9 / rounds;
-        }
-
-        /**
-         * The median of the rounds' figures (the lower middle one of an even count): the first round runs code that
-         * a warm-up at a tenth of the threads left half compiled, and a frame the JIT has not compiled yet is several
-         * times the size of a compiled one in a parked thread's stack.
-         */
-        double heapPerWaiter() {
-            return Measurement.median(heaps);
-        }
-
-        /**
-         * The median of the rounds' figures without the stack chunks ({@link ClassHistogram}), or NaN if no round
-         * could take a class histogram.
-         */
-        double heapPerWaiterWithoutStacks() {
-            return Measurement.median(heapsWithoutStacks);
-        }
-
-        double platformThreads() {
-            return rounds == 0 ? Double.NaN : platformThreadsMax;
-        }
-
-        double requests() {
-            return rounds == 0 || requestsSum.isEmpty() ? Double.NaN : requestsSum.getAsLong() / (double) rounds;
-        }
     }
 }
