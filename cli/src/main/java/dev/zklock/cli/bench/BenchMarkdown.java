@@ -48,7 +48,9 @@ final class BenchMarkdown {
                     + " each holder does "
                     + BenchPlan.WORK_INSIDE.toNanos()
                     + " ns of busy work inside every hold, on every side alike (elsewhere the critical section is"
-                    + " empty).",
+                    + " empty). **3 us outside**: each thread does "
+                    + BenchPlan.WORK_OUTSIDE.toNanos()
+                    + " ns of busy work after every release, on every side alike, with an empty critical section.",
             "- **requests per acquisition** (per cycle): the ZooKeeper requests the servers counted (`mntr`) in a"
                     + " counting window over the acquisitions (cycles) in it; **watch events per release** likewise.",
             "- **thread switches per acquisition**: the context switches of the contenders' threads over their"

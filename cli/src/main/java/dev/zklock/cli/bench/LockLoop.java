@@ -30,8 +30,8 @@ import org.apache.curator.framework.recipes.locks.InterProcessLock;
  * Runs contenders that loop acquire/release, each on a thread of its own, all started at once, for a time; and counts
  * what the servers saw meanwhile. Each side's contenders run on their own, one side after the other. Nothing is done
  * while holding (the loop measures the lock alone), unless a hold time is given: then each holder keeps the lock that
- * long, so that the others are already waiting when it releases. A contender with a timeout counts the acquires that
- * gave up and goes on with the next.
+ * long, so that the others are already waiting when it releases, or busy work is given inside every hold and after every
+ * release ({@link LoopWork}). A contender with a timeout counts the acquires that gave up and goes on with the next.
  *
  * <p>The counters are read after every contender is ready and before any starts, and again after the last one has
  * finished: every request in between belongs to the run. Server-wide, the pings of the pool's idle clients count too
@@ -52,7 +52,8 @@ final class LockLoop {
     private final BenchEnsemble ensemble;
     private final List<CuratorFramework> counted; // the clients whose sessions count; empty for the whole server
     private final long holdNanos;
-    private final long workNanos;
+    private final long insideNanos;
+    private final long outsideNanos;
     private final AtomicInteger readersInside = new AtomicInteger();
     private final AtomicInteger exclusiveInside = new AtomicInteger();
     private final AtomicLong overlaps = new AtomicLong();
@@ -67,12 +68,13 @@ final class LockLoop {
             BenchEnsemble ensemble,
             List<CuratorFramework> counted,
             Duration hold,
-            Duration work) {
+            LoopWork work) {
         this.contenders = contenders;
         this.ensemble = ensemble;
         this.counted = counted;
         this.holdNanos = hold.toNanos();
-        this.workNanos = work.toNanos();
+        this.insideNanos = work.inside().toNanos();
+        this.outsideNanos = work.outside().toNanos();
         this.ready = new CountDownLatch(contenders.size());
     }
 
@@ -88,12 +90,12 @@ final class LockLoop {
     static Map<Side, Measurement> eachSide(
             List<Side> order, ContendersOf contenders, Duration duration, Duration hold, BenchEnsemble ensemble)
             throws Exception {
-        return eachSide(order, contenders, duration, hold, Duration.ZERO, ensemble, List.of());
+        return eachSide(order, contenders, duration, hold, LoopWork.NONE, ensemble, List.of());
     }
 
     /**
      * Runs the contenders of each side as {@link #eachSide(List, ContendersOf, Duration, Duration, BenchEnsemble)}
-     * does, each holder doing {@code work} inside every hold (a busy loop on the clock: zero for none), and counting
+     * does, each contender doing {@code work} inside every hold and after every release ({@link LoopWork}), and counting
      * the requests and watch events of the sessions of {@code counted} alone: the clients the contenders run on.
      */
     static Map<Side, Measurement> eachSide(
@@ -101,7 +103,7 @@ final class LockLoop {
             ContendersOf contenders,
             Duration duration,
             Duration hold,
-            Duration work,
+            LoopWork work,
             BenchEnsemble ensemble,
             List<CuratorFramework> counted)
             throws Exception {
@@ -236,8 +238,8 @@ final class LockLoop {
             if (holdNanos > 0) {
                 LockSupport.parkNanos(holdNanos);
             }
-            if (workNanos > 0) {
-                work(System.nanoTime() + workNanos);
+            if (insideNanos > 0) {
+                LoopWork.busyUntil(System.nanoTime() + insideNanos);
             }
             (contender.shared() ? readersInside : exclusiveInside).decrementAndGet();
             long releasing = System.nanoTime();
@@ -247,19 +249,15 @@ final class LockLoop {
             }
             contender.lock().release();
             result.release.recordValue(Math.min(System.nanoTime() - releasing, Measurement.MAX_NANOS));
+            if (outsideNanos > 0) {
+                LoopWork.busyUntil(System.nanoTime() + outsideNanos);
+            }
         } while (System.nanoTime() - deadline < 0);
         OptionalLong switchesAfter = ThreadSwitches.ofCurrentThread();
         if (switchesBefore.isPresent() && switchesAfter.isPresent()) {
             result.switches = OptionalLong.of(switchesAfter.getAsLong() - switchesBefore.getAsLong());
         }
         return result;
-    }
-
-    /** Busy work inside a hold until {@code until} on the clock: the critical section of a lock that guards work. */
-    private static void work(long until) {
-        while (System.nanoTime() - until < 0) {
-            Thread.onSpinWait();
-        }
     }
 
     private int groups() {

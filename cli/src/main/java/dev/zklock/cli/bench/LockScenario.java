@@ -91,14 +91,14 @@ final class LockScenario implements Scenario {
     private final Layout layout;
     private final int contenders;
     private final List<Side> sides;
-    private final Duration work; // busy work inside each hold, threads sharing a lock object only; zero for none
+    private final LoopWork work; // around each hold, threads sharing a lock object only
     private final Targets targets = new Targets();
 
     private LockScenario(Recipe recipe, Layout layout, int contenders, List<Side> sides) {
-        this(recipe, layout, contenders, sides, Duration.ZERO);
+        this(recipe, layout, contenders, sides, LoopWork.NONE);
     }
 
-    private LockScenario(Recipe recipe, Layout layout, int contenders, List<Side> sides, Duration work) {
+    private LockScenario(Recipe recipe, Layout layout, int contenders, List<Side> sides, LoopWork work) {
         this.recipe = recipe;
         this.layout = layout;
         this.contenders = contenders;
@@ -152,12 +152,13 @@ final class LockScenario implements Scenario {
     }
 
     /**
-     * As {@link #sharedLockBesideJdk}, each holder doing {@code work} inside every hold (a busy loop on the clock, on
-     * every side alike): the locks compared where the critical section is not empty. The JDK fair lock's second regime
-     * (its queue empty, threads taking it free in turn with no park) needs holds about as short as its own lock path;
-     * with work inside, every side queues every acquire.
+     * As {@link #sharedLockBesideJdk}, each thread doing {@code work} inside every hold or after every release (a busy
+     * loop on the clock, on every side alike): the locks compared where the critical section is not empty, or where
+     * threads do something between their holds. The JDK fair lock's second regime (its queue empty, threads taking it
+     * free in turn with no park) needs holds about as short as its own lock path: with work inside, every side queues
+     * every acquire; with work outside and an empty critical section, the JDK lock's queue empties more often.
      */
-    static LockScenario sharedLockBesideJdk(Recipe recipe, int n, Duration work) {
+    static LockScenario sharedLockBesideJdk(Recipe recipe, int n, LoopWork work) {
         return new LockScenario(recipe, Layout.SHARED_LOCK, n, List.of(Side.ZKLOCK, Side.CURATOR, Side.JDK), work);
     }
 
@@ -193,16 +194,17 @@ final class LockScenario implements Scenario {
         return layout == Layout.CACHED ? recipe.part() + ", " + name : name + ", " + recipe.part();
     }
 
-    /** Threads sharing a lock object, and the work inside each hold if any: "8 threads, 1 lock object, 1 us inside". */
+    /** Threads sharing a lock object, and the work around each hold if any: "8 threads, 1 lock object, 1 us inside". */
     private String sharedLockName() {
         String name = contenders + " threads, 1 lock object";
-        return work.isZero() ? name : name + ", " + work.toNanos() / 1000 + " us inside";
+        String label = work.label();
+        return label.isEmpty() ? name : name + ", " + label;
     }
 
     @Override
     public String key() {
-        return recipe.key() + "-" + layout.name().toLowerCase(Locale.ROOT).replace('_', '-')
-                + (work.isZero() ? "" : "-work") + "-" + contenders;
+        return recipe.key() + "-" + layout.name().toLowerCase(Locale.ROOT).replace('_', '-') + work.keyPart() + "-"
+                + contenders;
     }
 
     @Override

@@ -67,25 +67,28 @@ final class BenchPlanTest {
     void of_reentrant_namesTheLocalHandOffScenariosAndRunsAJdkFairLockBesideTheSharedLockObjects() {
         List<Scenario> plan = BenchPlan.of(List.of("reentrant"), CLIENTS, List.of(8, 32));
 
-        List<Scenario> localHandOff = plan.subList(plan.size() - 7, plan.size());
+        List<Scenario> localHandOff = plan.subList(plan.size() - 9, plan.size());
         assertThat(localHandOff)
                 .extracting(Scenario::name)
                 .containsExactly(
                         "8 threads, 1 lock object, local hand-off",
                         "32 threads, 1 lock object, local hand-off",
                         "8 threads, 1 lock object, 1 us inside, local hand-off",
+                        "8 threads, 1 lock object, 3 us outside, local hand-off",
                         "32 threads, 1 lock object, 1 us inside, local hand-off",
+                        "32 threads, 1 lock object, 3 us outside, local hand-off",
                         "2 clients x 16 threads, local hand-off",
                         "keepIdle, 1 thread",
                         "second client acquires an idle cached lock");
         assertThat(localHandOff).extracting(Scenario::group).containsOnly("ZkReentrantLock vs InterProcessMutex");
-        assertThat(localHandOff.subList(0, 4)).allSatisfy(scenario -> assertThat(scenario.sides())
+        assertThat(localHandOff.subList(0, 6)).allSatisfy(scenario -> assertThat(scenario.sides())
                 .containsExactly(Side.ZKLOCK, Side.CURATOR, Side.JDK));
         assertThat(localHandOff.get(2).key()).isEqualTo("reentrant-local-hand-off-shared-lock-work-8");
-        assertThat(localHandOff.subList(4, 6))
+        assertThat(localHandOff.get(3).key()).isEqualTo("reentrant-local-hand-off-shared-lock-out-8");
+        assertThat(localHandOff.subList(6, 8))
                 .allSatisfy(scenario -> assertThat(scenario.sides()).containsExactly(Side.ZKLOCK, Side.CURATOR));
-        assertThat(localHandOff.get(6).sides()).containsExactly(Side.ZKLOCK, Side.CURATOR, Side.RAW);
-        assertThat(localHandOff.get(4).contenders()).isEqualTo(32);
+        assertThat(localHandOff.get(8).sides()).containsExactly(Side.ZKLOCK, Side.CURATOR, Side.RAW);
+        assertThat(localHandOff.get(6).contenders()).isEqualTo(32);
     }
 
     @Test

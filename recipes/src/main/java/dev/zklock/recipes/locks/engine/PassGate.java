@@ -39,6 +39,18 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * did not move beyond its noise (0.79, 0.92, 0.77 against 0.73, 0.78, 0.75 at 8). Where both locks have 1 us of work
  * inside, and neither leaves its convoy, they compare like with like: BENCHMARKS.md's local hand-off rows "1 us
  * inside" ({@code BenchPlan.WORK_INSIDE}).
+ *
+ * <p>Why a pass goes to the next thread itself, and the gate is not freed for the thread woken to take it with a
+ * compare-and-set, as the JDK's queued locks do: that was built too (2026-12-02: a release left its hold at the gate,
+ * freed it and woke the first queued, which took both) and every acquire still parked, at 8 threads with the critical
+ * section empty and with 3 us of work after each release alike (one park per acquisition; 63,841-87,009 acquisitions/s
+ * a round empty, 53,559-72,356 with the work after). Where a hand-off's time goes on this 2-processor host (a scratch
+ * harness timing each pass to a parked thread, 8 threads): the wake, 11 to 13 us from the unpark to the woken thread
+ * running (the unpark call alone 5.9 us of the releaser's time); the releaser's path from its release to the pass 0.35
+ * us, and the taker's from its wake to its caller, admission included, 0.45 us. The JDK fair lock, in its convoy, pays
+ * the same wake; what it saves beyond that is its shorter path, and its rounds out of the convoy, which need a critical
+ * section far shorter than a cohort's path (500 ns of work inside kept it in its convoy even with 3 us of work after
+ * each release: 70,259 acquisitions/s).
  */
 final class PassGate {
     /**
