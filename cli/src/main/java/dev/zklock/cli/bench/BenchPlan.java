@@ -99,7 +99,7 @@ final class BenchPlan {
      * inside the lock, 2026-12-02, 8 threads: 204,897 acquisitions/s with 3 us outside against a cohort's 75,477, every
      * acquire of which parked); the bench's loop does its own bookkeeping inside every hold on every side (two clock
      * reads, the overlap check, the hand-off's timing), which is enough to keep it in its convoy most of the time: the
-     * bench's "3 us outside" rows give its acquires that found it free (BENCHMARKS.md once regenerated with them).
+     * bench's "3 us outside" rows give its acquires that found it free (BENCHMARKS.md).
      */
     static final Duration WORK_OUTSIDE = Duration.ofNanos(3_000);
 
