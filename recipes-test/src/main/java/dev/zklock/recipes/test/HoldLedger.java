@@ -45,13 +45,17 @@ final class HoldLedger {
         for (String text : overlaps.check(state.inside, hold)) {
             violation("%s", text);
         }
-        if (hold.grantedLost == null) {
+        if (hold.isLive()) {
             checkToken(state, hold);
         }
         state.inside.add(hold);
     }
 
-    /** Checks the token rule for a hold granted on a standing node of a live session; counts a hold on the node before. */
+    /**
+     * Checks the token rule for a hold live as it enters (granted on a standing node of a live session, and not ended
+     * from outside as it enters: such a hold's grant may be older than a hold already inside, so its token may be
+     * smaller, which is what its token is for); counts a hold on the node before.
+     */
     private void checkToken(PathState state, Hold hold) {
         Claim claim = hold.claim();
         if (state.regresses(claim)) {

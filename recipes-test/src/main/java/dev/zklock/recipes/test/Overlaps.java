@@ -9,10 +9,12 @@ import java.util.List;
 
 /**
  * The overlaps a {@link SafetyMonitor} found: two conflicting holds of one path inside at once (or leases beyond their
- * count), whatever their nodes' state, each classified by its cause. An overlap is explained when the earlier hold was
- * ended from outside after its grant (its session ended, or a stranger deleted its node, while it was inside), and the
- * entering hold was granted on a standing node of a live session; any other is a violation. Explained overlaps are
- * timed from the entering hold's grant until either hold exits. Guarded by the monitor's lock.
+ * count), whatever their nodes' state, each classified by its cause. An overlap is explained when one of the two holds
+ * was ended from outside after its grant: the earlier one while it was inside (its session ended, or a stranger deleted
+ * its node), or the entering one as it entered (its grant decided before the end, {@link LostGrants#duringEnd}: the
+ * holder beside it may have taken the lock because of that end, and entered first), and neither was lost from its
+ * grant; any other is a violation. Explained overlaps are timed from the entering hold's grant until either hold exits.
+ * Guarded by the monitor's lock.
  */
 final class Overlaps {
     private static final int FIRST = 20;
@@ -45,7 +47,7 @@ final class Overlaps {
                 String text = String.format(
                         "overlap on %s (%s): %s (%s) entered while %s (%s) held it",
                         claim.lockPath(),
-                        cause != null ? cause : other.owner() + ": " + other.endedBy,
+                        cause != null ? cause : endedOne(entering, other),
                         entering.owner(),
                         claim,
                         other.owner(),
@@ -118,7 +120,7 @@ final class Overlaps {
 
     /**
      * Returns why the overlap of {@code entering} with {@code other} is a violation, or null if it is explained: the
-     * entering hold is lost from its grant, or the other is, or the other is live (not ended from outside).
+     * entering hold is lost from its grant, or the other is, or both are live (neither ended from outside).
      */
     static String violationCause(Hold entering, Hold other) {
         if (entering.grantedLost != null) {
@@ -127,7 +129,13 @@ final class Overlaps {
         if (other.grantedLost != null) {
             return other.owner() + " " + other.grantedLost;
         }
-        return other.endedBy == null ? "both live" : null;
+        return other.endedBy == null && entering.endedBy == null ? "both live" : null;
+    }
+
+    /** Names the hold of an explained overlap that was ended from outside, and how: the one inside first. */
+    private static String endedOne(Hold entering, Hold other) {
+        Hold ended = other.endedBy != null ? other : entering;
+        return ended.owner() + ": " + ended.endedBy;
     }
 
     /**

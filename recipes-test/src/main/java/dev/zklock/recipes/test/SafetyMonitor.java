@@ -36,11 +36,13 @@ import org.apache.curator.framework.CuratorFramework;
  * reported with its cause, and classified:
  *
  * <ul>
- *   <li>{@linkplain SafetyReport#explainedOverlaps() explained} (counted with the longest, not a failure): the earlier
- *       hold was ended from outside after its grant, by a fault no lock can prevent (its session ended, or a stranger
- *       deleted its node, while it was inside, or before its thread entered while the delete was still in flight:
- *       {@link #nodeDeleteAnswered}), or after it was done but before its client heard of it (the hold's own state
- *       said HELD as it entered: {@link Claim#heldAtEntry(Optional)}). Fencing tokens exist for these;
+ *   <li>{@linkplain SafetyReport#explainedOverlaps() explained} (counted with the longest, not a failure): one of the
+ *       two holds was ended from outside after its grant, by a fault no lock can prevent (its session ended, or a
+ *       stranger deleted its node, while it was inside, or before its thread entered while the delete was still in
+ *       flight: {@link #nodeDeleteAnswered}, or after it was done but before its client heard of it: the hold's own
+ *       state said HELD as it entered, {@link Claim#heldAtEntry(Optional)}). The hold ended as it entered may enter
+ *       second: the holder beside it took the lock because of that end, on a client that heard of it first. Fencing
+ *       tokens exist for these: such a hold's token is not checked, and may be the smaller;
  *   <li>a {@linkplain SafetyReport#overlaps() violation}: any other, a hold entered on a node a stranger had already
  *       deleted (the delete answered) ({@linkplain SafetyReport#holdsOnDeletedNodes() data} too), or on a session already ended, among them.
  * </ul>
@@ -222,7 +224,8 @@ public final class SafetyMonitor {
      * any of them that conflicts with it (not both reads, not the same owner) is an overlap, explained or a violation
      * (class documentation); a token that breaks the token rule (class documentation) is a regression. A claim whose
      * session has already ended, or whose node a stranger has deleted, is recorded as lost (and as a hold on a deleted
-     * node), and any overlap it takes part in is a violation; its token is not checked.
+     * node), and any overlap it takes part in is a violation; its token is not checked, nor that of a claim ended from
+     * outside as it enters ({@link #nodeDeleteAnswered}, {@link #sessionEndAnswered}).
      *
      * @param owner the holder's name, unique among holders that hold on their own
      * @param claim what it holds

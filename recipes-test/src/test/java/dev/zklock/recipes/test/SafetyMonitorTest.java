@@ -471,6 +471,55 @@ final class SafetyMonitorTest {
     }
 
     @Test
+    void nodeDeleted_aHoldEnteredAfterTheDeletesAnswerBeforeItsClientHeard_besideTheNextAlreadyInside_isExplained() {
+        // the next holder's client heard of the delete first (another server) and took the lock because of it
+        monitor.nodeDeleted(PATH, 12);
+        monitor.nodeDeleteAnswered(PATH, 12);
+        Hold next = monitor.enter("next", new Claim(PATH, READ, token(14, 0), 2));
+        Hold waiter = monitor.enter(
+                "waiter", new Claim(PATH, WRITE, token(12, 0), 1).heldAtEntry(Optional.of(LockState.HELD)));
+        waiter.exit();
+        next.exit();
+
+        SafetyReport report = monitor.report();
+        assertThat(report.isClean()).as("%s", report).isTrue();
+        assertThat(report.tokenRegressions()).isZero();
+        assertThat(report.firstExplainedOverlaps())
+                .singleElement()
+                .asString()
+                .contains(
+                        "waiter: entered after a stranger's delete of its node was answered, before its client heard",
+                        "waiter (WRITE",
+                        "while next (READ");
+    }
+
+    @Test
+    void enter_onASessionWhoseEndIsInFlight_besideAHolderAlreadyInside_isExplained() {
+        monitor.enter("first", new Claim(PATH, EXCLUSIVE, token(14, 0), 2));
+        monitor.sessionEnded(1);
+        monitor.enter("late", new Claim(PATH, EXCLUSIVE, token(12, 0), 1));
+
+        SafetyReport report = monitor.report();
+        assertThat(report.overlaps()).isZero();
+        assertThat(report.tokenRegressions()).isZero();
+        assertThat(report.firstExplainedOverlaps())
+                .singleElement()
+                .asString()
+                .contains("late: entered while the end of its session 0x1 was in flight");
+    }
+
+    @Test
+    void enter_besideAHolderAlreadyInside_withBothLive_isAViolationNamingBoth() {
+        monitor.enter("first", new Claim(PATH, EXCLUSIVE, token(14, 0), 2));
+        monitor.enter("second", new Claim(PATH, EXCLUSIVE, token(15, 0), 1));
+
+        assertThat(monitor.report().firstViolations())
+                .singleElement()
+                .asString()
+                .contains("(both live): second", "while first");
+    }
+
+    @Test
     void nodeDeleted_aHoldEnteredAfterTheDeletesAnswerThatItsClientHeard_isAViolation() {
         monitor.nodeDeleted(PATH, 12);
         monitor.nodeDeleteAnswered(PATH, 12);
