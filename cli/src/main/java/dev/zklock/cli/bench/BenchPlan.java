@@ -103,6 +103,13 @@ final class BenchPlan {
      */
     static final Duration WORK_OUTSIDE = Duration.ofNanos(3_000);
 
+    /**
+     * The thread counts of the local hand-off rows with no target, beside those of {@code --threads}: few threads taking
+     * turns, where a JDK fair lock runs free of its convoy and a cohort's release may find nobody queued (at 2 threads a
+     * cohort once made 0.01x the JDK lock: its releases gave the node back between turns, {@code PassGate.GRACE}).
+     */
+    static final List<Integer> FEW_THREADS = List.of(2, 4);
+
     /** How long the caching lock keeps its node after a release: far longer than any scenario runs. */
     static final Duration KEEP_IDLE = Duration.ofSeconds(30);
 
@@ -137,7 +144,7 @@ final class BenchPlan {
      * uncontended, then separate clients at each count in {@code clients}, the hand-off between two waiting clients
      * (for the targeted recipe), then threads sharing one lock object at each count in {@code threads} for the recipes
      * whose lock objects threads can share. For {@code ZkReentrantLock} with local hand-off then: threads sharing one
-     * lock object at each count in {@code threads} (a JDK fair lock beside them), two clients whose threads share one
+     * lock object at each count in {@link #FEW_THREADS} and in {@code threads} (a JDK fair lock beside them), two clients whose threads share one
      * lock object each, one thread on a lock that keeps its node cached, and a second client acquiring such a lock. For
      * the read/write lock: its read lock and its write lock uncontended, then readers with one writer and with two at
      * once, then reader threads sharing one lock object with local hand-off beside a writer client. For the multi-lock:
@@ -249,6 +256,11 @@ final class BenchPlan {
     /** The scenarios of {@code ZkReentrantLock} with local hand-off, and with caching. */
     private static List<Scenario> localHandOff(List<Integer> threads) {
         List<Scenario> scenarios = new ArrayList<>();
+        for (int n : FEW_THREADS) {
+            if (!threads.contains(n)) {
+                scenarios.add(LockScenario.sharedLockBesideJdk(Recipe.reentrantLocalHandOff(), n));
+            }
+        }
         for (int n : threads) {
             LockScenario scenario = LockScenario.sharedLockBesideJdk(Recipe.reentrantLocalHandOff(), n);
             if (n == 8 || n == 32) {

@@ -41,6 +41,7 @@ final class BenchPlanTest {
                         "reentrant-clients-2",
                         "reentrant-hand-off-2",
                         "reentrant-shared-lock-4",
+                        "reentrant-local-hand-off-shared-lock-2",
                         "reentrant-local-hand-off-shared-lock-4",
                         "reentrant-local-hand-off-client-cohorts-2x16",
                         "reentrant-keep-idle-cached-1",
@@ -64,9 +65,16 @@ final class BenchPlanTest {
     }
 
     @Test
-    void of_reentrant_namesTheLocalHandOffScenariosAndRunsAJdkFairLockBesideTheSharedLockObjects() {
+    void of_reentrant_namesTheLocalHandOffScenariosAtFewThreadsToo_andRunsAJdkFairLockBesideTheSharedLockObjects() {
         List<Scenario> plan = BenchPlan.of(List.of("reentrant"), CLIENTS, List.of(8, 32));
 
+        List<Scenario> few = plan.subList(plan.size() - 11, plan.size() - 9);
+        assertThat(few)
+                .extracting(Scenario::name)
+                .containsExactly(
+                        "2 threads, 1 lock object, local hand-off", "4 threads, 1 lock object, local hand-off");
+        assertThat(few).allSatisfy(scenario -> assertThat(scenario.sides())
+                .containsExactly(Side.ZKLOCK, Side.CURATOR, Side.JDK));
         List<Scenario> localHandOff = plan.subList(plan.size() - 9, plan.size());
         assertThat(localHandOff)
                 .extracting(Scenario::name)

@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -59,10 +60,12 @@ final class CohortLockTest {
         ServerCounters before = zk.counters();
         List<LockActor> actors = new ArrayList<>();
         List<CompletableFuture<Void>> loops = new ArrayList<>();
+        CountDownLatch go = new CountDownLatch(1); // all loops start together: one looping alone takes a node a round
         for (int i = 0; i < threads; i++) {
             LockActor actor = LockActor.start("local-" + i);
             actors.add(actor);
             loops.add(actor.run(() -> {
+                go.await();
                 for (int round = 0; round < rounds; round++) {
                     lock.acquire();
                     maxInside.accumulateAndGet(inside.incrementAndGet(), Math::max);
@@ -71,6 +74,7 @@ final class CohortLockTest {
                 }
             }));
         }
+        go.countDown();
         for (CompletableFuture<Void> loop : loops) {
             loop.get(60, TimeUnit.SECONDS);
         }

@@ -27,6 +27,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * and only takes a processor from the holder; where it does not, a probe starts the run again. Where that puts a
  * cohort against the JDK fair lock among the same threads: BENCHMARKS.md's local hand-off rows, at 8 and 32 threads.
  *
+ * <p>A release that finds nobody queued while the gate passes holds (its own hold came by a pass) first waits a little
+ * for a thread to queue, keeping the gate and the hold, and passes to it ({@link #GRACE}): with two or three threads
+ * taking turns, the next is often on its way back from its own release, and the machine would otherwise give the node
+ * back and take a new one (a delete and a create) between their turns. A thread alone never waits; the wait changes
+ * nothing in the gate's protocol (the releaser has the gate throughout).
+ *
  * <p>Why a release that finds nobody queued goes to the machine (which gives the node back, or keeps it idle), and does
  * not leave its hold at the gate for the next thread to take with a compare-and-set, as a free JDK lock is taken: it
  * was built and measured (2026-12-02: a scratch harness of 0.7 s rounds and the bench's row, on 2 processors) and did
@@ -61,11 +67,28 @@ import java.util.concurrent.atomic.AtomicBoolean;
 final class PassGate {
     /**
      * How many times the first queued thread looks at its status before it parks, with {@link Thread#onSpinWait} between
-     * (about 10 microseconds on x86, as long as the JDK's queued locks spin at most): long enough for a short critical
-     * section and the release after it, short enough that a thread spinning on one of two processors costs the holder
-     * little. 64 and 1,024 were slower on the bench's local hand-off row; 0 is the gate without spinning.
+     * (about 40 microseconds here): longer than a wake on this host (11 to 13 us), so a thread woken ahead of its turn is
+     * spinning when its pass comes. 256 looks (about 10 us, shorter than a wake) kept a cohort in its convoy at 4
+     * threads, where the JDK fair lock runs free: 96,904 acquisitions/s, 0.46x the JDK lock, against 152,196/s, 0.81x,
+     * with 1,024 and the {@link #GRACE} (the bench's local hand-off row, one run each, back to back, 2026-12-03; 0.75x
+     * to 1.09x in four more runs); 4,096 was no faster at 4 threads and slower at 8. 0 is the gate without spinning.
      */
-    static final int SPINS = 256;
+    static final int SPINS = 1_024;
+
+    /**
+     * How many times a release that finds nobody queued, while the gate passes holds, looks for a thread to queue before
+     * it gives its hold to the machine ({@link #passHold}), with {@link Thread#onSpinWait} between: about 40
+     * microseconds here, the time a thread takes to come back from its own release and queue again. Without it, two
+     * threads taking turns found the queue empty at hundreds of releases a round, each a node deleted and created
+     * again (about a millisecond): 5,292 acquisitions/s, 0.01x the JDK fair lock, against 1,447,971/s, 5.66x, with it
+     * (the bench's local hand-off row at 2 threads, one run each, back to back, 2026-12-03; 2.00x to 3.62x in four more
+     * runs); 256 looks made 17,861 to 47,300/s. Every
+     * {@link #YIELD_EVERY} looks it yields its processor, which the thread on its way back may need: with a busy loop on
+     * one of this host's two processors, {@code CohortLockTest}'s local hand-off loop (8 threads, 400 acquisitions)
+     * sent 0.01 to 0.51 requests per acquisition in 10 runs with a grace of pure spinning (2 runs above its bound of
+     * 0.3), 0.01 to 0.30 with no grace at all, and 0.01 to 0.04 with the yields (2026-12-03).
+     */
+    static final int GRACE = 1_024;
 
     /**
      * One pass in this many to a parked thread wakes the thread after it all the same, to find out whether the wake
@@ -75,19 +98,28 @@ final class PassGate {
      */
     static final int WAKE_AHEAD_PROBE = 16;
 
+    /** How often a release waiting its {@link #GRACE} yields its processor, in looks. */
+    private static final int YIELD_EVERY = 64;
+
     private final int spins;
+    private final int grace;
     private final AtomicBoolean taken = new AtomicBoolean();
     private final ConcurrentLinkedQueue<LocalWaiter> queued = new ConcurrentLinkedQueue<>();
     private int parkedPasses; // passes to a parked thread since the last wake ahead: the gate's holder's alone
+    private boolean passing; // whether the gate's last hold came by a pass: the gate's holder's alone
 
-    /** A gate whose first queued thread spins {@link #SPINS} times before it parks. */
+    /** A gate whose first queued thread spins {@link #SPINS} times before it parks, and whose releases wait {@link #GRACE}. */
     PassGate() {
-        this(SPINS);
+        this(SPINS, GRACE);
     }
 
-    /** A gate whose first queued thread spins {@code spins} times before it parks: 0 for a model checker. */
-    PassGate(int spins) {
+    /**
+     * A gate whose first queued thread spins {@code spins} times before it parks, and whose release that finds nobody
+     * queued looks {@code grace} times for one to come: 0 and 0 for a model checker.
+     */
+    PassGate(int spins, int grace) {
         this.spins = spins;
+        this.grace = grace;
     }
 
     /**
@@ -146,23 +178,56 @@ final class PassGate {
 
     /**
      * The thread that has the gate passes it with the hold of {@code node} and {@code pass} to the first waiter that
-     * still waits, and wakes it.
+     * still waits, and wakes it. If nobody waits and the caller's own hold came by a pass, it looks up to {@link #GRACE}
+     * times for a thread to queue, holding the gate and the hold, and passes to it ({@link #awaitQueued}): a thread
+     * that took its turn is on its way back. A thread alone never waits: its holds do not come by a pass.
      *
      * @return whether one took it; else the caller still has the gate, and its hold
      */
     boolean passHold(LockNode node, int pass) {
-        for (LocalWaiter next = queued.poll(); next != null; next = queued.poll()) {
-            if (next.passAtGate(node, pass)) {
-                boolean spinning = !next.mayBeParked();
-                wake(next);
-                LocalWaiter after = wakesAhead(spinning) ? queued.peek() : null;
-                if (after != null) {
-                    wake(after); // ahead of its turn: it spins while this pass is held (spinIfNext)
+        boolean mayWait = passing;
+        passing = true; // handed on with the gate before the pass publishes it: the taker's hold came by a pass
+        while (true) {
+            for (LocalWaiter next = queued.poll(); next != null; next = queued.poll()) {
+                if (next.passAtGate(node, pass)) {
+                    boolean spinning = !next.mayBeParked();
+                    wake(next);
+                    LocalWaiter after = wakesAhead(spinning) ? queued.peek() : null;
+                    if (after != null) {
+                        wake(after); // ahead of its turn: it spins while this pass is held (spinIfNext)
+                    }
+                    return true;
                 }
+            }
+            if (!mayWait || !awaitQueued()) {
+                passing = false;
+                return false;
+            }
+            mayWait = false; // one wait a release
+        }
+    }
+
+    /**
+     * The thread that has the gate, with a hold nobody queued took, looks up to {@code grace} times for a thread to
+     * queue. A simulated thread does not look: the simulator runs one thread at a time.
+     *
+     * @return whether one queued
+     */
+    boolean awaitQueued() {
+        if (grace == 0 || Thread.currentThread() instanceof ParkPort) {
+            return false;
+        }
+        for (int i = 1; i <= grace; i++) {
+            if (!queued.isEmpty()) {
                 return true;
             }
+            if (i % YIELD_EVERY == 0) {
+                Thread.yield(); // the thread on its way back may need this processor
+            } else {
+                Thread.onSpinWait();
+            }
         }
-        return false;
+        return !queued.isEmpty();
     }
 
     /**
@@ -183,6 +248,7 @@ final class PassGate {
      * machine, or else free.
      */
     void release() {
+        passing = false;
         passOn();
     }
 

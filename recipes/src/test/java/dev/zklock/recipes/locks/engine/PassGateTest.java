@@ -11,6 +11,7 @@ import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * The outcome tables of an exclusive cohort's gate, one thread at a time (a waiter is a value: its thread is never
@@ -83,6 +84,64 @@ final class PassGateTest {
 
         assertThat(gate.inUse()).isFalse();
         assertThat(gate.enter(waiter("c"))).isTrue();
+    }
+
+    /**
+     * A release whose hold came by a pass, finding nobody queued, waits for a thread to queue and passes to it: the
+     * other thread of two taking turns, on its way back. The gate never stops waiting here, so only a queued thread can
+     * end it; the thread queues after this one is released to pass (a latch), most often after the first look at the
+     * queue, which without the wait would keep the hold.
+     */
+    @Test
+    @Timeout(10)
+    void passHold_afterAPass_findingNobody_waitsForAThreadToQueue_andPassesToIt() throws InterruptedException {
+        PassGate waiting = new PassGate(0, Integer.MAX_VALUE);
+        waiting.enter(waiter("a"));
+        LocalWaiter b = waiter("b");
+        waiting.enter(b);
+        assertThat(waiting.passHold(node, 1)).isTrue(); // b's hold comes by a pass
+        CountDownLatch passing = new CountDownLatch(1);
+        LocalWaiter[] c = new LocalWaiter[1];
+        Thread thread = new Thread(() -> {
+            try {
+                passing.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+            waiting.enter(c[0]);
+        });
+        c[0] = new LocalWaiter(thread);
+        thread.start();
+
+        passing.countDown();
+        assertThat(waiting.passHold(node, 2)).isTrue();
+
+        assertThat(c[0].status()).isEqualTo(LocalWaiter.Status.GRANTED);
+        assertThat(c[0].hold().pass()).isEqualTo(2);
+        thread.join();
+    }
+
+    /**
+     * A release whose hold did not come by a pass (a thread alone, or one the gate let through with no hold) does not
+     * wait for a thread to queue: with a wait nobody ends, the test would time out. Forbidden: a lone thread stopped at
+     * each release.
+     */
+    @Test
+    @Timeout(10)
+    void passHold_byAThreadWhoseHoldDidNotComeByAPass_waitsForNobody() {
+        PassGate waiting = new PassGate(0, Integer.MAX_VALUE);
+        assertThat(waiting.enter(waiter("alone"))).isTrue();
+        assertThat(waiting.passHold(node, 1)).isFalse();
+
+        LocalWaiter b = waiter("b");
+        waiting.enter(b);
+        assertThat(waiting.passHold(node, 2)).isTrue(); // b's hold came by a pass ...
+        LocalWaiter c = waiter("c");
+        waiting.enter(c);
+        waiting.release(); // ... c's does not: let through with no hold, it asks the machine
+        assertThat(c.status()).isEqualTo(LocalWaiter.Status.ENTERED);
+        assertThat(waiting.passHold(node, 3)).isFalse();
     }
 
     /** Outcome table: a thread passed to as it gives up cannot leave: it was granted (or let through) first. */
@@ -163,7 +222,7 @@ final class PassGateTest {
      */
     @Test
     void spinIfNext_endsAtThePass_andOnlyTheFirstSpins() throws InterruptedException {
-        PassGate spinning = new PassGate(Integer.MAX_VALUE);
+        PassGate spinning = new PassGate(Integer.MAX_VALUE, 0);
         CountDownLatch spun = new CountDownLatch(1);
         LocalWaiter[] b = new LocalWaiter[1];
         Thread thread = new Thread(() -> {
