@@ -115,7 +115,7 @@ final class PassGate {
 
     /**
      * A gate whose first queued thread spins {@code spins} times before it parks, and whose release that finds nobody
-     * queued looks {@code grace} times for one to come: 0 and 0 for a model checker.
+     * queued looks {@code grace} times for one to come (a test sets either beyond what it could outlast).
      */
     PassGate(int spins, int grace) {
         this.spins = spins;
@@ -187,33 +187,38 @@ final class PassGate {
     boolean passHold(LockNode node, int pass) {
         boolean mayWait = passing;
         passing = true; // handed on with the gate before the pass publishes it: the taker's hold came by a pass
-        while (true) {
-            for (LocalWaiter next = queued.poll(); next != null; next = queued.poll()) {
-                if (next.passAtGate(node, pass)) {
-                    boolean spinning = !next.mayBeParked();
-                    wake(next);
-                    LocalWaiter after = wakesAhead(spinning) ? queued.peek() : null;
-                    if (after != null) {
-                        wake(after); // ahead of its turn: it spins while this pass is held (spinIfNext)
-                    }
-                    return true;
-                }
-            }
-            if (!mayWait || !awaitQueued()) {
-                passing = false;
-                return false;
-            }
-            mayWait = false; // one wait a release
+        if (passToFirst(node, pass) || (mayWait && awaitQueued() && passToFirst(node, pass))) {
+            return true;
         }
+        passing = false;
+        return false;
+    }
+
+    /** Passes the hold to the first waiter that still waits, and wakes it (and perhaps the one after it, ahead). */
+    private boolean passToFirst(LockNode node, int pass) {
+        for (LocalWaiter next = queued.poll(); next != null; next = queued.poll()) {
+            if (next.passAtGate(node, pass)) {
+                boolean spinning = !next.mayBeParked();
+                wake(next);
+                LocalWaiter after = wakesAhead(spinning) ? queued.peek() : null;
+                if (after != null) {
+                    wake(after); // ahead of its turn: it spins while this pass is held (spinIfNext)
+                }
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
      * The thread that has the gate, with a hold nobody queued took, looks up to {@code grace} times for a thread to
-     * queue. A simulated thread does not look: the simulator runs one thread at a time.
+     * queue. A simulated thread does not look: the simulator runs one thread at a time. It runs on a user thread that
+     * releases a hold ({@code Cohort.release}), never on ZooKeeper's event thread, as {@link #spinIfNext} runs on one
+     * about to park.
      *
      * @return whether one queued
      */
-    boolean awaitQueued() {
+    private boolean awaitQueued() {
         if (grace == 0 || Thread.currentThread() instanceof ParkPort) {
             return false;
         }
