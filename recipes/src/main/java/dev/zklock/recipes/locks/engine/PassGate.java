@@ -20,12 +20,16 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *
  * <p>A hold passed to a parked thread costs an unpark and a wake on its way (a few microseconds on a virtual machine:
  * the bulk of a local hand-off). So the first thread queued spins a while before it parks ({@link #spinIfNext}), as
- * the JDK's own queued locks do, and a pass to a thread that took it spinning wakes the thread queued after it, ahead
- * of its turn: that one is spinning when its pass comes, and takes it with no unpark, and so on down the queue. A pass
- * to a parked thread wakes nobody ahead ({@link #wakesAhead}), but one in {@link #WAKE_AHEAD_PROBE}: where a wake takes
- * longer than a hold (a host slow at waking threads), the thread woken ahead is not spinning yet when its pass comes,
- * and only takes a processor from the holder; where it does not, a probe starts the run again. Where that puts a
- * cohort against the JDK fair lock among the same threads: BENCHMARKS.md's local hand-off rows, at 8 and 32 threads.
+ * the JDK's own queued locks do, and every pass wakes the thread queued after the taker, ahead of its turn: that one
+ * is spinning when its pass comes (a spin outlasts a wake here, {@link #SPINS}), and takes it with no unpark, and so on
+ * down the queue. Where that puts a cohort against the JDK fair lock among the same threads: BENCHMARKS.md's local
+ * hand-off rows, at 2, 4, 8 and 32 threads. Why every pass, and not only a pass to a thread that took it spinning (the
+ * gate before 2026-12-03 woke ahead after a parked taker once in 16 passes): with spins shorter than a wake that probe
+ * paid (a thread woken ahead was still waking at its pass: 0.57x the JDK fair lock at 8 threads with a wake ahead at
+ * every pass, 0.85x with none); with spins of 1,024 looks it does not: at 4 threads a wake ahead at every pass made
+ * 9.44x and 6.62x the JDK fair lock (0.01 switches per acquisition) against 1.14x and 1.12x with the probe, 0.85x and
+ * 0.87x at 8 against 0.78x and 1.04x, 0.95x and 0.91x at 32 against 0.85x and 0.88x (the bench's rows, two runs
+ * each, alternating, 2026-12-03).
  *
  * <p>A release that finds nobody queued while the gate passes holds (its own hold came by a pass) first waits a little
  * for a thread to queue, keeping the gate and the hold, and passes to it ({@link #GRACE}): with two or three threads
@@ -90,14 +94,6 @@ final class PassGate {
      */
     static final int GRACE = 1_024;
 
-    /**
-     * One pass in this many to a parked thread wakes the thread after it all the same, to find out whether the wake
-     * ahead pays here again. On a host where waking a thread takes longer than a hold (2 processors, 8 threads: 86 % of
-     * the passes reached a thread still parked, and 0.57x the JDK fair lock's rate with a wake ahead at every pass, 0.85x
-     * with none), the probes cost little; where a wake is quick, one probe starts a run of passes to spinning threads.
-     */
-    static final int WAKE_AHEAD_PROBE = 16;
-
     /** How often a release waiting its {@link #GRACE} yields its processor, in looks. */
     private static final int YIELD_EVERY = 64;
 
@@ -105,7 +101,6 @@ final class PassGate {
     private final int grace;
     private final AtomicBoolean taken = new AtomicBoolean();
     private final ConcurrentLinkedQueue<LocalWaiter> queued = new ConcurrentLinkedQueue<>();
-    private int parkedPasses; // passes to a parked thread since the last wake ahead: the gate's holder's alone
     private boolean passing; // whether the gate's last hold came by a pass: the gate's holder's alone
 
     /** A gate whose first queued thread spins {@link #SPINS} times before it parks, and whose releases wait {@link #GRACE}. */
@@ -194,13 +189,12 @@ final class PassGate {
         return false;
     }
 
-    /** Passes the hold to the first waiter that still waits, and wakes it (and perhaps the one after it, ahead). */
+    /** Passes the hold to the first waiter that still waits, and wakes it and the one after it, ahead of its turn. */
     private boolean passToFirst(LockNode node, int pass) {
         for (LocalWaiter next = queued.poll(); next != null; next = queued.poll()) {
             if (next.passAtGate(node, pass)) {
-                boolean spinning = !next.mayBeParked();
                 wake(next);
-                LocalWaiter after = wakesAhead(spinning) ? queued.peek() : null;
+                LocalWaiter after = queued.peek();
                 if (after != null) {
                     wake(after); // ahead of its turn: it spins while this pass is held (spinIfNext)
                 }
@@ -233,19 +227,6 @@ final class PassGate {
             }
         }
         return !queued.isEmpty();
-    }
-
-    /**
-     * Whether a pass wakes the thread queued after the one it went to: yes if that one took it {@code spinning}, else
-     * once in {@link #WAKE_AHEAD_PROBE} passes. Called by the thread that has the gate, which hands the count on with
-     * the gate.
-     */
-    boolean wakesAhead(boolean spinning) {
-        if (!spinning && ++parkedPasses < WAKE_AHEAD_PROBE) {
-            return false;
-        }
-        parkedPasses = 0;
-        return true;
     }
 
     /**

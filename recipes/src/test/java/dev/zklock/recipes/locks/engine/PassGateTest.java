@@ -12,6 +12,8 @@ import org.apache.curator.retry.RetryOneTime;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The outcome tables of an exclusive cohort's gate, one thread at a time (a waiter is a value: its thread is never
@@ -158,12 +160,13 @@ final class PassGateTest {
     }
 
     /**
-     * A pass to a thread that took it spinning (here one that never said it parks) wakes the thread queued after it,
-     * ahead of its turn, so that it spins when its pass comes: here that thread said it parks and does, and nothing but
-     * that wake unparks it (it stays QUEUED).
+     * A pass wakes the thread queued after its taker, ahead of its turn, so that it spins when its pass comes, whether
+     * the taker took it spinning (one that never said it parks) or parked: here the thread after it said it parks and
+     * does, and nothing but that wake unparks it (it stays QUEUED).
      */
-    @Test
-    void passHold_toASpinningTaker_wakesTheThreadQueuedAfter_aheadOfItsTurn() throws InterruptedException {
+    @ParameterizedTest(name = "taker parked: {0}")
+    @ValueSource(booleans = {false, true})
+    void passHold_wakesTheThreadQueuedAfterTheTaker_aheadOfItsTurn(boolean takerParked) throws InterruptedException {
         CountDownLatch parking = new CountDownLatch(1);
         CountDownLatch woken = new CountDownLatch(1);
         LocalWaiter[] c = new LocalWaiter[1];
@@ -177,6 +180,7 @@ final class PassGateTest {
         gate.enter(waiter("a"));
         LocalWaiter b = waiter("b");
         gate.enter(b);
+        b.parking(takerParked); // its thread is never started: the pass's unpark of it does nothing
         gate.enter(c[0]);
         thread.start();
         assertThat(parking.await(10, TimeUnit.SECONDS)).isTrue();
@@ -187,33 +191,6 @@ final class PassGateTest {
         assertThat(b.status()).isEqualTo(LocalWaiter.Status.GRANTED);
         assertThat(c[0].status()).isEqualTo(LocalWaiter.Status.QUEUED);
         thread.join();
-    }
-
-    /**
-     * Outcome table of the wake ahead: a pass to a thread that took it spinning wakes the one after it, every time; a
-     * pass to a parked thread wakes nobody ahead, but the {@link PassGate#WAKE_AHEAD_PROBE}th in a row does, and the
-     * count starts again after any wake ahead. Forbidden: a wake ahead at every pass to a parked thread (on a host slow
-     * at waking threads it halved the local hand-off's rate).
-     */
-    @Test
-    void wakesAhead_afterASpinningTaker_andOnceInAProbeAfterParkedOnes() {
-        assertThat(gate.wakesAhead(true)).isTrue();
-        assertThat(gate.wakesAhead(true)).isTrue();
-        for (int round = 0; round < 2; round++) {
-            for (int pass = 1; pass < PassGate.WAKE_AHEAD_PROBE; pass++) {
-                assertThat(gate.wakesAhead(false))
-                        .as("parked pass %d of round %d", pass, round)
-                        .isFalse();
-            }
-            assertThat(gate.wakesAhead(false))
-                    .as("the probe of round %d", round)
-                    .isTrue();
-        }
-        for (int pass = 1; pass < PassGate.WAKE_AHEAD_PROBE - 1; pass++) {
-            gate.wakesAhead(false);
-        }
-        assertThat(gate.wakesAhead(true)).isTrue(); // a spinning taker starts the count again
-        assertThat(gate.wakesAhead(false)).isFalse();
     }
 
     /**
