@@ -209,6 +209,9 @@ public final class Cohort implements NodeEvents {
         waiter.parking(true);
         LocalWaiter.Status status = waiter.status();
         if (status == LocalWaiter.Status.WAITING || status == LocalWaiter.Status.QUEUED) {
+            if (gate != null) {
+                gate.beforePark(waiter); // the wake a pass left ahead of its turn takes the processor this one leaves
+            }
             if (deadline.isForever()) {
                 Parking.park(this);
             } else {

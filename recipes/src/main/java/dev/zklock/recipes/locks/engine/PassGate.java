@@ -1,5 +1,7 @@
 package dev.zklock.recipes.locks.engine;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -20,16 +22,19 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *
  * <p>A hold passed to a parked thread costs an unpark and a wake on its way (a few microseconds on a virtual machine:
  * the bulk of a local hand-off). So the first thread queued spins a while before it parks ({@link #spinIfNext}), as
- * the JDK's own queued locks do, and every pass wakes the thread queued after the taker, ahead of its turn: that one
- * is spinning when its pass comes (a spin outlasts a wake here, {@link #SPINS}), and takes it with no unpark, and so on
- * down the queue. Where that puts a cohort against the JDK fair lock among the same threads: BENCHMARKS.md's local
- * hand-off rows, at 2, 4, 8 and 32 threads. Why every pass, and not only a pass to a thread that took it spinning (the
- * gate before 2026-12-03 woke ahead after a parked taker once in 16 passes): with spins shorter than a wake that probe
- * paid (a thread woken ahead was still waking at its pass: 0.57x the JDK fair lock at 8 threads with a wake ahead at
- * every pass, 0.85x with none); with spins of 1,024 looks it does not: at 4 threads a wake ahead at every pass made
- * 9.44x and 6.62x the JDK fair lock (0.01 switches per acquisition) against 1.14x and 1.12x with the probe, 0.85x and
- * 0.87x at 8 against 0.78x and 1.04x, 0.95x and 0.91x at 32 against 0.85x and 0.88x (the bench's rows, two runs
- * each, alternating, 2026-12-03).
+ * the JDK's own queued locks do, and every pass leaves the thread queued after the taker to be woken ahead of its turn,
+ * by the next thread of the cohort that parks, just before it parks ({@link #beforePark}): that one is spinning when
+ * its pass comes (a spin outlasts a wake here, {@link #SPINS}), and takes it with no unpark, and so on down the queue.
+ * The wake is left to a thread about to park, not made by the releaser at its pass, so that the thread woken takes the
+ * processor a parking thread gives up, not the holder's: at 8 and 32 threads on this 2-processor host, a wake ahead at
+ * the pass made 0.86x, 0.87x, 0.51x and 0.90x the JDK fair lock's rate among the same threads at 8 and 0.81x, 0.74x,
+ * 0.57x and 0.86x at 32, a wake ahead left to the next to park 1.22x, 1.35x, 1.33x and 1.50x at 8 and 1.37x, 1.20x,
+ * 1.14x and 1.13x at 32 (the bench's local hand-off rows, four runs each, the two alternating, 2026-12-03); at 4
+ * threads, where the queue is short enough that a thread woken at the pass never parks, the pass's wake made 4.84x to
+ * 10.62x and the left one 1.12x to 2.02x, and a wake at the pass when the taker took it spinning, left when it was
+ * parked, lost at 8 (0.92x, 0.93x) what it won at 4 (5.59x, 4.56x). A wake left is a hint: one left unused (nobody
+ * parked before the next pass) or used twice costs a wake ahead missed or a spurious one, never a pass, which wakes its
+ * taker itself. Where that puts a cohort: BENCHMARKS.md's local hand-off rows, at 2, 4, 8 and 32 threads.
  *
  * <p>A release that finds nobody queued while the gate passes holds (its own hold came by a pass) first waits a little
  * for a thread to queue, keeping the gate and the hold, and passes to it ({@link #GRACE}): with two or three threads
@@ -97,10 +102,21 @@ final class PassGate {
     /** How often a release waiting its {@link #GRACE} yields its processor, in looks. */
     private static final int YIELD_EVERY = 64;
 
+    private static final VarHandle AHEAD;
+
+    static {
+        try {
+            AHEAD = MethodHandles.lookup().findVarHandle(PassGate.class, "ahead", LocalWaiter.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     private final int spins;
     private final int grace;
     private final AtomicBoolean taken = new AtomicBoolean();
     private final ConcurrentLinkedQueue<LocalWaiter> queued = new ConcurrentLinkedQueue<>();
+    private volatile LocalWaiter ahead; // the thread a pass left to wake ahead of its turn (beforePark), or null
     private boolean passing; // whether the gate's last hold came by a pass: the gate's holder's alone
 
     /** A gate whose first queued thread spins {@link #SPINS} times before it parks, and whose releases wait {@link #GRACE}. */
@@ -150,6 +166,19 @@ final class PassGate {
         }
     }
 
+    /**
+     * {@code waiter}'s thread is about to park: it first wakes the thread a pass left to wake ahead of its turn, if any
+     * (and not itself), so that the thread woken takes the processor this one gives up.
+     */
+    void beforePark(LocalWaiter waiter) {
+        if (ahead != null) {
+            LocalWaiter owed = (LocalWaiter) AHEAD.getAndSet(this, (LocalWaiter) null);
+            if (owed != null && owed != waiter) {
+                wake(owed);
+            }
+        }
+    }
+
     /** Whether a thread waits at the gate (one that left may count until the gate passes it over). */
     boolean hasQueued() {
         return !queued.isEmpty();
@@ -189,15 +218,15 @@ final class PassGate {
         return false;
     }
 
-    /** Passes the hold to the first waiter that still waits, and wakes it and the one after it, ahead of its turn. */
+    /**
+     * Passes the hold to the first waiter that still waits, and wakes it; leaves the one after it to be woken ahead of
+     * its turn ({@link #beforePark}).
+     */
     private boolean passToFirst(LockNode node, int pass) {
         for (LocalWaiter next = queued.poll(); next != null; next = queued.poll()) {
             if (next.passAtGate(node, pass)) {
                 wake(next);
-                LocalWaiter after = queued.peek();
-                if (after != null) {
-                    wake(after); // ahead of its turn: it spins while this pass is held (spinIfNext)
-                }
+                ahead = queued.peek(); // one left before is the taker now, or gone
                 return true;
             }
         }
@@ -260,6 +289,7 @@ final class PassGate {
                     return;
                 }
             }
+            ahead = null; // nobody queued: nothing to wake ahead, nor a waiter to keep
             taken.set(false);
             // A waiter that queued after the poll above and read the flag before it was cleared is seen here.
             if (queued.isEmpty() || !taken.compareAndSet(false, true)) {

@@ -160,13 +160,14 @@ final class PassGateTest {
     }
 
     /**
-     * A pass wakes the thread queued after its taker, ahead of its turn, so that it spins when its pass comes, whether
-     * the taker took it spinning (one that never said it parks) or parked: here the thread after it said it parks and
-     * does, and nothing but that wake unparks it (it stays QUEUED).
+     * A pass leaves the thread queued after its taker to be woken ahead of its turn by the next thread that parks, so
+     * that it spins when its pass comes, whether the taker took it spinning (one that never said it parks) or parked:
+     * here the thread after it said it parks and does, and nothing but that wake unparks it (it stays QUEUED).
      */
     @ParameterizedTest(name = "taker parked: {0}")
     @ValueSource(booleans = {false, true})
-    void passHold_wakesTheThreadQueuedAfterTheTaker_aheadOfItsTurn(boolean takerParked) throws InterruptedException {
+    void passHold_theNextThreadToPark_wakesTheThreadQueuedAfterTheTaker_aheadOfItsTurn(boolean takerParked)
+            throws InterruptedException {
         CountDownLatch parking = new CountDownLatch(1);
         CountDownLatch woken = new CountDownLatch(1);
         LocalWaiter[] c = new LocalWaiter[1];
@@ -186,6 +187,7 @@ final class PassGateTest {
         assertThat(parking.await(10, TimeUnit.SECONDS)).isTrue();
 
         assertThat(gate.passHold(node, 1)).isTrue();
+        gate.beforePark(waiter("d")); // another thread of the cohort, about to park
 
         assertThat(woken.await(10, TimeUnit.SECONDS)).isTrue();
         assertThat(b.status()).isEqualTo(LocalWaiter.Status.GRANTED);
