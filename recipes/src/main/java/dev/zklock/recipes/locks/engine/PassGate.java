@@ -1,7 +1,5 @@
 package dev.zklock.recipes.locks.engine;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -102,16 +100,6 @@ final class PassGate {
     /** How often a release waiting its {@link #GRACE} yields its processor, in looks. */
     private static final int YIELD_EVERY = 64;
 
-    private static final VarHandle AHEAD;
-
-    static {
-        try {
-            AHEAD = MethodHandles.lookup().findVarHandle(PassGate.class, "ahead", LocalWaiter.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
     private final int spins;
     private final int grace;
     private final AtomicBoolean taken = new AtomicBoolean();
@@ -171,9 +159,10 @@ final class PassGate {
      * (and not itself), so that the thread woken takes the processor this one gives up.
      */
     void beforePark(LocalWaiter waiter) {
-        if (ahead != null) {
-            LocalWaiter owed = (LocalWaiter) AHEAD.getAndSet(this, (LocalWaiter) null);
-            if (owed != null && owed != waiter) {
+        LocalWaiter owed = ahead;
+        if (owed != null) {
+            ahead = null; // a hint, so no compare-and-set: two that park at once may both wake it (a spurious wake)
+            if (owed != waiter) {
                 wake(owed);
             }
         }
